@@ -1,0 +1,71 @@
+import { importPrivateKey } from '../crypto/p256.js';
+import { signRequest } from '../crypto/request-signature.js';
+
+export interface ClientOptions {
+  /** e.g. http://127.0.0.1:8080 (no trailing /v1: paths carry it). */
+  baseUrl: string;
+  /** 32-byte P-256 private key, hex with 0x. */
+  privateKey: string;
+  /** Seconds since the epoch; injectable for tests of the timestamp window. */
+  now?: () => number;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent exactly as given instead of JSON.stringify(body): for tests of raw-byte signing. */
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+  /** Which path form to sign: as sent (default) or without the leading /v1 (both are accepted). */
+  signedPath?: 'as-sent' | 'without-v1';
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/**
+ * The signing client integrators import. It signs exactly as the spec says: SHA-256 over
+ * `{timestamp}{METHOD}{path_and_query}{json_body}`, ECDSA P-256, DER, hex with 0x. The body is serialized
+ * once and those same bytes are both signed and sent.
+ */
+export function createClient(options: ClientOptions) {
+  const key = importPrivateKey(options.privateKey);
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  const base = options.baseUrl.replace(/\/+$/, '');
+
+  async function request<T = any>(method: string, pathAndQuery: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const upper = method.toUpperCase();
+    const payload = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+    const signedPath = opts.signedPath === 'without-v1' ? pathAndQuery.replace(/^\/v1(?=\/|\?|$)/, '') || '/' : pathAndQuery;
+    const auth = signRequest(key, String(now()), upper, signedPath, payload);
+    const response = await fetch(`${base}${pathAndQuery}`, {
+      method: upper,
+      headers: { 'content-type': 'application/json', ...auth, ...opts.headers },
+      ...(payload === undefined ? {} : { body: payload }),
+    });
+    const text = await response.text();
+    let body: any = undefined;
+    if (text.length > 0) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+    }
+    return { status: response.status, headers: response.headers, body: body as T, text };
+  }
+
+  return {
+    publicKey: key.publicKey,
+    request,
+    get: <T = any>(path: string, opts?: RequestOptions) => request<T>('GET', path, opts),
+    post: <T = any>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', path, { ...opts, body }),
+    patch: <T = any>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('PATCH', path, { ...opts, body }),
+    delete: <T = any>(path: string, opts?: RequestOptions) => request<T>('DELETE', path, opts),
+  };
+}
+
+export type Client = ReturnType<typeof createClient>;

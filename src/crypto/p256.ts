@@ -1,0 +1,99 @@
+import { createECDH, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+
+/** SPKI DER header for an id-ecPublicKey / prime256v1 key carrying a 33-byte compressed point. */
+const SPKI_COMPRESSED_PREFIX = Buffer.from('3039301306072a8648ce3d020106082a8648ce3d030107032200', 'hex');
+
+const COMPRESSED_HEX = /^0x0[23][0-9a-fA-F]{64}$/;
+const PRIVATE_HEX = /^0x[0-9a-fA-F]{64}$/;
+
+/** Canonical text form of a public key: lower-case hex with 0x, the form stored and compared. */
+export function normalizePublicKeyHex(hex: string): string {
+  return hex.toLowerCase();
+}
+
+export function isCompressedPublicKeyHex(hex: string): boolean {
+  return COMPRESSED_HEX.test(hex);
+}
+
+/**
+ * Imports a compressed SEC1 key. Throws if the text is malformed or the point is not on the curve.
+ * Importing costs about twice a verification, hence the cache below.
+ */
+export function importCompressedPublicKey(hex: string): KeyObject {
+  if (!COMPRESSED_HEX.test(hex)) throw new Error('not a compressed P-256 public key');
+  const der = Buffer.concat([SPKI_COMPRESSED_PREFIX, Buffer.from(hex.slice(2), 'hex')]);
+  return createPublicKey({ key: der, format: 'der', type: 'spki' });
+}
+
+/** A bounded least-recently-used cache of imported keys; misses import, invalid keys are not cached. */
+export class PublicKeyCache {
+  private readonly entries = new Map<string, KeyObject>();
+  constructor(private readonly capacity = 10_000) {}
+
+  get(hex: string): KeyObject {
+    const key = normalizePublicKeyHex(hex);
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const imported = importCompressedPublicKey(key);
+    if (this.entries.size >= this.capacity) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(key, imported);
+    return imported;
+  }
+}
+
+export interface P256KeyPair {
+  /** 32-byte scalar, hex with 0x. */
+  privateKey: string;
+  /** Compressed SEC1 point, hex with 0x. */
+  publicKey: string;
+}
+
+export function generateP256KeyPair(): P256KeyPair {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    privateKey: `0x${ecdh.getPrivateKey('hex').padStart(64, '0')}`,
+    publicKey: `0x${ecdh.getPublicKey('hex', 'compressed')}`,
+  };
+}
+
+/** Derives the compressed public key and a signing KeyObject from a 32-byte private key in hex. */
+export function importPrivateKey(privateKeyHex: string): { keyObject: KeyObject; publicKey: string } {
+  if (!PRIVATE_HEX.test(privateKeyHex)) throw new Error('private key must be 32 bytes of hex with a 0x prefix');
+  const d = Buffer.from(privateKeyHex.slice(2), 'hex');
+  const ecdh = createECDH('prime256v1');
+  ecdh.setPrivateKey(d);
+  const uncompressed = ecdh.getPublicKey();
+  const keyObject = createPrivateKey({
+    key: {
+      kty: 'EC',
+      crv: 'P-256',
+      d: d.toString('base64url'),
+      x: uncompressed.subarray(1, 33).toString('base64url'),
+      y: uncompressed.subarray(33, 65).toString('base64url'),
+    },
+    format: 'jwk',
+  });
+  return { keyObject, publicKey: `0x${ecdh.getPublicKey('hex', 'compressed')}` };
+}
+
+/** ECDSA P-256 over SHA-256 of `message`, DER-encoded. */
+export function signDer(privateKey: KeyObject, message: Buffer): Buffer {
+  return sign('sha256', message, { key: privateKey, dsaEncoding: 'der' });
+}
+
+/** Verifies a DER signature over SHA-256 of `message`. OpenSSL accepts both low-S and high-S forms. */
+export function verifyDer(publicKey: KeyObject, message: Buffer, signature: Buffer): boolean {
+  try {
+    return verify('sha256', message, { key: publicKey, dsaEncoding: 'der' }, signature);
+  } catch {
+    return false;
+  }
+}

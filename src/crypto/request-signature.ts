@@ -1,0 +1,42 @@
+import { createHash, type KeyObject } from 'node:crypto';
+import { signDer } from './p256.js';
+
+/**
+ * The spec's signed message: `{timestamp}{METHOD}{path_and_query}{json_body}` with no separators.
+ * The body is the raw bytes as sent, so a signature never depends on how JSON is re-serialized.
+ */
+export function buildSignedMessage(timestamp: string, method: string, pathAndQuery: string, body?: Buffer | string): Buffer {
+  const head = Buffer.from(`${timestamp}${method.toUpperCase()}${pathAndQuery}`, 'utf8');
+  if (body === undefined || body.length === 0) return head;
+  return Buffer.concat([head, typeof body === 'string' ? Buffer.from(body, 'utf8') : body]);
+}
+
+export function messageHash(message: Buffer): Buffer {
+  return createHash('sha256').update(message).digest();
+}
+
+/** The path forms a signature may cover: as received, and without the leading `/v1` (see docs/authentication.md). */
+export function signedPathCandidates(pathAndQuery: string): string[] {
+  if (pathAndQuery.startsWith('/v1/') || pathAndQuery.startsWith('/v1?') || pathAndQuery === '/v1') {
+    const stripped = pathAndQuery.slice(3);
+    return [pathAndQuery, stripped.startsWith('/') ? stripped : `/${stripped}`];
+  }
+  return [pathAndQuery];
+}
+
+export interface SignatureHeaders {
+  'X-Pubkey': string;
+  'X-Timestamp': string;
+  'X-Signature': string;
+}
+
+export function signRequest(
+  key: { keyObject: KeyObject; publicKey: string },
+  timestamp: string,
+  method: string,
+  pathAndQuery: string,
+  body?: Buffer | string,
+): SignatureHeaders {
+  const signature = signDer(key.keyObject, buildSignedMessage(timestamp, method, pathAndQuery, body));
+  return { 'X-Pubkey': key.publicKey, 'X-Timestamp': timestamp, 'X-Signature': `0x${signature.toString('hex')}` };
+}

@@ -1,0 +1,77 @@
+import { and, eq, lt } from 'drizzle-orm';
+import type { Executor } from '../database.js';
+import { idempotencyKeys } from '../schema.js';
+
+export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
+
+export async function insertClaim(
+  db: Executor,
+  row: { integratorId: string; key: string; fingerprint: string; lockedAt: Date; createdAt: Date; expiresAt: Date },
+): Promise<boolean> {
+  const rows = await db
+    .insert(idempotencyKeys)
+    .values({ ...row, state: 'in_progress' })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  return rows.length === 1;
+}
+
+export async function findClaim(db: Executor, integratorId: string, key: string): Promise<IdempotencyRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.integratorId, integratorId), eq(idempotencyKeys.key, key)));
+  return row;
+}
+
+const byToken = (integratorId: string, key: string, lockedAt: Date) =>
+  and(eq(idempotencyKeys.integratorId, integratorId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.lockedAt, lockedAt));
+
+/** Moves the lock token from `from` to `to`; only one contender can succeed. */
+export async function takeOverClaim(db: Executor, integratorId: string, key: string, from: Date, to: Date): Promise<boolean> {
+  const rows = await db
+    .update(idempotencyKeys)
+    .set({ lockedAt: to })
+    .where(and(byToken(integratorId, key, from), eq(idempotencyKeys.state, 'in_progress')))
+    .returning({ key: idempotencyKeys.key });
+  return rows.length === 1;
+}
+
+/** Inside the mutation's own transaction: fails if another request took the claim over meanwhile. */
+export async function markCommitted(db: Executor, integratorId: string, key: string, lockedAt: Date): Promise<boolean> {
+  const rows = await db
+    .update(idempotencyKeys)
+    .set({ state: 'committed' })
+    .where(and(byToken(integratorId, key, lockedAt), eq(idempotencyKeys.state, 'in_progress')))
+    .returning({ key: idempotencyKeys.key });
+  return rows.length === 1;
+}
+
+export async function completeClaim(
+  db: Executor,
+  integratorId: string,
+  key: string,
+  lockedAt: Date,
+  response: { status: number; body: string; contentType: string },
+): Promise<void> {
+  await db
+    .update(idempotencyKeys)
+    .set({ state: 'completed', responseStatus: response.status, responseBody: response.body, responseContentType: response.contentType })
+    .where(byToken(integratorId, key, lockedAt));
+}
+
+/** Gives the key back (nothing was committed), so a retry may run it again. */
+export async function releaseClaim(db: Executor, integratorId: string, key: string, lockedAt: Date): Promise<void> {
+  await db.delete(idempotencyKeys).where(and(byToken(integratorId, key, lockedAt), eq(idempotencyKeys.state, 'in_progress')));
+}
+
+export async function deleteExpiredClaim(db: Executor, integratorId: string, key: string, now: Date): Promise<void> {
+  await db
+    .delete(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.integratorId, integratorId), eq(idempotencyKeys.key, key), lt(idempotencyKeys.expiresAt, now)));
+}
+
+export async function purgeExpiredClaims(db: Executor, now: Date): Promise<number> {
+  const rows = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now)).returning({ k: idempotencyKeys.key });
+  return rows.length;
+}

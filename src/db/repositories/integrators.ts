@@ -1,0 +1,19 @@
+import { asc, eq } from 'drizzle-orm';
+import type { Executor } from '../database.js';
+import { integrators } from '../schema.js';
+
+export type IntegratorRow = typeof integrators.$inferSelect;
+
+export async function insertIntegrator(db: Executor, row: typeof integrators.$inferInsert): Promise<IntegratorRow> {
+  const [created] = await db.insert(integrators).values(row).returning();
+  return created!;
+}
+
+export function listIntegrators(db: Executor): Promise<IntegratorRow[]> {
+  return db.select().from(integrators).orderBy(asc(integrators.id));
+}
+
+export async function findIntegrator(db: Executor, id: string): Promise<IntegratorRow | undefined> {
+  const [row] = await db.select().from(integrators).where(eq(integrators.id, id));
+  return row;
+}

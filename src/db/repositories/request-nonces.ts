@@ -1,0 +1,29 @@
+import { lt } from 'drizzle-orm';
+import type { Executor } from '../database.js';
+import { requestNonces } from '../schema.js';
+
+/** Records a signed request's hash; false when the same key already sent the same message. */
+export async function rememberNonce(
+  db: Executor,
+  publicKey: string,
+  messageHash: string,
+  expiresAt: Date,
+  now: Date,
+): Promise<boolean> {
+  const rows = await db
+    .insert(requestNonces)
+    .values({ publicKey, messageHash, expiresAt })
+    .onConflictDoUpdate({
+      target: [requestNonces.publicKey, requestNonces.messageHash],
+      // An expired row not yet purged no longer counts as a replay.
+      set: { expiresAt },
+      setWhere: lt(requestNonces.expiresAt, now),
+    })
+    .returning({ publicKey: requestNonces.publicKey });
+  return rows.length === 1;
+}
+
+export async function purgeExpiredNonces(db: Executor, now: Date): Promise<number> {
+  const rows = await db.delete(requestNonces).where(lt(requestNonces.expiresAt, now)).returning({ k: requestNonces.publicKey });
+  return rows.length;
+}

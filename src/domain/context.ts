@@ -1,0 +1,44 @@
+import type { Database, Executor, Tx } from '../db/database.js';
+import { markCommitted } from '../db/repositories/idempotency-keys.js';
+import { ApiError } from './errors.js';
+
+/** Who is acting, and when. Every domain mutation takes one. */
+export interface Actor {
+  integratorId: string;
+  /** The credential that signed the request; undefined for the operator CLI. */
+  credentialId?: string;
+  publicKey?: string;
+  kind: 'integrator' | 'operator';
+}
+
+/** An Idempotency-Key claimed by the HTTP layer; the mutation commits it atomically with its change. */
+export interface IdempotencyClaim {
+  integratorId: string;
+  key: string;
+  lockedAt: Date;
+}
+
+export interface MutationContext {
+  db: Database;
+  actor: Actor;
+  now: Date;
+  idempotency?: IdempotencyClaim;
+}
+
+/**
+ * Runs a change in one transaction. The change writes its own events through `tx`; if the request holds an
+ * idempotency claim, marking it committed happens in the same transaction, so a retry can never run a
+ * committed change twice (and a change whose claim was taken over by a retry rolls back).
+ */
+export async function runMutation<T>(ctx: MutationContext, change: (tx: Tx) => Promise<T>): Promise<T> {
+  return ctx.db.db.transaction(async (tx) => {
+    const result = await change(tx);
+    const claim = ctx.idempotency;
+    if (claim && !(await markCommitted(tx, claim.integratorId, claim.key, claim.lockedAt))) {
+      throw new ApiError('idempotency_request_in_progress', 'Another request with this Idempotency-Key took over; nothing was changed');
+    }
+    return result;
+  });
+}
+
+export type { Executor };

@@ -1,0 +1,61 @@
+/**
+ * The closed table of error codes. Every failure the API reports is one of these; the HTTP layer renders
+ * them as RFC 9457 problem details. Adding a code means adding a row here (and to docs/errors.md).
+ */
+export const ERROR_CODES = {
+  validation_failed: { status: 400, title: 'The request is invalid' },
+  malformed_json: { status: 400, title: 'The request body is not valid JSON' },
+  missing_auth_headers: { status: 401, title: 'Authentication headers are missing' },
+  malformed_public_key: { status: 401, title: 'X-Pubkey is not a compressed P-256 public key' },
+  malformed_signature: { status: 401, title: 'X-Signature is not a DER-encoded ECDSA signature' },
+  malformed_timestamp: { status: 401, title: 'X-Timestamp is not a Unix time in seconds' },
+  timestamp_out_of_window: { status: 401, title: 'X-Timestamp is outside the accepted window' },
+  invalid_signature: { status: 401, title: 'The signature does not match the request' },
+  unknown_credential: { status: 401, title: 'No credential has this public key' },
+  credential_inactive: { status: 401, title: 'The credential is deactivated' },
+  insufficient_scope: { status: 403, title: 'The credential scope does not allow this operation' },
+  not_found: { status: 404, title: 'Not found' },
+  route_not_found: { status: 404, title: 'No such endpoint' },
+  method_not_allowed: { status: 405, title: 'Method not allowed on this endpoint' },
+  duplicate_request: { status: 409, title: 'This signed request was already received' },
+  credential_exists: { status: 409, title: 'A credential with this public key already exists' },
+  cannot_modify_own_credential: { status: 409, title: 'A credential cannot deactivate, rescope or delete itself' },
+  idempotency_request_in_progress: { status: 409, title: 'A request with this Idempotency-Key is still in progress' },
+  payload_too_large: { status: 413, title: 'The request body is too large' },
+  unsupported_media_type: { status: 415, title: 'Request bodies must be application/json' },
+  idempotency_key_reused: { status: 422, title: 'This Idempotency-Key was used with a different request' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal_error: { status: 500, title: 'Internal server error' },
+  service_unavailable: { status: 503, title: 'Service unavailable' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface FieldError {
+  /** JSON pointer into the part named by `in` (the body unless stated). */
+  pointer: string;
+  code: string;
+  detail: string;
+  in?: 'body' | 'query' | 'path' | 'header';
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly title: string;
+
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.name = 'ApiError';
+    this.status = ERROR_CODES[code].status;
+    this.title = ERROR_CODES[code].title;
+  }
+}
+
+/** One 404 for a missing record and for another integrator's record, so existence never leaks. */
+export function notFound(what: string): ApiError {
+  return new ApiError('not_found', `${what} not found`);
+}

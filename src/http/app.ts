@@ -1,0 +1,56 @@
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { newId } from '../domain/ids.js';
+import { registerSignedScope } from './auth/signed-scope.js';
+import { registerJsonBody } from './json-body.js';
+import { registerOpenApi } from './openapi.js';
+import { registerProblemHandling } from './problem.js';
+import { healthRoute } from './routes/health/health.js';
+import { credentialRoutes } from './routes/integrator/credentials.js';
+import { whoamiRoute } from './routes/integrator/whoami.js';
+import { opsRoutes } from './routes/ops/probes.js';
+import { CredentialSchema } from './routes/integrator/schemas.js';
+import { ProblemSchema } from './schemas/problem.js';
+import type { Api, Deps, Operation } from './types.js';
+import { validatorCompiler } from './validation.js';
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the HTTP application around already-opened dependencies; listening is the caller's business. */
+export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Api> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: deps.config.bodyLimitBytes,
+    // Our own ids, never a client-supplied one: log lines and problem bodies must be trustworthy.
+    genReqId: () => `req_${newId()}`,
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    // No trailing-slash or case aliases: a path either is the spec's path or it is unknown.
+    routerOptions: { ignoreTrailingSlash: false, caseSensitive: true },
+    // Bounded waits protect the server from slow clients (slowloris).
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.addSchema(ProblemSchema);
+  app.addSchema(CredentialSchema);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerJsonBody(app);
+  registerProblemHandling(app);
+  await registerOpenApi(app);
+
+  opsRoutes(app, deps);
+  const operations: Operation[] = [];
+  await registerSignedScope(app, deps, operations, (api) => {
+    healthRoute(api, deps);
+    whoamiRoute(api, operations);
+    credentialRoutes(api, deps);
+  });
+
+  await app.ready();
+  return app;
+}

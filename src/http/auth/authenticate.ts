@@ -1,0 +1,119 @@
+import type { FastifyRequest } from 'fastify';
+import type { Clock } from '../../clock.js';
+import { parseDerSignature } from '../../crypto/der-signature.js';
+import { PublicKeyCache, isCompressedPublicKeyHex, normalizePublicKeyHex, verifyDer } from '../../crypto/p256.js';
+import { buildSignedMessage, messageHash, signedPathCandidates } from '../../crypto/request-signature.js';
+import type { Db } from '../../db/database.js';
+import { findCredentialByPublicKey } from '../../db/repositories/credentials.js';
+import type { Scope } from '../../domain/credentials/credentials.js';
+import { ApiError } from '../../domain/errors.js';
+
+/** Accepted clock difference between X-Timestamp and the server, in both directions (spec: 1 minute). */
+export const TIMESTAMP_TOLERANCE_SECONDS = 60;
+
+export interface Authenticated {
+  integratorId: string;
+  credentialId: string;
+  publicKey: string;
+  label: string;
+  scope: Scope;
+  /** SHA-256 of the signed message, hex: the replay guard's key. */
+  messageHash: string;
+  /** X-Timestamp as a number, for the replay guard's expiry. */
+  timestamp: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: Authenticated;
+  }
+}
+
+const SIGNATURE_HEX = /^0x(?:[0-9a-fA-F]{2}){8,72}$/;
+const TIMESTAMP = /^\d{1,12}$/;
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function createAuthenticator(deps: { db: Db; clock: Clock; keys?: PublicKeyCache }) {
+  const keys = deps.keys ?? new PublicKeyCache();
+
+  /** Verifies the three headers against the request as received and resolves the credential. */
+  return async function authenticate(request: FastifyRequest): Promise<Authenticated> {
+    const pubkey = header(request, 'x-pubkey');
+    const timestamp = header(request, 'x-timestamp');
+    const signature = header(request, 'x-signature');
+    const missing = [
+      ['X-Pubkey', pubkey],
+      ['X-Timestamp', timestamp],
+      ['X-Signature', signature],
+    ]
+      .filter(([, v]) => !v)
+      .map(([name]) => name);
+    if (missing.length > 0) {
+      throw new ApiError('missing_auth_headers', `Missing header(s): ${missing.join(', ')}`, {
+        errors: missing.map((name) => ({ pointer: `/${name}`, code: 'required', detail: `${name} is required`, in: 'header' as const })),
+      });
+    }
+
+    let key;
+    try {
+      if (!isCompressedPublicKeyHex(pubkey!)) throw new Error('format');
+      key = keys.get(pubkey!);
+    } catch {
+      throw new ApiError('malformed_public_key', 'X-Pubkey must be a compressed SEC1 P-256 point on the curve, hex with a 0x prefix');
+    }
+
+    if (!SIGNATURE_HEX.test(signature!)) {
+      throw new ApiError('malformed_signature', 'X-Signature must be a DER-encoded ECDSA signature, hex with a 0x prefix');
+    }
+    const sigBytes = Buffer.from(signature!.slice(2), 'hex');
+    if (!parseDerSignature(sigBytes)) {
+      throw new ApiError('malformed_signature', 'X-Signature is not a valid DER SEQUENCE of two INTEGERs within the P-256 order');
+    }
+
+    if (!TIMESTAMP.test(timestamp!)) {
+      throw new ApiError('malformed_timestamp', 'X-Timestamp must be the Unix time in whole seconds, as decimal digits');
+    }
+    const ts = Number(timestamp);
+    const nowSeconds = Math.floor(deps.clock().getTime() / 1000);
+    if (Math.abs(nowSeconds - ts) > TIMESTAMP_TOLERANCE_SECONDS) {
+      throw new ApiError(
+        'timestamp_out_of_window',
+        `X-Timestamp must be within ${TIMESTAMP_TOLERANCE_SECONDS} s of the server time (server time ${nowSeconds})`,
+      );
+    }
+
+    const url = request.raw.url ?? request.url;
+    let verified: Buffer | undefined;
+    for (const path of signedPathCandidates(url)) {
+      const message = buildSignedMessage(timestamp!, request.method, path, request.rawBody);
+      if (verifyDer(key, message, sigBytes)) {
+        verified = message;
+        break;
+      }
+    }
+    if (!verified) {
+      throw new ApiError(
+        'invalid_signature',
+        'The signature does not match SHA-256 of {timestamp}{METHOD}{path_and_query}{body} for this key (see docs/authentication.md)',
+      );
+    }
+
+    const credential = await findCredentialByPublicKey(deps.db, normalizePublicKeyHex(pubkey!));
+    if (!credential) throw new ApiError('unknown_credential', 'No credential has this public key');
+    if (!credential.active) throw new ApiError('credential_inactive', 'This credential is deactivated');
+
+    return {
+      integratorId: credential.integratorId,
+      credentialId: credential.id,
+      publicKey: credential.publicKey,
+      label: credential.label,
+      scope: credential.scope,
+      messageHash: messageHash(verified).toString('hex'),
+      timestamp: ts,
+    };
+  };
+}

@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../../clock.js';
+import type { Db } from '../../db/database.js';
+import * as repo from '../../db/repositories/idempotency-keys.js';
+import type { IdempotencyClaim } from '../../domain/context.js';
+import { ApiError } from '../../domain/errors.js';
+
+/** How long a stored response is replayed (Stripe: 24 h). */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** An in-progress claim older than this belongs to a request that died; a retry may take it over. */
+export const IDEMPOTENCY_STALE_MS = 60 * 1000;
+
+const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency?: IdempotencyClaim & { settled: boolean };
+  }
+}
+
+function fingerprint(request: FastifyRequest): string {
+  return createHash('sha256')
+    .update(`${request.method} ${request.raw.url ?? request.url}\n`)
+    .update(request.rawBody ?? Buffer.alloc(0))
+    .digest('hex');
+}
+
+export function createIdempotency(deps: { db: Db; clock: Clock }) {
+  /**
+   * preHandler: claims the key, or answers from the stored response. Returns true when the reply was sent.
+   * Only POST takes a key (PATCH and DELETE are idempotent by their nature).
+   */
+  async function claim(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const raw = request.headers['idempotency-key'];
+    if (raw === undefined || request.method !== 'POST') return false;
+    const key = Array.isArray(raw) ? raw[0] ?? '' : raw;
+    if (!KEY_FORMAT.test(key)) {
+      throw new ApiError('validation_failed', 'Idempotency-Key must be 1-255 visible ASCII characters', {
+        errors: [{ pointer: '/Idempotency-Key', code: 'invalid_format', detail: 'must be 1-255 visible ASCII characters', in: 'header' }],
+      });
+    }
+    const integratorId = request.auth!.integratorId;
+    const print = fingerprint(request);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const now = deps.clock();
+      if (await repo.insertClaim(deps.db, { integratorId, key, fingerprint: print, lockedAt: now, createdAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) })) {
+        request.idempotency = { integratorId, key, lockedAt: now, settled: false };
+        return false;
+      }
+      const existing = await repo.findClaim(deps.db, integratorId, key);
+      if (!existing) continue; // released meanwhile: claim again
+      if (existing.expiresAt < now) {
+        await repo.deleteExpiredClaim(deps.db, integratorId, key, now);
+        continue;
+      }
+      if (existing.fingerprint !== print) {
+        throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with a different method, path or body');
+      }
+      if (existing.state === 'completed') {
+        await reply
+          .code(existing.responseStatus!)
+          .header('content-type', existing.responseContentType ?? 'application/json')
+          .header('idempotent-replayed', 'true')
+          .send(existing.responseBody ?? '');
+        return true;
+      }
+      if (existing.state === 'in_progress' && now.getTime() - existing.lockedAt.getTime() > IDEMPOTENCY_STALE_MS) {
+        if (await repo.takeOverClaim(deps.db, integratorId, key, existing.lockedAt, now)) {
+          request.idempotency = { integratorId, key, lockedAt: now, settled: false };
+          return false;
+        }
+        continue;
+      }
+      throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is still being processed; retry later');
+    }
+    throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is contended; retry later');
+  }
+
+  /** onSend: stores the final response under the key, or gives the key back after a 5xx that changed nothing. */
+  async function settle(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> {
+    const claimed = request.idempotency;
+    if (!claimed || claimed.settled) return;
+    claimed.settled = true;
+    const { integratorId, key, lockedAt } = claimed;
+    if (reply.statusCode >= 500) {
+      // Deletes only a claim still in progress: a committed change keeps its key (and gets the 5xx stored below).
+      await repo.releaseClaim(deps.db, integratorId, key, lockedAt);
+      const still = await repo.findClaim(deps.db, integratorId, key);
+      if (!still) return;
+    }
+    const contentType = String(reply.getHeader('content-type') ?? 'application/json');
+    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+    await repo.completeClaim(deps.db, integratorId, key, lockedAt, { status: reply.statusCode, body, contentType });
+  }
+
+  /** Gives the key back without storing anything (the request was refused before it ran). */
+  async function release(request: FastifyRequest): Promise<void> {
+    const claimed = request.idempotency;
+    if (!claimed || claimed.settled) return;
+    claimed.settled = true;
+    await repo.releaseClaim(deps.db, claimed.integratorId, claimed.key, claimed.lockedAt);
+  }
+
+  return { claim, settle, release };
+}

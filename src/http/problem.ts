@@ -1,0 +1,69 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { ApiError, ERROR_CODES, type ErrorCode, type FieldError } from '../domain/errors.js';
+import type { Problem } from './schemas/problem.js';
+import { toFieldErrors } from './validation.js';
+
+export function problemBody(request: FastifyRequest, code: ErrorCode, detail: string, errors?: FieldError[]): Problem {
+  const { status, title } = ERROR_CODES[code];
+  const body: Problem = { type: `/problems/${code}`, title, status, detail, code, requestId: String(request.id) };
+  if (errors && errors.length > 0) body.errors = errors;
+  return body;
+}
+
+function sendProblem(reply: FastifyReply, code: ErrorCode, detail: string, errors?: FieldError[]): FastifyReply {
+  return reply
+    .code(ERROR_CODES[code].status)
+    .type('application/problem+json')
+    .send(problemBody(reply.request, code, detail, errors));
+}
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'validation_failed',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'malformed_json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'malformed_json',
+};
+
+/** One handler renders every failure as RFC 9457; nothing else builds error bodies. */
+export function registerProblemHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      if (error.options.headers) reply.headers(error.options.headers);
+      if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+      return sendProblem(reply, error.code, error.detail, error.options.errors);
+    }
+    if (error.validation) {
+      const errors = toFieldErrors(error.validation as never, error.validationContext ?? 'body');
+      return sendProblem(reply, 'validation_failed', `${errors.length} field(s) failed validation`, errors);
+    }
+    const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
+    if (mapped) return sendProblem(reply, mapped, ERROR_CODES[mapped].title);
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      request.log.info({ err: error }, 'client error');
+      return sendProblem(reply, 'validation_failed', 'The request could not be processed as sent');
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, 'internal_error', 'An internal error occurred; quote the requestId when reporting it');
+  });
+
+  // A shadow router answers "is there a route at this path for another method?" so that case is a 405.
+  const shadow = FindMyWay();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (!shadow.hasRoute(method as HTTPMethod, route.url)) shadow.on(method as HTTPMethod, route.url, () => {});
+    }
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((m) => shadow.find(m, path) !== null);
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return sendProblem(reply, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`);
+    }
+    return sendProblem(reply, 'route_not_found', `No endpoint ${request.method} ${path}`);
+  });
+}

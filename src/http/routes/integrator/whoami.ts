@@ -1,0 +1,46 @@
+import { Type } from 'typebox';
+import { scopeAllows } from '../../../domain/credentials/scopes.js';
+import { SIGNED_READ_ERRORS, problemResponses } from '../../schemas/problem.js';
+import type { Api, Operation } from '../../types.js';
+import { PublicKeySchema, ScopeSchema } from './schemas.js';
+
+export const WhoamiResponse = Type.Object(
+  {
+    integratorId: Type.String({ format: 'uuid' }),
+    credentialId: Type.String({ format: 'uuid' }),
+    publicKey: PublicKeySchema,
+    label: Type.String(),
+    scope: ScopeSchema,
+    active: Type.Boolean(),
+    capabilities: Type.Array(Type.String(), { description: 'operationIds this credential may call' }),
+  },
+  { additionalProperties: false },
+);
+
+export function whoamiRoute(api: Api, operations: Operation[]): void {
+  api.get(
+    '/v1/integrator/whoami',
+    {
+      schema: {
+        operationId: 'whoami',
+        tags: ['Integrator key management'],
+        summary: "The calling credential: its integrator, scope and the operations it may call",
+        response: { 200: WhoamiResponse, ...problemResponses(...SIGNED_READ_ERRORS) },
+      },
+    },
+    async (request) => {
+      const auth = request.auth!;
+      const capabilities = [...new Set(operations.filter((op) => scopeAllows(auth.scope, op.access)).map((op) => op.operationId))].sort();
+      return {
+        integratorId: auth.integratorId,
+        credentialId: auth.credentialId,
+        publicKey: auth.publicKey,
+        label: auth.label,
+        scope: auth.scope,
+        // Only active credentials get this far.
+        active: true,
+        capabilities,
+      };
+    },
+  );
+}

@@ -1,0 +1,55 @@
+import { Type, type Static } from 'typebox';
+
+export const FieldErrorSchema = Type.Object(
+  {
+    pointer: Type.String({ description: 'JSON pointer to the offending field within the part named by `in`' }),
+    code: Type.String({ description: 'Stable snake_case reason, e.g. required, unknown_field, invalid_format' }),
+    detail: Type.String(),
+    in: Type.Optional(Type.Enum(['body', 'query', 'path', 'header'], { type: 'string' })),
+  },
+  { additionalProperties: false },
+);
+
+/** RFC 9457 problem details with our stable `code`, the request id and per-field errors. */
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String({ description: 'URI reference identifying the problem type (/problems/{code})' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String({ description: 'Stable machine-readable error code; see docs/errors.md' }),
+    requestId: Type.String(),
+    errors: Type.Optional(Type.Array(FieldErrorSchema)),
+  },
+  { $id: 'Problem', additionalProperties: false, title: 'Problem' },
+);
+export type Problem = Static<typeof ProblemSchema>;
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request (malformed JSON or validation errors; see `errors`)',
+  401: 'Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential',
+  403: 'The credential scope does not allow this operation',
+  404: 'Not found (also for records of another integrator)',
+  409: 'Conflict: duplicate request, idempotency request in progress, or a state rule',
+  413: 'Body too large',
+  415: 'Body is not application/json',
+  422: 'Idempotency-Key reused with a different request',
+  429: 'Rate limit exceeded; see Retry-After',
+  500: 'Internal error (no internals are disclosed)',
+  503: 'Service unavailable',
+};
+
+const ProblemRef = Type.Unsafe<Problem>(Type.Ref('Problem'));
+
+/** The error responses a route may answer with, as OpenAPI entries referencing the shared Problem schema. */
+export function problemResponses(...statuses: number[]): Record<number, unknown> {
+  const out: Record<number, unknown> = {};
+  for (const status of statuses) {
+    out[status] = { ...ProblemRef, description: DESCRIPTIONS[status] ?? 'Error' };
+  }
+  return out;
+}
+
+/** Every signed route can fail authentication, rate limiting or the server. */
+export const SIGNED_READ_ERRORS = [400, 401, 429, 500] as const;
+export const SIGNED_WRITE_ERRORS = [400, 401, 403, 409, 413, 415, 422, 429, 500] as const;

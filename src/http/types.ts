@@ -1,0 +1,33 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import type { Database } from '../db/database.js';
+import type { Access } from '../domain/credentials/scopes.js';
+
+/** A Fastify instance whose route schemas are TypeBox: one schema gives validation, types and OpenAPI. */
+export type Api = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** What route handlers may use. Handlers stay thin: validated input in, one domain call, result out. */
+export interface Deps {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  secrets: SecretBox;
+}
+
+/** A signed operation as listed in whoami's capabilities. */
+export interface Operation {
+  operationId: string;
+  method: string;
+  url: string;
+  access: Access;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Overrides the access derived from the method (GET = read, else write). */
+    access?: Access;
+  }
+}

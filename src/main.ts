@@ -1,0 +1,49 @@
+import closeWithGrace from 'close-with-grace';
+import { systemClock } from './clock.js';
+import { ConfigError, loadConfig } from './config.js';
+import { DataDirInUseError } from './db/data-dir-lock.js';
+import { buildApp } from './http/app.js';
+import { loggerOptions } from './logging.js';
+import { openRuntime } from './runtime.js';
+import { startMaintenance } from './workers/maintenance.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${err.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+
+  let runtime;
+  try {
+    runtime = await openRuntime(config);
+  } catch (err) {
+    if (err instanceof DataDirInUseError) {
+      process.stderr.write(`startup error: ${err.message}\n`);
+      process.exit(75); // EX_TEMPFAIL
+    }
+    process.stderr.write(`startup error: cannot open the database: ${(err as Error).message}\n`);
+    process.exit(69); // EX_UNAVAILABLE
+  }
+
+  const app = await buildApp({ config, database: runtime.database, clock: systemClock, secrets: runtime.secrets }, { logger: loggerOptions(config.logLevel) });
+  const stopMaintenance = startMaintenance(runtime.database.db, systemClock, app.log);
+
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    else app.log.info({ signal }, 'shutting down');
+    stopMaintenance();
+    await app.close();
+    await runtime.database.close();
+  });
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info({ database: runtime.database.kind, env: config.appEnv }, 'integrator api ready');
+}
+
+await main();

@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { DatabaseTarget } from '../../src/db/database.js';
+
+export type Backend = 'pglite' | 'postgres';
+
+/** The PostgreSQL server to test against, if any: TEST_DATABASE_URL, else DATABASE_URL. */
+export function postgresUrl(): string | undefined {
+  return process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || undefined;
+}
+
+/** Every integration test runs on PGlite, and on PostgreSQL when a server is named. */
+export function backends(): Backend[] {
+  return postgresUrl() ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+/** A fresh database per test server; `drop` removes it (and its connections) afterwards. */
+export async function provisionDatabase(backend: Backend): Promise<{ target: DatabaseTarget; drop: () => Promise<void> }> {
+  if (backend === 'pglite') return { target: { kind: 'pglite', dataDir: undefined }, drop: async () => {} };
+  const adminUrl = postgresUrl();
+  if (!adminUrl) throw new Error('postgres backend requested but TEST_DATABASE_URL is not set');
+  const name = `it_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    target: { kind: 'postgres', url: url.toString() },
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      try {
+        await c.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
