@@ -5,6 +5,7 @@
 export const ERROR_CODES = {
   validation_failed: { status: 400, title: 'The request is invalid' },
   malformed_json: { status: 400, title: 'The request body is not valid JSON' },
+  malformed_url: { status: 400, title: 'The request URL is not valid' },
   missing_auth_headers: { status: 401, title: 'Authentication headers are missing' },
   malformed_public_key: { status: 401, title: 'X-Pubkey is not a compressed P-256 public key' },
   malformed_signature: { status: 401, title: 'X-Signature is not a DER-encoded ECDSA signature' },

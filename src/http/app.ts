@@ -4,7 +4,7 @@ import { newId } from '../domain/ids.js';
 import { registerSignedScope } from './auth/signed-scope.js';
 import { registerJsonBody } from './json-body.js';
 import { registerOpenApi } from './openapi.js';
-import { registerProblemHandling } from './problem.js';
+import { frameworkErrorHandler, registerProblemHandling } from './problem.js';
 import { healthRoute } from './routes/health/health.js';
 import { credentialRoutes } from './routes/integrator/credentials.js';
 import { whoamiRoute } from './routes/integrator/whoami.js';
@@ -30,6 +30,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     routerOptions: { ignoreTrailingSlash: false, caseSensitive: true },
     // Bounded waits protect the server from slow clients (slowloris).
     requestTimeout: 30_000,
+    frameworkErrors: frameworkErrorHandler,
     connectionTimeout: 60_000,
   }).withTypeProvider<TypeBoxTypeProvider>();
 

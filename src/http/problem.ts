@@ -26,6 +26,13 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'malformed_json',
 };
 
+/** Errors the router raises before any hook runs (a URL that cannot be decoded). */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  const code: ErrorCode = error.code === 'FST_ERR_BAD_URL' ? 'malformed_url' : 'validation_failed';
+  void sendProblem(reply, code, code === 'malformed_url' ? 'The URL contains an invalid percent-encoding' : ERROR_CODES[code].title);
+}
+
 /** One handler renders every failure as RFC 9457; nothing else builds error bodies. */
 export function registerProblemHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {

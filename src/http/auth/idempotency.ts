@@ -37,7 +37,7 @@ export function createIdempotency(deps: { db: Db; clock: Clock }) {
     const key = Array.isArray(raw) ? raw[0] ?? '' : raw;
     if (!KEY_FORMAT.test(key)) {
       throw new ApiError('validation_failed', 'Idempotency-Key must be 1-255 visible ASCII characters', {
-        errors: [{ pointer: '/Idempotency-Key', code: 'invalid_format', detail: 'must be 1-255 visible ASCII characters', in: 'header' }],
+        errors: [{ pointer: '/idempotency-key', code: 'invalid_format', detail: 'must be 1-255 visible ASCII characters', in: 'header' }],
       });
     }
     const integratorId = request.auth!.integratorId;

@@ -45,7 +45,7 @@ const ProblemRef = Type.Unsafe<Problem>(Type.Ref('Problem'));
 export function problemResponses(...statuses: number[]): Record<number, unknown> {
   const out: Record<number, unknown> = {};
   for (const status of statuses) {
-    out[status] = { ...ProblemRef, description: DESCRIPTIONS[status] ?? 'Error' };
+    out[status] = { description: DESCRIPTIONS[status] ?? 'Error', content: { 'application/problem+json': { schema: ProblemRef } } };
   }
   return out;
 }

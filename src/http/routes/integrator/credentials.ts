@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import * as credentials from '../../../domain/credentials/credentials.js';
 import { actorFrom } from '../../context.js';
 import { SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
+import { IdempotencyHeaders } from '../../schemas/headers.js';
 import type { Api, Deps } from '../../types.js';
 import { CredentialRef, LabelSchema, PubkeyParams, PublicKeySchema, ScopeSchema } from './schemas.js';
 
@@ -23,7 +24,7 @@ export const CreateCredentialResponse = Type.Object(
       Type.String({ pattern: '^0x[0-9a-f]{64}$', description: 'Only when the server generated the key pair: returned once, never stored' }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'The new credential' },
 );
 
 export const UpdateCredentialBody = Type.Object(
@@ -46,7 +47,7 @@ export function credentialRoutes(api: Api, deps: Deps): void {
         tags: TAGS,
         summary: "Lists the integrator's credentials",
         response: {
-          200: Type.Object({ credentials: Type.Array(CredentialRef) }, { additionalProperties: false }),
+          200: Type.Object({ credentials: Type.Array(CredentialRef) }, { additionalProperties: false, description: 'The integrator’s credentials, oldest first' }),
           ...problemResponses(400, 401, 403, 429, 500),
         },
       },
@@ -61,6 +62,7 @@ export function credentialRoutes(api: Api, deps: Deps): void {
         operationId: 'createCredential',
         tags: TAGS,
         summary: 'Issues a credential; without publicKey the server generates the pair and returns the private key once',
+        headers: IdempotencyHeaders,
         body: CreateCredentialBody,
         response: { 201: CreateCredentialResponse, ...problemResponses(...SIGNED_WRITE_ERRORS) },
       },
@@ -80,7 +82,7 @@ export function credentialRoutes(api: Api, deps: Deps): void {
         summary: "Updates a credential's label, scope or active status (not the caller's own scope or status)",
         params: PubkeyParams,
         body: UpdateCredentialBody,
-        response: { 200: CredentialRef, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
+        response: { 200: { ...CredentialRef, description: 'The updated credential' }, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
       },
     },
     async (request) => credentials.updateCredential(actorFrom(request, deps), request.params.pubkey, request.body),

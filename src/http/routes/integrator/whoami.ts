@@ -14,7 +14,7 @@ export const WhoamiResponse = Type.Object(
     active: Type.Boolean(),
     capabilities: Type.Array(Type.String(), { description: 'operationIds this credential may call' }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'The calling credential' },
 );
 
 export function whoamiRoute(api: Api, operations: Operation[]): void {

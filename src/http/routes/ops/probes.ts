@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ERROR_CODES, type ErrorCode } from '../../../domain/errors.js';
+import { ERROR_CODES, notFound, type ErrorCode } from '../../../domain/errors.js';
 import { problemResponses } from '../../schemas/problem.js';
 import type { Api, Deps } from '../../types.js';
 import { probeDatabase } from '../health/health.js';
@@ -46,11 +46,9 @@ export function opsRoutes(api: Api, deps: Deps): void {
         },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const code = request.params.code;
-      if (!Object.hasOwn(ERROR_CODES, code)) {
-        return reply.callNotFound();
-      }
+      if (!Object.hasOwn(ERROR_CODES, code)) throw notFound('Error code');
       const entry = ERROR_CODES[code as ErrorCode];
       return { code, status: entry.status, title: entry.title };
     },

@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { ERROR_CODES } from '../../src/domain/errors.js';
+import { backends } from '../harness/backends.js';
+import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+
+for (const backend of backends()) {
+  describe(`error responses [${backend}]`, () => {
+    let server: TestServer;
+    let acme: SeededIntegrator;
+
+    before(async () => {
+      server = await startServer(backend, { BODY_LIMIT_BYTES: '2048', RATE_LIMIT_MAX: '1000000' });
+      acme = await server.seedIntegrator('Acme');
+    });
+    after(() => server.close());
+
+    function assertProblemShape(body: any, status: number) {
+      assert.equal(body.status, status);
+      assert.equal(typeof body.title, 'string');
+      assert.equal(typeof body.detail, 'string');
+      assert.match(body.code, /^[a-z_]+$/);
+      assert.equal(body.type, `/problems/${body.code}`);
+      assert.match(body.requestId, /^req_/);
+      assert.ok(Object.hasOwn(ERROR_CODES, body.code), `${body.code} is in the closed table`);
+    }
+
+    it('answers malformed JSON with 400 malformed_json', async () => {
+      const res = await acme.client.request('POST', '/v1/integrator/credentials', { rawBody: '{"label": "x", ' });
+      assert.equal(res.status, 400);
+      assert.equal(res.body.code, 'malformed_json');
+      assertProblemShape(res.body, 400);
+    });
+
+    it('answers a non-JSON content type with 415', async () => {
+      const res = await acme.client.request('POST', '/v1/integrator/credentials', {
+        rawBody: 'label=x',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      assert.equal(res.status, 415);
+      assert.equal(res.body.code, 'unsupported_media_type');
+      assertProblemShape(res.body, 415);
+    });
+
+    it('answers an oversized body with 413 payload_too_large', async () => {
+      const res = await acme.client.post('/v1/integrator/credentials', { label: 'x'.repeat(4096), scope: 'read_only' });
+      assert.equal(res.status, 413);
+      assert.equal(res.body.code, 'payload_too_large');
+    });
+
+    it('answers unknown routes with 404 and wrong methods with 405 plus Allow, in the same shape', async () => {
+      const missing = await acme.client.get('/v1/does-not-exist');
+      assert.equal(missing.status, 404);
+      assert.equal(missing.body.code, 'route_not_found');
+      assertProblemShape(missing.body, 404);
+      const wrong = await acme.client.request('PUT', '/v1/integrator/credentials');
+      assert.equal(wrong.status, 405);
+      assert.equal(wrong.headers.get('allow'), 'GET, POST');
+      assertProblemShape(wrong.body, 405);
+      const unsigned = await fetch(`${server.url}/nowhere`);
+      assert.equal(unsigned.status, 404);
+      assert.match(unsigned.headers.get('content-type') ?? '', /problem\+json/);
+    });
+
+    it('puts X-Request-Id on every response, success or failure', async () => {
+      for (const res of [await acme.client.get('/v1/integrator/whoami'), await acme.client.get('/v1/nope'), await fetch(`${server.url}/livez`)]) {
+        assert.match(res.headers.get('x-request-id') ?? '', /^req_[0-9a-f-]{36}$/);
+      }
+    });
+
+    it('ignores a client-supplied request id', async () => {
+      const res = await fetch(`${server.url}/livez`, { headers: { 'x-request-id': 'client-chosen-id' } });
+      assert.match(res.headers.get('x-request-id') ?? '', /^req_/);
+    });
+
+    it('describes every error code at its problem type URI', async () => {
+      const res = await fetch(`${server.url}/problems/duplicate_request`);
+      assert.equal(res.status, 200);
+      assert.deepEqual(await res.json(), { code: 'duplicate_request', status: 409, title: ERROR_CODES.duplicate_request.title });
+      assert.equal((await fetch(`${server.url}/problems/no_such_code`)).status, 404);
+      assert.equal((await fetch(`${server.url}/problems/constructor`)).status, 404);
+    });
+
+    it('never answers 5xx or a non-problem error to hostile input', async () => {
+      const paths = fc.constantFrom(
+        '/v1/integrator/credentials',
+        '/v1/integrator/whoami',
+        '/v1/integrator/credentials/0x02',
+        '/v1/health',
+        '/v1/integrator/credentials/%ZZ',
+        '/v1/integrator/credentials/..%2f..%2f',
+      );
+      const methods = fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT');
+      const bodies = fc.oneof(
+        fc.json(),
+        fc.string(),
+        fc.constant('{"__proto__": {"admin": true}, "label": "x", "scope": "read_only"}'),
+        fc.constant('{"constructor": {"prototype": {"x": 1}}}'),
+        fc.constant('[]'),
+        fc.constant('null'),
+      );
+      await fc.assert(
+        fc.asyncProperty(methods, paths, bodies, async (method, path, rawBody) => {
+          server.clock.advance(1000); // distinct timestamps: no replay refusals in the way
+          const res = await acme.client.request(method, path, method === 'GET' ? {} : { rawBody });
+          assert.ok(res.status < 500, `${method} ${path} ${rawBody} -> ${res.status} ${res.text}`);
+          if (res.status >= 400) {
+            assertProblemShape(res.body, res.status);
+            assert.ok(!/at .*\.(ts|js):\d+/.test(res.text), 'no stack trace');
+          }
+        }),
+        { numRuns: 150 },
+      );
+    });
+  });
+
+  describe(`rate limiting [${backend}]`, () => {
+    let server: TestServer;
+    let acme: SeededIntegrator;
+    let globex: SeededIntegrator;
+
+    before(async () => {
+      server = await startServer(backend, { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '3600' });
+      acme = await server.seedIntegrator('Acme');
+      globex = await server.seedIntegrator('Globex');
+    });
+    after(() => server.close());
+
+    it('limits per credential with RateLimit headers and a 429 problem with Retry-After', async () => {
+      const first = await acme.client.get('/v1/integrator/whoami');
+      assert.equal(first.headers.get('ratelimit-limit'), '3');
+      assert.equal(first.headers.get('ratelimit-remaining'), '2');
+      assert.ok(Number(first.headers.get('ratelimit-reset')) > 0);
+      await acme.client.get('/v1/integrator/whoami');
+      await acme.client.get('/v1/integrator/whoami');
+      const limited = await acme.client.get('/v1/integrator/whoami');
+      assert.equal(limited.status, 429);
+      assert.equal(limited.body.code, 'rate_limited');
+      assert.ok(Number(limited.headers.get('retry-after')) > 0);
+      // Another credential has its own budget; unsigned probes are never limited.
+      assert.equal((await globex.client.get('/v1/integrator/whoami')).status, 200);
+      for (let i = 0; i < 5; i++) assert.equal((await fetch(`${server.url}/livez`)).status, 200);
+    });
+  });
+}
