@@ -1,3 +1,4 @@
+import { fork } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,8 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
+import { listenPostgres, type Listener, type ListenHandlers } from './notifications.js';
+import { pgliteOptions } from './pglite-options.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -22,6 +25,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   db: Db;
   ping(): Promise<void>;
+  /** Subscribes to NOTIFY on a channel; see notifications.ts for the delivery guarantee. */
+  listen(channel: string, handlers: ListenHandlers): Promise<Listener>;
   close(): Promise<void>;
 }
 
@@ -44,16 +49,31 @@ export type DatabaseTarget =
   | { kind: 'pglite'; dataDir: string | undefined } // undefined: in memory (tests)
   | { kind: 'postgres'; url: string };
 
+/** Runs initdb for a new PGlite folder in a short-lived child process (see pglite-init.ts). */
+function initPgliteDir(dir: string): Promise<void> {
+  const script = new URL(import.meta.url.endsWith('.ts') ? './pglite-init.ts' : './pglite-init.js', import.meta.url);
+  return new Promise((resolve, reject) => {
+    // fork inherits execArgv, so the tsx loader comes along when running from source.
+    const child = fork(fileURLToPath(script), [dir], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`PGlite initialisation failed (${code}): ${stderr.trim()}`))));
+  });
+}
+
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   let release = () => {};
   let client: PGlite;
   if (dataDir === undefined) {
-    client = await PGlite.create();
+    client = await PGlite.create(pgliteOptions());
   } else {
     release = lockDataDir(dataDir);
     try {
-      mkdirSync(join(dataDir, 'pglite'), { recursive: true });
-      client = await PGlite.create(join(dataDir, 'pglite'));
+      const dir = join(dataDir, 'pglite');
+      mkdirSync(dir, { recursive: true });
+      if (!existsSync(join(dir, 'PG_VERSION'))) await initPgliteDir(dir);
+      client = await PGlite.create(dir, pgliteOptions());
     } catch (err) {
       release();
       throw err;
@@ -72,6 +92,11 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     db: db as unknown as Db,
     ping: async () => {
       await client.query('select 1');
+    },
+    // One in-process instance: a NOTIFY committed here always reaches its listeners.
+    listen: async (channel, handlers) => {
+      const unlisten = await client.listen(channel, handlers.onMessage);
+      return { live: () => true, close: () => unlisten() };
     },
     close: async () => {
       await client.close();
@@ -115,6 +140,7 @@ async function openPostgres(url: string): Promise<Database> {
     ping: async () => {
       await db.execute(sql`select 1`);
     },
+    listen: (channel, handlers) => listenPostgres(url, channel, handlers),
     close: () => pool.end(),
   };
 }

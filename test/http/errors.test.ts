@@ -105,6 +105,8 @@ for (const backend of backends()) {
           server.clock.advance(1000); // distinct timestamps: no replay refusals in the way
           const res = await acme.client.request(method, path, method === 'GET' ? {} : { rawBody });
           assert.ok(res.status < 500, `${method} ${path} ${rawBody} -> ${res.status} ${res.text}`);
+          // Whatever the bytes, a correctly signed request is never an authentication failure.
+          assert.notEqual(res.status, 401, `${method} ${path} ${rawBody} -> ${res.text}`);
           if (res.status >= 400) {
             assertProblemShape(res.body, res.status);
             assert.ok(!/at .*\.(ts|js):\d+/.test(res.text), 'no stack trace');

@@ -1,8 +1,15 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { credentials } from '../schema.js';
 
 export type CredentialRow = typeof credentials.$inferSelect;
+
+/** Channel on which every change to a credential is announced (at commit: NOTIFY is transactional). */
+export const CREDENTIAL_CHANGED_CHANNEL = 'credential_changed';
+
+async function notifyChanged(db: Executor, publicKey: string): Promise<void> {
+  await db.execute(sql`select pg_notify(${CREDENTIAL_CHANGED_CHANNEL}, ${publicKey})`);
+}
 export type CredentialInsert = typeof credentials.$inferInsert;
 
 /** Inserts unless the public key exists already (anywhere); returns undefined in that case. */
@@ -31,30 +38,17 @@ export function listCredentials(db: Executor, integratorId: string): Promise<Cre
   return db.select().from(credentials).where(eq(credentials.integratorId, integratorId)).orderBy(asc(credentials.id));
 }
 
-export async function countCredentials(db: Executor, integratorId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(credentials).where(eq(credentials.integratorId, integratorId));
-  return row?.n ?? 0;
-}
-
 export async function updateCredential(
   db: Executor,
   id: string,
   patch: Partial<Pick<CredentialRow, 'label' | 'scope' | 'active' | 'updatedAt'>>,
 ): Promise<CredentialRow> {
   const [row] = await db.update(credentials).set(patch).where(eq(credentials.id, id)).returning();
+  await notifyChanged(db, row!.publicKey);
   return row!;
 }
 
 export async function deleteCredential(db: Executor, id: string): Promise<void> {
-  await db.delete(credentials).where(eq(credentials.id, id));
-}
-
-/** Operator CLI: deactivate by key regardless of integrator. */
-export async function setCredentialActiveByKey(db: Executor, publicKey: string, active: boolean, at: Date): Promise<CredentialRow | undefined> {
-  const [row] = await db
-    .update(credentials)
-    .set({ active, updatedAt: at })
-    .where(eq(credentials.publicKey, publicKey))
-    .returning();
-  return row;
+  const [row] = await db.delete(credentials).where(eq(credentials.id, id)).returning({ publicKey: credentials.publicKey });
+  if (row) await notifyChanged(db, row.publicKey);
 }

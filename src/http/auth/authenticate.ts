@@ -3,8 +3,7 @@ import type { Clock } from '../../clock.js';
 import { parseDerSignature } from '../../crypto/der-signature.js';
 import { PublicKeyCache, isCompressedPublicKeyHex, normalizePublicKeyHex, verifyDer } from '../../crypto/p256.js';
 import { buildSignedMessage, messageHash, signedPathCandidates } from '../../crypto/request-signature.js';
-import type { Db } from '../../db/database.js';
-import { findCredentialByPublicKey } from '../../db/repositories/credentials.js';
+import type { CredentialCache } from '../../db/credential-cache.js';
 import type { Scope } from '../../domain/credentials/credentials.js';
 import { ApiError } from '../../domain/errors.js';
 
@@ -37,7 +36,7 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-export function createAuthenticator(deps: { db: Db; clock: Clock; keys?: PublicKeyCache }) {
+export function createAuthenticator(deps: { credentials: CredentialCache; clock: Clock; keys?: PublicKeyCache }) {
   const keys = deps.keys ?? new PublicKeyCache();
 
   /** Verifies the three headers against the request as received and resolves the credential. */
@@ -102,7 +101,7 @@ export function createAuthenticator(deps: { db: Db; clock: Clock; keys?: PublicK
       );
     }
 
-    const credential = await findCredentialByPublicKey(deps.db, normalizePublicKeyHex(pubkey!));
+    const credential = await deps.credentials.get(normalizePublicKeyHex(pubkey!));
     if (!credential) throw new ApiError('unknown_credential', 'No credential has this public key');
     if (!credential.active) throw new ApiError('credential_inactive', 'This credential is deactivated');
 

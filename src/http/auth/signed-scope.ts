@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
+import { CredentialCache } from '../../db/credential-cache.js';
 import { scopeAllows, type Access } from '../../domain/credentials/scopes.js';
 import { ApiError } from '../../domain/errors.js';
 import { actorFrom } from '../context.js';
@@ -20,7 +21,10 @@ export function accessOf(request: FastifyRequest): Access {
  * input, claim the Idempotency-Key, refuse replays, then the handler.
  */
 export async function registerSignedScope(app: Api, deps: Deps, operations: Operation[], routes: (api: Api) => void): Promise<void> {
-  const authenticate = createAuthenticator({ db: deps.database.db, clock: deps.clock });
+  const credentials = new CredentialCache(deps.database);
+  await credentials.start();
+  app.addHook('onClose', () => credentials.stop());
+  const authenticate = createAuthenticator({ credentials, clock: deps.clock });
   const idempotency = createIdempotency({ db: deps.database.db, clock: deps.clock });
   const replayGuard = createReplayGuard({ db: deps.database.db, clock: deps.clock });
 

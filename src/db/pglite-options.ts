@@ -1,0 +1,15 @@
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+
+/**
+ * PGlite runs PostgreSQL inside this process, so its buffers are our RSS. Postgres defaults (128 MB shared
+ * buffers) suit a server, not an embedded store; these keep the process well under 200 MB while the OS page
+ * cache still holds hot data. Production scale belongs on DATABASE_URL.
+ */
+export function pgliteOptions(): PGliteOptions {
+  return {
+    startParams: [
+      ...PGlite.defaultStartParams,
+      ...['shared_buffers=8MB', 'wal_buffers=256kB', 'work_mem=2MB', 'maintenance_work_mem=8MB', 'temp_buffers=1MB'].flatMap((s) => ['-c', s]),
+    ],
+  };
+}

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { and, eq } from 'drizzle-orm';
+import { idempotencyKeys } from '../../src/db/schema.js';
+import { listCredentials as listCredentialRows } from '../../src/db/repositories/credentials.js';
+import type { MutationContext } from '../../src/domain/context.js';
+import { issueCredential } from '../../src/domain/credentials/credentials.js';
+import { ApiError } from '../../src/domain/errors.js';
+import { backends } from '../harness/backends.js';
+import { eventsOfType } from '../harness/db.js';
+import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+
+for (const backend of backends()) {
+  describe(`a mutation and its idempotency claim commit together [${backend}]`, () => {
+    let server: TestServer;
+    let acme: SeededIntegrator;
+
+    before(async () => {
+      server = await startServer(backend);
+      acme = await server.seedIntegrator('Acme');
+    });
+    after(() => server.close());
+
+    function ctx(lockedAt?: Date): MutationContext {
+      return {
+        db: server.database,
+        now: server.clock.now(),
+        actor: { kind: 'integrator', integratorId: acme.integratorId },
+        ...(lockedAt ? { idempotency: { integratorId: acme.integratorId, key: 'k1', lockedAt } } : {}),
+      };
+    }
+
+    it('marks the claim committed in the same transaction as the change', async () => {
+      const lockedAt = new Date(Date.UTC(2026, 0, 1));
+      await server.database.db.insert(idempotencyKeys).values({
+        integratorId: acme.integratorId,
+        key: 'k1',
+        fingerprint: 'f',
+        state: 'in_progress',
+        lockedAt,
+        createdAt: lockedAt,
+        expiresAt: new Date(lockedAt.getTime() + 86_400_000),
+      });
+      await issueCredential(ctx(lockedAt), { label: 'committed', scope: 'read_only' });
+      const [row] = await server.database.db
+        .select()
+        .from(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.integratorId, acme.integratorId), eq(idempotencyKeys.key, 'k1')));
+      assert.equal(row!.state, 'committed');
+    });
+
+    it('rolls the change back when a retry took the claim over meanwhile', async () => {
+      const lockedAt = new Date(Date.UTC(2026, 0, 2));
+      await server.database.db.insert(idempotencyKeys).values({
+        integratorId: acme.integratorId,
+        key: 'k2',
+        fingerprint: 'f',
+        state: 'in_progress',
+        // The retry's token: the original request still holds an older one.
+        lockedAt: new Date(lockedAt.getTime() + 61_000),
+        createdAt: lockedAt,
+        expiresAt: new Date(lockedAt.getTime() + 86_400_000),
+      });
+      const before = (await listCredentialRows(server.database.db, acme.integratorId)).length;
+      const eventsBefore = (await eventsOfType(server.database, acme.integratorId, 'credential.created')).length;
+      const original = { ...ctx(), idempotency: { integratorId: acme.integratorId, key: 'k2', lockedAt } };
+      await assert.rejects(issueCredential(original, { label: 'loser', scope: 'read_only' }), (err: unknown) => {
+        assert.ok(err instanceof ApiError);
+        assert.equal(err.code, 'idempotency_request_in_progress');
+        return true;
+      });
+      assert.equal((await listCredentialRows(server.database.db, acme.integratorId)).length, before, 'no credential');
+      assert.equal((await eventsOfType(server.database, acme.integratorId, 'credential.created')).length, eventsBefore, 'no event');
+    });
+  });
+}
