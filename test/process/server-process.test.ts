@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { createClient } from '../../src/client/index.js';
+import { runAdmin, startServerProcess } from '../harness/process.js';
+
+describe('the server process on the embedded database', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'iapi-'));
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const env = { DATA_DIR: dataDir };
+
+  it('bootstraps an integrator with the CLI, serves it, holds the data directory, and shuts down gracefully', async () => {
+    const created = await runAdmin(['integrators', 'create', '--name', 'Acme Pay'], env);
+    assert.equal(created.code, 0, created.stderr);
+    const out = JSON.parse(created.stdout);
+    assert.deepEqual(Object.keys(out).sort(), ['integratorId', 'name', 'privateKey', 'publicKey', 'scope']);
+    assert.equal(out.name, 'Acme Pay');
+    assert.equal(out.scope, 'read_write');
+    assert.ok(existsSync(join(dataDir, 'encryption.key')), 'sandbox key generated into DATA_DIR');
+
+    const server = await startServerProcess(env);
+    try {
+      const client = createClient({ baseUrl: server.url, privateKey: out.privateKey });
+      const who = await client.get('/v1/integrator/whoami');
+      assert.equal(who.status, 200);
+      assert.equal(who.body.integratorId, out.integratorId);
+
+      // A second process must not open the same PGlite folder.
+      await assert.rejects(startServerProcess(env), (err: any) => {
+        assert.equal(err.code, 75);
+        assert.match(err.output, /DATA_DIR .* is in use by process \d+/);
+        return true;
+      });
+      const cli = await runAdmin(['integrators', 'list'], env);
+      assert.equal(cli.code, 78);
+      assert.match(cli.stderr, /in use by process/);
+
+      assert.doesNotMatch(server.logs(), new RegExp(out.privateKey.slice(2)), 'private key never logged');
+      assert.doesNotMatch(server.logs(), /x-signature/i, 'signature never logged');
+      assert.match(server.logs(), /"requestId":"req_/);
+    } finally {
+      assert.equal(await server.stop('SIGTERM'), 0, 'graceful shutdown exits 0');
+    }
+    assert.ok(!existsSync(join(dataDir, 'LOCK')), 'lock released');
+
+    // Data survives the restart; the CLI works again while the server is stopped.
+    const listed = await runAdmin(['integrators', 'list'], env);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.deepEqual(JSON.parse(listed.stdout).integrators.map((i: any) => i.name), ['Acme Pay']);
+  });
+
+  it('takes over a lock left by a dead process', async () => {
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dataDir, 'LOCK'), '999999\n');
+    const res = await runAdmin(['integrators', 'list'], env);
+    assert.equal(res.code, 0, res.stderr);
+  });
+
+  it('deactivates a credential from the CLI', async () => {
+    const created = JSON.parse((await runAdmin(['integrators', 'create', '--name', 'Second', '--scope', 'read_only'], env)).stdout);
+    const res = await runAdmin(['credentials', 'deactivate', '--public-key', created.publicKey], env);
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(JSON.parse(res.stdout).credential.active, false);
+    const bad = await runAdmin(['credentials', 'deactivate', '--public-key', '0x1234'], env);
+    assert.equal(bad.code, 65);
+    assert.match(bad.stderr, /publicKey/);
+  });
+
+  it('refuses bad usage and bad configuration with one clear line', async () => {
+    const usage = await runAdmin(['integrators', 'create'], env);
+    assert.equal(usage.code, 64);
+    assert.match(usage.stderr, /--name is required/);
+    const unknown = await runAdmin(['nope'], env);
+    assert.equal(unknown.code, 64);
+    await assert.rejects(startServerProcess({ ...env, PORT: 'abc' }), (err: any) => {
+      assert.equal(err.code, 78);
+      assert.equal(err.output.trim(), 'configuration error: PORT must be an integer from 0 to 65535 (got "abc")');
+      return true;
+    });
+    await assert.rejects(startServerProcess({ ...env, APP_ENV: 'production' }), (err: any) => {
+      assert.equal(err.code, 78);
+      assert.match(err.output, /ENCRYPTION_KEY is required/);
+      return true;
+    });
+  });
+});
