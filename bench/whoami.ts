@@ -19,6 +19,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { importPrivateKey } from '../src/crypto/p256.js';
 import { signRequest } from '../src/crypto/request-signature.js';
+import { provisionDatabase } from '../test/harness/backends.js';
+
+/** Set when BENCH_DATABASE_URL made a database for this run; dropped at the end. */
+let dropDatabase: (() => Promise<void>) | undefined;
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PATH = '/v1/integrator/whoami';
@@ -216,6 +220,7 @@ function cleanup(): Promise<void> {
     current?.stop();
     await Promise.all(children.map((c) => stopChild(c)));
     rmSync(dataDir, { recursive: true, force: true });
+    await dropDatabase?.().catch((err: Error) => console.error(`could not drop the bench database: ${err.message}`));
   })();
   return cleaning;
 }
@@ -243,7 +248,14 @@ async function main(): Promise<number> {
     },
   );
 
-  const env = { DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  // BENCH_DATABASE_URL: measure on a fresh database of that PostgreSQL server instead of embedded PGlite.
+  const env: Record<string, string> = { DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  if (process.env.BENCH_DATABASE_URL) {
+    const provisioned = await provisionDatabase('postgres', process.env.BENCH_DATABASE_URL);
+    dropDatabase = provisioned.drop;
+    if (provisioned.target.kind === 'postgres') env.DATABASE_URL = provisioned.target.url;
+  }
+  console.error(`database: ${env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}`);
   const created = await run(process.execPath, ['dist/src/cli/admin.js', 'integrators', 'create', '--name', 'bench'], {
     cwd: ROOT,
     env: { ...process.env, ...env },

@@ -6,7 +6,8 @@ import { signDer } from './p256.js';
  * The body is the raw bytes as sent, so a signature never depends on how JSON is re-serialized.
  */
 export function buildSignedMessage(timestamp: string, method: string, pathAndQuery: string, body?: Buffer | string): Buffer {
-  const head = Buffer.from(`${timestamp}${method.toUpperCase()}${pathAndQuery}`, 'utf8');
+  // The method exactly as given: the verifier must not make two different requests sign alike.
+  const head = Buffer.from(`${timestamp}${method}${pathAndQuery}`, 'utf8');
   if (body === undefined || body.length === 0) return head;
   return Buffer.concat([head, typeof body === 'string' ? Buffer.from(body, 'utf8') : body]);
 }
@@ -37,6 +38,6 @@ export function signRequest(
   pathAndQuery: string,
   body?: Buffer | string,
 ): SignatureHeaders {
-  const signature = signDer(key.keyObject, buildSignedMessage(timestamp, method, pathAndQuery, body));
+  const signature = signDer(key.keyObject, buildSignedMessage(timestamp, method.toUpperCase(), pathAndQuery, body));
   return { 'X-Pubkey': key.publicKey, 'X-Timestamp': timestamp, 'X-Signature': `0x${signature.toString('hex')}` };
 }

@@ -63,7 +63,7 @@ describe('request signature scheme (property-based)', () => {
           raw[i] = (raw[i]! + delta) % 256;
           sig2 = `0x${raw.toString('hex')}`;
         }
-        // The server upper-cases nothing it receives: a method changed only in case is a different message.
+        // A method changed only in case is a different message: the verifier normalises nothing.
         assert.equal(verifies(key.publicKey, ts2, m2, p2, b2, sig2), false, `${which} changed`);
       }),
       { numRuns: 500 },

@@ -15,9 +15,11 @@ export function backends(): Backend[] {
 }
 
 /** A fresh database per test server; `drop` removes it (and its connections) afterwards. */
-export async function provisionDatabase(backend: Backend): Promise<{ target: DatabaseTarget; drop: () => Promise<void> }> {
+export async function provisionDatabase(
+  backend: Backend,
+  adminUrl = postgresUrl(),
+): Promise<{ target: DatabaseTarget; drop: () => Promise<void> }> {
   if (backend === 'pglite') return { target: { kind: 'pglite', dataDir: undefined }, drop: async () => {} };
-  const adminUrl = postgresUrl();
   if (!adminUrl) throw new Error('postgres backend requested but TEST_DATABASE_URL is not set');
   const name = `it_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
