@@ -107,6 +107,27 @@ for (const backend of backends()) {
       assert.equal(later.status, 201, later.text);
     });
 
+    it('never re-runs a change that committed before its response was recorded (crash window)', async () => {
+      const body = JSON.stringify({ label: 'crashed', scope: 'read_only' });
+      const print = createHash('sha256').update('POST /v1/integrator/credentials\n').update(body).digest('hex');
+      const then = new Date(server.clock.now().getTime() - 120_000);
+      await server.database.db.insert(idempotencyKeys).values({
+        integratorId: acme.integratorId,
+        key: 'key-crashed',
+        fingerprint: print,
+        state: 'committed',
+        lockedAt: then,
+        createdAt: then,
+        expiresAt: new Date(then.getTime() + 24 * 3600 * 1000),
+      });
+      const before = await credentialCount(acme);
+      const res = await acme.client.request('POST', '/v1/integrator/credentials', { rawBody: body, headers: { 'Idempotency-Key': 'key-crashed' } });
+      assert.equal(res.status, 409);
+      assert.equal(res.body.code, 'idempotency_request_in_progress');
+      assert.match(res.body.detail, /not recorded/);
+      assert.equal(await credentialCount(acme), before);
+    });
+
     it('runs concurrent requests with one key exactly once', async () => {
       const before = (await eventsOfType(server.database, acme.integratorId, 'credential.created')).length;
       const results = await Promise.all(

@@ -72,6 +72,12 @@ export function createIdempotency(deps: { db: Db; clock: Clock }) {
         }
         continue;
       }
+      if (existing.state === 'committed' && now.getTime() - existing.lockedAt.getTime() > IDEMPOTENCY_STALE_MS) {
+        throw new ApiError(
+          'idempotency_request_in_progress',
+          'The request with this Idempotency-Key committed its change but its response was not recorded; read the resource to see the outcome',
+        );
+      }
       throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is still being processed; retry later');
     }
     throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is contended; retry later');

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { idempotencyKeys, requestNonces } from '../../src/db/schema.js';
+import { rememberNonce } from '../../src/db/repositories/request-nonces.js';
+import { purgeExpired } from '../../src/workers/maintenance.js';
+import { backends } from '../harness/backends.js';
+import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+
+for (const backend of backends()) {
+  describe(`expiry of replay hashes and idempotency records [${backend}]`, () => {
+    let server: TestServer;
+    let acme: SeededIntegrator;
+
+    before(async () => {
+      server = await startServer(backend);
+      acme = await server.seedIntegrator('Acme');
+    });
+    after(() => server.close());
+
+    it('treats an expired replay hash as unseen, then purges it', async () => {
+      const t0 = new Date(Date.UTC(2026, 5, 1, 12));
+      const later = new Date(t0.getTime() + 10 * 60_000);
+      assert.equal(await rememberNonce(server.database.db, acme.publicKey, 'h1', new Date(t0.getTime() + 61_000), t0), true);
+      assert.equal(await rememberNonce(server.database.db, acme.publicKey, 'h1', new Date(t0.getTime() + 61_000), t0), false);
+      // Past its expiry the same hash is accepted again (its timestamp could not pass the window anyway).
+      assert.equal(await rememberNonce(server.database.db, acme.publicKey, 'h1', new Date(later.getTime() + 61_000), later), true);
+      assert.equal(await rememberNonce(server.database.db, acme.publicKey, 'h2', new Date(t0.getTime() + 61_000), t0), true);
+      const purged = await purgeExpired(server.database.db, () => later);
+      assert.equal(purged.nonces, 1, 'only h2 had expired');
+      const left = await server.database.db.select().from(requestNonces);
+      assert.deepEqual(left.map((r) => r.messageHash), ['h1']);
+    });
+
+    it('purges idempotency records past 24 h and keeps the rest', async () => {
+      const now = server.clock.now();
+      const row = (key: string, expiresAt: Date) => ({
+        integratorId: acme.integratorId,
+        key,
+        fingerprint: 'f',
+        state: 'completed' as const,
+        responseStatus: 201,
+        responseBody: '{}',
+        responseContentType: 'application/json',
+        lockedAt: now,
+        createdAt: now,
+        expiresAt,
+      });
+      await server.database.db.insert(idempotencyKeys).values([row('old', new Date(now.getTime() - 1)), row('fresh', new Date(now.getTime() + 3_600_000))]);
+      const purged = await purgeExpired(server.database.db, () => now);
+      assert.equal(purged.idempotencyKeys, 1);
+      const keys = (await server.database.db.select().from(idempotencyKeys)).map((r) => r.key);
+      assert.deepEqual(keys, ['fresh']);
+    });
+  });
+}
