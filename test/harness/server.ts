@@ -55,9 +55,13 @@ export async function startServer(backend: Backend, env: Record<string, string> 
       return { integratorId: created.integratorId, publicKey: created.publicKey, privateKey: created.privateKey!, client: clientFor(created.privateKey!) };
     },
     async close() {
-      await app.close();
-      await database.close();
-      await drop();
+      try {
+        await app.close();
+        await database.close();
+      } finally {
+        // Always drop the per-test database, even when a test closed the connection itself.
+        await drop();
+      }
     },
   };
 }
