@@ -1,4 +1,4 @@
-import type { Database, Executor, Tx } from '../db/database.js';
+import type { Database, Tx } from '../db/database.js';
 import { markCommitted } from '../db/repositories/idempotency-keys.js';
 import { ApiError } from './errors.js';
 
@@ -41,4 +41,3 @@ export async function runMutation<T>(ctx: MutationContext, change: (tx: Tx) => P
   });
 }
 
-export type { Executor };

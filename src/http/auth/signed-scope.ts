@@ -3,7 +3,6 @@ import type { FastifyRequest } from 'fastify';
 import { CredentialCache } from '../../db/credential-cache.js';
 import { scopeAllows, type Access } from '../../domain/credentials/scopes.js';
 import { ApiError } from '../../domain/errors.js';
-import { actorFrom } from '../context.js';
 import type { Api, Deps, Operation } from '../types.js';
 import { createAuthenticator } from './authenticate.js';
 import { createIdempotency } from './idempotency.js';
@@ -77,4 +76,3 @@ export async function registerSignedScope(app: Api, deps: Deps, operations: Oper
   });
 }
 
-export { actorFrom };
