@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseEncryptionKey } from './crypto/encryption-key.js';
+import { DEFAULT_HIGH_RISK_COUNTRIES, parseHighRiskCountries } from './domain/onboarding/reference/high-risk-countries.js';
 
 export type AppEnv = 'sandbox' | 'production';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -17,6 +18,8 @@ export interface Config {
   bodyLimitBytes: number;
   rateLimitMax: number;
   rateLimitWindowSeconds: number;
+  /** Alpha-3 codes whose nationals or residents need additionalUserInfo. */
+  highRiskCountries: string[];
 }
 
 /** A configuration mistake; main prints its message as the one line before exiting. */
@@ -67,7 +70,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('ENCRYPTION_KEY is required when APP_ENV=production');
   }
 
+  let highRiskCountries: string[] = [...DEFAULT_HIGH_RISK_COUNTRIES];
+  if (env.HIGH_RISK_COUNTRIES !== undefined) {
+    try {
+      highRiskCountries = parseHighRiskCountries(env.HIGH_RISK_COUNTRIES);
+    } catch (err) {
+      throw new ConfigError(`HIGH_RISK_COUNTRIES: ${(err as Error).message}`);
+    }
+  }
+
   return {
+    highRiskCountries,
     port: integer(env, 'PORT', 8080, 0, 65535),
     host,
     dataDir: resolve(env.DATA_DIR || './data'),
@@ -75,7 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appEnv,
     encryptionKey,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    // Three 10 MiB documents as base64 (4/3 larger) plus the rest of the JSON.
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 48 * 1024 * 1024, 1024, 256 * 1024 * 1024),
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 6000, 1, 1_000_000),
     rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
   };

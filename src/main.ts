@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import { buildApp } from './http/app.js';
 import { loggerOptions } from './logging.js';
+import { policyFromConfig } from './policy.js';
 import { openRuntime } from './runtime.js';
 import { startMaintenance } from './workers/maintenance.js';
 
@@ -31,7 +32,10 @@ async function main(): Promise<void> {
     process.exit(69); // EX_UNAVAILABLE
   }
 
-  const app = await buildApp({ config, database: runtime.database, clock: systemClock, secrets: runtime.secrets }, { logger: loggerOptions(config.logLevel) });
+  const app = await buildApp(
+    { config, database: runtime.database, clock: systemClock, secrets: runtime.secrets, policy: policyFromConfig(config) },
+    { logger: loggerOptions(config.logLevel) },
+  );
   const stopMaintenance = startMaintenance(runtime.database.db, systemClock, app.log);
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {

@@ -1,32 +1,54 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+
+const VERSION = 1;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
 
 /**
- * AES-256-GCM for secrets at rest. Output: `v1.<iv>.<tag>.<ciphertext>` (base64url parts), so the format
- * can change later without guessing. `context` is bound as additional data: a ciphertext copied to another
- * row (another context) does not decrypt.
+ * Secrets at rest: AES-256-GCM sealing and keyed fingerprints, both from one master key (ENCRYPTION_KEY) via
+ * HKDF, so a fingerprint key can never decrypt and vice versa. `context` is bound as additional data: a
+ * ciphertext copied to another row (another context) does not open.
  */
 export class SecretBox {
-  constructor(private readonly key: Buffer) {
-    if (key.length !== 32) throw new Error('SecretBox needs a 32-byte key');
+  private readonly encryptionKey: Buffer;
+  private readonly fingerprintKey: Buffer;
+
+  constructor(masterKey: Buffer) {
+    if (masterKey.length !== 32) throw new Error('SecretBox needs a 32-byte key');
+    this.encryptionKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'integrator-api/seal/v1', 32));
+    this.fingerprintKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'integrator-api/fingerprint/v1', 32));
   }
 
-  seal(plaintext: Buffer | string, context: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+  /** Binary form: version byte, IV, tag, ciphertext. For large values (documents). */
+  sealBytes(plaintext: Buffer | string, context: string): Buffer {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.encryptionKey, iv);
     cipher.setAAD(Buffer.from(context, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-    const tag = cipher.getAuthTag();
-    return ['v1', iv, tag, ciphertext].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+    return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), ciphertext]);
+  }
+
+  openBytes(sealed: Buffer, context: string): Buffer {
+    if (sealed.length < 1 + IV_BYTES + TAG_BYTES || sealed[0] !== VERSION) throw new Error('unrecognised sealed secret');
+    const iv = sealed.subarray(1, 1 + IV_BYTES);
+    const tag = sealed.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES);
+    const decipher = createDecipheriv('aes-256-gcm', this.encryptionKey, iv);
+    decipher.setAAD(Buffer.from(context, 'utf8'));
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(sealed.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]);
+  }
+
+  /** Text form (base64url of the binary form), for small secrets kept in text columns. */
+  seal(plaintext: Buffer | string, context: string): string {
+    return this.sealBytes(plaintext, context).toString('base64url');
   }
 
   open(sealed: string, context: string): Buffer {
-    const [version, iv, tag, ciphertext] = sealed.split('.');
-    if (version !== 'v1' || iv === undefined || tag === undefined || ciphertext === undefined) {
-      throw new Error('unrecognised sealed secret');
-    }
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
-    decipher.setAAD(Buffer.from(context, 'utf8'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]);
+    return this.openBytes(Buffer.from(sealed, 'base64url'), context);
+  }
+
+  /** Deterministic keyed hash (HMAC-SHA-256), to find equal secrets without decrypting them. */
+  fingerprint(value: string, purpose: string): string {
+    return createHmac('sha256', this.fingerprintKey).update(`${purpose}\0${value}`).digest('hex');
   }
 }

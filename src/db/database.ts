@@ -13,7 +13,7 @@ import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
 import { listenPostgres, type Listener, type ListenHandlers } from './notifications.js';
 import { pgliteOptions } from './pglite-options.js';
-import * as schema from './schema.js';
+import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;

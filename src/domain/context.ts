@@ -1,3 +1,4 @@
+import type { SecretBox } from '../crypto/secret-box.js';
 import type { Database, Tx } from '../db/database.js';
 import { markCommitted } from '../db/repositories/idempotency-keys.js';
 import { ApiError } from './errors.js';
@@ -18,11 +19,20 @@ export interface IdempotencyClaim {
   lockedAt: Date;
 }
 
+/** Rules that depend on configuration rather than code. */
+export interface Policy {
+  /** Alpha-3 codes whose nationals or residents need additionalUserInfo. */
+  highRiskCountries: ReadonlySet<string>;
+}
+
 export interface MutationContext {
   db: Database;
   actor: Actor;
   now: Date;
   idempotency?: IdempotencyClaim;
+  /** Seals secrets at rest (SSNs, documents, wallet keys). */
+  secrets: SecretBox;
+  policy: Policy;
 }
 
 /**

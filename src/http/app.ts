@@ -9,6 +9,10 @@ import { healthRoute } from './routes/health/health.js';
 import { credentialRoutes } from './routes/integrator/credentials.js';
 import { whoamiRoute } from './routes/integrator/whoami.js';
 import { opsRoutes } from './routes/ops/probes.js';
+import { accountRoutes } from './routes/onboarding/accounts.js';
+import { entityRoutes } from './routes/onboarding/entities.js';
+import { personRoutes } from './routes/onboarding/persons.js';
+import { userRoutes } from './routes/onboarding/users.js';
 import { CredentialSchema } from './routes/integrator/schemas.js';
 import { ProblemSchema } from './schemas/problem.js';
 import type { Api, Deps, Operation } from './types.js';
@@ -50,6 +54,10 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     healthRoute(api, deps);
     whoamiRoute(api, operations);
     credentialRoutes(api, deps);
+    userRoutes(api, deps);
+    entityRoutes(api, deps);
+    personRoutes(api, deps);
+    accountRoutes(api, deps);
   });
 
   await app.ready();

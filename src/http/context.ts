@@ -8,6 +8,8 @@ export function actorFrom(request: FastifyRequest, deps: Deps): MutationContext 
   const ctx: MutationContext = {
     db: deps.database,
     now: deps.clock(),
+    secrets: deps.secrets,
+    policy: deps.policy,
     actor: { kind: 'integrator', integratorId: auth.integratorId, credentialId: auth.credentialId, publicKey: auth.publicKey },
   };
   if (request.idempotency) {

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Database } from '../db/database.js';
+import type { Policy } from '../domain/context.js';
 import type { Access } from '../domain/credentials/scopes.js';
 
 /** A Fastify instance whose route schemas are TypeBox: one schema gives validation, types and OpenAPI. */
@@ -15,6 +16,7 @@ export interface Deps {
   database: Database;
   clock: Clock;
   secrets: SecretBox;
+  policy: Policy;
 }
 
 /** A signed operation as listed in whoami's capabilities. */

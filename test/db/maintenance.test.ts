@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { idempotencyKeys, requestNonces } from '../../src/db/schema.js';
+import { idempotencyKeys, requestNonces } from '../../src/db/schema/index.js';
 import { rememberNonce } from '../../src/db/repositories/request-nonces.js';
 import { purgeExpired } from '../../src/workers/maintenance.js';
 import { backends } from '../harness/backends.js';

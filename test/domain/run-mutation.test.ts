@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
-import { idempotencyKeys } from '../../src/db/schema.js';
+import { SecretBox } from '../../src/crypto/secret-box.js';
+import { idempotencyKeys } from '../../src/db/schema/index.js';
 import { listCredentials as listCredentialRows } from '../../src/db/repositories/credentials.js';
 import type { MutationContext } from '../../src/domain/context.js';
 import { issueCredential } from '../../src/domain/credentials/credentials.js';
@@ -25,6 +27,8 @@ for (const backend of backends()) {
       return {
         db: server.database,
         now: server.clock.now(),
+        secrets: new SecretBox(randomBytes(32)),
+        policy: { highRiskCountries: new Set() },
         actor: { kind: 'integrator', integratorId: acme.integratorId },
         ...(lockedAt ? { idempotency: { integratorId: acme.integratorId, key: 'k1', lockedAt } } : {}),
       };

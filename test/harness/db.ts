@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/database.js';
-import { events } from '../../src/db/schema.js';
+import { events } from '../../src/db/schema/index.js';
 
 /** Reads events straight from the database, to assert that a change and its event were written together. */
 export function eventsFor(database: Database, objectId: string) {

@@ -7,6 +7,7 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 import { createIntegrator } from '../../src/domain/integrators/integrators.js';
 import { buildApp } from '../../src/http/app.js';
 import type { Api } from '../../src/http/types.js';
+import { policyFromConfig } from '../../src/policy.js';
 import { provisionDatabase, type Backend } from './backends.js';
 import { TestClock } from './clock.js';
 
@@ -37,7 +38,8 @@ export async function startServer(backend: Backend, env: Record<string, string> 
   const { target, drop } = await provisionDatabase(backend);
   const database = await openDatabase(target);
   const clock = new TestClock();
-  const app = await buildApp({ config, database, clock: clock.now, secrets: new SecretBox(randomBytes(32)) });
+  const secrets = new SecretBox(randomBytes(32));
+  const app = await buildApp({ config, database, clock: clock.now, secrets, policy: policyFromConfig(config) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 

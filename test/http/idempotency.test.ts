@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createHash } from 'node:crypto';
-import { idempotencyKeys } from '../../src/db/schema.js';
+import { idempotencyKeys } from '../../src/db/schema/index.js';
 import { backends } from '../harness/backends.js';
 import { eventsOfType } from '../harness/db.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';

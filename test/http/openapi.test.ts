@@ -3,13 +3,49 @@ import { after, before, describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ApiResponse } from '../../src/client/index.js';
+import { randomUUID } from 'node:crypto';
 import { generateP256KeyPair } from '../../src/crypto/p256.js';
 import { backends } from '../harness/backends.js';
+import { berliner, californian, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 type Doc = { paths: Record<string, Record<string, any>>; [k: string]: any };
-type Ctx = { server: TestServer; acme: SeededIntegrator; reader: SeededIntegrator; globex: SeededIntegrator };
+type Ctx = { server: TestServer; acme: SeededIntegrator; reader: SeededIntegrator; globex: SeededIntegrator; foreign: ForeignRecords; own: ForeignRecords };
+/** Records created by one integrator, to address from another. */
+type ForeignRecords = { userId: string; accountId: string; entityAccountId: string; beneficiaryId: string; publicKey: string };
+
+async function seedRecords(who: SeededIntegrator): Promise<ForeignRecords> {
+  const user = await who.client.post('/v1/submit/create-individual-account', { userInfo: berliner(), serviceTermsSignedAt: signedAt() });
+  const entity = await who.client.post('/v1/submit/create-entity-account', { entityInfo: companyInfo(), entityDocuments: entityDocs(), serviceTermsSignedAt: signedAt() });
+  const person = await who.client.post('/v1/submit/create-associated-person', {
+    accountId: entity.body.accountId,
+    userInfo: berliner({ email: 'rep@example.de' }),
+    beneficiaryDetails: { beneficiaryType: ['representative'], title: 'Director' },
+  });
+  assert.equal(person.status, 201, person.text);
+  return { userId: user.body.userId, accountId: user.body.accountId, entityAccountId: entity.body.accountId, beneficiaryId: person.body.beneficiaryId, publicKey: who.publicKey };
+}
+
+/** Each operation that addresses a record, aimed at `r` (another integrator's records in the sweep). */
+const ADDRESSED: Record<string, (c: Ctx, r: ForeignRecords) => Promise<ApiResponse>> = {
+  updateCredential: (c, r) => c.acme.client.patch(`/v1/integrator/credentials/${r.publicKey}`, { label: 'x' }),
+  deleteCredential: (c, r) => c.acme.client.delete(`/v1/integrator/credentials/${r.publicKey}`),
+  getUserDetails: (c, r) => c.acme.client.get(`/v1/query/get-user-details?userId=${r.userId}`),
+  getAccountDetails: (c, r) => c.acme.client.get(`/v1/query/get-account-details?accountId=${r.accountId}`),
+  listAccounts: (c, r) => c.acme.client.get(`/v1/query/list-accounts?startingAfter=${r.accountId}`),
+  getEntityDetails: (c, r) => c.acme.client.get(`/v1/query/get-entity-details?accountId=${r.entityAccountId}`),
+  updateEntityAccount: (c, r) => c.acme.client.patch('/v1/submit/update-entity-account', { accountId: r.entityAccountId, entityInfo: { businessTradeName: 'x' } }),
+  getAssociatedPersonDetails: (c, r) => c.acme.client.get(`/v1/query/get-associated-person-details?beneficiaryId=${r.beneficiaryId}`),
+  createAssociatedPerson: (c, r) =>
+    c.acme.client.post('/v1/submit/create-associated-person', {
+      accountId: r.entityAccountId,
+      userInfo: berliner(),
+      beneficiaryDetails: { beneficiaryType: ['representative'], title: 'Director' },
+    }),
+  updateAssociatedPerson: (c, r) => c.acme.client.patch('/v1/submit/update-associated-person', { beneficiaryId: r.beneficiaryId, userInfo: { firstName: 'x' } }),
+  removeAssociatedPerson: (c, r) => c.acme.client.post('/v1/submit/remove-associated-person', { beneficiaryId: r.beneficiaryId }),
+};
 
 /** Real calls per operation; between them they should exercise each operation's success and typical failures. */
 const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
@@ -36,6 +72,58 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
       await acme.client.patch('/v1/integrator/credentials/0x12', { label: 'x' }),
     ];
   },
+  createUser: async ({ acme }) => [
+    await acme.client.post('/v1/submit/create-user', { userInfo: californian(), partnerSignedAgreementId: 'agr-1', serviceTermsSignedAt: signedAt(), verificationDocuments: personDocs() }),
+    await acme.client.post('/v1/submit/create-user', { userInfo: berliner(), partnerSignedAgreementId: 'agr-2', serviceTermsSignedAt: signedAt() }),
+    await acme.client.post('/v1/submit/create-user', { userInfo: californian({ socialSecurityNumber: null }), partnerSignedAgreementId: 'x', serviceTermsSignedAt: signedAt() }),
+  ],
+  createIndividualAccount: async ({ acme }) => [
+    await acme.client.post('/v1/submit/create-individual-account', { userInfo: berliner(), serviceTermsSignedAt: signedAt(), verificationDocuments: personDocs('DEU') }),
+    await acme.client.post('/v1/submit/create-individual-account', {
+      userInfo: californian(),
+      serviceTermsSignedAt: signedAt(),
+      walletAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    }),
+    await acme.client.post('/v1/submit/create-individual-account', { userInfo: berliner({ birthDate: '1950-01-01' }), serviceTermsSignedAt: signedAt() }),
+  ],
+  getUserDetails: async ({ acme, own }) => [await acme.client.get(`/v1/query/get-user-details?userId=${own.userId}`), await acme.client.get('/v1/query/get-user-details?userId=nope')],
+  getAccountDetails: async ({ acme, own }) => [
+    await acme.client.get(`/v1/query/get-account-details?accountId=${own.accountId}`),
+    await acme.client.get(`/v1/query/get-account-details?accountId=${own.entityAccountId}`),
+  ],
+  listAccounts: async ({ acme }) => [await acme.client.get('/v1/query/list-accounts?limit=1&type=individual'), await acme.client.get('/v1/query/list-accounts?limit=0')],
+  createEntityAccount: async ({ acme }) => [
+    await acme.client.post('/v1/submit/create-entity-account', { serviceTermsSignedAt: signedAt() }),
+    await acme.client.post('/v1/submit/create-entity-account', { entityInfo: companyInfo(), entityDocuments: entityDocs(), serviceTermsSignedAt: signedAt() }),
+  ],
+  updateEntityAccount: async ({ acme, own }) => [
+    await acme.client.patch('/v1/submit/update-entity-account', { accountId: own.entityAccountId, entityInfo: { businessTradeName: 'Acme 2' } }),
+  ],
+  getEntityDetails: async ({ acme, own }) => [await acme.client.get(`/v1/query/get-entity-details?accountId=${own.entityAccountId}`)],
+  getAssociatedPersonDetails: async ({ acme, own }) => [
+    await acme.client.get(`/v1/query/get-associated-person-details?beneficiaryId=${own.beneficiaryId}`),
+    await acme.client.get('/v1/query/get-associated-person-details?beneficiaryId=not-a-uuid'),
+  ],
+  createAssociatedPerson: async ({ acme, own }) => [
+    await acme.client.post('/v1/submit/create-associated-person', {
+      accountId: own.entityAccountId,
+      userInfo: californian({ email: 'ubo@example.com' }),
+      beneficiaryDetails: { beneficiaryType: ['ubo'], ownershipPercentage: 40 },
+      verificationDocuments: personDocs(),
+    }),
+  ],
+  updateAssociatedPerson: async ({ acme, own }) => [
+    await acme.client.patch('/v1/submit/update-associated-person', { beneficiaryId: own.beneficiaryId, beneficiaryDetails: { title: 'CFO' } }),
+  ],
+  removeAssociatedPerson: async ({ acme, own, server }) => {
+    const extra = await acme.client.post('/v1/submit/create-associated-person', {
+      accountId: own.entityAccountId,
+      userInfo: berliner({ email: 'temp@example.de' }),
+      beneficiaryDetails: { beneficiaryType: ['representative'], title: 'Temp' },
+    });
+    server.clock.advance(1000);
+    return [await acme.client.post('/v1/submit/remove-associated-person', { beneficiaryId: extra.body.beneficiaryId })];
+  },
   deleteCredential: async ({ acme }) => {
     const created = await acme.client.post('/v1/integrator/credentials', { label: 'del', scope: 'read_only' });
     return [
@@ -52,6 +140,8 @@ async function plain(server: TestServer, path: string): Promise<ApiResponse> {
 }
 
 const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+/** A concrete URL for a templated path (its parameters do not matter where it is used). */
+const operationUrl = (path: string) => path.replace(/\{[^}]+\}/g, '0x02');
 
 for (const backend of backends()) {
   describe(`OpenAPI document and real responses [${backend}]`, () => {
@@ -66,7 +156,7 @@ for (const backend of backends()) {
       const globex = await server.seedIntegrator('Globex');
       const issued = await acme.client.post('/v1/integrator/credentials', { label: 'reader', scope: 'read_only' });
       const reader = { ...acme, publicKey: issued.body.credential.publicKey, privateKey: issued.body.privateKey, client: server.clientFor(issued.body.privateKey) };
-      ctx = { server, acme, reader, globex };
+      ctx = { server, acme, reader, globex, foreign: await seedRecords(globex), own: await seedRecords(acme) };
       doc = (await plain(server, '/openapi.json')).body;
       ajv = new Ajv2020({ strict: false, allErrors: true });
       addFormats(ajv);
@@ -133,13 +223,22 @@ for (const backend of backends()) {
       }
     });
 
+    it('addresses every operation that takes a record id in the sweep below', () => {
+      const takesId = operations.filter(({ path, op }) => {
+        const params = (op.parameters ?? []).map((p: any) => p.name as string);
+        const body = op.requestBody?.content?.['application/json']?.schema?.properties ?? {};
+        return path.startsWith('/v1/') && [...params, ...Object.keys(body)].some((n) => /^(accountId|userId|entityId|beneficiaryId|pubkey|startingAfter)$/.test(n));
+      });
+      assert.deepEqual(takesId.map((o) => o.op.operationId).filter((id) => !ADDRESSED[id]), []);
+    });
+
     it('over every signed operation: unsigned is 401, read_only on a mutation is 403, another integrator’s record is 404', async () => {
       const signed = operations.filter((o) => o.path.startsWith('/v1/'));
       assert.ok(signed.length >= 6);
       const readerMay = new Set<string>((await ctx.reader.client.get('/v1/integrator/whoami')).body.capabilities);
       for (const { method, op } of signed) if (method !== 'GET') assert.ok(!readerMay.has(op.operationId), `${op.operationId} is a mutation`);
       for (const { method, path, op } of signed) {
-        const url = path.replace('{pubkey}', ctx.globex.publicKey);
+        const url = operationUrl(path);
         const unsigned = await fetch(`${ctx.server.url}${url}`, { method, headers: { 'content-type': 'application/json' }, ...(method === 'GET' || method === 'DELETE' ? {} : { body: '{}' }) });
         const text = await unsigned.text();
         const res = { status: unsigned.status, headers: unsigned.headers, text, body: JSON.parse(text) };
@@ -151,13 +250,17 @@ for (const backend of backends()) {
         if (!readerMay.has(op.operationId)) {
           assert.equal(asReader.status, 403, `${op.operationId} read_only`);
           assertConforms(method, url, asReader);
-        } else assert.ok(asReader.status < 400, `${op.operationId} read_only may read`);
+        } else assert.ok(asReader.status !== 401 && asReader.status !== 403, `${op.operationId} read_only may read`);
 
-        if (path.includes('{')) {
+        const addressed = ADDRESSED[op.operationId];
+        if (addressed) {
           ctx.server.clock.advance(1000);
-          const foreign = await ctx.acme.client.request(method, url, body === undefined ? {} : { body });
-          assert.equal(foreign.status, 404, `${op.operationId} foreign record`);
-          assertConforms(method, url, foreign);
+          const foreign = await addressed(ctx, ctx.foreign);
+          assert.equal(foreign.status, 404, `${op.operationId} foreign record: ${foreign.text}`);
+          assertConforms(method, operationUrl(path), foreign);
+          // Byte-identical to a record that does not exist, apart from the request id.
+          const missing = await addressed(ctx, { userId: randomUUID(), accountId: randomUUID(), entityAccountId: randomUUID(), beneficiaryId: randomUUID(), publicKey: generateP256KeyPair().publicKey });
+          assert.deepEqual({ ...foreign.body, requestId: 0 }, { ...missing.body, requestId: 0 }, op.operationId);
         }
       }
     });

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
-import { credentials } from '../schema.js';
+import { credentials } from '../schema/index.js';
 
 export type CredentialRow = typeof credentials.$inferSelect;
 

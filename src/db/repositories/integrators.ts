@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Executor } from '../database.js';
-import { integrators } from '../schema.js';
+import { integrators } from '../schema/index.js';
 
 export type IntegratorRow = typeof integrators.$inferSelect;
 

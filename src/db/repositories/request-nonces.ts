@@ -1,6 +1,6 @@
 import { lt } from 'drizzle-orm';
 import type { Executor } from '../database.js';
-import { requestNonces } from '../schema.js';
+import { requestNonces } from '../schema/index.js';
 
 /** Records a signed request's hash; false when the same key already sent the same message. */
 export async function rememberNonce(

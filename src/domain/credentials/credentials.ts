@@ -152,7 +152,7 @@ export function deleteCredential(ctx: MutationContext, publicKeyParam: string): 
 }
 
 /** Operator action (CLI): deactivate any credential by key. */
-export async function deactivateCredentialAsOperator(ctx: Omit<MutationContext, 'actor'>, publicKeyText: string): Promise<CredentialView> {
+export async function deactivateCredentialAsOperator(ctx: Pick<MutationContext, 'db' | 'now'>, publicKeyText: string): Promise<CredentialView> {
   const publicKey = parsePublicKeyField(publicKeyText, '/publicKey', 'body');
   return ctx.db.db.transaction(async (tx) => {
     const existing = await repo.findCredentialByPublicKey(tx, publicKey);

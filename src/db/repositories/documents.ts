@@ -1,0 +1,36 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { Executor } from '../database.js';
+import { documents } from '../schema/index.js';
+
+export type DocumentRow = typeof documents.$inferSelect;
+export type DocumentOwnerType = DocumentRow['ownerType'];
+/** Everything but the (large) sealed bytes: what listing and views need. */
+export type DocumentMeta = Omit<DocumentRow, 'contentSealed'>;
+
+/** Inserts unless the owner already has these exact bytes (then the existing document stands). */
+export async function insertDocument(db: Executor, row: typeof documents.$inferInsert): Promise<void> {
+  await db.insert(documents).values(row).onConflictDoNothing({ target: [documents.ownerType, documents.ownerId, documents.sha256] });
+}
+
+export function listDocuments(db: Executor, ownerType: DocumentOwnerType, ownerId: string): Promise<DocumentMeta[]> {
+  return db
+    .select({
+      id: documents.id,
+      integratorId: documents.integratorId,
+      ownerType: documents.ownerType,
+      ownerId: documents.ownerId,
+      documentType: documents.documentType,
+      issuingCountry: documents.issuingCountry,
+      documentNumber: documents.documentNumber,
+      description: documents.description,
+      mediaType: documents.mediaType,
+      sizeBytes: documents.sizeBytes,
+      sha256: documents.sha256,
+      warnings: documents.warnings,
+      errors: documents.errors,
+      createdAt: documents.createdAt,
+    })
+    .from(documents)
+    .where(and(eq(documents.ownerType, ownerType), eq(documents.ownerId, ownerId)))
+    .orderBy(asc(documents.id));
+}

@@ -1,0 +1,39 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Executor } from '../database.js';
+import { authenticators, users } from '../schema/index.js';
+
+export type UserRow = typeof users.$inferSelect;
+export type AuthenticatorRow = typeof authenticators.$inferSelect;
+
+export async function insertUser(db: Executor, row: typeof users.$inferInsert): Promise<UserRow> {
+  const [created] = await db.insert(users).values(row).returning();
+  return created!;
+}
+
+/** Scoped by integrator: another integrator's user is simply absent. */
+export async function findUser(db: Executor, integratorId: string, id: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.integratorId, integratorId), eq(users.id, id)));
+  return row;
+}
+
+export async function insertAuthenticators(db: Executor, rows: (typeof authenticators.$inferInsert)[]): Promise<void> {
+  if (rows.length > 0) await db.insert(authenticators).values(rows);
+}
+
+/** Which of these credential ids are registered already (anywhere: a passkey belongs to one user). */
+export async function existingAuthenticatorIds(db: Executor, credentialIds: string[]): Promise<string[]> {
+  if (credentialIds.length === 0) return [];
+  const rows = await db
+    .select({ id: authenticators.credentialId })
+    .from(authenticators)
+    .where(inArray(authenticators.credentialId, credentialIds));
+  return rows.map((r) => r.id);
+}
+
+export async function countAuthenticators(db: Executor, userId: string): Promise<number> {
+  const rows = await db.select({ id: authenticators.id }).from(authenticators).where(eq(authenticators.userId, userId));
+  return rows.length;
+}

@@ -1,0 +1,101 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.js';
+import { entities } from './entities.js';
+import { integrators } from './integrators.js';
+import { statusCheck, type VerificationStatus } from './verification-status.js';
+
+/**
+ * End users. `user_info` holds the spec's UserInfo without the SSN: that is sealed (AES-256-GCM) in
+ * `ssn_sealed`, and only its last four digits are kept in clear, for masked display.
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey(),
+    integratorId: uuid('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    userInfo: jsonb('user_info').notNull(),
+    ssnSealed: text('ssn_sealed'),
+    ssnLast4: text('ssn_last4'),
+    /** Keyed hash of the SSN, to find the same SSN on two users without decrypting (verification checks). */
+    ssnFingerprint: text('ssn_fingerprint'),
+    additionalUserInfo: jsonb('additional_user_info'),
+    partnerSignedAgreementId: text('partner_signed_agreement_id'),
+    serviceTermsSignedAt: timestamp('service_terms_signed_at', { withTimezone: true, mode: 'date' }).notNull(),
+    verificationStatus: text('verification_status').$type<VerificationStatus>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('users_integrator_idx').on(t.integratorId, t.id), check('users_status_check', statusCheck(t.verificationStatus))],
+);
+
+/** An account is what the integrator operates: an individual's (with a user) or an entity's. */
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: uuid('id').primaryKey(),
+    integratorId: uuid('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    type: text('type', { enum: ['individual', 'entity'] }).notNull(),
+    userId: uuid('user_id').references(() => users.id),
+    entityId: uuid('entity_id').references(() => entities.id),
+    /** Null for accounts created by create-user, which get no wallet. */
+    walletAddress: text('wallet_address'),
+    custody: text('custody', { enum: ['custodial', 'self_custodial'] }),
+    /** The custody organization that signs for a custodial wallet (named by signedBody.organizationId). */
+    organizationId: uuid('organization_id'),
+    requiredApprovals: integer('required_approvals'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('accounts_integrator_idx').on(t.integratorId, t.id),
+    uniqueIndex('accounts_user_key').on(t.userId),
+    uniqueIndex('accounts_entity_key').on(t.entityId),
+    check('accounts_owner_check', sql`(${t.type} = 'individual' and ${t.userId} is not null) or (${t.type} = 'entity' and ${t.entityId} is not null)`),
+  ],
+);
+
+/** Custodial wallets: the secp256k1 private key is sealed under ENCRYPTION_KEY and never leaves the server. */
+export const wallets = pgTable(
+  'wallets',
+  {
+    id: uuid('id').primaryKey(),
+    integratorId: uuid('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    address: text('address').notNull(),
+    privateKeySealed: text('private_key_sealed').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('wallets_address_key').on(t.address), uniqueIndex('wallets_account_key').on(t.accountId)],
+);
+
+/** WebAuthn registrations submitted with a user; attestation is verified when transactions need it. */
+export const authenticators = pgTable(
+  'authenticators',
+  {
+    id: uuid('id').primaryKey(),
+    integratorId: uuid('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    authenticatorName: text('authenticator_name').notNull(),
+    credentialId: text('credential_id').notNull(),
+    challenge: text('challenge').notNull(),
+    clientDataJson: text('client_data_json').notNull(),
+    attestationObject: text('attestation_object').notNull(),
+    transports: jsonb('transports').$type<string[]>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('authenticators_credential_key').on(t.credentialId), index('authenticators_user_idx').on(t.userId)],
+);
+

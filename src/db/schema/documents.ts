@@ -1,0 +1,37 @@
+import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bytea } from './bytea.js';
+import { createdAt } from './columns.js';
+import { integrators } from './integrators.js';
+
+/**
+ * Verification documents of users, entities and associated persons. The bytes are sealed with AES-256-GCM
+ * (`content_sealed`); the same bytes submitted twice for one owner are one document (unique sha256 per owner).
+ */
+export const documents = pgTable(
+  'documents',
+  {
+    id: uuid('id').primaryKey(),
+    integratorId: uuid('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    ownerType: text('owner_type', { enum: ['user', 'entity', 'associated_person'] }).notNull(),
+    ownerId: uuid('owner_id').notNull(),
+    documentType: text('document_type').notNull(),
+    issuingCountry: text('issuing_country').notNull(),
+    documentNumber: text('document_number'),
+    description: text('description'),
+    mediaType: text('media_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    /** SHA-256 of the plaintext bytes, hex: duplicate detection without decrypting. */
+    sha256: text('sha256').notNull(),
+    contentSealed: bytea('content_sealed').notNull(),
+    warnings: jsonb('warnings').$type<string[]>(),
+    errors: jsonb('errors').$type<string[]>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('documents_owner_sha_key').on(t.ownerType, t.ownerId, t.sha256),
+    index('documents_owner_idx').on(t.ownerType, t.ownerId, t.id),
+    index('documents_integrator_sha_idx').on(t.integratorId, t.sha256),
+  ],
+);

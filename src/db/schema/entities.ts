@@ -1,0 +1,50 @@
+import { check, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.js';
+import { statusCheck, type VerificationStatus } from './verification-status.js';
+import { integrators } from './integrators.js';
+
+/** Companies. `entity_info` is the spec's entity info object, deep-merged on update. */
+export const entities = pgTable(
+  'entities',
+  {
+    id: uuid('id').primaryKey(),
+    integratorId: uuid('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    entityInfo: jsonb('entity_info').notNull(),
+    serviceTermsSignedAt: timestamp('service_terms_signed_at', { withTimezone: true, mode: 'date' }).notNull(),
+    verificationStatus: text('verification_status').$type<VerificationStatus>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('entities_integrator_idx').on(t.integratorId, t.id), check('entities_status_check', statusCheck(t.verificationStatus))],
+);
+
+/** Beneficiaries and representatives of an entity (the spec's "associated persons"). */
+export const associatedPersons = pgTable(
+  'associated_persons',
+  {
+    id: uuid('id').primaryKey(),
+    integratorId: uuid('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    entityId: uuid('entity_id')
+      .notNull()
+      .references(() => entities.id),
+    userInfo: jsonb('user_info').notNull(),
+    ssnSealed: text('ssn_sealed'),
+    ssnLast4: text('ssn_last4'),
+    ssnFingerprint: text('ssn_fingerprint'),
+    beneficiaryDetails: jsonb('beneficiary_details').notNull(),
+    verificationStatus: text('verification_status').$type<VerificationStatus>().notNull(),
+    /** Removed persons stay for the audit trail but are invisible to the API. */
+    removedAt: timestamp('removed_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('associated_persons_entity_idx').on(t.entityId),
+    index('associated_persons_integrator_idx').on(t.integratorId, t.id),
+    check('associated_persons_status_check', statusCheck(t.verificationStatus)),
+  ],
+);

@@ -1,0 +1,29 @@
+import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt } from './columns.js';
+import { integrators } from './integrators.js';
+
+/**
+ * Every state change writes one row here in the same transaction as the change. `sequence` counts per
+ * object so receivers can order; the unique index makes two writers of one object collide, not interleave.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: uuid('id').primaryKey(),
+    integratorId: uuid('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    type: text('type').notNull(),
+    objectType: text('object_type').notNull(),
+    objectId: text('object_id').notNull(),
+    sequence: integer('sequence').notNull(),
+    apiVersion: text('api_version').notNull(),
+    /** `{object, previousAttributes?}` as the API returns the resource. */
+    data: jsonb('data').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('events_object_sequence_key').on(t.objectId, t.sequence),
+    index('events_integrator_idx').on(t.integratorId, t.id),
+  ],
+);

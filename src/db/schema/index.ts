@@ -1,0 +1,8 @@
+// One module per aggregate; drizzle-kit reads this index (drizzle.config.ts).
+export * from './integrators.js';
+export * from './events.js';
+export * from './requests.js';
+export * from './customers.js';
+export * from './entities.js';
+export * from './documents.js';
+export * from './verification-status.js';

@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import type { Executor } from '../../db/database.js';
+import { insertDocument, listDocuments, type DocumentMeta, type DocumentOwnerType } from '../../db/repositories/documents.js';
+import type { FieldError } from '../errors.js';
+import { newId } from '../ids.js';
+import { parseDocumentDataUrl } from './documents/data-url.js';
+import type { DocumentView, SubmittedDocument } from './types.js';
+
+export interface PreparedDocument {
+  documentType: string;
+  issuingCountry: string;
+  documentNumber: string | null;
+  description: string | null;
+  mediaType: string;
+  bytes: Buffer;
+  sha256: string;
+}
+
+/**
+ * Parses and checks submitted documents without writing anything, so a request with one bad document writes
+ * nothing at all. The same bytes twice in one request count once.
+ */
+export function prepareDocuments(submitted: readonly SubmittedDocument[] | null | undefined, pointer: string): { prepared: PreparedDocument[]; errors: FieldError[] } {
+  const prepared: PreparedDocument[] = [];
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  (submitted ?? []).forEach((doc, i) => {
+    const parsed = parseDocumentDataUrl(doc.document, `${pointer}/${i}/document`);
+    if (!parsed.ok) {
+      errors.push(...parsed.errors);
+      return;
+    }
+    const sha256 = createHash('sha256').update(parsed.bytes).digest('hex');
+    if (seen.has(sha256)) return;
+    seen.add(sha256);
+    prepared.push({
+      // The request schemas require documentType for every owner kind.
+      documentType: doc.documentType ?? 'other',
+      issuingCountry: doc.issuingCountry,
+      documentNumber: doc.documentNumber ?? null,
+      description: doc.description ?? null,
+      mediaType: parsed.mediaType,
+      bytes: parsed.bytes,
+      sha256,
+    });
+  });
+  return { prepared, errors };
+}
+
+/** Seals and stores prepared documents for an owner; bytes the owner already has are not stored again. */
+export async function storeDocuments(
+  tx: Executor,
+  secrets: SecretBox,
+  owner: { integratorId: string; type: DocumentOwnerType; id: string },
+  prepared: readonly PreparedDocument[],
+  now: Date,
+): Promise<void> {
+  for (const doc of prepared) {
+    const id = newId();
+    await insertDocument(tx, {
+      id,
+      integratorId: owner.integratorId,
+      ownerType: owner.type,
+      ownerId: owner.id,
+      documentType: doc.documentType,
+      issuingCountry: doc.issuingCountry,
+      documentNumber: doc.documentNumber,
+      description: doc.description,
+      mediaType: doc.mediaType,
+      sizeBytes: doc.bytes.length,
+      sha256: doc.sha256,
+      // Bound to the owner: sealed bytes copied to another owner's row do not open.
+      contentSealed: secrets.sealBytes(doc.bytes, `document:${owner.type}:${owner.id}`),
+      createdAt: now,
+    });
+  }
+}
+
+export function toDocumentView(row: DocumentMeta): DocumentView {
+  return {
+    documentType: row.documentType,
+    documentNumber: row.documentNumber,
+    description: row.description,
+    issuingCountry: row.issuingCountry,
+    documentId: row.id,
+    warnings: row.warnings ?? null,
+    errors: row.errors ?? null,
+  };
+}
+
+export async function documentsOf(db: Executor, type: DocumentOwnerType, id: string): Promise<DocumentMeta[]> {
+  return listDocuments(db, type, id);
+}

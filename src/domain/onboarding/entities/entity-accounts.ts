@@ -1,0 +1,118 @@
+import { findAccount, findAccountByEntity, insertAccount } from '../../../db/repositories/accounts.js';
+import { listDocuments } from '../../../db/repositories/documents.js';
+import { findEntity, insertEntity, listPersons, updateEntity, type EntityRow } from '../../../db/repositories/entities.js';
+import type { Executor } from '../../../db/database.js';
+import { runMutation, type MutationContext } from '../../context.js';
+import { notFound } from '../../errors.js';
+import { recordEvent } from '../../events/record-event.js';
+import { newId } from '../../ids.js';
+import { accountView } from '../accounts/account-view.js';
+import { prepareDocuments, storeDocuments, toDocumentView } from '../document-store.js';
+import { missingCompanyData, missingEntityDocuments } from '../requirements.js';
+import { entityStatus } from '../status.js';
+import type { EntityInfo, SubmittedDocument } from '../types.js';
+import { validateEntityInfo } from '../validation/index.js';
+import { checkSignedAt, throwIfInvalid } from '../validation-result.js';
+import { changedFields, mergeEntityInfo } from './entity-info-merge.js';
+import { entityAccountView, personSummary, type AssociatedPersonSummary, type EntityAccountView } from './entity-view.js';
+import { recomputeEntityStatus } from './recompute-status.js';
+
+/** Set by us, not by the integrator (the spec: returned in responses, not in the update request). */
+const DEFAULT_PRIMARY_CURRENCY = 'usd';
+
+async function viewOf(tx: Executor, entity: EntityRow): Promise<EntityAccountView> {
+  const account = (await findAccountByEntity(tx, entity.id))!;
+  return entityAccountView(entity, account, await listDocuments(tx, 'entity', entity.id));
+}
+
+/** The entity behind an entity account of this integrator, or the same 404 as a missing one. */
+export async function entityOfAccount(tx: Executor, integratorId: string, accountId: string, lock: boolean): Promise<EntityRow> {
+  const account = await findAccount(tx, integratorId, accountId);
+  if (!account || account.type !== 'entity' || !account.entityId) throw notFound('Entity account');
+  return (await findEntity(tx, integratorId, account.entityId, { lock }))!;
+}
+
+export async function createEntityAccount(
+  ctx: MutationContext,
+  input: { entityInfo?: EntityInfo; entityDocuments?: SubmittedDocument[] | null; serviceTermsSignedAt: string },
+): Promise<EntityAccountView> {
+  const info: EntityInfo = { ...(input.entityInfo ?? {}) };
+  info.financialInfo = { ...info.financialInfo, preferredPrimaryCurrency: DEFAULT_PRIMARY_CURRENCY };
+  const documents = prepareDocuments(input.entityDocuments, '/entityDocuments');
+  throwIfInvalid([
+    ...validateEntityInfo(input.entityInfo ?? {}, '/entityInfo'),
+    ...checkSignedAt(input.serviceTermsSignedAt, '/serviceTermsSignedAt', ctx.now),
+    ...documents.errors,
+  ]);
+  return runMutation(ctx, async (tx) => {
+    const integratorId = ctx.actor.integratorId;
+    const entityId = newId();
+    const accountId = newId();
+    // A new entity has no associated persons yet.
+    const status = entityStatus(
+      missingEntityDocuments(
+        documents.prepared.map((d) => d.documentType),
+        info,
+      ),
+      missingCompanyData(info),
+      [],
+    );
+    const entity = await insertEntity(tx, {
+      id: entityId,
+      integratorId,
+      entityInfo: info,
+      serviceTermsSignedAt: new Date(input.serviceTermsSignedAt),
+      verificationStatus: status,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    });
+    const account = await insertAccount(tx, { id: accountId, integratorId, type: 'entity', entityId, createdAt: ctx.now, updatedAt: ctx.now });
+    await storeDocuments(tx, ctx.secrets, { integratorId, type: 'entity', id: entityId }, documents.prepared, ctx.now);
+    const view = await viewOf(tx, entity);
+    await recordEvent(tx, { integratorId, type: 'entity.created', objectType: 'entity', objectId: entityId, object: view, at: ctx.now });
+    await recordEvent(tx, { integratorId, type: 'account.created', objectType: 'account', objectId: accountId, object: accountView(account, entity.verificationStatus), at: ctx.now });
+    return view;
+  });
+}
+
+export async function updateEntityAccount(
+  ctx: MutationContext,
+  input: { accountId: string; entityInfo?: EntityInfo; entityDocuments?: SubmittedDocument[] | null },
+): Promise<EntityAccountView> {
+  const documents = prepareDocuments(input.entityDocuments, '/entityDocuments');
+  throwIfInvalid([...validateEntityInfo(input.entityInfo ?? {}, '/entityInfo'), ...documents.errors]);
+  return runMutation(ctx, async (tx) => {
+    const integratorId = ctx.actor.integratorId;
+    const entity = await entityOfAccount(tx, integratorId, input.accountId, true);
+    const before = entity.entityInfo as EntityInfo;
+    const merged = mergeEntityInfo(before, input.entityInfo ?? {});
+    // Rules spanning fields (a flag and its explanation) are checked on the merged result.
+    throwIfInvalid(validateEntityInfo(merged, '/entityInfo'));
+    const changes = changedFields(before, merged);
+    let current = entity;
+    if (Object.keys(changes).length > 0) current = await updateEntity(tx, entity.id, { entityInfo: merged, updatedAt: ctx.now });
+    const docsBefore = (await listDocuments(tx, 'entity', entity.id)).map(toDocumentView);
+    await storeDocuments(tx, ctx.secrets, { integratorId, type: 'entity', id: entity.id }, documents.prepared, ctx.now);
+    current = await recomputeEntityStatus(tx, current, ctx.now);
+    const view = await viewOf(tx, current);
+    const docsAdded = view.entityDocuments.length > docsBefore.length;
+    if (Object.keys(changes).length > 0 || docsAdded) {
+      const previousAttributes: Record<string, unknown> = {};
+      if (Object.keys(changes).length > 0) previousAttributes.entityInfo = changes;
+      if (docsAdded) previousAttributes.entityDocuments = docsBefore;
+      await recordEvent(tx, { integratorId, type: 'entity.updated', objectType: 'entity', objectId: entity.id, object: view, previousAttributes, at: ctx.now });
+    }
+    return view;
+  });
+}
+
+export interface EntityDetails extends EntityAccountView {
+  associatedPersons: AssociatedPersonSummary[];
+}
+
+export async function getEntityDetails(db: Executor, integratorId: string, accountId: string): Promise<EntityDetails> {
+  const entity = await entityOfAccount(db, integratorId, accountId, false);
+  const view = await viewOf(db, entity);
+  return { ...view, associatedPersons: (await listPersons(db, entity.id)).map(personSummary) };
+}
+

@@ -1,0 +1,174 @@
+import type { VerificationStatus } from '../../../db/schema/index.js';
+import type { Executor } from '../../../db/database.js';
+import { listDocuments } from '../../../db/repositories/documents.js';
+import { findEntity, findPerson, insertPerson, listPersons, updatePerson, type PersonRow } from '../../../db/repositories/entities.js';
+import { runMutation, type MutationContext } from '../../context.js';
+import { notFound, type FieldError } from '../../errors.js';
+import { recordEvent } from '../../events/record-event.js';
+import { newId } from '../../ids.js';
+import { documentsOf, prepareDocuments, storeDocuments, toDocumentView } from '../document-store.js';
+import { entityOfAccount } from '../entities/entity-accounts.js';
+import { recomputeEntityStatus } from '../entities/recompute-status.js';
+import { missingPersonRequirements } from '../requirements.js';
+import { nextStatus, personStatus } from '../status.js';
+import type { BeneficiaryDetails, DocumentView, SubmittedDocument, UserInfo } from '../types.js';
+import { sealSsn, withoutSsn } from '../users/create-user.js';
+import { maskedUserInfo } from '../users/user-view.js';
+import { checkUboTotal, validateBeneficiaryDetails, validateUserInfo } from '../validation/index.js';
+import { throwIfInvalid } from '../validation-result.js';
+
+export interface AssociatedPersonView {
+  beneficiaryId: string;
+  verificationStatus: VerificationStatus;
+  userInfo: UserInfo;
+  beneficiaryDetails: BeneficiaryDetails;
+  verificationDocuments: DocumentView[];
+  missingDocuments?: string[];
+}
+
+async function personView(db: Executor, person: PersonRow): Promise<AssociatedPersonView> {
+  const documents = await documentsOf(db, 'associated_person', person.id);
+  const missing = missingPersonRequirements(
+    person.userInfo as UserInfo,
+    documents.map((d) => d.documentType),
+  );
+  const view: AssociatedPersonView = {
+    beneficiaryId: person.id,
+    verificationStatus: person.verificationStatus,
+    userInfo: maskedUserInfo(person.userInfo, person.ssnLast4),
+    beneficiaryDetails: person.beneficiaryDetails as BeneficiaryDetails,
+    verificationDocuments: documents.map(toDocumentView),
+  };
+  if (missing.length > 0) view.missingDocuments = missing;
+  return view;
+}
+
+/** UBO shares of one entity may not add up to more than 100 %. */
+function uboTotalErrors(others: PersonRow[], details: BeneficiaryDetails, pointer: string): FieldError[] {
+  const shares = others
+    .map((p) => p.beneficiaryDetails as BeneficiaryDetails)
+    .filter((d) => d.beneficiaryType.includes('ubo'))
+    .map((d) => d.ownershipPercentage ?? 0);
+  if (details.beneficiaryType.includes('ubo')) shares.push(details.ownershipPercentage ?? 0);
+  return checkUboTotal(shares, pointer);
+}
+
+export async function getAssociatedPerson(db: Executor, integratorId: string, beneficiaryId: string): Promise<AssociatedPersonView> {
+  const person = await findPerson(db, integratorId, beneficiaryId);
+  if (!person) throw notFound('Associated person');
+  return personView(db, person);
+}
+
+export async function createAssociatedPerson(
+  ctx: MutationContext,
+  input: { accountId: string; userInfo: UserInfo; beneficiaryDetails: BeneficiaryDetails; verificationDocuments?: SubmittedDocument[] | null },
+): Promise<AssociatedPersonView> {
+  const documents = prepareDocuments(input.verificationDocuments, '/verificationDocuments');
+  throwIfInvalid([
+    ...validateUserInfo(input.userInfo, '/userInfo', ctx.now),
+    ...validateBeneficiaryDetails(input.beneficiaryDetails, '/beneficiaryDetails'),
+    ...documents.errors,
+  ]);
+  return runMutation(ctx, async (tx) => {
+    const integratorId = ctx.actor.integratorId;
+    const entity = await entityOfAccount(tx, integratorId, input.accountId, true);
+    throwIfInvalid(uboTotalErrors(await listPersons(tx, entity.id), input.beneficiaryDetails, '/beneficiaryDetails/ownershipPercentage'));
+    const id = newId();
+    const missing = missingPersonRequirements(
+      input.userInfo,
+      documents.prepared.map((d) => d.documentType),
+    );
+    const person = await insertPerson(tx, {
+      id,
+      integratorId,
+      entityId: entity.id,
+      userInfo: withoutSsn(input.userInfo),
+      ...sealSsn(ctx, input.userInfo.socialSecurityNumber, id),
+      beneficiaryDetails: input.beneficiaryDetails,
+      verificationStatus: personStatus(missing),
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    });
+    await storeDocuments(tx, ctx.secrets, { integratorId, type: 'associated_person', id }, documents.prepared, ctx.now);
+    const view = await personView(tx, person);
+    await recordEvent(tx, { integratorId, type: 'associated_person.created', objectType: 'associated_person', objectId: id, object: view, at: ctx.now });
+    await recomputeEntityStatus(tx, entity, ctx.now);
+    return view;
+  });
+}
+
+export interface PersonPatch {
+  beneficiaryId: string;
+  userInfo?: Partial<UserInfo>;
+  beneficiaryDetails?: Partial<BeneficiaryDetails>;
+  verificationDocuments?: SubmittedDocument[] | null;
+}
+
+export async function updateAssociatedPerson(ctx: MutationContext, input: PersonPatch): Promise<AssociatedPersonView> {
+  const documents = prepareDocuments(input.verificationDocuments, '/verificationDocuments');
+  throwIfInvalid(documents.errors);
+  return runMutation(ctx, async (tx) => {
+    const integratorId = ctx.actor.integratorId;
+    const person = await findPerson(tx, integratorId, input.beneficiaryId, { lock: true });
+    if (!person) throw notFound('Associated person');
+    const entity = (await findEntity(tx, integratorId, person.entityId, { lock: true }))!;
+    const before = await personView(tx, person);
+
+    // Partial update: fields given replace the stored ones; an address is replaced whole.
+    const storedInfo = person.userInfo as UserInfo;
+    const userInfo: UserInfo = { ...storedInfo, ...input.userInfo };
+    const ssnGiven = input.userInfo?.socialSecurityNumber !== undefined;
+    const details: BeneficiaryDetails = { ...(person.beneficiaryDetails as BeneficiaryDetails), ...input.beneficiaryDetails };
+    const others = (await listPersons(tx, entity.id)).filter((p) => p.id !== person.id);
+    throwIfInvalid([
+      // A stored SSN (sealed, so absent from userInfo here) still satisfies "required for US residents".
+      ...validateUserInfo(userInfo, '/userInfo', ctx.now).filter(
+        (e) => !(e.pointer === '/userInfo/socialSecurityNumber' && e.code === 'required' && person.ssnLast4 && !ssnGiven),
+      ),
+      ...validateBeneficiaryDetails(details, '/beneficiaryDetails'),
+      ...uboTotalErrors(others, details, '/beneficiaryDetails/ownershipPercentage'),
+    ]);
+
+    const sealed = ssnGiven ? sealSsn(ctx, userInfo.socialSecurityNumber, person.id) : {};
+    let updated = await updatePerson(tx, person.id, { userInfo: withoutSsn(userInfo), ...sealed, beneficiaryDetails: details, updatedAt: ctx.now });
+    await storeDocuments(tx, ctx.secrets, { integratorId, type: 'associated_person', id: person.id }, documents.prepared, ctx.now);
+    const docTypes = (await listDocuments(tx, 'associated_person', person.id)).map((d) => d.documentType);
+    const status = nextStatus(updated.verificationStatus, personStatus(missingPersonRequirements(userInfo, docTypes)));
+    if (status !== updated.verificationStatus) {
+      updated = await updatePerson(tx, person.id, { verificationStatus: status });
+      await recordEvent(tx, {
+        integratorId,
+        type: 'associated_person.verification_status.changed',
+        objectType: 'associated_person',
+        objectId: person.id,
+        object: { beneficiaryId: person.id, verificationStatus: status },
+        previousAttributes: { verificationStatus: person.verificationStatus },
+        at: ctx.now,
+      });
+    }
+    const view = await personView(tx, updated);
+    const previousAttributes: Record<string, unknown> = {};
+    for (const key of ['userInfo', 'beneficiaryDetails', 'verificationDocuments'] as const) {
+      if (JSON.stringify(before[key]) !== JSON.stringify(view[key])) previousAttributes[key] = before[key];
+    }
+    if (Object.keys(previousAttributes).length > 0) {
+      await recordEvent(tx, { integratorId, type: 'associated_person.updated', objectType: 'associated_person', objectId: person.id, object: view, previousAttributes, at: ctx.now });
+    }
+    await recomputeEntityStatus(tx, entity, ctx.now);
+    return view;
+  });
+}
+
+export async function removeAssociatedPerson(ctx: MutationContext, beneficiaryId: string): Promise<{ beneficiaryId: string; removed: true }> {
+  return runMutation(ctx, async (tx) => {
+    const integratorId = ctx.actor.integratorId;
+    const person = await findPerson(tx, integratorId, beneficiaryId, { lock: true });
+    if (!person) throw notFound('Associated person');
+    const entity = (await findEntity(tx, integratorId, person.entityId, { lock: true }))!;
+    const view = await personView(tx, person);
+    await updatePerson(tx, person.id, { removedAt: ctx.now, updatedAt: ctx.now });
+    await recordEvent(tx, { integratorId, type: 'associated_person.removed', objectType: 'associated_person', objectId: person.id, object: view, at: ctx.now });
+    await recomputeEntityStatus(tx, entity, ctx.now);
+    return { beneficiaryId, removed: true };
+  });
+}

@@ -1,0 +1,155 @@
+import { findAccountByUser, insertAccount, insertWallet } from '../../../db/repositories/accounts.js';
+import { listDocuments } from '../../../db/repositories/documents.js';
+import { countAuthenticators, existingAuthenticatorIds, insertAuthenticators, insertUser, type UserRow } from '../../../db/repositories/users.js';
+import { runMutation, type MutationContext } from '../../context.js';
+import { ApiError, type FieldError } from '../../errors.js';
+import { recordEvent } from '../../events/record-event.js';
+import { newId } from '../../ids.js';
+import { prepareDocuments, storeDocuments } from '../document-store.js';
+import { missingPersonRequirements } from '../requirements.js';
+import { personStatus } from '../status.js';
+import type { AdditionalUserInfo, Authenticator, SubmittedDocument, UserInfo } from '../types.js';
+import {
+  additionalUserInfoRequired,
+  normalizeSsn,
+  normalizeWalletAddress,
+  validateAdditionalUserInfo,
+  validateAuthenticators,
+  validateUserInfo,
+  validateWalletAddress,
+} from '../validation/index.js';
+import { checkSignedAt, throwIfInvalid } from '../validation-result.js';
+import { accountView } from '../accounts/account-view.js';
+import { createCustodialWallet } from './custodial-wallet.js';
+import { userAccountView, type UserAccountView } from './user-view.js';
+
+export interface CreateUserInput {
+  userInfo: UserInfo;
+  serviceTermsSignedAt: string;
+  additionalUserInfo?: AdditionalUserInfo;
+  verificationDocuments?: SubmittedDocument[] | null;
+  authenticators?: Authenticator[] | null;
+  /** create-user only. */
+  partnerSignedAgreementId?: string;
+  /** create-individual-account only: self-custodial when given. */
+  walletAddress?: string | null;
+}
+
+/** Checks everything that JSON Schema cannot, before anything is written. */
+export function validateUserSubmission(input: CreateUserInput, ctx: MutationContext): FieldError[] {
+  const errors: FieldError[] = [...validateUserInfo(input.userInfo, '/userInfo', ctx.now), ...checkSignedAt(input.serviceTermsSignedAt, '/serviceTermsSignedAt', ctx.now)];
+  if (input.additionalUserInfo) {
+    errors.push(...validateAdditionalUserInfo(input.additionalUserInfo, '/additionalUserInfo'));
+  } else {
+    const needed = additionalUserInfoRequired(input.userInfo, ctx.now, ctx.policy.highRiskCountries);
+    if (needed.required) {
+      errors.push({
+        pointer: '/additionalUserInfo',
+        code: 'additional_user_info_required',
+        detail: `additionalUserInfo is required: the user is ${needed.reason === 'over_60' ? 'over 60' : 'high risk (nationality or residence)'}`,
+        in: 'body',
+      });
+    }
+  }
+  if (input.walletAddress !== undefined && input.walletAddress !== null) errors.push(...validateWalletAddress(input.walletAddress, '/walletAddress'));
+  if (input.authenticators) errors.push(...validateAuthenticators(input.authenticators, '/authenticators'));
+  return errors;
+}
+
+/** The SSN is sealed, fingerprinted for duplicate checks, and only its last four digits stay readable. */
+export function sealSsn(ctx: MutationContext, ssn: string | null | undefined, ownerId: string) {
+  if (!ssn) return { ssnSealed: null, ssnLast4: null, ssnFingerprint: null };
+  const digits = normalizeSsn(ssn);
+  return {
+    ssnSealed: ctx.secrets.seal(digits, `ssn:${ownerId}`),
+    ssnLast4: digits.slice(-4),
+    ssnFingerprint: ctx.secrets.fingerprint(digits, 'ssn'),
+  };
+}
+
+export function withoutSsn(userInfo: UserInfo): Omit<UserInfo, 'socialSecurityNumber'> {
+  const { socialSecurityNumber: _ssn, ...rest } = userInfo;
+  return rest;
+}
+
+/**
+ * Creates a user and its individual account in one transaction, with user.created and account.created.
+ * `custody`: 'none' for create-user (no wallet); 'auto' for create-individual-account (self-custodial with a
+ * walletAddress, else a custodial wallet is generated).
+ */
+export async function createUserWithAccount(ctx: MutationContext, input: CreateUserInput, custody: 'none' | 'auto'): Promise<UserAccountView> {
+  const errors = validateUserSubmission(input, ctx);
+  const documents = prepareDocuments(input.verificationDocuments, '/verificationDocuments');
+  throwIfInvalid([...errors, ...documents.errors]);
+
+  return runMutation(ctx, async (tx) => {
+    const integratorId = ctx.actor.integratorId;
+    const credentialIds = (input.authenticators ?? []).map((a) => a.attestation.credentialId);
+    const taken = await existingAuthenticatorIds(tx, credentialIds);
+    if (taken.length > 0) throw new ApiError('authenticator_exists', `Authenticator credential id already registered: ${taken.join(', ')}`);
+
+    const userId = newId();
+    const missing = missingPersonRequirements(input.userInfo, documents.prepared.map((d) => d.documentType));
+    const user: UserRow = await insertUser(tx, {
+      id: userId,
+      integratorId,
+      userInfo: withoutSsn(input.userInfo),
+      ...sealSsn(ctx, input.userInfo.socialSecurityNumber, userId),
+      additionalUserInfo: input.additionalUserInfo ?? null,
+      partnerSignedAgreementId: input.partnerSignedAgreementId ?? null,
+      serviceTermsSignedAt: new Date(input.serviceTermsSignedAt),
+      verificationStatus: personStatus(missing),
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    });
+
+    const accountId = newId();
+    const selfCustodial = custody === 'auto' && input.walletAddress ? normalizeWalletAddress(input.walletAddress) : undefined;
+    const walletId = newId();
+    const custodial = custody === 'auto' && !selfCustodial ? createCustodialWallet(ctx.secrets, walletId) : undefined;
+    await insertAccount(tx, {
+      id: accountId,
+      integratorId,
+      type: 'individual',
+      userId,
+      walletAddress: selfCustodial ?? custodial?.address ?? null,
+      custody: selfCustodial ? 'self_custodial' : custodial ? 'custodial' : null,
+      organizationId: custodial ? newId() : null,
+      // Self-custodial: the end user signs alone, so no custody approvals (spec: required_approvals 0).
+      requiredApprovals: selfCustodial ? 0 : custodial ? 1 : null,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    });
+    if (custodial) await insertWallet(tx, { id: walletId, integratorId, accountId, address: custodial.address, privateKeySealed: custodial.privateKeySealed, createdAt: ctx.now });
+
+    await insertAuthenticators(
+      tx,
+      (input.authenticators ?? []).map((a) => ({
+        id: newId(),
+        integratorId,
+        userId,
+        authenticatorName: a.authenticatorName,
+        credentialId: a.attestation.credentialId,
+        challenge: a.challenge,
+        clientDataJson: a.attestation.clientDataJson,
+        attestationObject: a.attestation.attestationObject,
+        transports: a.attestation.transports,
+        createdAt: ctx.now,
+      })),
+    );
+    await storeDocuments(tx, ctx.secrets, { integratorId, type: 'user', id: userId }, documents.prepared, ctx.now);
+
+    const account = (await findAccountByUser(tx, userId))!;
+    const view = userAccountView(user, account, await listDocuments(tx, 'user', userId), await countAuthenticators(tx, userId));
+    await recordEvent(tx, { integratorId, type: 'user.created', objectType: 'user', objectId: userId, object: view, at: ctx.now });
+    await recordEvent(tx, {
+      integratorId,
+      type: 'account.created',
+      objectType: 'account',
+      objectId: accountId,
+      object: accountView(account, user.verificationStatus),
+      at: ctx.now,
+    });
+    return view;
+  });
+}
