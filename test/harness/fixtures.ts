@@ -61,7 +61,7 @@ export const dataUrl = (mediaType: string, bytes: Buffer) => `data:${mediaType};
 
 let counter = 0;
 /** A distinct document of the given type each call. */
-export function doc(documentType: string, issuingCountry = 'USA', extra: Record<string, string> = {}) {
+export function doc(documentType: string, issuingCountry = 'USA', extra: Record<string, string> = {}): { documentType: string; issuingCountry: string; document: string; documentNumber?: string; description?: string } {
   counter++;
   const bytes = documentType === 'passport' || documentType.startsWith('national_id') ? png(counter) : pdf(`${documentType} ${counter}`);
   return { documentType, issuingCountry, document: dataUrl(documentType === 'passport' || documentType.startsWith('national_id') ? 'image/png' : 'application/pdf', bytes), ...extra };

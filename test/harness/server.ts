@@ -25,6 +25,8 @@ export interface TestServer {
   database: Database;
   clock: TestClock;
   config: Config;
+  /** The server's own secrets, to check what it sealed. */
+  secrets: SecretBox;
   /** An integrator with a fresh read_write credential, created the way the operator CLI does it. */
   seedIntegrator(name?: string, scope?: 'read_write' | 'read_only'): Promise<SeededIntegrator>;
   /** A client for an existing private key, signing with this server's clock. */
@@ -51,6 +53,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
     database,
     clock,
     config,
+    secrets,
     clientFor,
     async seedIntegrator(name = 'Test Integrator', scope = 'read_write') {
       const created = await createIntegrator(database, { name, scope }, clock.now());

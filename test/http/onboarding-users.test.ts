@@ -1,0 +1,249 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { eq } from 'drizzle-orm';
+import { privateKeyToAccount } from 'viem/accounts';
+import { wallets } from '../../src/db/schema/index.js';
+import { backends } from '../harness/backends.js';
+import { eventsFor } from '../harness/db.js';
+import { berliner, californian, doc, personDocs, signedAt } from '../harness/fixtures.js';
+import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+
+const CHECKSUMMED = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+
+for (const backend of backends()) {
+  describe(`users and individual accounts [${backend}]`, () => {
+    let server: TestServer;
+    let acme: SeededIntegrator;
+    let globex: SeededIntegrator;
+
+    before(async () => {
+      server = await startServer(backend);
+      acme = await server.seedIntegrator('Acme');
+      globex = await server.seedIntegrator('Globex');
+    });
+    after(() => server.close());
+
+    it('create-user: a complete US user with SSN and state is under_review, in the spec’s shape', async () => {
+      const docs = personDocs();
+      const res = await acme.client.post('/v1/submit/create-user', {
+        userInfo: californian(),
+        partnerSignedAgreementId: 'agr_2026_001',
+        serviceTermsSignedAt: '2026-11-01T10:00:00Z',
+        verificationDocuments: docs,
+      });
+      assert.equal(res.status, 201, res.text);
+      const b = res.body;
+      assert.equal(b.verificationStatus, 'under_review');
+      assert.equal(b.partnerSignedAgreementId, 'agr_2026_001');
+      assert.equal(b.serviceTermsSignedAt, '2026-11-01T10:00:00.000Z');
+      assert.equal(b.walletAddress, undefined, 'create-user returns no walletAddress');
+      assert.equal(b.missingDocuments, undefined, 'create-user returns no missingDocuments');
+      assert.equal(b.userInfo.socialSecurityNumber, '***-**-6789');
+      assert.equal(b.userInfo.residentialAddress.state, 'US-CA');
+      assert.equal(b.isPasskeyActivated, false);
+      assert.equal(b.isOtpActivated, false);
+      assert.equal(b.verificationDocuments.length, 2);
+      const passport = b.verificationDocuments.find((d: any) => d.documentType === 'passport');
+      assert.deepEqual(Object.keys(passport).sort(), ['description', 'documentId', 'documentNumber', 'documentType', 'errors', 'issuingCountry', 'warnings']);
+      assert.equal(passport.documentNumber, (docs[0] as { documentNumber?: string }).documentNumber, 'document number returned as sent');
+      assert.ok(!res.text.includes(docs[0]!.document.slice(30, 80)), 'no document bytes in the response');
+
+      const rows = await eventsFor(server.database, b.userId);
+      assert.deepEqual(rows.map((r) => r.type), ['user.created']);
+      assert.equal((rows[0]!.data as any).object.userInfo.socialSecurityNumber, '***-**-6789');
+      assert.deepEqual((await eventsFor(server.database, b.accountId)).map((r) => r.type), ['account.created']);
+    });
+
+    it('create-user maps every not-yet-complete status onto waiting_for_information', async () => {
+      const res = await acme.client.post('/v1/submit/create-user', { userInfo: berliner(), partnerSignedAgreementId: 'agr_2', serviceTermsSignedAt: signedAt() });
+      assert.equal(res.status, 201);
+      assert.equal(res.body.verificationStatus, 'waiting_for_information');
+      const details = await acme.client.get(`/v1/query/get-user-details?userId=${res.body.userId}`);
+      assert.equal(details.body.verificationStatus, 'awaiting_information', 'the full status set elsewhere');
+      assert.deepEqual(details.body.missingDocuments, ['IDENTITY_DOCUMENT', 'PROOF_OF_ADDRESS_DOCUMENT']);
+    });
+
+    it('create-individual-account without walletAddress creates a custodial wallet whose key is sealed', async () => {
+      const res = await acme.client.post('/v1/submit/create-individual-account', { userInfo: berliner(), serviceTermsSignedAt: signedAt() });
+      assert.equal(res.status, 201, res.text);
+      const b = res.body;
+      assert.match(b.walletAddress, /^0x[0-9a-fA-F]{40}$/);
+      assert.match(b.organizationId, /^[0-9a-f-]{36}$/);
+      assert.equal(b.verificationStatus, 'awaiting_information');
+      assert.deepEqual(b.missingDocuments, ['IDENTITY_DOCUMENT', 'PROOF_OF_ADDRESS_DOCUMENT']);
+      assert.equal(b.partnerSignedAgreementId, undefined);
+
+      const account = await acme.client.get(`/v1/query/get-account-details?accountId=${b.accountId}`);
+      assert.deepEqual(
+        { custody: account.body.custody, requiredApprovals: account.body.requiredApprovals, organizationId: account.body.organizationId, userId: account.body.userId },
+        { custody: 'custodial', requiredApprovals: 1, organizationId: b.organizationId, userId: b.userId },
+      );
+
+      const [wallet] = await server.database.db.select().from(wallets).where(eq(wallets.accountId, b.accountId));
+      assert.ok(wallet);
+      assert.equal(wallet.address, b.walletAddress);
+      assert.doesNotMatch(wallet.privateKeySealed, /^0x[0-9a-f]{64}$/, 'not stored in clear');
+      // The sealed key really is the wallet's key.
+      const privateKey = await openWalletKey(server, wallet.id, wallet.privateKeySealed);
+      assert.equal(privateKeyToAccount(privateKey).address, b.walletAddress);
+      assert.ok(!JSON.stringify(await acme.client.get(`/v1/query/get-user-details?userId=${b.userId}`)).includes(privateKey.slice(2)));
+    });
+
+    it('create-individual-account with walletAddress is self-custodial with 0 required approvals', async () => {
+      const res = await acme.client.post('/v1/submit/create-individual-account', {
+        userInfo: californian({ email: 'self@example.com' }),
+        serviceTermsSignedAt: signedAt(),
+        walletAddress: CHECKSUMMED.toLowerCase(),
+        verificationDocuments: personDocs(),
+      });
+      assert.equal(res.status, 201, res.text);
+      assert.equal(res.body.walletAddress, CHECKSUMMED, 'returned in EIP-55 form');
+      assert.equal(res.body.organizationId, undefined);
+      assert.equal(res.body.missingDocuments, undefined, 'omitted when nothing is missing');
+      assert.equal(res.body.verificationStatus, 'under_review');
+      const account = await acme.client.get(`/v1/query/get-account-details?accountId=${res.body.accountId}`);
+      assert.equal(account.body.custody, 'self_custodial');
+      assert.equal(account.body.requiredApprovals, 0);
+      assert.equal((await server.database.db.select().from(wallets).where(eq(wallets.accountId, res.body.accountId))).length, 0);
+    });
+
+    it('an identity needs a passport, or both sides of a national id', async () => {
+      const frontOnly = await acme.client.post('/v1/submit/create-individual-account', {
+        userInfo: berliner({ email: 'front@example.de' }),
+        serviceTermsSignedAt: signedAt(),
+        verificationDocuments: [doc('national_id_front', 'DEU'), doc('proof_of_address', 'DEU')],
+      });
+      assert.deepEqual(frontOnly.body.missingDocuments, ['IDENTITY_DOCUMENT']);
+      const both = await acme.client.post('/v1/submit/create-individual-account', {
+        userInfo: berliner({ email: 'both@example.de' }),
+        serviceTermsSignedAt: signedAt(),
+        verificationDocuments: [doc('national_id_front', 'DEU'), doc('national_id_back', 'DEU'), doc('proof_of_address', 'DEU')],
+      });
+      assert.equal(both.body.missingDocuments, undefined);
+      assert.equal(both.body.verificationStatus, 'under_review');
+      const noAddress = await acme.client.post('/v1/submit/create-individual-account', {
+        userInfo: berliner({ email: 'noaddr@example.de', residentialAddress: null, birthDate: null }),
+        serviceTermsSignedAt: signedAt(),
+        verificationDocuments: personDocs('DEU'),
+      });
+      assert.deepEqual(noAddress.body.missingDocuments, ['USER_INFO_BIRTH_DATE', 'USER_INFO_RESIDENTIAL_ADDRESS']);
+    });
+
+    it('stores the same document bytes once per owner', async () => {
+      const passport = doc('passport', 'DEU');
+      const res = await acme.client.post('/v1/submit/create-individual-account', {
+        userInfo: berliner({ email: 'dup@example.de' }),
+        serviceTermsSignedAt: signedAt(),
+        verificationDocuments: [passport, { ...passport, description: 'again' }],
+      });
+      assert.equal(res.status, 201);
+      assert.equal(res.body.verificationDocuments.length, 1);
+    });
+
+    it('stores authenticators and reports the passkey; a credential id is registered once', async () => {
+      const challenge = Buffer.from('register-challenge-1').toString('base64url');
+      const authenticator = (credentialId: string) => ({
+        authenticatorName: 'MacBook Touch ID',
+        challenge,
+        attestation: {
+          credentialId,
+          clientDataJson: Buffer.from(JSON.stringify({ type: 'webauthn.create', challenge, origin: 'https://wallet.example' })).toString('base64url'),
+          attestationObject: Buffer.from('attestation-object').toString('base64url'),
+          transports: ['internal', 'hybrid'],
+        },
+      });
+      const credentialId = Buffer.from('cred-1').toString('base64url');
+      const res = await acme.client.post('/v1/submit/create-user', {
+        userInfo: berliner({ email: 'passkey@example.de' }),
+        partnerSignedAgreementId: 'agr',
+        serviceTermsSignedAt: signedAt(),
+        authenticators: [authenticator(credentialId)],
+      });
+      assert.equal(res.status, 201, res.text);
+      assert.equal(res.body.isPasskeyActivated, true);
+      const again = await acme.client.post('/v1/submit/create-user', {
+        userInfo: berliner({ email: 'passkey2@example.de' }),
+        partnerSignedAgreementId: 'agr',
+        serviceTermsSignedAt: signedAt(),
+        authenticators: [authenticator(credentialId)],
+      });
+      assert.equal(again.status, 409);
+      assert.equal(again.body.code, 'authenticator_exists');
+    });
+
+    it('answers another integrator’s user and account with the same 404 as missing ones', async () => {
+      const mine = await globex.client.post('/v1/submit/create-individual-account', { userInfo: berliner({ email: 'g@example.de' }), serviceTermsSignedAt: signedAt() });
+      const strip = (b: any) => ({ ...b, requestId: undefined });
+      const foreignUser = await acme.client.get(`/v1/query/get-user-details?userId=${mine.body.userId}`);
+      const missingUser = await acme.client.get(`/v1/query/get-user-details?userId=${crypto.randomUUID()}`);
+      assert.equal(foreignUser.status, 404);
+      assert.deepEqual(strip(foreignUser.body), strip(missingUser.body));
+      const foreignAccount = await acme.client.get(`/v1/query/get-account-details?accountId=${mine.body.accountId}`);
+      assert.equal(foreignAccount.status, 404);
+      assert.equal((await acme.client.get('/v1/query/get-user-details?userId=not-a-uuid')).status, 400);
+    });
+  });
+
+  describe(`list-accounts [${backend}]`, () => {
+    let server: TestServer;
+    let acme: SeededIntegrator;
+
+    before(async () => {
+      server = await startServer(backend);
+      acme = await server.seedIntegrator('Acme');
+      const globex = await server.seedIntegrator('Globex');
+      await globex.client.post('/v1/submit/create-entity-account', { serviceTermsSignedAt: signedAt() });
+      for (let i = 0; i < 5; i++) {
+        const r = await acme.client.post('/v1/submit/create-individual-account', {
+          userInfo: berliner({ email: `u${i}@example.de` }),
+          serviceTermsSignedAt: signedAt(),
+          ...(i % 2 === 0 ? { verificationDocuments: personDocs('DEU') } : {}),
+        });
+        assert.equal(r.status, 201, r.text);
+      }
+      assert.equal((await acme.client.post('/v1/submit/create-entity-account', { serviceTermsSignedAt: signedAt() })).status, 201);
+    });
+    after(() => server.close());
+
+    it('pages through every account once, oldest first, with hasMore', async () => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      for (;;) {
+        const res = await acme.client.get(`/v1/query/list-accounts?limit=2${cursor ? `&startingAfter=${cursor}` : ''}`);
+        assert.equal(res.status, 200);
+        pages++;
+        seen.push(...res.body.data.map((a: any) => a.accountId));
+        if (!res.body.hasMore) break;
+        cursor = res.body.data.at(-1).accountId;
+      }
+      assert.equal(pages, 3);
+      assert.equal(seen.length, 6, 'only this integrator’s six accounts');
+      assert.deepEqual([...seen].sort(), seen, 'ordered by id (creation)');
+      assert.equal(new Set(seen).size, 6);
+    });
+
+    it('filters by type and verificationStatus', async () => {
+      const entities = await acme.client.get('/v1/query/list-accounts?type=entity');
+      assert.deepEqual(entities.body.data.map((a: any) => a.type), ['entity']);
+      const review = await acme.client.get('/v1/query/list-accounts?verificationStatus=under_review');
+      assert.equal(review.body.data.length, 3);
+      assert.ok(review.body.data.every((a: any) => a.verificationStatus === 'under_review' && a.type === 'individual'));
+      const waiting = await acme.client.get('/v1/query/list-accounts?verificationStatus=awaiting_information&type=individual');
+      assert.equal(waiting.body.data.length, 2);
+    });
+
+    it('validates its parameters', async () => {
+      for (const q of ['limit=0', 'limit=101', 'limit=abc', 'startingAfter=nope', 'type=company', 'verificationStatus=done', 'color=red']) {
+        const res = await acme.client.get(`/v1/query/list-accounts?${q}`);
+        assert.equal(res.status, 400, q);
+        assert.equal(res.body.errors[0].in, 'query', q);
+      }
+    });
+  });
+}
+
+/** Opens a wallet key with the test server's own SecretBox, as the transaction signer will. */
+async function openWalletKey(server: TestServer, walletId: string, sealed: string): Promise<`0x${string}`> {
+  return server.secrets.open(sealed, `wallet:${walletId}`).toString('utf8') as `0x${string}`;
+}
