@@ -1,15 +1,8 @@
+import { REQUIRED_ENTITY_DOCUMENT_GROUPS } from './reference/document-types.js';
 import type { EntityInfo, UserInfo } from './types.js';
 
-/**
- * What a verification still needs. Entities use the spec's four document groups exactly, plus the three
- * questionnaire codes; users and associated persons use codes we define (docs/onboarding.md).
- */
-export const ENTITY_DOCUMENT_GROUPS = {
-  COMPANY_DETAILS_DOCUMENT: ['incorporation_cert', 'incorporation_articles', 'state_registry'],
-  OWNERSHIP_STRUCTURE_DOCUMENT: ['shareholder_registry', 'information_statement', 'trust_agreement', 'partnership_agreement'],
-  SOURCE_OF_FUNDS_DOCUMENT: ['source_of_funds'],
-  PROOF_OF_ADDRESS_DOCUMENT: ['proof_of_address'],
-} as const;
+// What a verification still needs. Entities use the spec's four document groups exactly, plus the three
+// questionnaire codes; users and associated persons use codes we define (docs/onboarding.md).
 
 const present = (v: unknown) => v !== undefined && v !== null && !(typeof v === 'string' && v.trim() === '');
 
@@ -42,8 +35,8 @@ export function missingCompanyData(info: EntityInfo): string[] {
 
 export function missingEntityDocuments(documentTypes: readonly string[], info: EntityInfo): string[] {
   const have = new Set(documentTypes);
-  const missing: string[] = Object.entries(ENTITY_DOCUMENT_GROUPS)
-    .filter(([, satisfiedBy]) => !satisfiedBy.some((t) => have.has(t)))
+  const missing: string[] = Object.entries(REQUIRED_ENTITY_DOCUMENT_GROUPS)
+    .filter(([, satisfiedBy]) => !satisfiedBy.some((t: string) => have.has(t)))
     .map(([code]) => code);
   for (const r of ENTITY_REQUIRED_FIELDS) {
     if (r.questionnaire && !present(r.get(info)) && !missing.includes(r.questionnaire)) missing.push(r.questionnaire);

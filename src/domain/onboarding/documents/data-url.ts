@@ -1,4 +1,5 @@
 import type { FieldError } from '../../errors.js';
+import { fieldError } from '../validation/fields.js';
 
 /** Largest accepted document after base64 decoding. */
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
@@ -21,7 +22,7 @@ const PREFIX = /^data:([^;,]{0,100});base64,/i;
 export type ParsedDocument = { ok: true; mediaType: DocumentMediaType; bytes: Buffer } | { ok: false; errors: FieldError[] };
 
 function fail(pointer: string, code: string, detail: string): ParsedDocument {
-  return { ok: false, errors: [{ pointer, code, detail: `${pointer === '' ? 'the body' : pointer.slice(1)} ${detail}`, in: 'body' }] };
+  return { ok: false, errors: [fieldError(pointer, code, detail)] };
 }
 
 /**
@@ -46,12 +47,12 @@ export function parseDocumentDataUrl(value: unknown, pointer: string): ParsedDoc
     return fail(pointer, 'too_large', `must not exceed ${MAX_DOCUMENT_BYTES} bytes (10 MiB) once decoded`);
   }
   if (data.length === 0) return fail(pointer, 'empty_document', 'must not be empty');
+  const notBase64 = (): ParsedDocument => fail(pointer, 'invalid_base64', 'must be standard base64 with correct padding and no whitespace');
+  if (data.length % 4 !== 0) return notBase64();
   // Node's decoder skips anything it does not understand, so canonical form is proven by re-encoding:
   // only a canonical string survives the round trip unchanged. The buffer is bounded by the check above.
   const bytes = Buffer.from(data, 'base64');
-  if (data.length % 4 !== 0 || bytes.toString('base64') !== data) {
-    return fail(pointer, 'invalid_base64', 'must be standard base64 with correct padding and no whitespace');
-  }
+  if (bytes.toString('base64') !== data) return notBase64();
   const signature = SIGNATURES[mediaType];
   if (bytes.length < signature.length || !bytes.subarray(0, signature.length).equals(signature)) {
     return fail(pointer, 'content_type_mismatch', `content is not a ${mediaType} file`);

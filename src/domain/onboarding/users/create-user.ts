@@ -1,4 +1,4 @@
-import { findAccountByUser, insertAccount, insertWallet } from '../../../db/repositories/accounts.js';
+import { insertAccount, insertWallet } from '../../../db/repositories/accounts.js';
 import { listDocuments } from '../../../db/repositories/documents.js';
 import { countAuthenticators, existingAuthenticatorIds, insertAuthenticators, insertUser, type UserRow } from '../../../db/repositories/users.js';
 import { runMutation, type MutationContext } from '../../context.js';
@@ -107,7 +107,7 @@ export async function createUserWithAccount(ctx: MutationContext, input: CreateU
     const selfCustodial = custody === 'auto' && input.walletAddress ? normalizeWalletAddress(input.walletAddress) : undefined;
     const walletId = newId();
     const custodial = custody === 'auto' && !selfCustodial ? createCustodialWallet(ctx.secrets, walletId) : undefined;
-    await insertAccount(tx, {
+    const account = await insertAccount(tx, {
       id: accountId,
       integratorId,
       type: 'individual',
@@ -139,7 +139,6 @@ export async function createUserWithAccount(ctx: MutationContext, input: CreateU
     );
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'user', id: userId }, documents.prepared, ctx.now);
 
-    const account = (await findAccountByUser(tx, userId))!;
     const view = userAccountView(user, account, await listDocuments(tx, 'user', userId), await countAuthenticators(tx, userId));
     await recordEvent(tx, { integratorId, type: 'user.created', objectType: 'user', objectId: userId, object: view, at: ctx.now });
     await recordEvent(tx, {

@@ -20,9 +20,12 @@ export function isEmail(value: string): boolean {
   return LOCAL_PART.test(local) && labels.every((l) => DOMAIN_LABEL.test(l)) && TLD.test(labels[labels.length - 1] ?? '');
 }
 
-/** An absolute http: or https: URL with a host, as WHATWG URL parses it; no embedded credentials. */
+/**
+ * An absolute http: or https: URL with a host, as WHATWG URL parses it; no embedded credentials. The
+ * explicit "//" test matters: WHATWG would otherwise repair "http:example.com" into a valid URL.
+ */
 export function isHttpUrl(value: string): boolean {
-  if (value.length > 2048 || value !== value.trim()) return false;
+  if (value.length > 2048 || !/^https?:\/\/[^\s]/i.test(value) || value !== value.trim()) return false;
   let url: URL;
   try {
     url = new URL(value);
