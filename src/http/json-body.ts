@@ -1,5 +1,30 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../domain/errors.js';
+import { ApiError, type FieldError } from '../domain/errors.js';
+
+const MAX_REPORTED = 20;
+
+/**
+ * PostgreSQL cannot store U+0000 in text or jsonb, and no field of this API has a use for it: every string and
+ * key holding one is refused up front, by pointer, instead of failing deep in a write.
+ */
+function nulCharacters(value: unknown, pointer: string, out: FieldError[]): void {
+  if (out.length >= MAX_REPORTED) return;
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) out.push({ pointer, code: 'invalid_characters', detail: `${pointer.slice(1) || 'the body'} contains a NUL character`, in: 'body' });
+    return;
+  }
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => nulCharacters(item, `${pointer}/${i}`, out));
+    return;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const child = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      if (key.includes('\u0000')) out.push({ pointer: child, code: 'invalid_characters', detail: 'a field name contains a NUL character', in: 'body' });
+      else nulCharacters(item, child, out);
+    }
+  }
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,8 +45,15 @@ export function registerJsonBody(app: FastifyInstance): void {
     request.rawBody = raw;
     // Clients send Content-Type on every request, including bodiless DELETEs.
     if (raw.length === 0) return done(null, undefined);
-    parseJson(request, raw.toString('utf8'), (err, parsed) => {
+    const text = raw.toString('utf8');
+    parseJson(request, text, (err, parsed) => {
       if (err) return done(new ApiError('malformed_json', 'The request body is not valid JSON'), undefined);
+      // Cheap pre-check on the text: NUL only ever arrives escaped as \u0000.
+      if (text.includes('\\u0000')) {
+        const errors: FieldError[] = [];
+        nulCharacters(parsed, '', errors);
+        if (errors.length > 0) return done(new ApiError('validation_failed', 'The body contains NUL characters', { errors }), undefined);
+      }
       done(null, parsed);
     });
   });

@@ -33,6 +33,25 @@ for (const backend of backends()) {
       assertProblemShape(res.body, 400);
     });
 
+    it('refuses NUL characters in any string or field name, by pointer (PostgreSQL cannot store them)', async () => {
+      const res = await acme.client.request('POST', '/v1/integrator/credentials', {
+        rawBody: '{"label":"a\\u0000b","scope":"read_only","nested":{"x\\u0000":1},"list":["ok","\\u0000"]}',
+      });
+      assert.equal(res.status, 400, res.text);
+      assert.deepEqual(
+        res.body.errors.map((e: any) => [e.pointer, e.code]),
+        [
+          ['/label', 'invalid_characters'],
+          ['/nested/x\u0000', 'invalid_characters'],
+          ['/list/1', 'invalid_characters'],
+        ],
+      );
+      // An escaped backslash followed by "u0000" is ordinary text.
+      const fine = await acme.client.request('POST', '/v1/integrator/credentials', { rawBody: '{"label":"a\\\\u0000b","scope":"read_only"}' });
+      assert.equal(fine.status, 201, fine.text);
+      assert.equal(fine.body.credential.label, 'a\\u0000b');
+    });
+
     it('answers a non-JSON content type with 415', async () => {
       const res = await acme.client.request('POST', '/v1/integrator/credentials', {
         rawBody: 'label=x',

@@ -51,6 +51,9 @@ describe('validateEntityInfo', () => {
     assertOnly(check({ ...entity(), website: 'acme.example' }), `${P}/website`, 'invalid_url');
     assertOnly(check({ ...entity(), logoUrl: 'file:///etc/passwd' }), `${P}/logoUrl`, 'invalid_url');
     assertOnly(check({ ...entity(), website: 42 }), `${P}/website`, 'invalid_type');
+    assertOnly(check({ ...entity(), businessLegalName: 'Acme\u0000' }), `${P}/businessLegalName`, 'invalid_characters');
+    assertOnly(check({ activityInfo: { businessDescription: 'Line one\u001bLine two' } }), `${P}/activityInfo/businessDescription`, 'invalid_characters');
+    assertValid(check({ activityInfo: { businessDescription: 'Line one\nLine two\twith a tab' } }));
   });
 
   it('businessType comes from the list', () => {

@@ -31,6 +31,15 @@ describe('validateUserInfo', () => {
     assertOnly(check({ ...usUser(), middleName: 3 }), `${P}/middleName`, 'invalid_type');
   });
 
+  it('free text must not hold control characters or lone surrogates (PostgreSQL cannot store NUL)', () => {
+    assertOnly(check({ ...usUser(), firstName: '\u0000' }), `${P}/firstName`, 'invalid_characters');
+    assertOnly(check({ ...usUser(), lastName: 'Love\u0007lace' }), `${P}/lastName`, 'invalid_characters');
+    assertOnly(check({ ...usUser(), middleName: 'B\ud800' }), `${P}/middleName`, 'invalid_characters');
+    assertOnly(check(withField(usUser(), ['residentialAddress', 'city'], 'San Francisco\u0000')), `${P}/residentialAddress/city`, 'invalid_characters');
+    assertOnly(check({ ...usUser(), profilePictureUrl: 'https://cdn.example.com/a\u0000.png' }), `${P}/profilePictureUrl`, 'invalid_characters');
+    assertValid(check({ ...usUser(), firstName: 'Zoë 😀', lastName: "O'Brien-Ñúñez" }));
+  });
+
   it('email must be a plausible address', () => {
     for (const email of ['ada', 'ada@', '@example.com', 'ada@example', 'ada lovelace@example.com', 'ada@exa mple.com', 'ada..l@example.com', 'ada@-example.com', 'ada@example.c', `${'a'.repeat(65)}@example.com`, `a@${'b'.repeat(250)}.com`]) {
       assertOnly(check({ ...usUser(), email }), `${P}/email`, 'invalid_email');
@@ -83,7 +92,7 @@ describe('validateUserInfo', () => {
   });
 
   it('profilePictureUrl must be an http(s) URL', () => {
-    for (const url of ['ftp://example.com/a.png', 'javascript:alert(1)', 'data:image/png;base64,AAAA', '/avatars/a.png', 'https://user:pw@example.com/a.png', ' https://example.com/a.png', 'https://']) {
+    for (const url of ['ftp://example.com/a.png', 'http:example.com/a.png', 'https:/example.com/a.png', 'javascript:alert(1)', 'data:image/png;base64,AAAA', '/avatars/a.png', 'https://user:pw@example.com/a.png', ' https://example.com/a.png', 'https://example.com/a b.png', 'https://']) {
       assertOnly(check({ ...usUser(), profilePictureUrl: url }), `${P}/profilePictureUrl`, 'invalid_url');
     }
     assertValid(check({ ...usUser(), profilePictureUrl: 'http://example.com:8080/a%20b.png?size=64' }));

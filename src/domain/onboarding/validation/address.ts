@@ -15,7 +15,8 @@ const MAX_POSTAL_CODE_LENGTH = 16;
  * - postalCode must match postcode-validator's pattern for the country when the library has one
  *   (`invalid_postal_code`); otherwise it only has to be non-blank and short. The value is checked as
  *   given, not trimmed, since it is stored as given.
- * Blank streetLine1, city or postalCode is `required`. Null or undefined `address` is `required`.
+ * Blank streetLine1, city or postalCode is `required`; control characters are `invalid_characters`.
+ * Null or undefined `address` is `required`.
  */
 export function validateAddress(address: unknown, pointer: string): FieldError[] {
   const errors: FieldError[] = [];

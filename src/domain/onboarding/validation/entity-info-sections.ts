@@ -1,6 +1,6 @@
 import type { FieldError } from '../../errors.js';
 import { CURRENCIES, ENTITY_SOURCES_OF_FUNDS, HIGH_RISK_ACTIVITIES } from '../reference/entity-kyb.js';
-import { enumField, fieldError, isBlank, joinPointer, optionalBoolean, own, type JsonObject } from './fields.js';
+import { checkText, enumField, fieldError, isBlank, joinPointer, optionalBoolean, own, type JsonObject } from './fields.js';
 import { isIntegerRange } from './formats.js';
 
 /*
@@ -13,7 +13,7 @@ function nonBlankString(object: JsonObject, field: string, pointer: string, erro
   const value = own(object, field);
   if (value === undefined) return;
   if (typeof value !== 'string') errors.push(fieldError(joinPointer(pointer, field), 'invalid_type', 'must be a string'));
-  else if (isBlank(value)) errors.push(fieldError(joinPointer(pointer, field), 'required', 'must not be blank'));
+  else checkText(value, joinPointer(pointer, field), errors);
 }
 
 function boolean(object: JsonObject, field: string, pointer: string, errors: FieldError[]): boolean | undefined {

@@ -2,19 +2,20 @@ import type { FieldError } from '../../errors.js';
 import { BUSINESS_TYPES } from '../reference/entity-kyb.js';
 import { validateAddress } from './address.js';
 import { oneOf, validateActivityInfo, validateFinancialInfo, validateHighRiskInfo } from './entity-info-sections.js';
-import { fieldError, isBlank, joinPointer, objectField, own } from './fields.js';
+import { checkText, fieldError, joinPointer, objectField, own } from './fields.js';
 import { isEmail, isHttpUrl } from './formats.js';
 
-type StringRule = { code: string; test: (value: string) => boolean; detail: string };
-const nonBlank: StringRule = { code: 'required', test: (v) => !isBlank(v), detail: 'must not be blank' };
+type Format = { code: string; test: (value: string) => boolean; detail: string };
+const URL_FORMAT: Format = { code: 'invalid_url', test: isHttpUrl, detail: 'must be an http or https URL' };
 
-const STRING_FIELDS: Record<string, StringRule> = {
-  businessLegalName: nonBlank,
-  businessTradeName: nonBlank,
-  companyNumber: nonBlank,
+/** The top-level strings: all non-blank free text, some with a format on top. */
+const STRING_FIELDS: Record<string, Format | null> = {
+  businessLegalName: null,
+  businessTradeName: null,
+  companyNumber: null,
   email: { code: 'invalid_email', test: isEmail, detail: 'must be an e-mail address like name@example.com' },
-  website: { code: 'invalid_url', test: isHttpUrl, detail: 'must be an http or https URL' },
-  logoUrl: { code: 'invalid_url', test: isHttpUrl, detail: 'must be an http or https URL' },
+  website: URL_FORMAT,
+  logoUrl: URL_FORMAT,
 };
 
 /**
@@ -37,11 +38,11 @@ export function validateEntityInfo(info: unknown, pointer: string): FieldError[]
     return value !== undefined && value !== null;
   };
 
-  for (const [field, rule] of Object.entries(STRING_FIELDS)) {
+  for (const [field, format] of Object.entries(STRING_FIELDS)) {
     if (!given(field, 'a string')) continue;
     const value = own(object, field);
     if (typeof value !== 'string') errors.push(fieldError(at(field), 'invalid_type', 'must be a string'));
-    else if (!rule.test(value)) errors.push(fieldError(at(field), rule.code, rule.detail));
+    else if (checkText(value, at(field), errors) && format !== null && !format.test(value)) errors.push(fieldError(at(field), format.code, format.detail));
   }
   oneOf(object, 'businessType', pointer, BUSINESS_TYPES, errors);
   for (const field of ['registeredAddress', 'physicalAddress']) {

@@ -4,6 +4,7 @@ import type { FieldError } from '../../errors.js';
  * Shared plumbing of the semantic validators. Inputs are parsed JSON of roughly the right shape, but
  * nothing here trusts that: wrong types become `invalid_type` errors, and no submitted value is ever
  * interpolated into a message (a value may be PII, and a null-prototype object would throw on String()).
+ * Every free-text string also rejects control characters (`invalid_characters`), see below.
  */
 
 /** Appends RFC 6901 reference tokens to an already-escaped base pointer. */
@@ -35,6 +36,23 @@ export function isBlank(value: string): boolean {
   return value.trim() === '';
 }
 
+// Control characters other than tab, LF and CR, and unpaired UTF-16 surrogates. None belongs in a name,
+// an address or a description; PostgreSQL text cannot store NUL at all, and a lone surrogate would be
+// silently replaced on the way to the database, so what is stored would differ from what was checked.
+const UNSTORABLE = /\p{Cs}|(?![\t\n\r])\p{Cc}/u;
+
+export function hasUnstorableCharacters(value: string): boolean {
+  return UNSTORABLE.test(value);
+}
+
+/** Free text that must not be blank (`required`) nor hold unstorable characters (`invalid_characters`). */
+export function checkText(value: string, pointer: string, errors: FieldError[]): boolean {
+  if (isBlank(value)) errors.push(fieldError(pointer, 'required', 'is required and must not be blank'));
+  else if (hasUnstorableCharacters(value)) errors.push(fieldError(pointer, 'invalid_characters', 'must not contain control characters'));
+  else return true;
+  return false;
+}
+
 /** undefined and null both mean "not given": the spec's nullable fields use null for absence. */
 export function isAbsent(value: unknown): value is null | undefined {
   return value === undefined || value === null;
@@ -55,16 +73,23 @@ export function objectField(value: unknown, pointer: string, errors: FieldError[
  * Returns the string, or undefined after pushing an error.
  */
 export function requiredString(value: unknown, pointer: string, errors: FieldError[]): string | undefined {
-  if (typeof value === 'string' && !isBlank(value)) return value;
-  if (typeof value === 'string' || isAbsent(value)) errors.push(fieldError(pointer, 'required', 'is required and must not be blank'));
+  if (typeof value === 'string') return checkText(value, pointer, errors) ? value : undefined;
+  if (isAbsent(value)) errors.push(fieldError(pointer, 'required', 'is required and must not be blank'));
   else errors.push(fieldError(pointer, 'invalid_type', 'must be a string'));
   return undefined;
 }
 
-/** An optional string: absent is fine, any other non-string is `invalid_type`. Returns it when it is a string. */
+/**
+ * An optional string: absent is fine, any other non-string is `invalid_type`, unstorable characters are
+ * `invalid_characters`. Returns the string (possibly blank) when it passed, for further format checks.
+ */
 export function optionalString(value: unknown, pointer: string, errors: FieldError[]): string | undefined {
-  if (typeof value === 'string') return value;
-  if (!isAbsent(value)) errors.push(fieldError(pointer, 'invalid_type', 'must be a string'));
+  if (typeof value === 'string') {
+    if (!hasUnstorableCharacters(value)) return value;
+    errors.push(fieldError(pointer, 'invalid_characters', 'must not contain control characters'));
+  } else if (!isAbsent(value)) {
+    errors.push(fieldError(pointer, 'invalid_type', 'must be a string'));
+  }
   return undefined;
 }
 

@@ -25,7 +25,8 @@ export function isEmail(value: string): boolean {
  * explicit "//" test matters: WHATWG would otherwise repair "http:example.com" into a valid URL.
  */
 export function isHttpUrl(value: string): boolean {
-  if (value.length > 2048 || !/^https?:\/\/[^\s]/i.test(value) || value !== value.trim()) return false;
+  // Raw whitespace and control characters are never part of a URL as sent (they would be percent-encoded).
+  if (value.length > 2048 || !/^https?:\/\//i.test(value) || /[\s\p{Cc}\p{Cs}]/u.test(value)) return false;
   let url: URL;
   try {
     url = new URL(value);

@@ -15,7 +15,8 @@ export const MAX_AGE = 120;
  * and nullable: middleName, phone (E.164, valid number: `invalid_phone`), birthDate (real past date:
  * `invalid_date`; age 18..120 on `now`: `age_out_of_range`), nationality and countryOfBirth
  * (`invalid_value`), residentialAddress (validateAddress), profilePictureUrl (http(s): `invalid_url`),
- * socialSecurityNumber (`invalid_ssn`; `required` when residentialAddress.country is USA).
+ * socialSecurityNumber (`invalid_ssn`; `required` when residentialAddress.country is USA). Any string
+ * with control characters is `invalid_characters`; a wrong JSON type is `invalid_type`.
  */
 export function validateUserInfo(userInfo: unknown, pointer: string, now: Date): FieldError[] {
   const errors: FieldError[] = [];
