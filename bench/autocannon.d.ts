@@ -1,5 +1,5 @@
 /**
- * The slice of autocannon 9's programmatic API that bench/whoami.ts uses. autocannon ships no types, and
+ * The slice of autocannon 9's programmatic API that the bench (bench/lib/load.ts) uses. autocannon ships no types, and
  * @types/autocannon tracks an older major; a local declaration avoids a devDependency for one script.
  */
 declare module 'autocannon' {
@@ -13,8 +13,30 @@ declare module 'autocannon' {
       duration?: number;
       method?: string;
       headers?: Record<string, string>;
+      body?: string | Buffer;
       /** Per-request timeout, seconds. */
       timeout?: number;
+      /** The sequence each connection sends, in a loop. */
+      requests?: RequestSpec[];
+    }
+
+    /** What a request is built from; setupRequest may change any field. */
+    interface RequestData {
+      method: string;
+      path: string;
+      headers: Record<string, string>;
+      body?: string | Buffer;
+    }
+
+    interface RequestSpec {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string | Buffer;
+      /** Called before every send of this request (in the sending connection); must return the request. */
+      setupRequest?: (request: RequestData, context: Record<string, unknown>) => RequestData;
+      /** Called with every response to this request; setting it makes autocannon collect response bodies. */
+      onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string | string[]>) => void;
     }
 
     /** Percentiles from hdr-histogram (latency in ms, recorded at 1 ms resolution). */

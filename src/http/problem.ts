@@ -33,6 +33,23 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
   void sendProblem(reply, code, code === 'malformed_url' ? 'The URL contains an invalid percent-encoding' : ERROR_CODES[code].title);
 }
 
+/**
+ * The route's domain checks on a body the schema refused, minus anything at, above or below a field the schema
+ * already reported (the domain's view of a structurally broken field adds nothing). Best effort: the checks
+ * are written to accept any input, and a failure here must never replace the 400.
+ */
+function domainErrorsBeside(request: FastifyRequest, schemaErrors: FieldError[]): FieldError[] {
+  const checks = request.routeOptions.config?.bodyChecks;
+  if (!checks) return [];
+  const related = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+  try {
+    return checks(request.body).filter((e) => !schemaErrors.some((s) => related(e.pointer, s.pointer)));
+  } catch (err) {
+    request.log.warn({ err }, 'body checks failed on a refused body');
+    return [];
+  }
+}
+
 /** One handler renders every failure as RFC 9457; nothing else builds error bodies. */
 export function registerProblemHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
@@ -43,6 +60,7 @@ export function registerProblemHandling(app: FastifyInstance): void {
     }
     if (error.validation) {
       const errors = toFieldErrors(error.validation as never, error.validationContext ?? 'body');
+      if (error.validationContext === 'body') errors.push(...domainErrorsBeside(request, errors));
       return sendProblem(reply, 'validation_failed', `${errors.length} field(s) failed validation`, errors);
     }
     const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;

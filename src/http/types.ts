@@ -6,6 +6,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { Database } from '../db/database.js';
 import type { Policy } from '../domain/context.js';
 import type { Access } from '../domain/credentials/scopes.js';
+import type { FieldError } from '../domain/errors.js';
 
 /** A Fastify instance whose route schemas are TypeBox: one schema gives validation, types and OpenAPI. */
 export type Api = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -31,5 +32,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Overrides the access derived from the method (GET = read, else write). */
     access?: Access;
+    /**
+     * The domain's own checks of a body. When the schema already refused the body, the error handler runs
+     * these too, so every bad field is reported in one response rather than over two round trips.
+     */
+    bodyChecks?: (body: unknown) => FieldError[];
   }
 }

@@ -25,7 +25,9 @@ export function prepareDocuments(submitted: readonly SubmittedDocument[] | null 
   const prepared: PreparedDocument[] = [];
   const errors: FieldError[] = [];
   const seen = new Set<string>();
-  (submitted ?? []).forEach((doc, i) => {
+  // Defensive: also called on bodies the schema refused (to report every bad field at once).
+  (Array.isArray(submitted) ? submitted : []).forEach((doc: SubmittedDocument, i) => {
+    if (!doc || typeof doc !== 'object') return;
     const parsed = parseDocumentDataUrl(doc.document, `${pointer}/${i}/document`);
     if (!parsed.ok) {
       errors.push(...parsed.errors);

@@ -3,7 +3,7 @@ import { listDocuments } from '../../../db/repositories/documents.js';
 import { findEntity, insertEntity, listPersons, updateEntity, type EntityRow } from '../../../db/repositories/entities.js';
 import type { Executor } from '../../../db/database.js';
 import { runMutation, type MutationContext } from '../../context.js';
-import { notFound } from '../../errors.js';
+import { notFound, type FieldError } from '../../errors.js';
 import { recordEvent } from '../../events/record-event.js';
 import { newId } from '../../ids.js';
 import { accountView } from '../accounts/account-view.js';
@@ -32,18 +32,32 @@ export async function entityOfAccount(tx: Executor, integratorId: string, accoun
   return (await findEntity(tx, integratorId, account.entityId, { lock }))!;
 }
 
+export interface CreateEntityInput {
+  entityInfo?: EntityInfo;
+  entityDocuments?: SubmittedDocument[] | null;
+  serviceTermsSignedAt: string;
+}
+
+function entityInfoErrors(input: { entityInfo?: EntityInfo; serviceTermsSignedAt?: string }, now: Date): FieldError[] {
+  return [
+    ...validateEntityInfo(input.entityInfo ?? {}, '/entityInfo'),
+    ...(input.serviceTermsSignedAt === undefined ? [] : checkSignedAt(input.serviceTermsSignedAt, '/serviceTermsSignedAt', now)),
+  ];
+}
+
+/** Every domain-level error of a create or update body, documents included. */
+export function entitySubmissionErrors(input: { entityInfo?: EntityInfo; entityDocuments?: SubmittedDocument[] | null; serviceTermsSignedAt?: string }, now: Date): FieldError[] {
+  return [...entityInfoErrors(input, now), ...prepareDocuments(input.entityDocuments, '/entityDocuments').errors];
+}
+
 export async function createEntityAccount(
   ctx: MutationContext,
-  input: { entityInfo?: EntityInfo; entityDocuments?: SubmittedDocument[] | null; serviceTermsSignedAt: string },
+  input: CreateEntityInput,
 ): Promise<EntityAccountView> {
   const info: EntityInfo = { ...(input.entityInfo ?? {}) };
   info.financialInfo = { ...info.financialInfo, preferredPrimaryCurrency: DEFAULT_PRIMARY_CURRENCY };
   const documents = prepareDocuments(input.entityDocuments, '/entityDocuments');
-  throwIfInvalid([
-    ...validateEntityInfo(input.entityInfo ?? {}, '/entityInfo'),
-    ...checkSignedAt(input.serviceTermsSignedAt, '/serviceTermsSignedAt', ctx.now),
-    ...documents.errors,
-  ]);
+  throwIfInvalid([...entityInfoErrors(input, ctx.now), ...documents.errors]);
   return runMutation(ctx, async (tx) => {
     const integratorId = ctx.actor.integratorId;
     const entityId = newId();
@@ -80,7 +94,7 @@ export async function updateEntityAccount(
   input: { accountId: string; entityInfo?: EntityInfo; entityDocuments?: SubmittedDocument[] | null },
 ): Promise<EntityAccountView> {
   const documents = prepareDocuments(input.entityDocuments, '/entityDocuments');
-  throwIfInvalid([...validateEntityInfo(input.entityInfo ?? {}, '/entityInfo'), ...documents.errors]);
+  throwIfInvalid([...entityInfoErrors(input, ctx.now), ...documents.errors]);
   return runMutation(ctx, async (tx) => {
     const integratorId = ctx.actor.integratorId;
     const entity = await entityOfAccount(tx, integratorId, input.accountId, true);

@@ -59,16 +59,28 @@ export async function getAssociatedPerson(db: Executor, integratorId: string, be
   return personView(db, person);
 }
 
+export interface CreatePersonInput {
+  accountId: string;
+  userInfo: UserInfo;
+  beneficiaryDetails: BeneficiaryDetails;
+  verificationDocuments?: SubmittedDocument[] | null;
+}
+
+function personErrors(input: CreatePersonInput, now: Date): FieldError[] {
+  return [...validateUserInfo(input.userInfo, '/userInfo', now), ...validateBeneficiaryDetails(input.beneficiaryDetails, '/beneficiaryDetails')];
+}
+
+/** Every domain-level error of a create body, documents included. */
+export function personSubmissionErrors(input: CreatePersonInput, now: Date): FieldError[] {
+  return [...personErrors(input, now), ...prepareDocuments(input.verificationDocuments, '/verificationDocuments').errors];
+}
+
 export async function createAssociatedPerson(
   ctx: MutationContext,
-  input: { accountId: string; userInfo: UserInfo; beneficiaryDetails: BeneficiaryDetails; verificationDocuments?: SubmittedDocument[] | null },
+  input: CreatePersonInput,
 ): Promise<AssociatedPersonView> {
   const documents = prepareDocuments(input.verificationDocuments, '/verificationDocuments');
-  throwIfInvalid([
-    ...validateUserInfo(input.userInfo, '/userInfo', ctx.now),
-    ...validateBeneficiaryDetails(input.beneficiaryDetails, '/beneficiaryDetails'),
-    ...documents.errors,
-  ]);
+  throwIfInvalid([...personErrors(input, ctx.now), ...documents.errors]);
   return runMutation(ctx, async (tx) => {
     const integratorId = ctx.actor.integratorId;
     const entity = await entityOfAccount(tx, integratorId, input.accountId, true);
@@ -151,6 +163,8 @@ export async function updateAssociatedPerson(ctx: MutationContext, input: Person
     for (const key of ['userInfo', 'beneficiaryDetails', 'verificationDocuments'] as const) {
       if (JSON.stringify(before[key]) !== JSON.stringify(view[key])) previousAttributes[key] = before[key];
     }
+    // The views show the SSN masked, so a new SSN ending in the same four digits is only visible here.
+    if (ssnGiven && 'ssnFingerprint' in sealed && sealed.ssnFingerprint !== person.ssnFingerprint) previousAttributes.userInfo = before.userInfo;
     if (Object.keys(previousAttributes).length > 0) {
       await recordEvent(tx, { integratorId, type: 'associated_person.updated', objectType: 'associated_person', objectId: person.id, object: view, previousAttributes, at: ctx.now });
     }

@@ -35,8 +35,11 @@ export interface CreateUserInput {
   walletAddress?: string | null;
 }
 
+/** What validation needs from the context: the time and the configured policy. */
+export type Rules = Pick<MutationContext, 'now' | 'policy'>;
+
 /** Checks everything that JSON Schema cannot, before anything is written. */
-export function validateUserSubmission(input: CreateUserInput, ctx: MutationContext): FieldError[] {
+export function validateUserSubmission(input: CreateUserInput, ctx: Rules): FieldError[] {
   const errors: FieldError[] = [...validateUserInfo(input.userInfo, '/userInfo', ctx.now), ...checkSignedAt(input.serviceTermsSignedAt, '/serviceTermsSignedAt', ctx.now)];
   if (input.additionalUserInfo) {
     errors.push(...validateAdditionalUserInfo(input.additionalUserInfo, '/additionalUserInfo'));
@@ -54,6 +57,11 @@ export function validateUserSubmission(input: CreateUserInput, ctx: MutationCont
   if (input.walletAddress !== undefined && input.walletAddress !== null) errors.push(...validateWalletAddress(input.walletAddress, '/walletAddress'));
   if (input.authenticators) errors.push(...validateAuthenticators(input.authenticators, '/authenticators'));
   return errors;
+}
+
+/** Every domain-level error of a submission, documents included (for bodies the schema already refused). */
+export function userSubmissionErrors(input: CreateUserInput, rules: Rules): FieldError[] {
+  return [...validateUserSubmission(input, rules), ...prepareDocuments(input.verificationDocuments, '/verificationDocuments').errors];
 }
 
 /** The SSN is sealed, fingerprinted for duplicate checks, and only its last four digits stay readable. */

@@ -3,6 +3,7 @@ import { EMPLOYMENT_STATUSES, INDIVIDUAL_SOURCES_OF_FUNDS, OCCUPATION_CODES } fr
 import { ageOn } from './dates.js';
 import { enumField, fieldError, isAbsent, isRecord, joinPointer, objectField, own } from './fields.js';
 import { isIntegerRange } from './formats.js';
+import { MAX_AGE } from './user-info.js';
 
 /** additionalUserInfo is required for users older than this many completed years. */
 export const ADDITIONAL_INFO_AGE_THRESHOLD = 60;
@@ -45,7 +46,9 @@ export function additionalUserInfoRequired(
 ): { required: boolean; reason?: 'over_60' | 'high_risk' } {
   if (!isRecord(userInfo)) return { required: false };
   const birthDate = own(userInfo, 'birthDate');
-  if (typeof birthDate === 'string' && ageOn(birthDate, now) > ADDITIONAL_INFO_AGE_THRESHOLD) return { required: true, reason: 'over_60' };
+  // An impossible age (over MAX_AGE) is the birth date's error alone, not also a reason to ask for more.
+  const age = typeof birthDate === 'string' ? ageOn(birthDate, now) : NaN;
+  if (age > ADDITIONAL_INFO_AGE_THRESHOLD && age <= MAX_AGE) return { required: true, reason: 'over_60' };
   const address = own(userInfo, 'residentialAddress');
   const countries = [own(userInfo, 'nationality'), isRecord(address) ? own(address, 'country') : undefined];
   if (countries.some((c) => typeof c === 'string' && highRiskCountries.has(c))) return { required: true, reason: 'high_risk' };

@@ -58,14 +58,15 @@ export function validateBeneficiaryDetails(details: unknown, pointer: string): F
 
 /**
  * The UBO percentages of one entity must not add up to more than 100 (`ownership_exceeds_100`, one error
- * at `pointer`). Summed in whole hundredths of a percent so 33.34 + 33.33 + 33.33 is exactly 100;
+ * at `pointer`). Summed in millionths of a percent, so binary floating point cannot push
+ * 33.34 + 33.33 + 33.33 over 100, while a real excess (50.004 + 50.004) is never rounded away;
  * non-numbers are skipped because validateBeneficiaryDetails reports them.
  */
 export function checkUboTotal(percentages: number[], pointer: string): FieldError[] {
   if (!Array.isArray(percentages)) return [];
-  const hundredths = percentages
+  const millionths = percentages
     .filter((p): p is number => typeof p === 'number' && Number.isFinite(p))
-    .reduce((sum, p) => sum + Math.round(p * 100), 0);
-  if (hundredths <= 10_000) return [];
-  return [fieldError(pointer, 'ownership_exceeds_100', `must not give UBOs more than 100% in total (they add up to ${(hundredths / 100).toFixed(2)}%)`)];
+    .reduce((sum, p) => sum + Math.round(p * 1_000_000), 0);
+  if (millionths <= 100_000_000) return [];
+  return [fieldError(pointer, 'ownership_exceeds_100', `must not give UBOs more than 100% in total (they add up to ${millionths / 1_000_000}%)`)];
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { createEntityAccount, getEntityDetails, updateEntityAccount } from '../../../domain/onboarding/entities/entity-accounts.js';
+import { createEntityAccount, entitySubmissionErrors, getEntityDetails, updateEntityAccount } from '../../../domain/onboarding/entities/entity-accounts.js';
 import { actorFrom } from '../../context.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { Uuid } from '../../schemas/onboarding/common.js';
@@ -10,9 +10,11 @@ import type { Api, Deps } from '../../types.js';
 const TAGS = ['Account management'];
 
 export function entityRoutes(api: Api, deps: Deps): void {
+  const bodyChecks = (body: unknown) => entitySubmissionErrors(body as Parameters<typeof entitySubmissionErrors>[0], deps.clock());
   api.post(
     '/v1/submit/create-entity-account',
     {
+      config: { bodyChecks },
       schema: {
         operationId: 'createEntityAccount',
         tags: TAGS,
@@ -28,6 +30,7 @@ export function entityRoutes(api: Api, deps: Deps): void {
   api.patch(
     '/v1/submit/update-entity-account',
     {
+      config: { bodyChecks },
       schema: {
         operationId: 'updateEntityAccount',
         tags: TAGS,

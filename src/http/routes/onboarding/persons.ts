@@ -1,5 +1,12 @@
 import { Type } from 'typebox';
-import { createAssociatedPerson, getAssociatedPerson, removeAssociatedPerson, updateAssociatedPerson } from '../../../domain/onboarding/persons/associated-persons.js';
+import {
+  createAssociatedPerson,
+  getAssociatedPerson,
+  personSubmissionErrors,
+  removeAssociatedPerson,
+  updateAssociatedPerson,
+  type CreatePersonInput,
+} from '../../../domain/onboarding/persons/associated-persons.js';
 import { actorFrom } from '../../context.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { Uuid } from '../../schemas/onboarding/common.js';
@@ -32,6 +39,7 @@ export function personRoutes(api: Api, deps: Deps): void {
   api.post(
     '/v1/submit/create-associated-person',
     {
+      config: { bodyChecks: (body) => personSubmissionErrors(body as CreatePersonInput, deps.clock()) },
       schema: {
         operationId: 'createAssociatedPerson',
         tags: TAGS,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { toCreateUserStatus } from '../../../domain/onboarding/status.js';
-import { createUserWithAccount } from '../../../domain/onboarding/users/create-user.js';
+import { createUserWithAccount, userSubmissionErrors, type CreateUserInput } from '../../../domain/onboarding/users/create-user.js';
 import { getUserDetails } from '../../../domain/onboarding/users/user-reads.js';
 import { actorFrom } from '../../context.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
@@ -12,9 +12,11 @@ import type { Api, Deps } from '../../types.js';
 const TAGS = ['Customer management'];
 
 export function userRoutes(api: Api, deps: Deps): void {
+  const bodyChecks = (body: unknown) => userSubmissionErrors(body as CreateUserInput, { now: deps.clock(), policy: deps.policy });
   api.post(
     '/v1/submit/create-user',
     {
+      config: { bodyChecks },
       schema: {
         operationId: 'createUser',
         tags: TAGS,
@@ -35,6 +37,7 @@ export function userRoutes(api: Api, deps: Deps): void {
   api.post(
     '/v1/submit/create-individual-account',
     {
+      config: { bodyChecks },
       schema: {
         operationId: 'createIndividualAccount',
         tags: TAGS,

@@ -1,0 +1,114 @@
+/**
+ * One API process on one database: a fresh PGlite data dir, or a fresh database on a PostgreSQL server (made with
+ * the test harness's provisionDatabase, dropped by stop()), an integrator created with the admin CLI, and the
+ * built server (dist/src/main.js) started and answering a signed request.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { provisionDatabase } from '../../test/harness/backends.js';
+import { ROOT, freePort, rssMb, run, startChild, stopChild, waitForStatus, type Child } from './children.js';
+import { importPrivateKey, signedGetHeaders, type Key } from './signing.js';
+
+export type BackendKind = 'pglite' | 'postgres';
+export const BACKEND_LABEL: Record<BackendKind, string> = { pglite: 'PGlite', postgres: 'PostgreSQL' };
+
+/** Used by BENCH_BACKENDS=both when BENCH_DATABASE_URL is not set, if a server answers there. */
+export const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface Backend {
+  kind: BackendKind;
+  api: Child;
+  /** http://127.0.0.1:<port> */
+  baseUrl: string;
+  key: Key;
+  idleRssMb: number | undefined;
+  /** The PostgreSQL database made for this run (its backends' CPU is counted). */
+  databaseName?: string;
+  stop: () => Promise<void>;
+}
+
+const running = new Set<Backend>();
+
+/** True when a PostgreSQL server accepts a connection at `url` within 2 s. */
+export async function postgresAnswers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export async function startBackend(kind: BackendKind, postgresAdminUrl?: string): Promise<Backend> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'api-bench-'));
+  let dropDatabase = async () => {};
+  let databaseName: string | undefined;
+  let api: Child | undefined;
+  const stop = async () => {
+    if (api) await stopChild(api);
+    rmSync(dataDir, { recursive: true, force: true }); // after the API: PGlite must have closed first
+    await dropDatabase().catch((err: Error) => console.error(`could not drop the bench database: ${err.message}`));
+  };
+  try {
+    const env: Record<string, string> = { DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+    if (kind === 'postgres') {
+      if (!postgresAdminUrl) throw new Error('postgres backend without a server URL');
+      const provisioned = await provisionDatabase('postgres', postgresAdminUrl);
+      dropDatabase = provisioned.drop;
+      if (provisioned.target.kind === 'postgres') {
+        env.DATABASE_URL = provisioned.target.url;
+        databaseName = new URL(provisioned.target.url).pathname.slice(1);
+      }
+    }
+    console.error(`\n== database: ${BACKEND_LABEL[kind]} ==`);
+    const created = await run(process.execPath, ['dist/src/cli/admin.js', 'integrators', 'create', '--name', 'bench'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      timeout: 60_000,
+    });
+    const { privateKey } = JSON.parse(created.stdout) as { privateKey?: string };
+    if (!privateKey) throw new Error(`admin CLI printed no privateKey:\n${created.stdout}`);
+    const key = importPrivateKey(privateKey);
+
+    const port = await freePort();
+    const profDir = process.env.BENCH_CPU_PROF;
+    api = startChild(
+      `api (${BACKEND_LABEL[kind]})`,
+      [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), '--enable-source-maps', 'dist/src/main.js'],
+      // RATE_LIMIT_MAX is capped at 1,000,000 by config; a 1 s window makes that unreachable, while the
+      // limiter still does its per-request work.
+      { ...env, PORT: String(port), RATE_LIMIT_MAX: '1000000', RATE_LIMIT_WINDOW_SECONDS: '1' },
+    );
+    const baseUrl = `http://127.0.0.1:${port}`;
+    await waitForStatus(api, `${baseUrl}/livez`, 200);
+    // A signed request must already succeed, or the load runs would only measure 401s.
+    await waitForStatus(api, `${baseUrl}/v1/integrator/whoami`, 200, () => signedGetHeaders(key, '/v1/integrator/whoami'), 5000);
+    const backend: Backend = {
+      kind,
+      api,
+      baseUrl,
+      key,
+      idleRssMb: rssMb(api.proc.pid!),
+      databaseName,
+      stop: async () => {
+        running.delete(backend);
+        await stop();
+      },
+    };
+    running.add(backend);
+    return backend;
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** Every backend still running (cleanup on a signal or the overall timeout). */
+export async function stopAllBackends(): Promise<void> {
+  await Promise.all([...running].map((b) => b.stop()));
+}

@@ -1,0 +1,118 @@
+/**
+ * CPU accounting over one measured run, from /proc (Linux; elsewhere every figure is undefined): how busy the server
+ * under load was (100 % = one core: its JavaScript is single-threaded, so ~100 % means the server is the limit), and
+ * how much CPU processes that are not part of the bench took. Others' test runs on the same machine skew the
+ * figures; the report warns when they used more than a few percent.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+
+const TICKS_PER_SECOND = 100; // USER_HZ: 100 on every mainstream Linux build
+
+interface Proc {
+  ticks: number;
+  cmd: string;
+}
+
+function snapshot(): Map<number, Proc> {
+  const procs = new Map<number, Proc>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return procs;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      procs.set(Number(entry), { ticks: Number(fields[11]) + Number(fields[12]), cmd });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return procs;
+}
+
+export interface CpuFigures {
+  /** CPU of the server under load (the API, or the bare baseline), % of one core. */
+  serverCpuPct?: number;
+  /** This process: autocannon and, for POSTs, building and signing the bodies. */
+  loadGeneratorCpuPct?: number;
+  /** PostgreSQL backends of the bench database, % of one core (PostgreSQL runs only). */
+  postgresCpuPct?: number;
+  /** Processes outside the bench, % of one core, and the busiest of them. */
+  otherCpuPct?: number;
+  otherBusiest?: string;
+}
+
+/** PostgreSQL's shared helper processes (WAL writer, checkpointer, ...) serve the bench too. */
+const POSTGRES_HELPER = /^postgres: (\S+: )?(checkpointer|background writer|walwriter|autovacuum|logical replication|stats|archiver)|\/bin\/postgres /;
+
+/**
+ * Starts counting. `serverPid`: the server under load; `pids`: the bench's other processes (the API, the bare
+ * server; this process counts too); `database`: the bench database's name, whose PostgreSQL backends (process
+ * title `postgres: ... <db> ...`) do the API's work.
+ */
+export function watchCpu(own: { serverPid: number; pids: number[]; database?: string }): { stop: () => CpuFigures } {
+  const before = snapshot();
+  const started = process.hrtime.bigint();
+  return {
+    stop: () => {
+      const after = snapshot();
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (after.size === 0 || seconds <= 0) return {};
+      const pct = (ticks: number) => (100 * ticks) / TICKS_PER_SECOND / seconds;
+      const mine = new Set([...own.pids, process.ppid]);
+      let server = 0;
+      let generator = 0;
+      let postgres = 0;
+      let other = 0;
+      let busiest: [number, string] = [0, ''];
+      for (const [pid, proc] of after) {
+        const used = proc.ticks - (before.get(pid)?.ticks ?? 0);
+        if (used <= 0) continue;
+        if (pid === own.serverPid) server += used;
+        else if (pid === process.pid) generator += used;
+        else if (own.database && proc.cmd.startsWith('postgres:') && proc.cmd.includes(` ${own.database} `)) postgres += used;
+        else if (mine.has(pid) || proc.cmd === '' || POSTGRES_HELPER.test(proc.cmd)) continue; // ours, or kernel threads
+        else {
+          other += used;
+          if (used > busiest[0]) busiest = [used, `${pid} ${proc.cmd.slice(0, 80)}`];
+        }
+      }
+      return {
+        serverCpuPct: pct(server),
+        loadGeneratorCpuPct: pct(generator),
+        postgresCpuPct: own.database ? pct(postgres) : undefined,
+        otherCpuPct: pct(other),
+        otherBusiest: busiest[1] || undefined,
+      };
+    },
+  };
+}
+
+/** Other processes below this (% of one core) count as quiet. */
+export const QUIET_PCT = 10;
+
+/**
+ * Waits, up to `maxSeconds`, until processes outside the bench use at most QUIET_PCT of a core over one second
+ * (others' test runs on a shared machine); then measures anyway, and the report flags the skewed rows.
+ */
+export async function waitForQuiet(own: Parameters<typeof watchCpu>[0], maxSeconds: number): Promise<void> {
+  const deadline = Date.now() + maxSeconds * 1000;
+  let said = false;
+  for (;;) {
+    const watch = watchCpu(own);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const { otherCpuPct, otherBusiest } = watch.stop();
+    if (otherCpuPct === undefined || otherCpuPct <= QUIET_PCT) return;
+    if (Date.now() >= deadline) {
+      console.error(`  other processes still use ${otherCpuPct.toFixed(0)}% CPU after ${maxSeconds} s; measuring anyway`);
+      return;
+    }
+    if (!said) console.error(`  waiting for other processes to go quiet (${otherCpuPct.toFixed(0)}% CPU, busiest: ${otherBusiest})`);
+    said = true;
+  }
+}

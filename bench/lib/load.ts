@@ -1,0 +1,98 @@
+/** autocannon runs: warm-up then the measured run, bounded, summarized, and refused unless every answer was 2xx. */
+import autocannon from 'autocannon';
+import type { CpuFigures } from './cpu.js';
+
+export const WARMUP_SECONDS = 2;
+export const DURATION_SECONDS = positiveInt('BENCH_DURATION', 10);
+
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`${name} must be a positive integer (got "${raw}")`);
+  return Number(raw);
+}
+
+export interface Measured extends CpuFigures {
+  connections: number;
+  reqPerSec: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  /** Max API RSS during warm-up + measured run (absent for the bare baseline). */
+  maxRssMb?: number;
+}
+
+let current: autocannon.Instance | undefined;
+
+/** Ends the run in progress, if any (cleanup on a signal or the overall timeout). */
+export function stopCurrentLoad(): void {
+  current?.stop();
+}
+
+/** One autocannon run, bounded: stopped early if it overruns its duration by 30 s. */
+async function load(options: autocannon.Options, seconds: number): Promise<autocannon.Result> {
+  const instance = autocannon({ timeout: 10, ...options, duration: seconds });
+  current = instance;
+  const guard = setTimeout(() => instance.stop(), (seconds + 30) * 1000);
+  try {
+    return await instance;
+  } finally {
+    clearTimeout(guard);
+    current = undefined;
+  }
+}
+
+function summarize(r: autocannon.Result, connections: number): Measured {
+  return {
+    connections,
+    reqPerSec: r.requests.mean,
+    latencyP50Ms: r.latency.p50,
+    latencyP99Ms: r.latency.p99,
+    requests: r['2xx'] + r.non2xx,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count])),
+  };
+}
+
+/** Anything but 2xx (or a connection error/timeout) is a broken benchmark: say so, with a sample answer. */
+async function checkAll2xx(label: string, r: autocannon.Result, sample: () => Promise<string>): Promise<boolean> {
+  if (r.non2xx === 0 && r.errors === 0 && r.timeouts === 0) return true;
+  const answer = await sample().catch((err: Error) => `request failed: ${err.message}`);
+  console.error(
+    `FAIL ${label}: non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}, status codes ${JSON.stringify(r.statusCodeStats)}\n  sample response: ${answer}`,
+  );
+  return false;
+}
+
+export interface LoadSpec {
+  label: string;
+  connections: number;
+  /** autocannon options for one run; called before each run, so signatures are fresh. */
+  options: () => autocannon.Options;
+  /** A failing answer to show when a run was not all 2xx. */
+  sample: () => Promise<string>;
+}
+
+/** Warm-up then the measured run, each with freshly made options; `watch` spans the measured run only. */
+export async function warmAndMeasure(spec: LoadSpec, watch?: () => { stop: () => CpuFigures }): Promise<{ result: Measured; ok: boolean }> {
+  console.error(`${spec.label}: warm-up ${WARMUP_SECONDS} s, then ${DURATION_SECONDS} s, ${spec.connections} connections`);
+  const warm = await load({ ...spec.options(), connections: spec.connections }, WARMUP_SECONDS);
+  const warmOk = await checkAll2xx(`${spec.label} warm-up`, warm, spec.sample);
+  const watching = watch?.();
+  const measured = await load({ ...spec.options(), connections: spec.connections }, DURATION_SECONDS);
+  const cpu = watching?.stop();
+  const ok = await checkAll2xx(spec.label, measured, spec.sample);
+  return { result: { ...summarize(measured, spec.connections), ...cpu }, ok: warmOk && ok };
+}
+
+/** A GET answer now, for failure samples of GET scenarios. */
+export async function fetchSample(url: string, headers: Record<string, string>): Promise<string> {
+  const res = await fetch(url, { headers, signal: AbortSignal.timeout(5000) });
+  return `${res.status} ${(await res.text()).slice(0, 500)}`;
+}

@@ -1,0 +1,185 @@
+/**
+ * `npm run bench`. Per database, against one API process (the built server, dist/src/main.js, a child process on
+ * loopback, apart from the load generator):
+ *
+ * - whoami: signed GET /v1/integrator/whoami, 50 connections;
+ * - get-associated-person-details: signed GET of one representative (of an entity with documents), 50 connections;
+ * - create-individual-account: signed POST with one 1 MiB document, custodial, every request distinct, 8 connections;
+ * - bare: the same GET as whoami on a bare node:http server that only verifies the signature
+ *   (bench/bare-verify-server.ts).
+ *
+ * Each is 2 s warm-up then BENCH_DURATION s. Prints one table, writes bench/results/latest.json, exits non-zero if
+ * any response was not 2xx (goal misses are reported, not fatal).
+ *
+ * Env:
+ * - BENCH_DURATION: seconds per measured run (default 10).
+ * - BENCH_DATABASE_URL: a PostgreSQL server; the API runs on a fresh database there (dropped at the end).
+ * - BENCH_BACKENDS: `pglite`, `postgres` or `both`. Default: `postgres` when BENCH_DATABASE_URL is set, else
+ *   `pglite`. `postgres`/`both` without BENCH_DATABASE_URL use postgres://postgres@127.0.0.1:5432/test if a server
+ *   accepts a connection there (`both` then falls back to PGlite only, and says so).
+ * - BENCH_SCENARIOS: comma-separated subset of whoami, get-associated-person-details, create-individual-account,
+ *   bare (default all), e.g. to profile one scenario.
+ * - BENCH_QUIET_WAIT: before each scenario, wait up to this many seconds (default 30; 0: never) for processes
+ *   outside the bench to use under 10 % of a core. Rows measured while others were busy are flagged anyway.
+ * - BENCH_CPU_PROF: a directory: profile each API process with --cpu-prof; a .cpuprofile is written there when it
+ *   exits (one per database, covering its setup and all its scenarios).
+ */
+import { BACKEND_LABEL, DEFAULT_POSTGRES_URL, postgresAnswers, startBackend, stopAllBackends, type Backend, type BackendKind } from './lib/backend.js';
+import { waitForQuiet, watchCpu } from './lib/cpu.js';
+import { buildServer, freePort, sampleRss, startChild, stopAllChildren, waitForStatus, type Child } from './lib/children.js';
+import { DURATION_SECONDS, WARMUP_SECONDS, stopCurrentLoad, warmAndMeasure, type LoadSpec } from './lib/load.js';
+import { SCENARIOS, printTable, writeReport, type BackendRun, type ScenarioName, type ScenarioResult } from './lib/report.js';
+import { generateP256KeyPair } from '../src/crypto/p256.js';
+import { importPrivateKey, signedGetHeaders } from './lib/signing.js';
+import { CREATE_CONNECTIONS, CREATE_INDIVIDUAL, DOCUMENT_BYTES, createIndividualLoad } from './scenarios/create-individual-account.js';
+import { PERSON_DETAILS, personDetailsLoad } from './scenarios/person-details.js';
+import { GET_CONNECTIONS, signedGet } from './scenarios/signed-get.js';
+
+const WHOAMI_PATH = '/v1/integrator/whoami';
+const QUIET_WAIT_SECONDS = nonNegativeInt('BENCH_QUIET_WAIT', 30);
+
+function nonNegativeInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number of seconds (got "${raw}")`);
+  return Number(raw);
+}
+
+function selectedScenarios(): Set<ScenarioName> {
+  const raw = process.env.BENCH_SCENARIOS;
+  if (!raw) return new Set(SCENARIOS);
+  const names = raw.split(',').map((s) => s.trim());
+  for (const name of names) {
+    if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`BENCH_SCENARIOS: unknown scenario "${name}" (known: ${SCENARIOS.join(', ')})`);
+  }
+  return new Set(names as ScenarioName[]);
+}
+
+/** Which databases, and the PostgreSQL server to use; `notes` says what was skipped and why. */
+async function selectedBackends(notes: string[]): Promise<{ kinds: BackendKind[]; postgresUrl?: string }> {
+  const mode = process.env.BENCH_BACKENDS || (process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite');
+  if (!['pglite', 'postgres', 'both'].includes(mode)) throw new Error(`BENCH_BACKENDS must be pglite, postgres or both (got "${mode}")`);
+  if (mode === 'pglite') return { kinds: ['pglite'] };
+  const url = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL;
+  if (await postgresAnswers(url)) return { kinds: mode === 'both' ? ['pglite', 'postgres'] : ['postgres'], postgresUrl: url };
+  const why = `no PostgreSQL server accepts connections at ${url.replace(/\/\/[^@/]*@/, '//…@')}`;
+  if (mode === 'postgres' || process.env.BENCH_DATABASE_URL) throw new Error(why);
+  notes.push(`\nnote: PostgreSQL skipped: ${why} (set BENCH_DATABASE_URL)`);
+  return { kinds: ['pglite'] };
+}
+
+let all2xx = true;
+
+interface Bare {
+  url: string;
+  child: Child;
+}
+
+/**
+ * One scenario against `server` (the API, or the bare baseline): warm-up + measured run, with the API's RSS
+ * sampled throughout and CPU counted over the measured run.
+ */
+async function measure(spec: LoadSpec, backend: Backend, server: Child, bare: Bare | undefined): Promise<ScenarioResult> {
+  const own = { serverPid: server.proc.pid!, pids: [backend.api.proc.pid!, ...(bare ? [bare.child.proc.pid!] : [])], database: backend.databaseName };
+  if (QUIET_WAIT_SECONDS > 0) await waitForQuiet(own, QUIET_WAIT_SECONDS);
+  const rss = server === backend.api ? sampleRss(server.proc.pid!) : undefined;
+  const { result, ok } = await warmAndMeasure(spec, () => watchCpu(own));
+  all2xx &&= ok;
+  return rss ? { ...result, maxRssMb: rss.stop() } : result;
+}
+
+async function benchBackend(backend: Backend, bare: Bare | undefined, scenarios: Set<ScenarioName>): Promise<BackendRun> {
+  const run: BackendRun = { backend: backend.kind, idleRssMb: backend.idleRssMb, scenarios: {} };
+  const label = (name: string) => `${BACKEND_LABEL[backend.kind]} ${name}`;
+  const relabel = (spec: LoadSpec): LoadSpec => ({ ...spec, label: label(spec.label) });
+  const { api, baseUrl, key } = backend;
+
+  if (bare) run.scenarios.bare = await measure(signedGet(label('bare'), bare.url, WHOAMI_PATH, key), backend, bare.child, bare);
+  if (scenarios.has('whoami')) run.scenarios.whoami = await measure(signedGet(label('whoami'), baseUrl, WHOAMI_PATH, key), backend, api, bare);
+  if (scenarios.has(PERSON_DETAILS)) run.scenarios[PERSON_DETAILS] = await measure(relabel(await personDetailsLoad(backend)), backend, api, bare);
+  if (scenarios.has(CREATE_INDIVIDUAL)) {
+    const create = await createIndividualLoad(backend);
+    const result = create.finish(await measure(relabel(create.spec), backend, api, bare));
+    if (result.nonCustodial201 > 0) {
+      all2xx = false;
+      console.error(`FAIL ${label(CREATE_INDIVIDUAL)}: ${result.nonCustodial201} answers were 201 without a custodial wallet`);
+    }
+    run.scenarios[CREATE_INDIVIDUAL] = result;
+  }
+  if (api.tail()) console.error(`\n${api.name} output (tail):\n${api.tail()}`);
+  return run;
+}
+
+let cleaning: Promise<void> | undefined;
+/** Idempotent: stops the load, the API(s) (dropping their databases) and the bare server. */
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    stopCurrentLoad();
+    await stopAllBackends();
+    await stopAllChildren();
+  })();
+  return cleaning;
+}
+
+async function main(): Promise<number> {
+  const notes: string[] = [];
+  const scenarios = selectedScenarios();
+  const { kinds, postgresUrl } = await selectedBackends(notes);
+
+  // Hard ceiling on the whole run, whatever hangs: setup, plus every load bounded at its duration + 30 s.
+  const perScenario = QUIET_WAIT_SECONDS + 1 + 2 * (WARMUP_SECONDS + DURATION_SECONDS + 30);
+  const budgetMs = (120 * kinds.length + 60 + kinds.length * scenarios.size * perScenario) * 1000;
+  setTimeout(() => {
+    console.error(`bench: exceeded ${budgetMs / 1000} s overall; aborting`);
+    void cleanup().finally(() => process.exit(1));
+  }, budgetMs).unref();
+
+  await buildServer();
+
+  let bare: Bare | undefined;
+  if (scenarios.has('bare')) {
+    // The bare server runs its TypeScript through tsx: the loader only costs at import time.
+    const port = await freePort();
+    const child = startChild('bare', ['--import', 'tsx', 'bench/bare-verify-server.ts'], { HOST: '127.0.0.1', PORT: String(port) });
+    bare = { url: `http://127.0.0.1:${port}`, child };
+    // Any key will do: the bare server checks the signature against the public key the request carries.
+    const probe = importPrivateKey(generateP256KeyPair().privateKey);
+    await waitForStatus(child, `${bare.url}${WHOAMI_PATH}`, 200, () => signedGetHeaders(probe, WHOAMI_PATH));
+  }
+
+  const runs: BackendRun[] = [];
+  for (const kind of kinds) {
+    const backend = await startBackend(kind, postgresUrl);
+    try {
+      runs.push(await benchBackend(backend, bare, scenarios));
+    } finally {
+      await backend.stop();
+    }
+  }
+
+  notes.push(
+    `\nGETs: ${GET_CONNECTIONS} connections. ${CREATE_INDIVIDUAL}: ${CREATE_CONNECTIONS} connections, one ${DOCUMENT_BYTES / 1024 / 1024} MiB PDF per request, custodial, every request a distinct signed body;`,
+    `body MB/s = request bodies (10^6 bytes) per second.`,
+  );
+  if (!all2xx) notes.push('\nFAIL: some responses were not 2xx, or not as expected (see above)');
+  printTable(runs, notes);
+  writeReport(runs, all2xx, { getConnections: GET_CONNECTIONS, createConnections: CREATE_CONNECTIONS, documentBytes: DOCUMENT_BYTES });
+  return all2xx ? 0 : 1;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: cleaning up`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (err) {
+  console.error(`bench failed: ${(err as Error).message}`);
+} finally {
+  await cleanup();
+}
+process.exit(code);
