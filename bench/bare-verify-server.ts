@@ -1,5 +1,5 @@
 /**
- * Baseline for bench/whoami.ts: a bare node:http server doing only the API's signature check on every
+ * Baseline for `npm run bench` (bench/run.ts): a bare node:http server doing only the API's signature check on every
  * request (same header parsing, same crypto modules, same key cache), then a tiny JSON answer.
  * No routing, no database, no framework: the API's req/s divided by this one's is the framework + DB overhead.
  * Run as its own process (PORT, HOST from the environment) so it competes for CPU like the API does.

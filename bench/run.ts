@@ -29,8 +29,7 @@ import { waitForQuiet, watchCpu } from './lib/cpu.js';
 import { buildServer, freePort, sampleRss, startChild, stopAllChildren, waitForStatus, type Child } from './lib/children.js';
 import { DURATION_SECONDS, WARMUP_SECONDS, stopCurrentLoad, warmAndMeasure, type LoadSpec } from './lib/load.js';
 import { SCENARIOS, printTable, writeReport, type BackendRun, type ScenarioName, type ScenarioResult } from './lib/report.js';
-import { generateP256KeyPair } from '../src/crypto/p256.js';
-import { importPrivateKey, signedGetHeaders } from './lib/signing.js';
+import { randomKey, signedGetHeaders } from './lib/signing.js';
 import { CREATE_CONNECTIONS, CREATE_INDIVIDUAL, DOCUMENT_BYTES, createIndividualLoad } from './scenarios/create-individual-account.js';
 import { PERSON_DETAILS, personDetailsLoad } from './scenarios/person-details.js';
 import { GET_CONNECTIONS, signedGet } from './scenarios/signed-get.js';
@@ -143,7 +142,7 @@ async function main(): Promise<number> {
     const child = startChild('bare', ['--import', 'tsx', 'bench/bare-verify-server.ts'], { HOST: '127.0.0.1', PORT: String(port) });
     bare = { url: `http://127.0.0.1:${port}`, child };
     // Any key will do: the bare server checks the signature against the public key the request carries.
-    const probe = importPrivateKey(generateP256KeyPair().privateKey);
+    const probe = randomKey();
     await waitForStatus(child, `${bare.url}${WHOAMI_PATH}`, 200, () => signedGetHeaders(probe, WHOAMI_PATH));
   }
 

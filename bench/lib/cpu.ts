@@ -42,7 +42,7 @@ export interface CpuFigures {
   loadGeneratorCpuPct?: number;
   /** PostgreSQL backends of the bench database, % of one core (PostgreSQL runs only). */
   postgresCpuPct?: number;
-  /** Processes outside the bench, % of one core, and the busiest of them. */
+  /** Processes outside the bench, % of one core, and the busiest of them when that is more than QUIET_PCT. */
   otherCpuPct?: number;
   otherBusiest?: string;
 }
@@ -87,7 +87,7 @@ export function watchCpu(own: { serverPid: number; pids: number[]; database?: st
         loadGeneratorCpuPct: pct(generator),
         postgresCpuPct: own.database ? pct(postgres) : undefined,
         otherCpuPct: pct(other),
-        otherBusiest: busiest[1] || undefined,
+        otherBusiest: pct(other) > QUIET_PCT ? busiest[1] : undefined,
       };
     },
   };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { CreateExtras } from '../scenarios/create-individual-account.js';
 import { BACKEND_LABEL, type BackendKind } from './backend.js';
 import { ROOT } from './children.js';
+import { QUIET_PCT } from './cpu.js';
 import { DURATION_SECONDS, WARMUP_SECONDS, type Measured } from './load.js';
 
 /** Rows in table order. */
@@ -80,44 +81,69 @@ function checksOf(run: BackendRun): Check[] {
   return checks;
 }
 
-/** More than this (% of one core) used by processes outside the bench during a measured run is reported. */
-const OTHER_CPU_WARN_PCT = 10;
-
 const fixed = (v: number | undefined, digits: number) => (v === undefined ? '-' : v.toFixed(digits));
-const ratioText = (v: number | undefined) => (v === undefined ? '-' : v.toFixed(v < 0.1 ? 3 : 2));
+/** Two decimals, or two significant digits for small ratios (create-individual-account is ~1/100 of whoami). */
+const ratioText = (v: number | undefined) => (v === undefined ? '-' : v >= 0.1 ? v.toFixed(2) : v.toPrecision(2));
 const mark = (pass: boolean | undefined) => (pass === undefined ? 'n/a' : pass ? 'PASS' : 'MISS');
 
+interface Row {
+  database: string;
+  scenario: ScenarioName;
+  m: ScenarioResult;
+  vsWhoami: number | undefined;
+}
+
+/** Table columns: title, width (negative: left-aligned), cell. */
+const COLUMNS: [string, number, (r: Row) => string][] = [
+  ['database', -11, (r) => r.database],
+  ['scenario', -30, (r) => r.scenario],
+  ['conns', 5, (r) => String(r.m.connections)],
+  ['req/s', 7, (r) => r.m.reqPerSec.toFixed(r.m.reqPerSec < 100 ? 1 : 0)],
+  ['p50 ms', 7, (r) => String(r.m.latencyP50Ms)],
+  ['p99 ms', 7, (r) => String(r.m.latencyP99Ms)],
+  ['vs whoami', 9, (r) => ratioText(r.vsWhoami)],
+  ['max RSS MB', 10, (r) => fixed(r.m.maxRssMb, 1)],
+  ['srv CPU%', 8, (r) => fixed(r.m.serverCpuPct, 0)],
+  ['pg CPU%', 7, (r) => fixed(r.m.postgresCpuPct, 0)],
+  ['body MB/s', 9, (r) => fixed(r.m.requestBodyMBps, 1)],
+  ['non-2xx', 7, (r) => String(r.m.non2xx + r.m.errors + r.m.timeouts)],
+];
+
+const line = (cells: string[]) => cells.map((c, i) => (COLUMNS[i]![1] < 0 ? c.padEnd(-COLUMNS[i]![1]) : c.padStart(COLUMNS[i]![1]))).join(' ');
+
+function rowsOf(run: BackendRun): Row[] {
+  const r = ratiosOf(run);
+  const vsWhoami: Partial<Record<ScenarioName, number>> = {
+    'get-associated-person-details': r.personDetailsVsWhoami,
+    'create-individual-account': r.createIndividualVsWhoami,
+  };
+  return SCENARIOS.flatMap((scenario) => {
+    const m = run.scenarios[scenario];
+    return m ? [{ database: BACKEND_LABEL[run.backend], scenario, m, vsWhoami: vsWhoami[scenario] }] : [];
+  });
+}
+
 export function printTable(runs: BackendRun[], notes: string[]): void {
-  const header = `${'database'.padEnd(11)} ${'scenario'.padEnd(30)} ${'conns'.padStart(5)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'vs whoami'.padStart(9)} ${'max RSS MB'.padStart(10)} ${'srv CPU%'.padStart(8)} ${'pg CPU%'.padStart(7)} ${'body MB/s'.padStart(9)} ${'non-2xx'.padStart(7)}`;
+  const rows = runs.flatMap(rowsOf);
   const lines = [
     '',
     `${WARMUP_SECONDS} s warm-up + ${DURATION_SECONDS} s measured per row, ${availableParallelism()} CPUs, node ${process.version}; load generator on the same machine`,
-    header,
+    line(COLUMNS.map(([title]) => title)),
+    ...rows.map((r) => line(COLUMNS.map(([, , cell]) => cell(r)))),
   ];
-  const warnings: string[] = [];
-  for (const run of runs) {
-    const r = ratiosOf(run);
-    const vsWhoami: Partial<Record<ScenarioName, number | undefined>> = {
-      'get-associated-person-details': r.personDetailsVsWhoami,
-      'create-individual-account': r.createIndividualVsWhoami,
-    };
-    for (const name of SCENARIOS) {
-      const m = run.scenarios[name];
-      if (!m) continue;
-      if ((m.otherCpuPct ?? 0) > OTHER_CPU_WARN_PCT) {
-        warnings.push(`warning: during ${BACKEND_LABEL[run.backend]} ${name}, processes outside the bench used ${m.otherCpuPct!.toFixed(0)}% CPU (busiest: ${m.otherBusiest}): figures skewed`);
-      }
-      lines.push(
-        `${BACKEND_LABEL[run.backend].padEnd(11)} ${name.padEnd(30)} ${String(m.connections).padStart(5)} ${(m.reqPerSec < 100 ? m.reqPerSec.toFixed(1) : m.reqPerSec.toFixed(0)).padStart(7)} ${String(m.latencyP50Ms).padStart(7)} ${String(m.latencyP99Ms).padStart(7)} ${ratioText(vsWhoami[name]).padStart(9)} ${fixed(m.maxRssMb, 1).padStart(10)} ${fixed(m.serverCpuPct, 0).padStart(8)} ${fixed(m.postgresCpuPct, 0).padStart(7)} ${fixed(m.requestBodyMBps, 1).padStart(9)} ${String(m.non2xx + m.errors + m.timeouts).padStart(7)}`,
-      );
+  for (const { database, scenario, m } of rows) {
+    if ((m.otherCpuPct ?? 0) > QUIET_PCT) {
+      lines.push(`warning: during ${database} ${scenario}, processes outside the bench used ${m.otherCpuPct!.toFixed(0)}% CPU (busiest: ${m.otherBusiest}): figures skewed`);
     }
   }
-  lines.push(...warnings, '', 'goals');
+  lines.push('', 'goals');
   for (const c of runs.flatMap(checksOf)) {
     const value = c.value === undefined ? 'n/a' : Number.isInteger(c.value) ? String(c.value) : c.value.toFixed(c.what.includes('RSS') ? 1 : 2);
     lines.push(`${BACKEND_LABEL[c.backend].padEnd(11)} ${c.what.padEnd(45)} ${value.padStart(7)}   goal ${c.goal.padEnd(7)} ${mark(c.pass)}${c.note ? `  (${c.note})` : ''}`);
   }
-  if (!runs.some((r) => r.backend === 'postgres')) lines.push(`${'PostgreSQL'.padEnd(11)} ${'get-associated-person-details / whoami req/s'.padEnd(45)} ${'n/a'.padStart(7)}   not run on PostgreSQL`);
+  if (!runs.some((r) => r.backend === 'postgres')) {
+    lines.push(`${'PostgreSQL'.padEnd(11)} ${'get-associated-person-details / whoami req/s'.padEnd(45)} ${'n/a'.padStart(7)}   not run (no PostgreSQL in this run)`);
+  }
   lines.push(...notes);
   console.log(lines.join('\n'));
 }

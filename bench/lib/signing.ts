@@ -1,9 +1,12 @@
 /** Signed requests from the bench, with the integrator key the admin CLI printed. */
-import { importPrivateKey } from '../../src/crypto/p256.js';
+import { generateP256KeyPair, importPrivateKey } from '../../src/crypto/p256.js';
 import { signRequest } from '../../src/crypto/request-signature.js';
 
 export type Key = ReturnType<typeof importPrivateKey>;
 export { importPrivateKey };
+
+/** A key no integrator has: enough for the bare server, which checks a signature against the key sent with it. */
+export const randomKey = (): Key => importPrivateKey(generateP256KeyPair().privateKey);
 
 export const nowSeconds = () => String(Math.floor(Date.now() / 1000));
 

@@ -1,4 +1,4 @@
-import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { PGlite, types, type PGliteOptions } from '@electric-sql/pglite';
 
 /**
  * PGlite runs PostgreSQL inside this process, so its buffers are our RSS. Postgres defaults (128 MB shared
@@ -7,6 +7,16 @@ import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
  */
 export function pgliteOptions(): PGliteOptions {
   return {
+    // PGlite's own bytea codec walks byte by byte: a 1 MiB document took ~350 ms to insert, ~40 ms with Buffer's hex.
+    serializers: {
+      [types.BYTEA]: (value: unknown) => {
+        const v = value as Uint8Array;
+        return `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}`;
+      },
+    },
+    parsers: {
+      [types.BYTEA]: (text: string) => Buffer.from(text.slice(2), 'hex'),
+    },
     startParams: [
       ...PGlite.defaultStartParams,
       ...['shared_buffers=8MB', 'wal_buffers=256kB', 'work_mem=2MB', 'maintenance_work_mem=8MB', 'temp_buffers=1MB'].flatMap((s) => ['-c', s]),

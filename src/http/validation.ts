@@ -16,6 +16,9 @@ function buildAjv(coerceTypes: boolean): Ajv {
     // JSON bodies are typed already: "1" is not a number. Query and path strings need coercion.
     coerceTypes: coerceTypes ? 'array' : false,
     strict: false,
+    // maxLength counts UTF-16 units instead of walking code points: a 10 MiB document's data URL was scanned
+    // character by character on every request. The limits are generous bounds, not exact counts.
+    unicode: false,
   });
   addFormats(ajv);
   return ajv;

@@ -12,24 +12,27 @@ export async function insertDocument(db: Executor, row: typeof documents.$inferI
   await db.insert(documents).values(row).onConflictDoNothing({ target: [documents.ownerType, documents.ownerId, documents.sha256] });
 }
 
+/** The metadata columns: never `content_sealed`, which can be megabytes. */
+export const documentMetaColumns = {
+  id: documents.id,
+  integratorId: documents.integratorId,
+  ownerType: documents.ownerType,
+  ownerId: documents.ownerId,
+  documentType: documents.documentType,
+  issuingCountry: documents.issuingCountry,
+  documentNumber: documents.documentNumber,
+  description: documents.description,
+  mediaType: documents.mediaType,
+  sizeBytes: documents.sizeBytes,
+  sha256: documents.sha256,
+  warnings: documents.warnings,
+  errors: documents.errors,
+  createdAt: documents.createdAt,
+};
+
 export function listDocuments(db: Executor, ownerType: DocumentOwnerType, ownerId: string): Promise<DocumentMeta[]> {
   return db
-    .select({
-      id: documents.id,
-      integratorId: documents.integratorId,
-      ownerType: documents.ownerType,
-      ownerId: documents.ownerId,
-      documentType: documents.documentType,
-      issuingCountry: documents.issuingCountry,
-      documentNumber: documents.documentNumber,
-      description: documents.description,
-      mediaType: documents.mediaType,
-      sizeBytes: documents.sizeBytes,
-      sha256: documents.sha256,
-      warnings: documents.warnings,
-      errors: documents.errors,
-      createdAt: documents.createdAt,
-    })
+    .select(documentMetaColumns)
     .from(documents)
     .where(and(eq(documents.ownerType, ownerType), eq(documents.ownerId, ownerId)))
     .orderBy(asc(documents.id));

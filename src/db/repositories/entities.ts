@@ -1,6 +1,7 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { Executor } from '../database.js';
-import { associatedPersons, entities } from '../schema/index.js';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../database.js';
+import { associatedPersons, documents, entities } from '../schema/index.js';
+import { documentMetaColumns, type DocumentMeta } from './documents.js';
 
 export type EntityRow = typeof entities.$inferSelect;
 export type PersonRow = typeof associatedPersons.$inferSelect;
@@ -50,4 +51,42 @@ export function listPersons(db: Executor, entityId: string): Promise<PersonRow[]
 export async function updatePerson(db: Executor, id: string, patch: Partial<typeof associatedPersons.$inferInsert>): Promise<PersonRow> {
   const [row] = await db.update(associatedPersons).set(patch).where(eq(associatedPersons.id, id)).returning();
   return row!;
+}
+
+function preparePersonWithDocuments(db: Db) {
+  return db
+    .select({ person: associatedPersons, document: documentMetaColumns })
+    .from(associatedPersons)
+    .leftJoin(documents, and(eq(documents.ownerType, 'associated_person'), eq(documents.ownerId, associatedPersons.id)))
+    .where(
+      and(
+        eq(associatedPersons.integratorId, sql.placeholder('integratorId')),
+        eq(associatedPersons.id, sql.placeholder('id')),
+        isNull(associatedPersons.removedAt),
+      ),
+    )
+    .orderBy(asc(documents.id))
+    .prepare('person_with_documents');
+}
+
+const personWithDocuments = new WeakMap<Db, ReturnType<typeof preparePersonWithDocuments>>();
+
+/**
+ * The hot read of get-associated-person-details: person and document metadata in one prepared statement.
+ * Building the SQL per call and a second round trip cost more than the query itself (docs/benchmarks.md).
+ */
+export async function findPersonWithDocuments(
+  db: Db,
+  integratorId: string,
+  id: string,
+): Promise<{ person: PersonRow; documents: DocumentMeta[] } | undefined> {
+  let statement = personWithDocuments.get(db);
+  if (!statement) {
+    statement = preparePersonWithDocuments(db);
+    personWithDocuments.set(db, statement);
+  }
+  const rows = await statement.execute({ integratorId, id });
+  const first = rows[0];
+  if (!first) return undefined;
+  return { person: first.person, documents: rows.flatMap((r) => (r.document ? [r.document] : [])) };
 }

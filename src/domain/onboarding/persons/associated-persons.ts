@@ -1,7 +1,8 @@
 import type { VerificationStatus } from '../../../db/schema/index.js';
-import type { Executor } from '../../../db/database.js';
+import type { Db, Executor } from '../../../db/database.js';
+import type { DocumentMeta } from '../../../db/repositories/documents.js';
 import { listDocuments } from '../../../db/repositories/documents.js';
-import { findEntity, findPerson, insertPerson, listPersons, updatePerson, type PersonRow } from '../../../db/repositories/entities.js';
+import { findEntity, findPerson, findPersonWithDocuments, insertPerson, listPersons, updatePerson, type PersonRow } from '../../../db/repositories/entities.js';
 import { runMutation, type MutationContext } from '../../context.js';
 import { notFound, type FieldError } from '../../errors.js';
 import { recordEvent } from '../../events/record-event.js';
@@ -27,7 +28,10 @@ export interface AssociatedPersonView {
 }
 
 async function personView(db: Executor, person: PersonRow): Promise<AssociatedPersonView> {
-  const documents = await documentsOf(db, 'associated_person', person.id);
+  return personViewFrom(person, await documentsOf(db, 'associated_person', person.id));
+}
+
+function personViewFrom(person: PersonRow, documents: DocumentMeta[]): AssociatedPersonView {
   const missing = missingPersonRequirements(
     person.userInfo as UserInfo,
     documents.map((d) => d.documentType),
@@ -53,10 +57,10 @@ function uboTotalErrors(others: PersonRow[], details: BeneficiaryDetails, pointe
   return checkUboTotal(shares, pointer);
 }
 
-export async function getAssociatedPerson(db: Executor, integratorId: string, beneficiaryId: string): Promise<AssociatedPersonView> {
-  const person = await findPerson(db, integratorId, beneficiaryId);
-  if (!person) throw notFound('Associated person');
-  return personView(db, person);
+export async function getAssociatedPerson(db: Db, integratorId: string, beneficiaryId: string): Promise<AssociatedPersonView> {
+  const found = await findPersonWithDocuments(db, integratorId, beneficiaryId);
+  if (!found) throw notFound('Associated person');
+  return personViewFrom(found.person, found.documents);
 }
 
 export interface CreatePersonInput {
