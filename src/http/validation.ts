@@ -19,6 +19,14 @@ function buildAjv(coerceTypes: boolean): Ajv {
     // maxLength counts UTF-16 units instead of walking code points: a 10 MiB document's data URL was scanned
     // character by character on every request. The limits are generous bounds, not exact counts.
     unicode: false,
+    // Ajv calls that option deprecated but still honours it; only that notice is dropped.
+    logger: {
+      log: () => {},
+      warn: (...args: unknown[]) => {
+        if (!String(args[0]).startsWith('DEPRECATED: option unicode')) console.warn(...args);
+      },
+      error: (...args: unknown[]) => console.error(...args),
+    },
   });
   addFormats(ajv);
   return ajv;
