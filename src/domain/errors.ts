@@ -24,9 +24,11 @@ export const ERROR_CODES = {
   authenticator_exists: { status: 409, title: 'An authenticator with this credential id is already registered' },
   cannot_modify_own_credential: { status: 409, title: 'A credential cannot deactivate, rescope or delete itself' },
   idempotency_request_in_progress: { status: 409, title: 'A request with this Idempotency-Key is still in progress' },
+  invalid_state_transition: { status: 409, title: 'This verification status change is not allowed' },
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'Request bodies must be application/json' },
   idempotency_key_reused: { status: 422, title: 'This Idempotency-Key was used with a different request' },
+  verification_requirements_missing: { status: 422, title: 'Verification cannot be requested while required items are missing' },
   rate_limited: { status: 429, title: 'Too many requests' },
   internal_error: { status: 500, title: 'Internal server error' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
@@ -42,6 +44,15 @@ export interface FieldError {
   in?: 'body' | 'query' | 'path' | 'header';
 }
 
+/** The extension members a problem may carry beyond the standard ones. */
+export interface ProblemExtensions {
+  missingDocuments?: string[];
+  missingCompanyData?: string[];
+  fromStatus?: string;
+  toStatus?: string;
+  action?: string;
+}
+
 export class ApiError extends Error {
   readonly status: number;
   readonly title: string;
@@ -49,7 +60,12 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
-    readonly options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    readonly options: {
+      errors?: FieldError[];
+      headers?: Record<string, string>;
+      /** RFC 9457 extension members, declared in the Problem schema (e.g. missingDocuments). */
+      extensions?: ProblemExtensions;
+    } = {},
   ) {
     super(detail);
     this.name = 'ApiError';

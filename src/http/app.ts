@@ -13,6 +13,7 @@ import { accountRoutes } from './routes/onboarding/accounts.js';
 import { entityRoutes } from './routes/onboarding/entities.js';
 import { personRoutes } from './routes/onboarding/persons.js';
 import { userRoutes } from './routes/onboarding/users.js';
+import { verificationRoutes } from './routes/verification/verification.js';
 import { CredentialSchema } from './routes/integrator/schemas.js';
 import { ProblemSchema } from './schemas/problem.js';
 import type { Api, Deps, Operation } from './types.js';
@@ -58,6 +59,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     entityRoutes(api, deps);
     personRoutes(api, deps);
     accountRoutes(api, deps);
+    verificationRoutes(api, deps);
   });
 
   await app.ready();

@@ -1,21 +1,21 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { ApiError, ERROR_CODES, type ErrorCode, type FieldError } from '../domain/errors.js';
+import { ApiError, ERROR_CODES, type ErrorCode, type FieldError, type ProblemExtensions } from '../domain/errors.js';
 import type { Problem } from './schemas/problem.js';
 import { toFieldErrors } from './validation.js';
 
-export function problemBody(request: FastifyRequest, code: ErrorCode, detail: string, errors?: FieldError[]): Problem {
+export function problemBody(request: FastifyRequest, code: ErrorCode, detail: string, errors?: FieldError[], extensions?: ProblemExtensions): Problem {
   const { status, title } = ERROR_CODES[code];
-  const body: Problem = { type: `/problems/${code}`, title, status, detail, code, requestId: String(request.id) };
+  const body: Problem = { type: `/problems/${code}`, title, status, detail, code, requestId: String(request.id), ...extensions };
   if (errors && errors.length > 0) body.errors = errors;
   return body;
 }
 
-function sendProblem(reply: FastifyReply, code: ErrorCode, detail: string, errors?: FieldError[]): FastifyReply {
+function sendProblem(reply: FastifyReply, code: ErrorCode, detail: string, errors?: FieldError[], extensions?: ProblemExtensions): FastifyReply {
   return reply
     .code(ERROR_CODES[code].status)
     .type('application/problem+json')
-    .send(problemBody(reply.request, code, detail, errors));
+    .send(problemBody(reply.request, code, detail, errors, extensions));
 }
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -56,7 +56,7 @@ export function registerProblemHandling(app: FastifyInstance): void {
     if (error instanceof ApiError) {
       if (error.options.headers) reply.headers(error.options.headers);
       if (error.status >= 500) request.log.error({ err: error }, 'request failed');
-      return sendProblem(reply, error.code, error.detail, error.options.errors);
+      return sendProblem(reply, error.code, error.detail, error.options.errors, error.options.extensions);
     }
     if (error.validation) {
       const errors = toFieldErrors(error.validation as never, error.validationContext ?? 'body');

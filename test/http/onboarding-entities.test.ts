@@ -77,12 +77,19 @@ for (const backend of backends()) {
       return res.body;
     }
 
+    /** Approves a person the way an operator would (sandbox), so entities can move on. */
+    async function approve(beneficiaryId: string) {
+      server.clock.advance(1000);
+      const res = await acme.client.post('/v1/sandbox/simulate-verification', { beneficiaryId, outcome: 'approve' });
+      assert.equal(res.body.verificationStatus, 'active', res.text);
+    }
+
     /** Every row for the entity, removed persons included: what "nothing written" means. */
     async function personRows(entityId: string) {
       return server.database.db.select().from(associatedPersons).where(eq(associatedPersons.entityId, entityId));
     }
 
-    it('happy path: a complete company with two UBOs and a CEO goes to under_review', async () => {
+    it('happy path: a complete company with two UBOs and a CEO goes to under_review once they are active', async () => {
       const created = await happyCo.client.post(CREATE_ENTITY, { entityInfo: companyInfo(), entityDocuments: entityDocs(), serviceTermsSignedAt: signedAt() });
       assert.equal(created.status, 201, created.text);
       const entity = created.body;
@@ -125,7 +132,7 @@ for (const backend of backends()) {
 
       const details = await happyCo.client.get(entityDetails(entity.accountId));
       assert.equal(details.status, 200, details.text);
-      assert.equal(details.body.verificationStatus, 'under_review');
+      assert.equal(details.body.verificationStatus, 'awaiting_associated_person_information', 'until every UBO and representative is active');
       assert.equal(details.body.entityId, entity.entityId);
       assert.deepEqual(details.body.entityInfo, entity.entityInfo);
       const listed = details.body.associatedPersons;
@@ -175,6 +182,14 @@ for (const backend of backends()) {
       assert.equal(proof.documentNumber, null);
       for (const d of usDocs) assert.ok(!full.text.includes(d.document.slice(40, 120)), 'no document bytes in the response');
       assert.ok(!full.text.includes('123-45-6789') && !full.text.includes('123456789'), 'no SSN in clear');
+
+      // Once every person is approved (here by the sandbox), the entity itself goes to review.
+      for (const person of happy.persons) {
+        server.clock.advance(1000);
+        const approved = await happyCo.client.post('/v1/sandbox/simulate-verification', { beneficiaryId: person.beneficiaryId, outcome: 'approve' });
+        assert.equal(approved.body.verificationStatus, 'active', approved.text);
+      }
+      assert.equal((await happyCo.client.get(entityDetails(entity.accountId))).body.verificationStatus, 'under_review');
     });
 
     it('writes entity.created, account.created and associated_person.created ×3, each with the object the API returned', async () => {
@@ -207,11 +222,16 @@ for (const backend of backends()) {
       const ssnEvent = byObject.get(happy.persons[0].beneficiaryId);
       assert.equal(ssnEvent.userInfo.socialSecurityNumber, '***-**-6789', 'events carry the SSN masked');
 
-      // The representative completed the entity: one status change, with the previous status.
+      // The last person's approval made the entity ready: one status change, with the previous status and why.
       const changes = await eventsOfType(server.database, id, 'entity.verification_status.changed');
       assert.deepEqual(
         changes.map((e) => e.data),
-        [{ object: { entityId: happy.entity.entityId, verificationStatus: 'under_review' }, previousAttributes: { verificationStatus: 'awaiting_associated_person_information' } }],
+        [
+          {
+            object: { entityId: happy.entity.entityId, verificationStatus: 'under_review', action: 'persons_ready', reason: 'every associated person is active' },
+            previousAttributes: { verificationStatus: 'awaiting_associated_person_information' },
+          },
+        ],
       );
     });
 
@@ -326,7 +346,7 @@ for (const backend of backends()) {
         assert.equal(financial.status, 200, financial.text);
         assert.equal(financial.body.missingDocuments, undefined);
         assert.equal(financial.body.missingCompanyData, undefined);
-        assert.equal(financial.body.verificationStatus, 'awaiting_associated_person_information');
+        assert.equal(financial.body.verificationStatus, 'init', 'complete now; verification is requested explicitly');
         assert.deepEqual(financial.body.entityInfo, { ...full, financialInfo: { ...financialInfo, preferredPrimaryCurrency: 'usd' } });
         const changes = (await eventsFor(server.database, entity.entityId)).filter((e) => e.type === 'entity.verification_status.changed');
         assert.deepEqual(
@@ -486,7 +506,7 @@ for (const backend of backends()) {
         assert.deepEqual(data.object, res.body);
       });
 
-      it('adding the missing documents moves a person from awaiting_information to under_review', async () => {
+      it('adding the missing documents completes a person (init), and request-verification sends it to review', async () => {
         const entity = await createEntity(acme, { entityInfo: companyInfo(), entityDocuments: entityDocs() });
         const person = await addPerson(acme, entity.accountId, berliner({ email: 'docs-later@example.de' }), { beneficiaryType: ['representative'], title: 'Director' });
         assert.equal(person.verificationStatus, 'awaiting_information');
@@ -496,20 +516,25 @@ for (const backend of backends()) {
 
         const res = await acme.client.patch(UPDATE_PERSON, { beneficiaryId: person.beneficiaryId, verificationDocuments: personDocs('DEU') });
         assert.equal(res.status, 200, res.text);
-        assert.equal(res.body.verificationStatus, 'under_review');
+        assert.equal(res.body.verificationStatus, 'init', 'complete, but verification not yet requested');
         assert.equal(res.body.missingDocuments, undefined);
         assert.equal(res.body.verificationDocuments.length, 2);
+        const requested = await acme.client.post('/v1/submit/request-verification', { beneficiaryId: person.beneficiaryId });
+        assert.equal(requested.body.verificationStatus, 'under_review', requested.text);
 
         const changed = (await eventsFor(server.database, person.beneficiaryId)).filter((e) => e.type === 'associated_person.verification_status.changed');
         assert.deepEqual(
-          changed.map((e) => e.data),
-          [{ object: { beneficiaryId: person.beneficiaryId, verificationStatus: 'under_review' }, previousAttributes: { verificationStatus: 'awaiting_information' } }],
+          changed.map((e) => [(e.data as any).previousAttributes.verificationStatus, (e.data as any).object.verificationStatus]),
+          [
+            ['awaiting_information', 'init'],
+            ['init', 'under_review'],
+          ],
         );
         const updated = (await eventsFor(server.database, person.beneficiaryId)).filter((e) => e.type === 'associated_person.updated');
         assert.equal(updated.length, 1);
         assert.deepEqual((updated[0]!.data as any).previousAttributes, { verificationDocuments: [] });
         const entityAfter = await acme.client.get(entityDetails(entity.accountId));
-        assert.equal(entityAfter.body.verificationStatus, 'under_review', 'the entity follows its persons');
+        assert.equal(entityAfter.body.verificationStatus, 'awaiting_associated_person_information', 'the entity waits until its persons are active');
       });
 
       it('an update that changes nothing writes no associated_person.updated event', async () => {
@@ -530,6 +555,7 @@ for (const backend of backends()) {
           { beneficiaryType: ['ubo', 'representative'], ownershipPercentage: 60, title: 'CEO' },
           personDocs('DEU'),
         );
+        await approve(person.beneficiaryId);
         assert.equal((await acme.client.get(entityDetails(entity.accountId))).body.verificationStatus, 'under_review');
         const res = await acme.client.patch(UPDATE_PERSON, { beneficiaryId: person.beneficiaryId, beneficiaryDetails: { beneficiaryType: ['ubo'] } });
         assert.equal(res.status, 200, res.text);
@@ -590,8 +616,10 @@ for (const backend of backends()) {
 
       it('removing the only representative moves the entity back to awaiting_associated_person_information', async () => {
         const entity = await createEntity(acme, { entityInfo: companyInfo(), entityDocuments: entityDocs() });
-        await addPerson(acme, entity.accountId, californian({ email: 'ubo-stays@example.com' }), { beneficiaryType: ['ubo'], ownershipPercentage: 80 }, personDocs());
+        const ubo = await addPerson(acme, entity.accountId, californian({ email: 'ubo-stays@example.com' }), { beneficiaryType: ['ubo'], ownershipPercentage: 80 }, personDocs());
         const rep = await addPerson(acme, entity.accountId, berliner({ email: 'only-rep@example.de' }), { beneficiaryType: ['representative'], title: 'CEO' }, personDocs('DEU'));
+        await approve(ubo.beneficiaryId);
+        await approve(rep.beneficiaryId);
         assert.equal((await acme.client.get(entityDetails(entity.accountId))).body.verificationStatus, 'under_review');
 
         const res = await acme.client.post(REMOVE_PERSON, { beneficiaryId: rep.beneficiaryId });
@@ -602,7 +630,10 @@ for (const backend of backends()) {
         const changes = (await eventsFor(server.database, entity.entityId)).filter((e) => e.type === 'entity.verification_status.changed');
         assert.deepEqual(
           changes.map((e) => e.data).at(-1),
-          { object: { entityId: entity.entityId, verificationStatus: 'awaiting_associated_person_information' }, previousAttributes: { verificationStatus: 'under_review' } },
+          {
+            object: { entityId: entity.entityId, verificationStatus: 'awaiting_associated_person_information', action: 'persons_not_ready', reason: 'an associated person is not active' },
+            previousAttributes: { verificationStatus: 'under_review' },
+          },
         );
       });
     });

@@ -45,6 +45,9 @@ const ADDRESSED: Record<string, (c: Ctx, r: ForeignRecords) => Promise<ApiRespon
     }),
   updateAssociatedPerson: (c, r) => c.acme.client.patch('/v1/submit/update-associated-person', { beneficiaryId: r.beneficiaryId, userInfo: { firstName: 'x' } }),
   removeAssociatedPerson: (c, r) => c.acme.client.post('/v1/submit/remove-associated-person', { beneficiaryId: r.beneficiaryId }),
+  updateUser: (c, r) => c.acme.client.patch('/v1/submit/update-user', { userId: r.userId, userInfo: { firstName: 'x' } }),
+  requestVerification: (c, r) => c.acme.client.post('/v1/submit/request-verification', { accountId: r.accountId }),
+  simulateVerification: (c, r) => c.acme.client.post('/v1/sandbox/simulate-verification', { beneficiaryId: r.beneficiaryId, outcome: 'approve' }),
 };
 
 /** Real calls per operation; between them they should exercise each operation's success and typical failures. */
@@ -123,6 +126,27 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
     });
     server.clock.advance(1000);
     return [await acme.client.post('/v1/submit/remove-associated-person', { beneficiaryId: extra.body.beneficiaryId })];
+  },
+  updateUser: async ({ acme, own }) => [
+    await acme.client.patch('/v1/submit/update-user', { userId: own.userId, userInfo: { phone: '+4930901820' } }),
+    await acme.client.patch('/v1/submit/update-user', { userId: own.userId }),
+  ],
+  requestVerification: async ({ acme, own }) => [
+    await acme.client.post('/v1/submit/request-verification', { accountId: own.accountId }),
+    await acme.client.post('/v1/submit/request-verification', { beneficiaryId: own.beneficiaryId }),
+  ],
+  simulateVerification: async ({ acme, own, server }) => {
+    const person = await acme.client.post('/v1/submit/create-associated-person', {
+      accountId: own.entityAccountId,
+      userInfo: berliner({ email: 'sim@example.de' }),
+      beneficiaryDetails: { beneficiaryType: ['representative'], title: 'COO' },
+      verificationDocuments: personDocs('DEU'),
+    });
+    server.clock.advance(1000);
+    return [
+      await acme.client.post('/v1/sandbox/simulate-verification', { beneficiaryId: person.body.beneficiaryId, outcome: 'request_resubmission', reasons: ['blurry'] }),
+      await acme.client.post('/v1/sandbox/simulate-verification', { beneficiaryId: person.body.beneficiaryId, outcome: 'approve' }),
+    ];
   },
   deleteCredential: async ({ acme }) => {
     const created = await acme.client.post('/v1/integrator/credentials', { label: 'del', scope: 'read_only' });

@@ -37,3 +37,13 @@ export function listDocuments(db: Executor, ownerType: DocumentOwnerType, ownerI
     .where(and(eq(documents.ownerType, ownerType), eq(documents.ownerId, ownerId)))
     .orderBy(asc(documents.id));
 }
+
+/** Marks one document of an owner as to be redone (its `errors`); false when the owner has no such document. */
+export async function setDocumentErrors(db: Executor, ownerType: DocumentOwnerType, ownerId: string, documentId: string, errors: string[]): Promise<boolean> {
+  const rows = await db
+    .update(documents)
+    .set({ errors })
+    .where(and(eq(documents.ownerType, ownerType), eq(documents.ownerId, ownerId), eq(documents.id, documentId)))
+    .returning({ id: documents.id });
+  return rows.length === 1;
+}

@@ -11,12 +11,18 @@ export async function insertUser(db: Executor, row: typeof users.$inferInsert): 
 }
 
 /** Scoped by integrator: another integrator's user is simply absent. */
-export async function findUser(db: Executor, integratorId: string, id: string): Promise<UserRow | undefined> {
-  const [row] = await db
+export async function findUser(db: Executor, integratorId: string, id: string, options: { lock?: boolean } = {}): Promise<UserRow | undefined> {
+  const query = db
     .select()
     .from(users)
     .where(and(eq(users.integratorId, integratorId), eq(users.id, id)));
+  const [row] = options.lock ? await query.for('update') : await query;
   return row;
+}
+
+export async function updateUser(db: Executor, id: string, patch: Partial<typeof users.$inferInsert>): Promise<UserRow> {
+  const [row] = await db.update(users).set(patch).where(eq(users.id, id)).returning();
+  return row!;
 }
 
 export async function insertAuthenticators(db: Executor, rows: (typeof authenticators.$inferInsert)[]): Promise<void> {

@@ -6,3 +6,4 @@ export * from './customers.js';
 export * from './entities.js';
 export * from './documents.js';
 export * from './verification-status.js';
+export * from './verification.js';

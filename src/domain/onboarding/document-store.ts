@@ -91,6 +91,14 @@ export function toDocumentView(row: DocumentMeta): DocumentView {
   };
 }
 
+/**
+ * The types a record's requirements can count on: a document carrying `errors` (from a review asking for it to
+ * be redone, or from the automated checks) no longer satisfies anything until a replacement arrives.
+ */
+export function usableDocumentTypes(documents: readonly Pick<DocumentMeta, 'documentType' | 'errors'>[]): string[] {
+  return documents.filter((d) => !d.errors || d.errors.length === 0).map((d) => d.documentType);
+}
+
 export async function documentsOf(db: Executor, type: DocumentOwnerType, id: string): Promise<DocumentMeta[]> {
   return listDocuments(db, type, id);
 }

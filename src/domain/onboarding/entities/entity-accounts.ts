@@ -9,7 +9,9 @@ import { newId } from '../../ids.js';
 import { accountView } from '../accounts/account-view.js';
 import { prepareDocuments, storeDocuments, toDocumentView } from '../document-store.js';
 import { missingCompanyData, missingEntityDocuments } from '../requirements.js';
-import { entityStatus } from '../status.js';
+import { initialEntityStatus } from '../status.js';
+import { recordInitialStatus } from '../../verification/apply-transition.js';
+import { integratorCause } from '../users/create-user.js';
 import type { EntityInfo, SubmittedDocument } from '../types.js';
 import { validateEntityInfo } from '../validation/index.js';
 import { checkSignedAt, throwIfInvalid } from '../validation-result.js';
@@ -62,14 +64,13 @@ export async function createEntityAccount(
     const integratorId = ctx.actor.integratorId;
     const entityId = newId();
     const accountId = newId();
-    // A new entity has no associated persons yet.
-    const status = entityStatus(
+    // A new entity has no associated persons yet, so a complete one waits for them.
+    const status = initialEntityStatus(
       missingEntityDocuments(
         documents.prepared.map((d) => d.documentType),
         info,
       ),
       missingCompanyData(info),
-      [],
     );
     const entity = await insertEntity(tx, {
       id: entityId,
@@ -80,6 +81,7 @@ export async function createEntityAccount(
       createdAt: ctx.now,
       updatedAt: ctx.now,
     });
+    await recordInitialStatus(tx, { type: 'entity', id: entityId, integratorId, status }, integratorCause(ctx), ctx.now);
     const account = await insertAccount(tx, { id: accountId, integratorId, type: 'entity', entityId, createdAt: ctx.now, updatedAt: ctx.now });
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'entity', id: entityId }, documents.prepared, ctx.now);
     const view = await viewOf(tx, entity);
@@ -107,7 +109,7 @@ export async function updateEntityAccount(
     if (Object.keys(changes).length > 0) current = await updateEntity(tx, entity.id, { entityInfo: merged, updatedAt: ctx.now });
     const docsBefore = (await listDocuments(tx, 'entity', entity.id)).map(toDocumentView);
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'entity', id: entity.id }, documents.prepared, ctx.now);
-    current = await recomputeEntityStatus(tx, current, ctx.now);
+    current = await recomputeEntityStatus(tx, current, integratorCause(ctx), ctx.now);
     const view = await viewOf(tx, current);
     const docsAdded = view.entityDocuments.length > docsBefore.length;
     if (Object.keys(changes).length > 0 || docsAdded) {

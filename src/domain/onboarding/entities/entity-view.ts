@@ -2,7 +2,7 @@ import type { VerificationStatus } from '../../../db/schema/index.js';
 import type { AccountRow } from '../../../db/repositories/accounts.js';
 import type { DocumentMeta } from '../../../db/repositories/documents.js';
 import type { EntityRow, PersonRow } from '../../../db/repositories/entities.js';
-import { toDocumentView } from '../document-store.js';
+import { toDocumentView, usableDocumentTypes } from '../document-store.js';
 import { missingCompanyData, missingEntityDocuments } from '../requirements.js';
 import type { BeneficiaryDetails, DocumentView, EntityInfo, UserInfo } from '../types.js';
 
@@ -34,7 +34,7 @@ export function entityAccountView(entity: EntityRow, account: AccountRow, docume
     entityDocuments: documents.map(toDocumentView),
   };
   const docs = missingEntityDocuments(
-    documents.map((d) => d.documentType),
+    usableDocumentTypes(documents),
     info,
   );
   const data = missingCompanyData(info);

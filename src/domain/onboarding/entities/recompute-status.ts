@@ -1,38 +1,31 @@
 import type { Executor } from '../../../db/database.js';
 import { listDocuments } from '../../../db/repositories/documents.js';
-import { listPersons, updateEntity, type EntityRow } from '../../../db/repositories/entities.js';
-import { recordEvent } from '../../events/record-event.js';
+import { findEntity, listPersons, type EntityRow } from '../../../db/repositories/entities.js';
+import { afterDataChange } from '../../verification/after-data-change.js';
+import { applyTransition, type Cause, type SubjectRef } from '../../verification/apply-transition.js';
+import { usableDocumentTypes } from '../document-store.js';
 import { missingCompanyData, missingEntityDocuments } from '../requirements.js';
-import { entityStatus, nextStatus } from '../status.js';
+import { personsReady } from '../status.js';
 import type { BeneficiaryDetails, EntityInfo } from '../types.js';
 
 /**
- * Re-derives an entity's status from its data, documents and persons after any change to them, recording
- * entity.verification_status.changed when it moves. Call it inside the changing transaction.
+ * Re-derives an entity's status after a change to its data, documents or persons, inside the changing
+ * transaction: completeness while pre-review or after a resubmission request, then whether its persons are
+ * ready (a representative, and every UBO and representative active).
  */
-export async function recomputeEntityStatus(tx: Executor, entity: EntityRow, at: Date): Promise<EntityRow> {
+export async function recomputeEntityStatus(tx: Executor, entity: EntityRow, cause: Cause, at: Date): Promise<EntityRow> {
   const info = entity.entityInfo as EntityInfo;
   const documents = await listDocuments(tx, 'entity', entity.id);
+  const complete = missingEntityDocuments(usableDocumentTypes(documents), info).length === 0 && missingCompanyData(info).length === 0;
+  const subject: SubjectRef = { type: 'entity', id: entity.id, integratorId: entity.integratorId, status: entity.verificationStatus };
+  await afterDataChange(tx, subject, complete, cause, at);
+
   const persons = await listPersons(tx, entity.id);
-  const computed = entityStatus(
-    missingEntityDocuments(
-      documents.map((d) => d.documentType),
-      info,
-    ),
-    missingCompanyData(info),
-    persons.map((p) => ({ beneficiaryType: (p.beneficiaryDetails as BeneficiaryDetails).beneficiaryType, verificationStatus: p.verificationStatus })),
-  );
-  const next = nextStatus(entity.verificationStatus, computed);
-  if (next === entity.verificationStatus) return entity;
-  const updated = await updateEntity(tx, entity.id, { verificationStatus: next, updatedAt: at });
-  await recordEvent(tx, {
-    integratorId: entity.integratorId,
-    type: 'entity.verification_status.changed',
-    objectType: 'entity',
-    objectId: entity.id,
-    object: { entityId: entity.id, verificationStatus: next },
-    previousAttributes: { verificationStatus: entity.verificationStatus },
-    at,
-  });
-  return updated;
+  const ready = personsReady(persons.map((p) => ({ beneficiaryType: (p.beneficiaryDetails as BeneficiaryDetails).beneficiaryType, verificationStatus: p.verificationStatus })));
+  const system: Cause = { actorType: 'system', reason: ready ? 'every associated person is active' : 'an associated person is not active' };
+  if (subject.status === 'awaiting_associated_person_information' && ready) await applyTransition(tx, subject, { type: 'persons_ready' }, system, at);
+  else if (subject.status === 'under_review' && !ready) await applyTransition(tx, subject, { type: 'persons_not_ready' }, system, at);
+
+  if (subject.status === entity.verificationStatus) return entity;
+  return (await findEntity(tx, entity.integratorId, entity.id))!;
 }

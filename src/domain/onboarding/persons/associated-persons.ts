@@ -7,13 +7,15 @@ import { runMutation, type MutationContext } from '../../context.js';
 import { notFound, type FieldError } from '../../errors.js';
 import { recordEvent } from '../../events/record-event.js';
 import { newId } from '../../ids.js';
-import { documentsOf, prepareDocuments, storeDocuments, toDocumentView } from '../document-store.js';
+import { documentsOf, prepareDocuments, storeDocuments, toDocumentView, usableDocumentTypes } from '../document-store.js';
 import { entityOfAccount } from '../entities/entity-accounts.js';
 import { recomputeEntityStatus } from '../entities/recompute-status.js';
 import { missingPersonRequirements } from '../requirements.js';
-import { nextStatus, personStatus } from '../status.js';
+import { initialPersonStatus } from '../status.js';
+import { afterDataChange } from '../../verification/after-data-change.js';
+import { recordInitialStatus } from '../../verification/apply-transition.js';
 import type { BeneficiaryDetails, DocumentView, SubmittedDocument, UserInfo } from '../types.js';
-import { sealSsn, withoutSsn } from '../users/create-user.js';
+import { integratorCause, sealSsn, withoutSsn } from '../users/create-user.js';
 import { maskedUserInfo } from '../users/user-view.js';
 import { checkUboTotal, validateBeneficiaryDetails, validateUserInfo } from '../validation/index.js';
 import { throwIfInvalid } from '../validation-result.js';
@@ -34,7 +36,7 @@ async function personView(db: Executor, person: PersonRow): Promise<AssociatedPe
 function personViewFrom(person: PersonRow, documents: DocumentMeta[]): AssociatedPersonView {
   const missing = missingPersonRequirements(
     person.userInfo as UserInfo,
-    documents.map((d) => d.documentType),
+    usableDocumentTypes(documents),
   );
   const view: AssociatedPersonView = {
     beneficiaryId: person.id,
@@ -101,14 +103,15 @@ export async function createAssociatedPerson(
       userInfo: withoutSsn(input.userInfo),
       ...sealSsn(ctx, input.userInfo.socialSecurityNumber, id),
       beneficiaryDetails: input.beneficiaryDetails,
-      verificationStatus: personStatus(missing),
+      verificationStatus: initialPersonStatus(missing),
       createdAt: ctx.now,
       updatedAt: ctx.now,
     });
+    await recordInitialStatus(tx, { type: 'associated_person', id, integratorId, status: person.verificationStatus }, integratorCause(ctx), ctx.now);
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'associated_person', id }, documents.prepared, ctx.now);
     const view = await personView(tx, person);
     await recordEvent(tx, { integratorId, type: 'associated_person.created', objectType: 'associated_person', objectId: id, object: view, at: ctx.now });
-    await recomputeEntityStatus(tx, entity, ctx.now);
+    await recomputeEntityStatus(tx, entity, integratorCause(ctx), ctx.now);
     return view;
   });
 }
@@ -148,20 +151,9 @@ export async function updateAssociatedPerson(ctx: MutationContext, input: Person
     const sealed = ssnGiven ? sealSsn(ctx, userInfo.socialSecurityNumber, person.id) : {};
     let updated = await updatePerson(tx, person.id, { userInfo: withoutSsn(userInfo), ...sealed, beneficiaryDetails: details, updatedAt: ctx.now });
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'associated_person', id: person.id }, documents.prepared, ctx.now);
-    const docTypes = (await listDocuments(tx, 'associated_person', person.id)).map((d) => d.documentType);
-    const status = nextStatus(updated.verificationStatus, personStatus(missingPersonRequirements(userInfo, docTypes)));
-    if (status !== updated.verificationStatus) {
-      updated = await updatePerson(tx, person.id, { verificationStatus: status });
-      await recordEvent(tx, {
-        integratorId,
-        type: 'associated_person.verification_status.changed',
-        objectType: 'associated_person',
-        objectId: person.id,
-        object: { beneficiaryId: person.id, verificationStatus: status },
-        previousAttributes: { verificationStatus: person.verificationStatus },
-        at: ctx.now,
-      });
-    }
+    const complete = missingPersonRequirements(userInfo, usableDocumentTypes(await listDocuments(tx, 'associated_person', person.id))).length === 0;
+    await afterDataChange(tx, { type: 'associated_person', id: person.id, integratorId, status: updated.verificationStatus }, complete, integratorCause(ctx), ctx.now);
+    updated = (await findPerson(tx, integratorId, person.id))!;
     const view = await personView(tx, updated);
     const previousAttributes: Record<string, unknown> = {};
     for (const key of ['userInfo', 'beneficiaryDetails', 'verificationDocuments'] as const) {
@@ -172,7 +164,7 @@ export async function updateAssociatedPerson(ctx: MutationContext, input: Person
     if (Object.keys(previousAttributes).length > 0) {
       await recordEvent(tx, { integratorId, type: 'associated_person.updated', objectType: 'associated_person', objectId: person.id, object: view, previousAttributes, at: ctx.now });
     }
-    await recomputeEntityStatus(tx, entity, ctx.now);
+    await recomputeEntityStatus(tx, entity, integratorCause(ctx), ctx.now);
     return view;
   });
 }
@@ -186,7 +178,7 @@ export async function removeAssociatedPerson(ctx: MutationContext, beneficiaryId
     const view = await personView(tx, person);
     await updatePerson(tx, person.id, { removedAt: ctx.now, updatedAt: ctx.now });
     await recordEvent(tx, { integratorId, type: 'associated_person.removed', objectType: 'associated_person', objectId: person.id, object: view, at: ctx.now });
-    await recomputeEntityStatus(tx, entity, ctx.now);
+    await recomputeEntityStatus(tx, entity, integratorCause(ctx), ctx.now);
     return { beneficiaryId, removed: true };
   });
 }

@@ -7,7 +7,8 @@ import { recordEvent } from '../../events/record-event.js';
 import { newId } from '../../ids.js';
 import { prepareDocuments, storeDocuments } from '../document-store.js';
 import { missingPersonRequirements } from '../requirements.js';
-import { personStatus } from '../status.js';
+import { initialPersonStatus } from '../status.js';
+import { recordInitialStatus } from '../../verification/apply-transition.js';
 import type { AdditionalUserInfo, Authenticator, SubmittedDocument, UserInfo } from '../types.js';
 import {
   additionalUserInfoRequired,
@@ -75,6 +76,11 @@ export function sealSsn(ctx: MutationContext, ssn: string | null | undefined, ow
   };
 }
 
+/** The integrator credential behind a change, for the verification audit trail. */
+export function integratorCause(ctx: MutationContext) {
+  return { actorType: 'integrator' as const, ...(ctx.actor.credentialId ? { actorId: ctx.actor.credentialId } : {}) };
+}
+
 export function withoutSsn(userInfo: UserInfo): Omit<UserInfo, 'socialSecurityNumber'> {
   const { socialSecurityNumber: _ssn, ...rest } = userInfo;
   return rest;
@@ -106,10 +112,12 @@ export async function createUserWithAccount(ctx: MutationContext, input: CreateU
       additionalUserInfo: input.additionalUserInfo ?? null,
       partnerSignedAgreementId: input.partnerSignedAgreementId ?? null,
       serviceTermsSignedAt: new Date(input.serviceTermsSignedAt),
-      verificationStatus: personStatus(missing),
+      verificationStatus: initialPersonStatus(missing),
       createdAt: ctx.now,
       updatedAt: ctx.now,
     });
+
+    await recordInitialStatus(tx, { type: 'user', id: userId, integratorId, status: user.verificationStatus }, integratorCause(ctx), ctx.now);
 
     const accountId = newId();
     const selfCustodial = custody === 'auto' && input.walletAddress ? normalizeWalletAddress(input.walletAddress) : undefined;

@@ -2,7 +2,7 @@ import type { VerificationStatus } from '../../../db/schema/index.js';
 import type { AccountRow } from '../../../db/repositories/accounts.js';
 import type { DocumentMeta } from '../../../db/repositories/documents.js';
 import type { UserRow } from '../../../db/repositories/users.js';
-import { toDocumentView } from '../document-store.js';
+import { toDocumentView, usableDocumentTypes } from '../document-store.js';
 import { missingPersonRequirements } from '../requirements.js';
 import type { AdditionalUserInfo, DocumentView, UserInfo } from '../types.js';
 
@@ -32,7 +32,7 @@ export interface UserAccountView {
 /** The full view (get-user-details, events); create-user and create-individual-account trim it to the spec's shapes. */
 export function userAccountView(user: UserRow, account: AccountRow, documents: DocumentMeta[], authenticatorCount: number): UserAccountView {
   const userInfo = maskedUserInfo(user.userInfo, user.ssnLast4);
-  const missing = missingPersonRequirements(user.userInfo as UserInfo, documents.map((d) => d.documentType));
+  const missing = missingPersonRequirements(user.userInfo as UserInfo, usableDocumentTypes(documents));
   const view: UserAccountView = {
     userId: user.id,
     accountId: account.id,

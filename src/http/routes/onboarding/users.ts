@@ -2,10 +2,19 @@ import { Type } from 'typebox';
 import { toCreateUserStatus } from '../../../domain/onboarding/status.js';
 import { createUserWithAccount, userSubmissionErrors, type CreateUserInput } from '../../../domain/onboarding/users/create-user.js';
 import { getUserDetails } from '../../../domain/onboarding/users/user-reads.js';
+import { updateUser } from '../../../domain/onboarding/users/update-user.js';
 import { actorFrom } from '../../context.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
-import { Uuid } from '../../schemas/onboarding/common.js';
-import { CreateIndividualAccountBody, CreateUserBody, CreateUserResponse, IndividualAccountResponse, UserDetailsResponse } from '../../schemas/onboarding/users.js';
+import {
+  AdditionalUserInfoSchema,
+  CreateIndividualAccountBody,
+  CreateUserBody,
+  CreateUserResponse,
+  IndividualAccountResponse,
+  UserDetailsResponse,
+  UserInfoPatchSchema,
+} from '../../schemas/onboarding/users.js';
+import { Nullable, UserDocumentSubmission, Uuid } from '../../schemas/onboarding/common.js';
 import { SIGNED_READ_ERRORS, SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
 import type { Api, Deps } from '../../types.js';
 
@@ -52,6 +61,28 @@ export function userRoutes(api: Api, deps: Deps): void {
       const { partnerSignedAgreementId: _p, ...rest } = view;
       return reply.code(201).send({ ...rest, walletAddress: view.walletAddress! });
     },
+  );
+
+  api.patch(
+    '/v1/submit/update-user',
+    {
+      schema: {
+        operationId: 'updateUser',
+        tags: TAGS,
+        summary: 'Updates a user (only provided fields change) and adds documents, e.g. to answer a resubmission request',
+        body: Type.Object(
+          {
+            userId: Uuid(),
+            userInfo: Type.Optional(UserInfoPatchSchema),
+            additionalUserInfo: Type.Optional(AdditionalUserInfoSchema),
+            verificationDocuments: Type.Optional(Nullable(Type.Array(UserDocumentSubmission, { maxItems: 10 }))),
+          },
+          { additionalProperties: false, minProperties: 2 },
+        ),
+        response: { 200: UserDetailsResponse, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
+      },
+    },
+    async (request) => updateUser(actorFrom(request, deps), request.body),
   );
 
   api.get(

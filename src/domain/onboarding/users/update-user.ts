@@ -1,0 +1,68 @@
+import { findAccountByUser } from '../../../db/repositories/accounts.js';
+import { listDocuments } from '../../../db/repositories/documents.js';
+import { countAuthenticators, findUser, updateUser as updateUserRow } from '../../../db/repositories/users.js';
+import { runMutation, type MutationContext } from '../../context.js';
+import { notFound } from '../../errors.js';
+import { recordEvent } from '../../events/record-event.js';
+import { afterDataChange } from '../../verification/after-data-change.js';
+import { prepareDocuments, storeDocuments, usableDocumentTypes } from '../document-store.js';
+import { missingPersonRequirements } from '../requirements.js';
+import type { AdditionalUserInfo, SubmittedDocument, UserInfo } from '../types.js';
+import { validateAdditionalUserInfo, validateUserInfo } from '../validation/index.js';
+import { throwIfInvalid } from '../validation-result.js';
+import { integratorCause, sealSsn, withoutSsn } from './create-user.js';
+import { userAccountView, type UserAccountView } from './user-view.js';
+
+export interface UpdateUserInput {
+  userId: string;
+  userInfo?: Partial<UserInfo>;
+  additionalUserInfo?: AdditionalUserInfo;
+  verificationDocuments?: SubmittedDocument[] | null;
+}
+
+/**
+ * Changes only what is given (an address as a whole) and adds documents: how an integrator completes a user or
+ * answers a resubmission request. A stored SSN stays unless a new one is sent.
+ */
+export function updateUser(ctx: MutationContext, input: UpdateUserInput): Promise<UserAccountView> {
+  const documents = prepareDocuments(input.verificationDocuments, '/verificationDocuments');
+  throwIfInvalid([...documents.errors, ...(input.additionalUserInfo ? validateAdditionalUserInfo(input.additionalUserInfo, '/additionalUserInfo') : [])]);
+  return runMutation(ctx, async (tx) => {
+    const integratorId = ctx.actor.integratorId;
+    const user = await findUser(tx, integratorId, input.userId, { lock: true });
+    if (!user) throw notFound('User');
+    const account = (await findAccountByUser(tx, user.id))!;
+    const before = userAccountView(user, account, await listDocuments(tx, 'user', user.id), await countAuthenticators(tx, user.id));
+
+    const userInfo: UserInfo = { ...(user.userInfo as UserInfo), ...input.userInfo };
+    const ssnGiven = input.userInfo?.socialSecurityNumber !== undefined;
+    throwIfInvalid(
+      validateUserInfo(userInfo, '/userInfo', ctx.now).filter(
+        // A stored SSN (sealed, so absent from userInfo here) still satisfies "required for US residents".
+        (e) => !(e.pointer === '/userInfo/socialSecurityNumber' && e.code === 'required' && user.ssnLast4 && !ssnGiven),
+      ),
+    );
+    const sealed = ssnGiven ? sealSsn(ctx, userInfo.socialSecurityNumber, user.id) : {};
+    await updateUserRow(tx, user.id, {
+      userInfo: withoutSsn(userInfo),
+      ...sealed,
+      ...(input.additionalUserInfo ? { additionalUserInfo: input.additionalUserInfo } : {}),
+      updatedAt: ctx.now,
+    });
+    await storeDocuments(tx, ctx.secrets, { integratorId, type: 'user', id: user.id }, documents.prepared, ctx.now);
+    const docs = await listDocuments(tx, 'user', user.id);
+    const complete = missingPersonRequirements(userInfo, usableDocumentTypes(docs)).length === 0;
+    await afterDataChange(tx, { type: 'user', id: user.id, integratorId, status: user.verificationStatus }, complete, integratorCause(ctx), ctx.now);
+
+    const after = userAccountView((await findUser(tx, integratorId, user.id))!, account, docs, await countAuthenticators(tx, user.id));
+    const previousAttributes: Record<string, unknown> = {};
+    for (const key of ['userInfo', 'additionalUserInfo', 'verificationDocuments'] as const) {
+      if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) previousAttributes[key] = before[key] ?? null;
+    }
+    if (ssnGiven && 'ssnFingerprint' in sealed && sealed.ssnFingerprint !== user.ssnFingerprint) previousAttributes.userInfo = before.userInfo;
+    if (Object.keys(previousAttributes).length > 0) {
+      await recordEvent(tx, { integratorId, type: 'user.updated', objectType: 'user', objectId: user.id, object: after, previousAttributes, at: ctx.now });
+    }
+    return after;
+  });
+}
