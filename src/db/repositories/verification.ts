@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { associatedPersons, entities, users, verificationTransitions, type VerificationStatus } from '../schema/index.js';
 
@@ -18,4 +18,12 @@ export async function insertTransition(db: Executor, row: typeof verificationTra
 
 export function listTransitions(db: Executor, subjectId: string): Promise<TransitionRow[]> {
   return db.select().from(verificationTransitions).where(eq(verificationTransitions.subjectId, subjectId)).orderBy(asc(verificationTransitions.id));
+}
+
+/** Which integrator a subject belongs to (operators address subjects across integrators). */
+export async function findSubjectIntegrator(db: Executor, type: SubjectType, id: string): Promise<string | undefined> {
+  const table = TABLES[type];
+  const where = type === 'associated_person' ? and(eq(associatedPersons.id, id), isNull(associatedPersons.removedAt)) : eq(table.id, id);
+  const [row] = await db.select({ integratorId: table.integratorId }).from(table).where(where);
+  return row?.integratorId;
 }

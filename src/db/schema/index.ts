@@ -7,3 +7,4 @@ export * from './entities.js';
 export * from './documents.js';
 export * from './verification-status.js';
 export * from './verification.js';
+export * from './operators.js';

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database.js';
-import { findAccount } from '../../db/repositories/accounts.js';
+import { findAccount, findAccountByEntity, findAccountByUser } from '../../db/repositories/accounts.js';
+import { findSubjectIntegrator, type SubjectType } from '../../db/repositories/verification.js';
 import { listDocuments, type DocumentOwnerType } from '../../db/repositories/documents.js';
 import { findEntity, findPerson, listPersons, type EntityRow } from '../../db/repositories/entities.js';
 import { findUser } from '../../db/repositories/users.js';
@@ -68,4 +69,13 @@ export async function loadSubject(tx: Executor, integratorId: string, input: { a
     personsReady: true,
     key: { accountId: account.id },
   };
+}
+
+/** The same, addressed by subject type and id across integrators (operators); undefined when there is none. */
+export async function loadSubjectById(tx: Executor, type: SubjectType, id: string): Promise<LoadedSubject | undefined> {
+  const integratorId = await findSubjectIntegrator(tx, type, id);
+  if (!integratorId) return undefined;
+  if (type === 'associated_person') return loadSubject(tx, integratorId, { beneficiaryId: id });
+  const account = type === 'user' ? await findAccountByUser(tx, id) : await findAccountByEntity(tx, id);
+  return account ? loadSubject(tx, integratorId, { accountId: account.id }) : undefined;
 }

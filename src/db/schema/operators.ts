@@ -1,0 +1,18 @@
+import { boolean, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt } from './columns.js';
+
+/**
+ * Compliance officers. They authenticate to /admin with a bearer token made by the operator CLI; only its
+ * SHA-256 is stored. Operators are never integrators: no integrator credential reaches /admin.
+ */
+export const operators = pgTable(
+  'operators',
+  {
+    id: uuid('id').primaryKey(),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('operators_token_hash_key').on(t.tokenHash)],
+);

@@ -1,0 +1,40 @@
+import type { Executor } from '../../db/database.js';
+import { setDocumentErrors } from '../../db/repositories/documents.js';
+import type { VerificationStatus } from '../../db/schema/index.js';
+import { ApiError, type FieldError } from '../errors.js';
+import { recomputeEntityStatus } from '../onboarding/entities/recompute-status.js';
+import { applyTransition, type Cause } from './apply-transition.js';
+import type { LoadedSubject } from './subjects.js';
+
+export const DECISIONS = ['approve', 'reject', 'request_resubmission', 'deactivate', 'reactivate', 'reopen'] as const;
+export type Decision = (typeof DECISIONS)[number];
+
+export interface DecisionInput {
+  reasons?: string[];
+  /** request_resubmission: documentIds of the record to redo; each gets `reasons` as its `errors`. */
+  documents?: string[];
+}
+
+/**
+ * A review decision (operator or sandbox) through the state machine. Documents named for resubmission stop
+ * counting towards requirements until a replacement arrives; an associated person's decision may make its
+ * entity ready for review, or not.
+ */
+export async function applyDecision(tx: Executor, subject: LoadedSubject, decision: Decision, input: DecisionInput, cause: Cause, at: Date): Promise<VerificationStatus> {
+  const status = await applyTransition(tx, subject.ref, { type: decision }, cause, at);
+  if (decision === 'request_resubmission') {
+    const errors: FieldError[] = [];
+    for (const [i, documentId] of (input.documents ?? []).entries()) {
+      const found = await setDocumentErrors(tx, subject.documentOwner, subject.ref.id, documentId, input.reasons?.length ? input.reasons : ['Resubmission requested']);
+      if (!found) errors.push({ pointer: `/documents/${i}`, code: 'unknown_document', detail: `documents/${i} is not a document of this record`, in: 'body' });
+    }
+    if (errors.length > 0) throw new ApiError('validation_failed', 'Unknown documents', { errors });
+  }
+  if (subject.parentEntity) await recomputeEntityStatus(tx, subject.parentEntity, { actorType: 'system' }, at);
+  return status;
+}
+
+/** Operators must say why for anything but an approval (the reason is the audit record's). */
+export function reasonRequired(decision: Decision): boolean {
+  return decision !== 'approve' && decision !== 'reactivate';
+}

@@ -1,0 +1,142 @@
+import { eq, sql } from 'drizzle-orm';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import type { Database, Executor } from '../../db/database.js';
+import { findAccountByEntity } from '../../db/repositories/accounts.js';
+import { listTransitions, type SubjectType } from '../../db/repositories/verification.js';
+import { documents } from '../../db/schema/index.js';
+import type { VerificationStatus } from '../../db/schema/index.js';
+import { ApiError, notFound } from '../errors.js';
+import { getEntityDetails } from '../onboarding/entities/entity-accounts.js';
+import { getAssociatedPerson } from '../onboarding/persons/associated-persons.js';
+import { getUserDetails } from '../onboarding/users/user-reads.js';
+import { applyDecision, reasonRequired, type Decision, type DecisionInput } from './decisions.js';
+import { loadSubjectById } from './subjects.js';
+
+export interface OperatorRef {
+  operatorId: string;
+  name: string;
+}
+
+/** An operator's decision on any integrator's record, audited with the operator and the reason. */
+export async function decideAsOperator(
+  db: Database,
+  target: { subjectType: SubjectType; subjectId: string },
+  decision: Decision,
+  input: DecisionInput,
+  operator: OperatorRef,
+  now: Date,
+): Promise<{ subjectType: SubjectType; subjectId: string; verificationStatus: VerificationStatus }> {
+  const reason = (input.reasons ?? []).join('; ').trim();
+  if (reasonRequired(decision) && reason === '') {
+    throw new ApiError('validation_failed', `A reason is required to ${decision.replace('_', ' ')}`, {
+      errors: [{ pointer: '/reasons', code: 'required', detail: `reasons is required for ${decision}`, in: 'body' }],
+    });
+  }
+  return db.db.transaction(async (tx) => {
+    const subject = await loadSubjectById(tx, target.subjectType, target.subjectId);
+    if (!subject) throw notFound('Case');
+    const status = await applyDecision(tx, subject, decision, input, { actorType: 'operator', actorId: operator.operatorId, reason: reason || decision }, now);
+    return { ...target, verificationStatus: status };
+  });
+}
+
+export interface ReviewItem {
+  subjectType: SubjectType;
+  subjectId: string;
+  integratorId: string;
+  integratorName: string;
+  verificationStatus: VerificationStatus;
+  name: string;
+  /** When the record last changed: the queue is oldest first. */
+  since: string;
+}
+
+/** Opaque keyset cursor over (since, id): stable under inserts, cheap on a queue of any length. */
+function encodeCursor(since: string, id: string): string {
+  return Buffer.from(`${since}|${id}`).toString('base64url');
+}
+function decodeCursor(cursor: string): { since: string; id: string } {
+  const [since, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!since || !id || Number.isNaN(Date.parse(since)) || !/^[0-9a-f-]{36}$/.test(id)) {
+    throw new ApiError('validation_failed', 'Invalid cursor', { errors: [{ pointer: '/startingAfter', code: 'invalid_format', detail: 'startingAfter is not a cursor from this queue', in: 'query' }] });
+  }
+  return { since, id };
+}
+
+export async function listReviews(
+  db: Executor,
+  options: { status: VerificationStatus; integratorId?: string; olderThanSeconds?: number; limit: number; startingAfter?: string; now: Date },
+): Promise<{ data: ReviewItem[]; hasMore: boolean; nextCursor: string | null }> {
+  const cursor = options.startingAfter ? decodeCursor(options.startingAfter) : undefined;
+  const cutoff = options.olderThanSeconds !== undefined ? new Date(options.now.getTime() - options.olderThanSeconds * 1000).toISOString() : undefined;
+  const result = await db.execute<{ subject_type: SubjectType; subject_id: string; integrator_id: string; integrator_name: string; status: VerificationStatus; name: string; since: string }>(sql`
+    select q.subject_type, q.subject_id, q.integrator_id, i.name as integrator_name, q.status, q.name, q.since
+    from (
+      select 'user' as subject_type, id as subject_id, integrator_id, verification_status as status,
+             coalesce(user_info->>'firstName', '') || ' ' || coalesce(user_info->>'lastName', '') as name, updated_at as since
+        from users
+      union all
+      select 'associated_person', id, integrator_id, verification_status,
+             coalesce(user_info->>'firstName', '') || ' ' || coalesce(user_info->>'lastName', ''), updated_at
+        from associated_persons where removed_at is null
+      union all
+      select 'entity', id, integrator_id, verification_status, coalesce(entity_info->>'businessLegalName', '(no legal name)'), updated_at
+        from entities
+    ) q join integrators i on i.id = q.integrator_id
+    where q.status = ${options.status}
+      ${options.integratorId ? sql`and q.integrator_id = ${options.integratorId}` : sql``}
+      ${cutoff ? sql`and q.since <= ${cutoff}::timestamptz` : sql``}
+      ${cursor ? sql`and (q.since, q.subject_id) > (${cursor.since}::timestamptz, ${cursor.id}::uuid)` : sql``}
+    order by q.since, q.subject_id
+    limit ${options.limit + 1}`);
+  const rows = (result as unknown as { rows: { subject_type: SubjectType; subject_id: string; integrator_id: string; integrator_name: string; status: VerificationStatus; name: string; since: string | Date }[] }).rows;
+  const data = rows.slice(0, options.limit).map((r) => ({
+    subjectType: r.subject_type,
+    subjectId: r.subject_id,
+    integratorId: r.integrator_id,
+    integratorName: r.integrator_name,
+    verificationStatus: r.status,
+    name: r.name.trim(),
+    since: new Date(r.since).toISOString(),
+  }));
+  const last = data.at(-1);
+  const hasMore = rows.length > options.limit;
+  return { data, hasMore, nextCursor: hasMore && last ? encodeCursor(last.since, last.subjectId) : null };
+}
+
+/** Everything an officer needs on one case: the record as the integrator sees it, and its history. */
+export async function getCase(db: Database, subjectType: SubjectType, subjectId: string) {
+  const subject = await db.db.transaction((tx) => loadSubjectById(tx, subjectType, subjectId));
+  if (!subject) throw notFound('Case');
+  const integratorId = subject.ref.integratorId;
+  let record: unknown;
+  if (subjectType === 'user') record = await getUserDetails(db.db, integratorId, subjectId);
+  else if (subjectType === 'associated_person') record = await getAssociatedPerson(db.db, integratorId, subjectId);
+  else record = await getEntityDetails(db.db, integratorId, (await findAccountByEntity(db.db, subjectId))!.id);
+  const history = (await listTransitions(db.db, subjectId)).map((t) => ({
+    fromStatus: t.fromStatus,
+    toStatus: t.toStatus,
+    action: t.action,
+    actorType: t.actorType,
+    actorId: t.actorId,
+    reason: t.reason,
+    at: t.createdAt.toISOString(),
+  }));
+  return {
+    subjectType,
+    subjectId,
+    integratorId,
+    verificationStatus: subject.ref.status,
+    missingDocuments: subject.missingDocuments,
+    missingCompanyData: subject.missingCompanyData,
+    record,
+    history,
+  };
+}
+
+/** A document's bytes, opened for display to an operator. */
+export async function getDocumentContent(db: Database, secrets: SecretBox, documentId: string): Promise<{ mediaType: string; bytes: Buffer }> {
+  const [row] = await db.db.select().from(documents).where(eq(documents.id, documentId));
+  if (!row) throw notFound('Document');
+  return { mediaType: row.mediaType, bytes: secrets.openBytes(row.contentSealed, `document:${row.ownerType}:${row.ownerId}`) };
+}
