@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { createClient } from '../../src/client/index.js';
+import { californian, personDocs, signedAt } from '../harness/fixtures.js';
+import { runAdmin, startServerProcess } from '../harness/process.js';
+
+describe('the review CLI', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'iapi-review-'));
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const env = { DATA_DIR: dataDir };
+
+  it('lists the queue, shows a case and records an operator’s decisions', async () => {
+    const integrator = JSON.parse((await runAdmin(['integrators', 'create', '--name', 'Acme'], env)).stdout);
+    const operator = await runAdmin(['operators', 'create', '--name', 'alice'], env);
+    assert.equal(operator.code, 0, operator.stderr);
+    assert.match(JSON.parse(operator.stdout).token, /^op_[A-Za-z0-9_-]{43}$/);
+
+    // The integrator onboards a complete user through the API; the server then stops (PGlite: one process).
+    const server = await startServerProcess(env);
+    let userId: string;
+    try {
+      const client = createClient({ baseUrl: server.url, privateKey: integrator.privateKey });
+      const created = await client.post('/v1/submit/create-individual-account', { userInfo: californian(), serviceTermsSignedAt: signedAt(), verificationDocuments: personDocs() });
+      assert.equal(created.status, 201, created.text);
+      userId = created.body.userId;
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+
+    const queue = JSON.parse((await runAdmin(['review', 'list'], env)).stdout);
+    assert.deepEqual(
+      queue.data.map((c: any) => [c.subjectType, c.subjectId, c.integratorName]),
+      [['user', userId, 'Acme']],
+    );
+    const shown = JSON.parse((await runAdmin(['review', 'show', '--type', 'user', '--id', userId], env)).stdout);
+    assert.equal(shown.record.userInfo.socialSecurityNumber, '***-**-6789');
+    assert.equal(shown.history[0].action, 'created');
+
+    const noReason = await runAdmin(['review', 'reject', '--type', 'user', '--id', userId, '--operator', 'alice'], env);
+    assert.equal(noReason.code, 65);
+    assert.match(noReason.stderr, /reason is required/);
+    const unknownOperator = await runAdmin(['review', 'approve', '--type', 'user', '--id', userId, '--operator', 'mallory'], env);
+    assert.equal(unknownOperator.code, 64);
+
+    const approved = await runAdmin(['review', 'approve', '--type', 'user', '--id', userId, '--operator', 'alice'], env);
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.equal(JSON.parse(approved.stdout).verificationStatus, 'active');
+    const again = await runAdmin(['review', 'approve', '--type', 'user', '--id', userId, '--operator', 'alice'], env);
+    assert.equal(again.code, 75, 'a refused move');
+    assert.match(again.stderr, /invalid_state_transition/);
+
+    const deactivated = await runAdmin(['review', 'deactivate', '--type', 'user', '--id', userId, '--operator', 'alice', '--reason', 'account closed at the user’s request'], env);
+    assert.equal(JSON.parse(deactivated.stdout).verificationStatus, 'inactive');
+    const history = JSON.parse((await runAdmin(['review', 'show', '--type', 'user', '--id', userId], env)).stdout).history;
+    assert.deepEqual(
+      history.map((h: any) => [h.action, h.actorType, h.reason]).slice(1),
+      [
+        ['approve', 'operator', 'approve'],
+        ['deactivate', 'operator', 'account closed at the user’s request'],
+      ],
+    );
+    assert.equal((await runAdmin(['review', 'show', '--type', 'user', '--id', '00000000-0000-7000-8000-000000000000'], env)).code, 66);
+  });
+});
