@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { newId } from '../domain/ids.js';
+import { registerAdminApi } from './admin/admin-api.js';
 import { registerSignedScope } from './auth/signed-scope.js';
 import { registerJsonBody } from './json-body.js';
 import { registerOpenApi } from './openapi.js';
@@ -61,6 +62,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     accountRoutes(api, deps);
     verificationRoutes(api, deps);
   });
+  await registerAdminApi(app, deps);
 
   await app.ready();
   return app;
