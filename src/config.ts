@@ -1,6 +1,10 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseEncryptionKey } from './crypto/encryption-key.js';
 import { DEFAULT_HIGH_RISK_COUNTRIES, parseHighRiskCountries } from './domain/onboarding/reference/high-risk-countries.js';
+
+const SAMPLE_WATCHLIST = fileURLToPath(new URL('../config/watchlist.sample.csv', import.meta.url.includes('/dist/') ? new URL('../', import.meta.url) : import.meta.url));
 
 export type AppEnv = 'sandbox' | 'production';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -20,6 +24,8 @@ export interface Config {
   rateLimitWindowSeconds: number;
   /** Alpha-3 codes whose nationals or residents need additionalUserInfo. */
   highRiskCountries: string[];
+  /** CSV of names to screen (docs/verification.md); undefined: none. */
+  watchListFile: string | undefined;
 }
 
 /** A configuration mistake; main prints its message as the one line before exiting. */
@@ -79,8 +85,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
 
+  // Sandbox screens against the shipped sample list so every branch can be tried; production only with a file.
+  const watchListFile = env.WATCHLIST_FILE ? resolve(env.WATCHLIST_FILE) : appEnv === 'sandbox' ? SAMPLE_WATCHLIST : undefined;
+  if (watchListFile && !existsSync(watchListFile)) throw new ConfigError(`WATCHLIST_FILE ${watchListFile} does not exist`);
+
   return {
     highRiskCountries,
+    watchListFile,
     port: integer(env, 'PORT', 8080, 0, 65535),
     host,
     dataDir: resolve(env.DATA_DIR || './data'),

@@ -12,6 +12,8 @@ describe('configuration', () => {
     assert.equal(c.encryptionKey, undefined);
     assert.equal(c.logLevel, 'info');
     assert.match(c.dataDir, /\/data$/);
+    assert.match(c.watchListFile ?? '', /config\/watchlist\.sample\.csv$/, 'sandbox screens against the shipped sample');
+    assert.equal(loadConfig({ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32) }).watchListFile, undefined);
   });
 
   it('names the variable in one line for every bad value', () => {
@@ -27,6 +29,8 @@ describe('configuration', () => {
       [{ HOST: 'a b' }, /^HOST /],
       [{ RATE_LIMIT_MAX: '0' }, /^RATE_LIMIT_MAX /],
       [{ BODY_LIMIT_BYTES: '-1' }, /^BODY_LIMIT_BYTES /],
+      [{ WATCHLIST_FILE: '/nonexistent/list.csv' }, /^WATCHLIST_FILE /],
+      [{ HIGH_RISK_COUNTRIES: 'VEN,XXX' }, /^HIGH_RISK_COUNTRIES: .*XXX/],
     ];
     for (const [env, pattern] of cases) {
       assert.throws(

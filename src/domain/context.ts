@@ -1,5 +1,6 @@
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Database, Tx } from '../db/database.js';
+import type { WatchList } from './verification/checks/watch-list.js';
 import { markCommitted } from '../db/repositories/idempotency-keys.js';
 import { ApiError } from './errors.js';
 
@@ -23,6 +24,8 @@ export interface IdempotencyClaim {
 export interface Policy {
   /** Alpha-3 codes whose nationals or residents need additionalUserInfo. */
   highRiskCountries: ReadonlySet<string>;
+  /** Name screening list (WATCHLIST_FILE; the shipped sample in sandbox); none: no screening. */
+  watchList?: WatchList;
 }
 
 export interface MutationContext {

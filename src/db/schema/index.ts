@@ -8,3 +8,4 @@ export * from './documents.js';
 export * from './verification-status.js';
 export * from './verification.js';
 export * from './operators.js';
+export * from './findings.js';

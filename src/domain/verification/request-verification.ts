@@ -4,6 +4,7 @@ import { recomputeEntityStatus } from '../onboarding/entities/recompute-status.j
 import { integratorCause } from '../onboarding/users/create-user.js';
 import type { VerificationStatus } from '../../db/schema/index.js';
 import { applyTransition } from './apply-transition.js';
+import { checkIfEnteredReview } from './checks/run-checks.js';
 import { loadSubject } from './subjects.js';
 
 export interface VerificationState {
@@ -28,7 +29,9 @@ export function requestVerification(ctx: MutationContext, input: { accountId?: s
         },
       });
     }
+    const before = subject.ref.status;
     const status = await applyTransition(tx, subject.ref, { type: 'request_verification', personsReady: subject.personsReady }, integratorCause(ctx), ctx.now);
+    await checkIfEnteredReview(tx, subject.ref, before, ctx.policy, ctx.now);
     // A person under review is not active: an entity relying on it waits again.
     if (subject.parentEntity) await recomputeEntityStatus(tx, subject.parentEntity, { actorType: 'system' }, ctx.now);
     return { ...subject.key, verificationStatus: status };

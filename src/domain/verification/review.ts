@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Database, Executor } from '../../db/database.js';
 import { findAccountByEntity } from '../../db/repositories/accounts.js';
+import { listFindings } from '../../db/repositories/findings.js';
 import { listTransitions, type SubjectType } from '../../db/repositories/verification.js';
 import { documents } from '../../db/schema/index.js';
 import type { VerificationStatus } from '../../db/schema/index.js';
@@ -122,11 +123,13 @@ export async function getCase(db: Database, subjectType: SubjectType, subjectId:
     reason: t.reason,
     at: t.createdAt.toISOString(),
   }));
+  const findings = (await listFindings(db.db, subjectId)).map((f) => ({ documentId: f.documentId, severity: f.severity, code: f.code, message: f.message }));
   return {
     subjectType,
     subjectId,
     integratorId,
     verificationStatus: subject.ref.status,
+    findings,
     missingDocuments: subject.missingDocuments,
     missingCompanyData: subject.missingCompanyData,
     record,

@@ -14,6 +14,7 @@ import { missingPersonRequirements } from '../requirements.js';
 import { initialPersonStatus } from '../status.js';
 import { afterDataChange } from '../../verification/after-data-change.js';
 import { recordInitialStatus } from '../../verification/apply-transition.js';
+import { checkIfEnteredReview } from '../../verification/checks/run-checks.js';
 import type { BeneficiaryDetails, DocumentView, SubmittedDocument, UserInfo } from '../types.js';
 import { integratorCause, sealSsn, withoutSsn } from '../users/create-user.js';
 import { maskedUserInfo } from '../users/user-view.js';
@@ -109,6 +110,7 @@ export async function createAssociatedPerson(
     });
     await recordInitialStatus(tx, { type: 'associated_person', id, integratorId, status: person.verificationStatus }, integratorCause(ctx), ctx.now);
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'associated_person', id }, documents.prepared, ctx.now);
+    await checkIfEnteredReview(tx, { type: 'associated_person', id, integratorId, status: person.verificationStatus }, 'not_started', ctx.policy, ctx.now);
     const view = await personView(tx, person);
     await recordEvent(tx, { integratorId, type: 'associated_person.created', objectType: 'associated_person', objectId: id, object: view, at: ctx.now });
     await recomputeEntityStatus(tx, entity, integratorCause(ctx), ctx.now);
@@ -152,7 +154,9 @@ export async function updateAssociatedPerson(ctx: MutationContext, input: Person
     let updated = await updatePerson(tx, person.id, { userInfo: withoutSsn(userInfo), ...sealed, beneficiaryDetails: details, updatedAt: ctx.now });
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'associated_person', id: person.id }, documents.prepared, ctx.now);
     const complete = missingPersonRequirements(userInfo, usableDocumentTypes(await listDocuments(tx, 'associated_person', person.id))).length === 0;
-    await afterDataChange(tx, { type: 'associated_person', id: person.id, integratorId, status: updated.verificationStatus }, complete, integratorCause(ctx), ctx.now);
+    const ref = { type: 'associated_person' as const, id: person.id, integratorId, status: updated.verificationStatus };
+    await afterDataChange(tx, ref, complete, integratorCause(ctx), ctx.now);
+    await checkIfEnteredReview(tx, ref, person.verificationStatus, ctx.policy, ctx.now);
     updated = (await findPerson(tx, integratorId, person.id))!;
     const view = await personView(tx, updated);
     const previousAttributes: Record<string, unknown> = {};

@@ -9,6 +9,7 @@ import { prepareDocuments, storeDocuments } from '../document-store.js';
 import { missingPersonRequirements } from '../requirements.js';
 import { initialPersonStatus } from '../status.js';
 import { recordInitialStatus } from '../../verification/apply-transition.js';
+import { checkIfEnteredReview } from '../../verification/checks/run-checks.js';
 import type { AdditionalUserInfo, Authenticator, SubmittedDocument, UserInfo } from '../types.js';
 import {
   additionalUserInfoRequired,
@@ -154,6 +155,8 @@ export async function createUserWithAccount(ctx: MutationContext, input: CreateU
       })),
     );
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'user', id: userId }, documents.prepared, ctx.now);
+    // Created complete means verification requested: the checks run now.
+    await checkIfEnteredReview(tx, { type: 'user', id: userId, integratorId, status: user.verificationStatus }, 'not_started', ctx.policy, ctx.now);
 
     const view = userAccountView(user, account, await listDocuments(tx, 'user', userId), await countAuthenticators(tx, userId));
     await recordEvent(tx, { integratorId, type: 'user.created', objectType: 'user', objectId: userId, object: view, at: ctx.now });

@@ -5,6 +5,7 @@ import { runMutation, type MutationContext } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { recordEvent } from '../../events/record-event.js';
 import { afterDataChange } from '../../verification/after-data-change.js';
+import { checkIfEnteredReview } from '../../verification/checks/run-checks.js';
 import { prepareDocuments, storeDocuments, usableDocumentTypes } from '../document-store.js';
 import { missingPersonRequirements } from '../requirements.js';
 import type { AdditionalUserInfo, SubmittedDocument, UserInfo } from '../types.js';
@@ -52,9 +53,12 @@ export function updateUser(ctx: MutationContext, input: UpdateUserInput): Promis
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'user', id: user.id }, documents.prepared, ctx.now);
     const docs = await listDocuments(tx, 'user', user.id);
     const complete = missingPersonRequirements(userInfo, usableDocumentTypes(docs)).length === 0;
-    await afterDataChange(tx, { type: 'user', id: user.id, integratorId, status: user.verificationStatus }, complete, integratorCause(ctx), ctx.now);
+    const ref = { type: 'user' as const, id: user.id, integratorId, status: user.verificationStatus };
+    await afterDataChange(tx, ref, complete, integratorCause(ctx), ctx.now);
+    await checkIfEnteredReview(tx, ref, user.verificationStatus, ctx.policy, ctx.now);
 
-    const after = userAccountView((await findUser(tx, integratorId, user.id))!, account, docs, await countAuthenticators(tx, user.id));
+    // Re-read: the checks may have just written warnings or errors on the documents.
+    const after = userAccountView((await findUser(tx, integratorId, user.id))!, account, await listDocuments(tx, 'user', user.id), await countAuthenticators(tx, user.id));
     const previousAttributes: Record<string, unknown> = {};
     for (const key of ['userInfo', 'additionalUserInfo', 'verificationDocuments'] as const) {
       if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) previousAttributes[key] = before[key] ?? null;

@@ -1,0 +1,26 @@
+import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt } from './columns.js';
+import { integrators } from './integrators.js';
+
+/**
+ * Results of the automated verification checks, replaced on every run. Findings about a document are also
+ * written into that document's `warnings` / `errors` (the spec's fields); findings about the record (a shared SSN,
+ * a watch-list hit) live here and show in the operator's case.
+ */
+export const verificationFindings = pgTable(
+  'verification_findings',
+  {
+    id: uuid('id').primaryKey(),
+    integratorId: uuid('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    subjectType: text('subject_type', { enum: ['user', 'associated_person', 'entity'] }).notNull(),
+    subjectId: uuid('subject_id').notNull(),
+    documentId: uuid('document_id'),
+    severity: text('severity', { enum: ['warning', 'error'] }).notNull(),
+    code: text('code').notNull(),
+    message: text('message').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('verification_findings_subject_idx').on(t.subjectType, t.subjectId)],
+);
