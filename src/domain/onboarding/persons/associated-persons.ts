@@ -16,6 +16,7 @@ import { afterDataChange } from '../../verification/after-data-change.js';
 import { recordInitialStatus } from '../../verification/apply-transition.js';
 import { checkIfEnteredReview } from '../../verification/checks/run-checks.js';
 import type { BeneficiaryDetails, DocumentView, SubmittedDocument, UserInfo } from '../types.js';
+import { mergeUserInfo, previousAttributesOf } from '../person-update.js';
 import { integratorCause, sealSsn, withoutSsn } from '../users/create-user.js';
 import { maskedUserInfo } from '../users/user-view.js';
 import { checkUboTotal, validateBeneficiaryDetails, validateUserInfo } from '../validation/index.js';
@@ -136,21 +137,15 @@ export async function updateAssociatedPerson(ctx: MutationContext, input: Person
     const before = await personView(tx, person);
 
     // Partial update: fields given replace the stored ones; an address is replaced whole.
-    const storedInfo = person.userInfo as UserInfo;
-    const userInfo: UserInfo = { ...storedInfo, ...input.userInfo };
-    const ssnGiven = input.userInfo?.socialSecurityNumber !== undefined;
+    const { userInfo, sealed, ssnChanged, errors: userInfoErrors } = mergeUserInfo(ctx, person, input.userInfo);
     const details: BeneficiaryDetails = { ...(person.beneficiaryDetails as BeneficiaryDetails), ...input.beneficiaryDetails };
     const others = (await listPersons(tx, entity.id)).filter((p) => p.id !== person.id);
     throwIfInvalid([
-      // A stored SSN (sealed, so absent from userInfo here) still satisfies "required for US residents".
-      ...validateUserInfo(userInfo, '/userInfo', ctx.now).filter(
-        (e) => !(e.pointer === '/userInfo/socialSecurityNumber' && e.code === 'required' && person.ssnLast4 && !ssnGiven),
-      ),
+      ...userInfoErrors,
       ...validateBeneficiaryDetails(details, '/beneficiaryDetails'),
       ...uboTotalErrors(others, details, '/beneficiaryDetails/ownershipPercentage'),
     ]);
 
-    const sealed = ssnGiven ? sealSsn(ctx, userInfo.socialSecurityNumber, person.id) : {};
     let updated = await updatePerson(tx, person.id, { userInfo: withoutSsn(userInfo), ...sealed, beneficiaryDetails: details, updatedAt: ctx.now });
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'associated_person', id: person.id }, documents.prepared, ctx.now);
     const complete = missingPersonRequirements(userInfo, usableDocumentTypes(await listDocuments(tx, 'associated_person', person.id))).length === 0;
@@ -159,12 +154,7 @@ export async function updateAssociatedPerson(ctx: MutationContext, input: Person
     await checkIfEnteredReview(tx, ref, person.verificationStatus, ctx.policy, ctx.now);
     updated = (await findPerson(tx, integratorId, person.id))!;
     const view = await personView(tx, updated);
-    const previousAttributes: Record<string, unknown> = {};
-    for (const key of ['userInfo', 'beneficiaryDetails', 'verificationDocuments'] as const) {
-      if (JSON.stringify(before[key]) !== JSON.stringify(view[key])) previousAttributes[key] = before[key];
-    }
-    // The views show the SSN masked, so a new SSN ending in the same four digits is only visible here.
-    if (ssnGiven && 'ssnFingerprint' in sealed && sealed.ssnFingerprint !== person.ssnFingerprint) previousAttributes.userInfo = before.userInfo;
+    const previousAttributes = previousAttributesOf(before, view, ['userInfo', 'beneficiaryDetails', 'verificationDocuments'], ssnChanged);
     if (Object.keys(previousAttributes).length > 0) {
       await recordEvent(tx, { integratorId, type: 'associated_person.updated', objectType: 'associated_person', objectId: person.id, object: view, previousAttributes, at: ctx.now });
     }

@@ -9,9 +9,10 @@ import { checkIfEnteredReview } from '../../verification/checks/run-checks.js';
 import { prepareDocuments, storeDocuments, usableDocumentTypes } from '../document-store.js';
 import { missingPersonRequirements } from '../requirements.js';
 import type { AdditionalUserInfo, SubmittedDocument, UserInfo } from '../types.js';
-import { validateAdditionalUserInfo, validateUserInfo } from '../validation/index.js';
+import { validateAdditionalUserInfo } from '../validation/index.js';
 import { throwIfInvalid } from '../validation-result.js';
-import { integratorCause, sealSsn, withoutSsn } from './create-user.js';
+import { mergeUserInfo, previousAttributesOf } from '../person-update.js';
+import { integratorCause, withoutSsn } from './create-user.js';
 import { userAccountView, type UserAccountView } from './user-view.js';
 
 export interface UpdateUserInput {
@@ -35,15 +36,8 @@ export function updateUser(ctx: MutationContext, input: UpdateUserInput): Promis
     const account = (await findAccountByUser(tx, user.id))!;
     const before = userAccountView(user, account, await listDocuments(tx, 'user', user.id), await countAuthenticators(tx, user.id));
 
-    const userInfo: UserInfo = { ...(user.userInfo as UserInfo), ...input.userInfo };
-    const ssnGiven = input.userInfo?.socialSecurityNumber !== undefined;
-    throwIfInvalid(
-      validateUserInfo(userInfo, '/userInfo', ctx.now).filter(
-        // A stored SSN (sealed, so absent from userInfo here) still satisfies "required for US residents".
-        (e) => !(e.pointer === '/userInfo/socialSecurityNumber' && e.code === 'required' && user.ssnLast4 && !ssnGiven),
-      ),
-    );
-    const sealed = ssnGiven ? sealSsn(ctx, userInfo.socialSecurityNumber, user.id) : {};
+    const { userInfo, sealed, ssnChanged, errors } = mergeUserInfo(ctx, user, input.userInfo);
+    throwIfInvalid(errors);
     await updateUserRow(tx, user.id, {
       userInfo: withoutSsn(userInfo),
       ...sealed,
@@ -59,11 +53,7 @@ export function updateUser(ctx: MutationContext, input: UpdateUserInput): Promis
 
     // Re-read: the checks may have just written warnings or errors on the documents.
     const after = userAccountView((await findUser(tx, integratorId, user.id))!, account, await listDocuments(tx, 'user', user.id), await countAuthenticators(tx, user.id));
-    const previousAttributes: Record<string, unknown> = {};
-    for (const key of ['userInfo', 'additionalUserInfo', 'verificationDocuments'] as const) {
-      if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) previousAttributes[key] = before[key] ?? null;
-    }
-    if (ssnGiven && 'ssnFingerprint' in sealed && sealed.ssnFingerprint !== user.ssnFingerprint) previousAttributes.userInfo = before.userInfo;
+    const previousAttributes = previousAttributesOf(before, after, ['userInfo', 'additionalUserInfo', 'verificationDocuments'], ssnChanged);
     if (Object.keys(previousAttributes).length > 0) {
       await recordEvent(tx, { integratorId, type: 'user.updated', objectType: 'user', objectId: user.id, object: after, previousAttributes, at: ctx.now });
     }
