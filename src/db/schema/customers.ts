@@ -28,7 +28,12 @@ export const users = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('users_integrator_idx').on(t.integratorId, t.id), check('users_status_check', statusCheck(t.verificationStatus))],
+  (t) => [
+    index('users_integrator_idx').on(t.integratorId, t.id),
+    // The review queue and list-accounts filter by status, oldest change first.
+    index('users_status_idx').on(t.verificationStatus, t.updatedAt, t.id),
+    check('users_status_check', statusCheck(t.verificationStatus)),
+  ],
 );
 
 /** An account is what the integrator operates: an individual's (with a user) or an entity's. */

@@ -17,7 +17,11 @@ export const entities = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('entities_integrator_idx').on(t.integratorId, t.id), check('entities_status_check', statusCheck(t.verificationStatus))],
+  (t) => [
+    index('entities_integrator_idx').on(t.integratorId, t.id),
+    index('entities_status_idx').on(t.verificationStatus, t.updatedAt, t.id),
+    check('entities_status_check', statusCheck(t.verificationStatus)),
+  ],
 );
 
 /** Beneficiaries and representatives of an entity (the spec's "associated persons"). */
@@ -45,6 +49,7 @@ export const associatedPersons = pgTable(
   (t) => [
     index('associated_persons_entity_idx').on(t.entityId),
     index('associated_persons_integrator_idx').on(t.integratorId, t.id),
+    index('associated_persons_status_idx').on(t.verificationStatus, t.updatedAt, t.id),
     check('associated_persons_status_check', statusCheck(t.verificationStatus)),
   ],
 );
