@@ -10,6 +10,7 @@ import { createIntegrator, listIntegrators } from '../domain/integrators/integra
 import { createOperator, listOperators } from '../domain/operators/operators.js';
 import { DECISIONS, type Decision } from '../domain/verification/decisions.js';
 import { decideAsOperator, getCase, listReviews } from '../domain/verification/review.js';
+import { policyFromConfig } from '../policy.js';
 import { openRuntime } from '../runtime.js';
 
 const DECISION_COMMANDS: Record<string, Decision> = Object.fromEntries(DECISIONS.map((d) => [d.replace('_', '-'), d]));
@@ -123,7 +124,7 @@ async function run(argv: string[]): Promise<unknown> {
     const operator = (await listOperators(db)).find((o) => o.name === values.operator && o.active);
     if (!operator) throw new UsageError(`no active operator named "${values.operator}" (create one with: operators create --name NAME)`);
     // `return await`: the finally below closes the database, so the work must finish first.
-    return await decideAsOperator(db, target, DECISION_COMMANDS[command!]!, { reasons: values.reason ?? [], documents: values.document ?? [] }, { operatorId: operator.operatorId, name: operator.name }, now);
+    return await decideAsOperator(db, target, DECISION_COMMANDS[command!]!, { reasons: values.reason ?? [], documents: values.document ?? [] }, { operatorId: operator.operatorId, name: operator.name }, policyFromConfig(config), now);
   } finally {
     await runtime.database.close();
   }

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { verificationFindings } from '../../src/db/schema/index.js';
 import { normaliseName, parseWatchList, WatchList } from '../../src/domain/verification/checks/watch-list.js';
 import { backends } from '../harness/backends.js';
-import { berliner, californian, doc, signedAt } from '../harness/fixtures.js';
+import { berliner, californian, companyInfo, doc, signedAt } from '../harness/fixtures.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 
 describe('watch list', () => {
@@ -84,6 +84,37 @@ for (const backend of backends()) {
       assert.deepEqual(await findings(hit.body.userId), [['watchlist_match', 'error']]);
       const maybe = await create(acme, berliner({ firstName: 'Wei Min', lastName: 'Zhang', email: 'zw@example.de' }), [doc('passport', 'DEU'), doc('proof_of_address', 'DEU')]);
       assert.deepEqual(await findings(maybe.body.userId), [['possible_watchlist_match', 'warning']]);
+    });
+
+    it('checks an entity when it reaches review through its persons: screening and shared files', async () => {
+      const shared = doc('incorporation_cert');
+      const first = await acme.client.post('/v1/submit/create-entity-account', {
+        entityInfo: companyInfo({ businessLegalName: 'Clean Co' }),
+        entityDocuments: [shared, doc('shareholder_registry'), doc('source_of_funds'), doc('proof_of_address')],
+        serviceTermsSignedAt: signedAt(),
+      });
+      assert.equal(first.status, 201, first.text);
+      const entity = await acme.client.post('/v1/submit/create-entity-account', {
+        entityInfo: companyInfo({ businessLegalName: 'Sanctioned Holdings Ltd' }),
+        entityDocuments: [shared, doc('shareholder_registry'), doc('source_of_funds'), doc('proof_of_address')],
+        serviceTermsSignedAt: signedAt(),
+      });
+      assert.equal(entity.body.verificationStatus, 'awaiting_associated_person_information');
+      assert.deepEqual(await findings(entity.body.entityId), [], 'not checked before it is reviewed');
+      const rep = await acme.client.post('/v1/submit/create-associated-person', {
+        accountId: entity.body.accountId,
+        userInfo: berliner({ email: 'rep@sanctioned.example' }),
+        beneficiaryDetails: { beneficiaryType: ['representative'], title: 'Director' },
+        verificationDocuments: [doc('passport', 'DEU'), doc('proof_of_address', 'DEU')],
+      });
+      server.clock.advance(1000);
+      await acme.client.post('/v1/sandbox/simulate-verification', { beneficiaryId: rep.body.beneficiaryId, outcome: 'approve' });
+      const details = await acme.client.get(`/v1/query/get-entity-details?accountId=${entity.body.accountId}`);
+      assert.equal(details.body.verificationStatus, 'under_review');
+      assert.deepEqual(await findings(entity.body.entityId), [
+        ['duplicate_document', 'error'],
+        ['possible_watchlist_match', 'warning'],
+      ]);
     });
 
     it('runs again on resubmission, keeping what an operator asked for', async () => {

@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/database.js';
 import { setDocumentErrors } from '../../db/repositories/documents.js';
 import type { VerificationStatus } from '../../db/schema/index.js';
+import type { Policy } from '../context.js';
 import { ApiError, type FieldError } from '../errors.js';
 import { recomputeEntityStatus } from '../onboarding/entities/recompute-status.js';
 import { applyTransition, type Cause } from './apply-transition.js';
@@ -20,7 +21,15 @@ export interface DecisionInput {
  * counting towards requirements until a replacement arrives; an associated person's decision may make its
  * entity ready for review, or not.
  */
-export async function applyDecision(tx: Executor, subject: LoadedSubject, decision: Decision, input: DecisionInput, cause: Cause, at: Date): Promise<VerificationStatus> {
+export async function applyDecision(
+  tx: Executor,
+  subject: LoadedSubject,
+  decision: Decision,
+  input: DecisionInput,
+  cause: Cause,
+  policy: Policy,
+  at: Date,
+): Promise<VerificationStatus> {
   const status = await applyTransition(tx, subject.ref, { type: decision }, cause, at);
   if (decision === 'request_resubmission') {
     const errors: FieldError[] = [];
@@ -30,7 +39,7 @@ export async function applyDecision(tx: Executor, subject: LoadedSubject, decisi
     }
     if (errors.length > 0) throw new ApiError('validation_failed', 'Unknown documents', { errors });
   }
-  if (subject.parentEntity) await recomputeEntityStatus(tx, subject.parentEntity, { actorType: 'system' }, at);
+  if (subject.parentEntity) await recomputeEntityStatus(tx, subject.parentEntity, { actorType: 'system' }, policy, at);
   return status;
 }
 

@@ -33,7 +33,7 @@ export function requestVerification(ctx: MutationContext, input: { accountId?: s
     const status = await applyTransition(tx, subject.ref, { type: 'request_verification', personsReady: subject.personsReady }, integratorCause(ctx), ctx.now);
     await checkIfEnteredReview(tx, subject.ref, before, ctx.policy, ctx.now);
     // A person under review is not active: an entity relying on it waits again.
-    if (subject.parentEntity) await recomputeEntityStatus(tx, subject.parentEntity, { actorType: 'system' }, ctx.now);
+    if (subject.parentEntity) await recomputeEntityStatus(tx, subject.parentEntity, { actorType: 'system' }, ctx.policy, ctx.now);
     return { ...subject.key, verificationStatus: status };
   });
 }

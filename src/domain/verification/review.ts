@@ -6,6 +6,7 @@ import { listFindings } from '../../db/repositories/findings.js';
 import { listTransitions, type SubjectType } from '../../db/repositories/verification.js';
 import { documents } from '../../db/schema/index.js';
 import type { VerificationStatus } from '../../db/schema/index.js';
+import type { Policy } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { getEntityDetails } from '../onboarding/entities/entity-accounts.js';
 import { getAssociatedPerson } from '../onboarding/persons/associated-persons.js';
@@ -25,6 +26,7 @@ export async function decideAsOperator(
   decision: Decision,
   input: DecisionInput,
   operator: OperatorRef,
+  policy: Policy,
   now: Date,
 ): Promise<{ subjectType: SubjectType; subjectId: string; verificationStatus: VerificationStatus }> {
   const reason = (input.reasons ?? []).join('; ').trim();
@@ -36,7 +38,7 @@ export async function decideAsOperator(
   return db.db.transaction(async (tx) => {
     const subject = await loadSubjectById(tx, target.subjectType, target.subjectId);
     if (!subject) throw notFound('Case');
-    const status = await applyDecision(tx, subject, decision, input, { actorType: 'operator', actorId: operator.operatorId, reason: reason || decision }, now);
+    const status = await applyDecision(tx, subject, decision, input, { actorType: 'operator', actorId: operator.operatorId, reason: reason || decision }, policy, now);
     return { ...target, verificationStatus: status };
   });
 }

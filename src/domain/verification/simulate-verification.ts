@@ -18,7 +18,7 @@ export function simulateVerification(ctx: MutationContext, input: SimulationInpu
     const subject = await loadSubject(tx, ctx.actor.integratorId, input);
     const reason = input.reasons && input.reasons.length > 0 ? input.reasons.join('; ') : `sandbox ${input.outcome}`;
     const cause: Cause = { actorType: 'sandbox', reason, ...(ctx.actor.credentialId ? { actorId: ctx.actor.credentialId } : {}) };
-    const status = await applyDecision(tx, subject, input.outcome, input, cause, ctx.now);
+    const status = await applyDecision(tx, subject, input.outcome, input, cause, ctx.policy, ctx.now);
     return { ...subject.key, verificationStatus: status };
   });
 }

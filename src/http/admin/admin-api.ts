@@ -127,6 +127,7 @@ export async function registerAdminApi(app: Api, deps: Deps): Promise<void> {
             decision,
             { ...(reasons ? { reasons } : {}), ...(documents ? { documents } : {}) },
             request.operator!,
+            deps.policy,
             deps.clock(),
           );
         },

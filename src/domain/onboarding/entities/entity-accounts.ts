@@ -109,7 +109,7 @@ export async function updateEntityAccount(
     if (Object.keys(changes).length > 0) current = await updateEntity(tx, entity.id, { entityInfo: merged, updatedAt: ctx.now });
     const docsBefore = (await listDocuments(tx, 'entity', entity.id)).map(toDocumentView);
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'entity', id: entity.id }, documents.prepared, ctx.now);
-    current = await recomputeEntityStatus(tx, current, integratorCause(ctx), ctx.now);
+    current = await recomputeEntityStatus(tx, current, integratorCause(ctx), ctx.policy, ctx.now);
     const view = await viewOf(tx, current);
     const docsAdded = view.entityDocuments.length > docsBefore.length;
     if (Object.keys(changes).length > 0 || docsAdded) {

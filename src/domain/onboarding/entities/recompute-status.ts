@@ -1,7 +1,9 @@
 import type { Executor } from '../../../db/database.js';
 import { listDocuments } from '../../../db/repositories/documents.js';
 import { findEntity, listPersons, type EntityRow } from '../../../db/repositories/entities.js';
+import type { Policy } from '../../context.js';
 import { afterDataChange } from '../../verification/after-data-change.js';
+import { checkIfEnteredReview } from '../../verification/checks/run-checks.js';
 import { applyTransition, type Cause, type SubjectRef } from '../../verification/apply-transition.js';
 import { usableDocumentTypes } from '../document-store.js';
 import { missingCompanyData, missingEntityDocuments } from '../requirements.js';
@@ -13,7 +15,7 @@ import type { BeneficiaryDetails, EntityInfo } from '../types.js';
  * transaction: completeness while pre-review or after a resubmission request, then whether its persons are
  * ready (a representative, and every UBO and representative active).
  */
-export async function recomputeEntityStatus(tx: Executor, entity: EntityRow, cause: Cause, at: Date): Promise<EntityRow> {
+export async function recomputeEntityStatus(tx: Executor, entity: EntityRow, cause: Cause, policy: Policy, at: Date): Promise<EntityRow> {
   const info = entity.entityInfo as EntityInfo;
   const documents = await listDocuments(tx, 'entity', entity.id);
   const complete = missingEntityDocuments(usableDocumentTypes(documents), info).length === 0 && missingCompanyData(info).length === 0;
@@ -26,6 +28,7 @@ export async function recomputeEntityStatus(tx: Executor, entity: EntityRow, cau
   if (subject.status === 'awaiting_associated_person_information' && ready) await applyTransition(tx, subject, { type: 'persons_ready' }, system, at);
   else if (subject.status === 'under_review' && !ready) await applyTransition(tx, subject, { type: 'persons_not_ready' }, system, at);
 
+  await checkIfEnteredReview(tx, subject, entity.verificationStatus, policy, at);
   if (subject.status === entity.verificationStatus) return entity;
   return (await findEntity(tx, entity.integratorId, entity.id))!;
 }

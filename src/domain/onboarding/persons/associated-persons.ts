@@ -114,7 +114,7 @@ export async function createAssociatedPerson(
     await checkIfEnteredReview(tx, { type: 'associated_person', id, integratorId, status: person.verificationStatus }, 'not_started', ctx.policy, ctx.now);
     const view = await personView(tx, person);
     await recordEvent(tx, { integratorId, type: 'associated_person.created', objectType: 'associated_person', objectId: id, object: view, at: ctx.now });
-    await recomputeEntityStatus(tx, entity, integratorCause(ctx), ctx.now);
+    await recomputeEntityStatus(tx, entity, integratorCause(ctx), ctx.policy, ctx.now);
     return view;
   });
 }
@@ -158,7 +158,7 @@ export async function updateAssociatedPerson(ctx: MutationContext, input: Person
     if (Object.keys(previousAttributes).length > 0) {
       await recordEvent(tx, { integratorId, type: 'associated_person.updated', objectType: 'associated_person', objectId: person.id, object: view, previousAttributes, at: ctx.now });
     }
-    await recomputeEntityStatus(tx, entity, integratorCause(ctx), ctx.now);
+    await recomputeEntityStatus(tx, entity, integratorCause(ctx), ctx.policy, ctx.now);
     return view;
   });
 }
@@ -172,7 +172,7 @@ export async function removeAssociatedPerson(ctx: MutationContext, beneficiaryId
     const view = await personView(tx, person);
     await updatePerson(tx, person.id, { removedAt: ctx.now, updatedAt: ctx.now });
     await recordEvent(tx, { integratorId, type: 'associated_person.removed', objectType: 'associated_person', objectId: person.id, object: view, at: ctx.now });
-    await recomputeEntityStatus(tx, entity, integratorCause(ctx), ctx.now);
+    await recomputeEntityStatus(tx, entity, integratorCause(ctx), ctx.policy, ctx.now);
     return { beneficiaryId, removed: true };
   });
 }
