@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { integrators } from '../schema/index.js';
 
@@ -11,9 +11,4 @@ export async function insertIntegrator(db: Executor, row: typeof integrators.$in
 
 export function listIntegrators(db: Executor): Promise<IntegratorRow[]> {
   return db.select().from(integrators).orderBy(asc(integrators.id));
-}
-
-export async function findIntegrator(db: Executor, id: string): Promise<IntegratorRow | undefined> {
-  const [row] = await db.select().from(integrators).where(eq(integrators.id, id));
-  return row;
 }

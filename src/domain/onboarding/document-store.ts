@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Executor } from '../../db/database.js';
-import { insertDocument, listDocuments, type DocumentMeta, type DocumentOwnerType } from '../../db/repositories/documents.js';
+import { insertDocument, type DocumentMeta, type DocumentOwnerType } from '../../db/repositories/documents.js';
 import type { FieldError } from '../errors.js';
 import { newId } from '../ids.js';
 import { parseDocumentDataUrl } from './documents/data-url.js';
@@ -97,8 +97,4 @@ export function toDocumentView(row: DocumentMeta): DocumentView {
  */
 export function usableDocumentTypes(documents: readonly Pick<DocumentMeta, 'documentType' | 'errors'>[]): string[] {
   return documents.filter((d) => !d.errors || d.errors.length === 0).map((d) => d.documentType);
-}
-
-export async function documentsOf(db: Executor, type: DocumentOwnerType, id: string): Promise<DocumentMeta[]> {
-  return listDocuments(db, type, id);
 }

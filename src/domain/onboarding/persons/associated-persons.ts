@@ -7,7 +7,7 @@ import { runMutation, type MutationContext } from '../../context.js';
 import { notFound, type FieldError } from '../../errors.js';
 import { recordEvent } from '../../events/record-event.js';
 import { newId } from '../../ids.js';
-import { documentsOf, prepareDocuments, storeDocuments, toDocumentView, usableDocumentTypes } from '../document-store.js';
+import { prepareDocuments, storeDocuments, toDocumentView, usableDocumentTypes } from '../document-store.js';
 import { entityOfAccount } from '../entities/entity-accounts.js';
 import { recomputeEntityStatus } from '../entities/recompute-status.js';
 import { missingPersonRequirements } from '../requirements.js';
@@ -32,7 +32,7 @@ export interface AssociatedPersonView {
 }
 
 async function personView(db: Executor, person: PersonRow): Promise<AssociatedPersonView> {
-  return personViewFrom(person, await documentsOf(db, 'associated_person', person.id));
+  return personViewFrom(person, await listDocuments(db, 'associated_person', person.id));
 }
 
 function personViewFrom(person: PersonRow, documents: DocumentMeta[]): AssociatedPersonView {
