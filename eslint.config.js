@@ -13,6 +13,14 @@ export default tseslint.config(
     },
   },
   {
+    // The admin console runs in the browser and talks to the server over HTTP only.
+    files: ['web/admin/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', '**/src/**', '../../*'], message: 'the console is browser code: no Node modules, no server modules (use /admin/api)' }] }],
+      'no-restricted-globals': ['error', 'process', 'Buffer', 'require'],
+    },
+  },
+  {
     // Domain logic does not know the HTTP framework exists.
     files: ['src/domain/**/*.ts', 'src/db/**/*.ts', 'src/crypto/**/*.ts'],
     rules: {

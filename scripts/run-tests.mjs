@@ -1,9 +1,39 @@
 #!/usr/bin/env node
 // Runs every test/**/*.test.ts with Node's test runner (Node 20 has no glob for --test) under tsx.
 // Extra arguments narrow the run: `npm test -- credentials` runs files whose path contains "credentials".
+// The admin console (web/admin) is built first when its build is missing or older than its sources: the server
+// serves dist/admin-console and the browser tests load it.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const CONSOLE_OUT = 'dist/admin-console';
+
+function newestSource() {
+  const files = ['package-lock.json', ...readdirSync('web/admin', { recursive: true }).map((f) => join('web/admin', String(f)))];
+  return Math.max(...files.map((f) => statSync(f).mtimeMs));
+}
+
+/**
+ * Builds into a fresh folder and swaps it in, so a test server starting meanwhile (another `npm test` in the
+ * same tree) sees the old build or the new one, never a half-written one.
+ */
+async function buildConsole() {
+  const index = join(CONSOLE_OUT, 'index.html');
+  if (existsSync(index) && statSync(index).mtimeMs >= newestSource()) return;
+  const { build } = await import('vite');
+  const staging = resolve(`dist/.admin-console-${process.pid}`);
+  await build({ configFile: 'web/admin/vite.config.ts', logLevel: 'warn', build: { outDir: staging, emptyOutDir: true } });
+  rmSync(CONSOLE_OUT, { recursive: true, force: true });
+  try {
+    renameSync(staging, CONSOLE_OUT);
+  } catch (err) {
+    // Another run swapped its identical build in first: keep that one.
+    rmSync(staging, { recursive: true, force: true });
+    if (!existsSync(index)) throw err;
+  }
+}
 
 const filters = process.argv.slice(2);
 const files = readdirSync('test', { recursive: true })
@@ -16,6 +46,7 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+await buildConsole();
 const concurrency = process.env.TEST_CONCURRENCY ?? String(Math.max(2, availableParallelism()));
 const result = spawnSync(
   process.execPath,

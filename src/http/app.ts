@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { newId } from '../domain/ids.js';
 import { registerAdminApi } from './admin/admin-api.js';
+import { registerAdminConsole } from './admin/console.js';
 import { registerSignedScope } from './auth/signed-scope.js';
 import { registerJsonBody } from './json-body.js';
 import { registerOpenApi } from './openapi.js';
@@ -63,6 +64,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     verificationRoutes(api, deps);
   });
   await registerAdminApi(app, deps);
+  await registerAdminConsole(app);
 
   await app.ready();
   return app;

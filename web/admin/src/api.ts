@@ -1,0 +1,83 @@
+import type { Case, Decision, DecisionResult, Operator, Problem, ReviewPage, ReviewQuery, SubjectType } from './types';
+
+/** A failed request, carrying the server's problem details (or one made up for a network failure). */
+export class ApiProblem extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.detail ?? problem.title);
+    this.name = 'ApiProblem';
+  }
+
+  get status(): number {
+    return this.problem.status;
+  }
+}
+
+export interface ApiClient {
+  whoami(signal?: AbortSignal): Promise<Operator>;
+  reviews(query: ReviewQuery, signal?: AbortSignal): Promise<ReviewPage>;
+  getCase(subjectType: SubjectType, subjectId: string, signal?: AbortSignal): Promise<Case>;
+  decide(subjectType: SubjectType, subjectId: string, body: { decision: Decision; reasons?: string[]; documents?: string[] }): Promise<DecisionResult>;
+  /** A document's bytes, fetched with the bearer header (an <img src> could not send it). */
+  documentBlob(contentUrl: string, signal?: AbortSignal): Promise<Blob>;
+}
+
+async function problemOf(response: Response): Promise<Problem> {
+  const type = response.headers.get('content-type') ?? '';
+  if (/json/.test(type)) {
+    try {
+      const body = (await response.json()) as Partial<Problem>;
+      return { ...body, title: body.title ?? response.statusText, status: body.status ?? response.status };
+    } catch {
+      // Fall through to a generic problem.
+    }
+  }
+  return { title: response.statusText || 'Request failed', status: response.status, detail: `The server answered ${response.status}` };
+}
+
+/**
+ * The /admin/api client. Every call carries the operator's bearer token; a 401 anywhere means the token is no
+ * longer accepted, which `onUnauthorized` turns into a sign-out.
+ */
+export function createApiClient(token: string, onUnauthorized: (problem: ApiProblem) => void): ApiClient {
+  async function send(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal | undefined } = {}): Promise<Response> {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json, application/problem+json, */*' };
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(path, {
+        method: init.method ?? 'GET',
+        headers,
+        cache: 'no-store',
+        credentials: 'omit',
+        ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+        ...(init.signal ? { signal: init.signal } : {}),
+      });
+    } catch (err) {
+      if (err instanceof DOMException && err.name === 'AbortError') throw err;
+      throw new ApiProblem({ title: 'Network error', status: 0, detail: 'The server could not be reached. Check the connection and try again.' });
+    }
+    if (response.ok) return response;
+    const problem = new ApiProblem(await problemOf(response));
+    if (response.status === 401) onUnauthorized(problem);
+    throw problem;
+  }
+  const json = async <T>(path: string, init?: Parameters<typeof send>[1]) => (await (await send(path, init)).json()) as T;
+
+  return {
+    whoami: (signal) => json<Operator>('/admin/api/whoami', { signal }),
+    reviews(query, signal) {
+      const params = new URLSearchParams({ status: query.status, limit: String(query.limit) });
+      if (query.integratorId) params.set('integratorId', query.integratorId);
+      if (query.startingAfter) params.set('startingAfter', query.startingAfter);
+      return json<ReviewPage>(`/admin/api/reviews?${params}`, { signal });
+    },
+    getCase: (subjectType, subjectId, signal) => json<Case>(`/admin/api/reviews/${subjectType}/${encodeURIComponent(subjectId)}`, { signal }),
+    decide: (subjectType, subjectId, body) =>
+      json<DecisionResult>(`/admin/api/reviews/${subjectType}/${encodeURIComponent(subjectId)}/decisions`, { method: 'POST', body }),
+    async documentBlob(contentUrl, signal) {
+      // Only our own API's document URLs: the token must never be sent anywhere else.
+      if (!contentUrl.startsWith('/admin/api/documents/')) throw new ApiProblem({ title: 'Unexpected document URL', status: 0, detail: contentUrl });
+      return (await send(contentUrl, { signal })).blob();
+    },
+  };
+}

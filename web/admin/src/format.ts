@@ -1,0 +1,43 @@
+import type { SubjectType, VerificationStatus } from './types';
+
+export const STATUS_LABELS: Record<VerificationStatus, string> = {
+  under_review: 'Under review',
+  resubmission_requested: 'Resubmission requested',
+  active: 'Active',
+  rejected: 'Rejected',
+  inactive: 'Inactive',
+  awaiting_associated_person_information: 'Awaiting persons',
+  awaiting_information: 'Awaiting information',
+  init: 'Ready to submit',
+  not_started: 'Not started',
+};
+
+export const SUBJECT_LABELS: Record<SubjectType, string> = { user: 'User', associated_person: 'Associated person', entity: 'Company' };
+
+/** camelCase, snake_case or SCREAMING_CASE as a sentence: "residentialAddress" -> "Residential address". */
+export function humanize(key: string): string {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export function dateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTimeFormat.format(date);
+}
+
+/** How long ago, coarse: "just now", "12 min", "3 h 5 min", "2 d 4 h". */
+export function age(iso: string, now: number = Date.now()): string {
+  const minutes = Math.floor((now - new Date(iso).getTime()) / 60_000);
+  if (!(minutes >= 1)) return 'just now';
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`;
+}

@@ -1,0 +1,58 @@
+import { byId, fill, h } from './dom';
+
+const GROUPS: [string, [string[], string][]][] = [
+  [
+    'Queue',
+    [
+      [['j', '↓'], 'Next case'],
+      [['k', '↑'], 'Previous case'],
+      [['Enter'], 'Open the selected case'],
+      [['n'], 'Next page'],
+      [['p'], 'Previous page'],
+      [['/'], 'Go to the filters'],
+    ],
+  ],
+  [
+    'Case',
+    [
+      [['a'], 'Approve'],
+      [['r'], 'Request resubmission (type the reason, then Ctrl+Enter)'],
+      [['x'], 'Reject (type the reason, then Ctrl+Enter)'],
+      [['Esc'], 'Back to the queue'],
+    ],
+  ],
+  ['Anywhere', [[['?'], 'Show these shortcuts']]],
+];
+
+/** The "?" dialog: a native modal <dialog>, so focus is trapped and Escape closes it. */
+export function showShortcuts(): void {
+  const dialog = byId<HTMLDialogElement>('shortcuts');
+  if (dialog.open) return;
+  const close = h('button', { type: 'button', class: 'button', onclick: () => dialog.close() }, 'Close');
+  fill(
+    dialog,
+    h('h2', { id: 'shortcuts-title' }, 'Keyboard shortcuts'),
+    GROUPS.map(([title, rows]) =>
+      h(
+        'section',
+        { class: 'shortcut-group' },
+        h('h3', {}, title),
+        h(
+          'dl',
+          { class: 'shortcut-list' },
+          rows.map(([keys, what]) => [
+            h(
+              'dt',
+              {},
+              keys.map((k, i) => [i > 0 ? ' or ' : null, h('kbd', {}, k)]),
+            ),
+            h('dd', {}, what),
+          ]),
+        ),
+      ),
+    ),
+    h('p', { class: 'dialog-actions' }, close),
+  );
+  dialog.showModal();
+  close.focus();
+}

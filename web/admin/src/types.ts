@@ -1,0 +1,105 @@
+// The /admin/api shapes the console reads (docs/review.md describes them). The console is built separately from
+// the server, so these are written out rather than imported from src/.
+
+export type SubjectType = 'user' | 'associated_person' | 'entity';
+
+export const STATUSES = [
+  'under_review',
+  'resubmission_requested',
+  'active',
+  'rejected',
+  'inactive',
+  'awaiting_associated_person_information',
+  'awaiting_information',
+  'init',
+  'not_started',
+] as const;
+export type VerificationStatus = (typeof STATUSES)[number];
+
+export const DECISIONS = ['approve', 'request_resubmission', 'reject', 'deactivate', 'reactivate', 'reopen'] as const;
+export type Decision = (typeof DECISIONS)[number];
+
+export interface Operator {
+  operatorId: string;
+  name: string;
+}
+
+export interface ReviewItem {
+  subjectType: SubjectType;
+  subjectId: string;
+  integratorId: string;
+  integratorName: string;
+  verificationStatus: VerificationStatus;
+  name: string;
+  since: string;
+}
+
+export interface ReviewPage {
+  data: ReviewItem[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+export interface ReviewQuery {
+  status: VerificationStatus;
+  integratorId?: string;
+  startingAfter?: string;
+  limit: number;
+}
+
+export interface CaseDocument {
+  documentId: string;
+  documentType: string;
+  documentNumber?: string | null;
+  description?: string | null;
+  issuingCountry?: string | null;
+  warnings?: string[] | null;
+  errors?: string[] | null;
+  contentUrl: string;
+}
+
+export interface Finding {
+  documentId: string | null;
+  severity: string;
+  code: string;
+  message: string;
+}
+
+export interface HistoryEntry {
+  fromStatus: VerificationStatus;
+  toStatus: VerificationStatus;
+  action: string;
+  actorType: string;
+  actorId: string | null;
+  reason: string | null;
+  at: string;
+}
+
+export interface Case {
+  subjectType: SubjectType;
+  subjectId: string;
+  integratorId: string;
+  verificationStatus: VerificationStatus;
+  findings: Finding[];
+  missingDocuments: string[];
+  missingCompanyData: string[];
+  record: Record<string, unknown>;
+  history: HistoryEntry[];
+}
+
+export interface DecisionResult {
+  subjectType: SubjectType;
+  subjectId: string;
+  verificationStatus: VerificationStatus;
+}
+
+/** RFC 9457 problem details as the server writes them (docs/errors.md). */
+export interface Problem {
+  type?: string;
+  title: string;
+  status: number;
+  detail?: string;
+  code?: string;
+  requestId?: string;
+  errors?: { pointer: string; code: string; detail: string }[];
+}

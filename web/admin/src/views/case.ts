@@ -1,0 +1,178 @@
+import { announce } from '../announce';
+import type { ApiClient } from '../api';
+import { ApiProblem } from '../api';
+import { fill, h } from '../dom';
+import { DECISION_LABELS } from '../decisions';
+import { humanize, STATUS_LABELS, SUBJECT_LABELS } from '../format';
+import { integratorNames } from '../integrators';
+import { setPageBindings } from '../keyboard';
+import { poll } from '../poller';
+import { hrefFor, navigate, type CaseRoute } from '../router';
+import type { Case, CaseDocument, Finding, Operator } from '../types';
+import { createDecisionForm } from './decision-form';
+import { DocumentGallery } from './document-viewer';
+import { historyTimeline } from './history';
+import { lastQueueRoute } from './queue';
+import { recordDetails, subjectName } from './record-details';
+import { statusBadge } from './status-badge';
+
+const REFRESH_MS = 3_000;
+
+const documentsOf = (c: Case) => [...((c.record.verificationDocuments ?? []) as CaseDocument[]), ...((c.record.entityDocuments ?? []) as CaseDocument[])];
+
+function findingsList(findings: Finding[], docs: CaseDocument[]): HTMLElement {
+  if (findings.length === 0) return h('p', { class: 'muted' }, 'Nothing found.');
+  const docName = (id: string | null) => {
+    const doc = id ? docs.find((d) => d.documentId === id) : undefined;
+    return doc ? humanize(doc.documentType) : null;
+  };
+  return h(
+    'ul',
+    { class: 'findings' },
+    findings.map((f) =>
+      h(
+        'li',
+        { class: f.severity === 'error' ? 'note note-error' : 'note note-warning' },
+        h('strong', {}, f.severity === 'error' ? 'Error: ' : 'Warning: '),
+        f.message,
+        h('span', { class: 'muted' }, ` (${f.code}${docName(f.documentId) ? `, ${docName(f.documentId)}` : ''})`),
+      ),
+    ),
+  );
+}
+
+function missingList(c: Case): HTMLElement | null {
+  const items = [...c.missingDocuments.map((m) => `Document: ${humanize(m)}`), ...c.missingCompanyData.map((m) => `Company data: ${humanize(m)}`)];
+  return items.length ? h('ul', { class: 'missing' }, items.map((i) => h('li', {}, i))) : null;
+}
+
+/**
+ * One case: the subject's data, documents, automated findings, history and the decision form. The case is polled
+ * so a change made elsewhere (the integrator resubmitting, another officer deciding) shows up; what the officer
+ * typed or ticked is never reset by a refresh.
+ */
+export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, operator: Operator): () => void {
+  let current: Case | null = null;
+  /** The status this officer's own decision led to: already announced, not a change made elsewhere. */
+  let decided: string | null = null;
+  let fingerprint = '';
+  let controller = new AbortController();
+  const operatorNames = new Map([[operator.operatorId, operator.name]]);
+
+  const back = h('a', { href: hrefFor(lastQueueRoute()), class: 'back', 'aria-keyshortcuts': 'Escape' }, '← Queue');
+  const title = h('h1', { id: 'page-title', tabindex: '-1' }, 'Case');
+  const badgeSlot = h('span', { class: 'badge-slot' });
+  const meta = h('p', { class: 'muted case-meta' });
+  const problem = h('div', { class: 'problem', role: 'alert', hidden: true });
+  const findingsSlot = h('div');
+  const missingSection = h('section', { class: 'card', 'aria-labelledby': 'missing-title', hidden: true }, h('h2', { id: 'missing-title' }, 'Missing'), h('div'));
+  const detailsSlot = h('div');
+  const historySlot = h('div');
+  const gallery = new DocumentGallery(api, () => form.setSelectedCount(gallery.selected().length));
+  const form = createDecisionForm({
+    async decide(decision, reasons) {
+      const documents = decision === 'request_resubmission' ? gallery.selected() : [];
+      let result;
+      try {
+        result = await api.decide(route.subjectType, route.subjectId, {
+          decision,
+          ...(reasons.length ? { reasons } : {}),
+          ...(documents.length ? { documents } : {}),
+        });
+      } catch (err) {
+        // Refused because the case moved meanwhile: show where it is now, beside the problem.
+        if (err instanceof ApiProblem && err.status === 409) void refresh().catch(() => {});
+        throw err;
+      }
+      gallery.clearSelection();
+      decided = result.verificationStatus;
+      announce(`${DECISION_LABELS[decision]}: the case is now ${STATUS_LABELS[result.verificationStatus].toLowerCase()}.`);
+      // The decision is made; a failed reload shows its own problem and the poll tries again.
+      await refresh().catch(() => {});
+    },
+  });
+
+  const layout = h(
+    'div',
+    { class: 'case', hidden: true },
+    h(
+      'div',
+      { class: 'case-main' },
+      h('section', { class: 'card', 'aria-labelledby': 'documents-title' }, h('h2', { id: 'documents-title' }, 'Documents'), gallery.element),
+      h('section', { class: 'card', 'aria-labelledby': 'details-title' }, h('h2', { id: 'details-title' }, 'Details'), detailsSlot),
+    ),
+    h(
+      'aside',
+      { class: 'case-side' },
+      form.element,
+      h('section', { class: 'card', 'aria-labelledby': 'findings-title' }, h('h2', { id: 'findings-title' }, 'Automated checks'), findingsSlot),
+      missingSection,
+      h('section', { class: 'card', 'aria-labelledby': 'history-title' }, h('h2', { id: 'history-title' }, 'History'), historySlot),
+    ),
+  );
+
+  fill(main, h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, back), h('div', { class: 'page-head' }, title, badgeSlot), meta, problem, layout);
+  document.title = 'Case · Review console';
+
+  function render(c: Case): void {
+    const name = subjectName(c.record);
+    const statusChanged = current !== null && current.verificationStatus !== c.verificationStatus;
+    current = c;
+    title.textContent = name;
+    document.title = `${name} · Review console`;
+    fill(badgeSlot, statusBadge(c.verificationStatus, 'case-status'));
+    fill(meta, SUBJECT_LABELS[c.subjectType], ' · ', integratorNames.get(c.integratorId) ?? `Integrator ${c.integratorId}`, ' · ', h('code', {}, c.subjectId));
+    const docs = documentsOf(c);
+    gallery.update(docs, c.findings);
+    fill(findingsSlot, findingsList(c.findings, docs));
+    const missing = missingList(c);
+    missingSection.hidden = !missing;
+    fill(missingSection.lastElementChild!, missing);
+    fill(detailsSlot, recordDetails(c.record));
+    fill(historySlot, historyTimeline(c.history, operatorNames));
+    form.setStatus(c.verificationStatus);
+    layout.hidden = false;
+    if (statusChanged && c.verificationStatus !== decided) announce(`Status changed: ${STATUS_LABELS[c.verificationStatus]}.`);
+    decided = null;
+  }
+
+  async function refresh(): Promise<void> {
+    controller.abort();
+    controller = new AbortController();
+    try {
+      const c = await api.getCase(route.subjectType, route.subjectId, controller.signal);
+      problem.hidden = true;
+      const next = JSON.stringify(c);
+      if (next !== fingerprint) {
+        fingerprint = next;
+        render(c);
+      }
+    } catch (err) {
+      if (err instanceof DOMException && err.name === 'AbortError') return;
+      const p = err instanceof ApiProblem ? err.problem : { title: 'Error', detail: String(err), status: 0 };
+      fill(problem, h('strong', {}, p.status === 404 ? 'No such case. ' : 'The case could not be loaded. '), p.detail ?? p.title);
+      problem.hidden = false;
+      if (p.status === 404) layout.hidden = true;
+      throw err;
+    }
+  }
+
+  setPageBindings({
+    a: () => form.press('approve'),
+    r: () => form.arm('request_resubmission'),
+    x: () => form.arm('reject'),
+    Escape: () => navigate(lastQueueRoute()),
+  });
+
+  void refresh().then(
+    () => title.focus(),
+    () => {},
+  );
+  const stopPolling = poll(refresh, REFRESH_MS);
+  return () => {
+    stopPolling();
+    controller.abort();
+    gallery.destroy();
+    setPageBindings({});
+  };
+}

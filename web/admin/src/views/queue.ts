@@ -1,0 +1,209 @@
+import { announce } from '../announce';
+import type { ApiClient } from '../api';
+import { ApiProblem } from '../api';
+import { fill, h } from '../dom';
+import { age, dateTime, STATUS_LABELS, SUBJECT_LABELS } from '../format';
+import { rememberIntegrator } from '../integrators';
+import { setPageBindings } from '../keyboard';
+import { poll } from '../poller';
+import { hrefFor, navigate, type QueueRoute } from '../router';
+import type { ReviewItem, ReviewPage } from '../types';
+import { createQueueFilters } from './queue-filters';
+import { statusBadge } from './status-badge';
+
+const DEFAULT_PAGE_SIZE = 50;
+const REFRESH_MS = 10_000;
+
+/**
+ * Where the officer was, kept across visits so Esc or Back from a case returns to the same page and row. Pages
+ * are keyset cursors (never offsets, never the whole queue): `cursors` is the stack of `startingAfter` values
+ * of the pages before this one, the last being this page's.
+ */
+const memory = { key: '', cursors: [null] as (string | null)[], selectedId: null as string | null };
+let lastRoute: QueueRoute = { name: 'queue', status: 'under_review' };
+
+/** The queue as the officer last left it (the case page's way back). */
+export function lastQueueRoute(): QueueRoute {
+  return lastRoute;
+}
+
+export function mountQueue(main: HTMLElement, api: ApiClient, route: QueueRoute): () => void {
+  const pageSize = route.limit ?? DEFAULT_PAGE_SIZE;
+  const key = `${route.status}|${route.integratorId ?? ''}|${pageSize}`;
+  if (memory.key !== key) Object.assign(memory, { key, cursors: [null], selectedId: null });
+  lastRoute = route;
+
+  let page: ReviewPage | null = null;
+  let selected = -1;
+  let loaded = '';
+  let controller = new AbortController();
+
+  const filters = createQueueFilters(route);
+
+  // Table and pager -------------------------------------------------------------------------------------------
+  const tbody = h('tbody');
+  const table = h(
+    'table',
+    { class: 'queue', 'aria-describedby': 'queue-summary' },
+    h('caption', { class: 'visually-hidden' }, 'Cases, longest waiting first'),
+    h(
+      'thead',
+      {},
+      h('tr', {}, h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col' }, 'Type'), h('th', { scope: 'col' }, 'Integrator'), h('th', { scope: 'col' }, 'Status'), h('th', { scope: 'col' }, 'Waiting')),
+    ),
+    tbody,
+  );
+  const summary = h('p', { id: 'queue-summary', class: 'muted' });
+  const problem = h('div', { class: 'problem', role: 'alert', hidden: true });
+  const previous = h('button', { type: 'button', class: 'button', 'aria-keyshortcuts': 'p', onclick: () => goPage(-1) }, '← Previous');
+  const next = h('button', { type: 'button', class: 'button', 'aria-keyshortcuts': 'n', onclick: () => goPage(1) }, 'Next →');
+  const pageLabel = h('span', { class: 'page-label' });
+  const updated = h('span', { class: 'muted updated' });
+
+  fill(
+    main,
+    h('div', { class: 'page-head' }, h('h1', { id: 'page-title', tabindex: '-1' }, 'Review queue'), updated),
+    filters.element,
+    problem,
+    h('div', { class: 'table-wrap' }, table),
+    h('nav', { class: 'pager', 'aria-label': 'Pages' }, previous, pageLabel, next),
+    summary,
+  );
+  document.title = 'Review queue · Review console';
+
+  const rowLinks = () => [...tbody.querySelectorAll<HTMLAnchorElement>('a.row-link')];
+
+  function select(index: number, focus: boolean): void {
+    const rows = [...tbody.querySelectorAll<HTMLTableRowElement>('tr[data-subject-id]')];
+    if (rows.length === 0) return;
+    selected = Math.max(0, Math.min(rows.length - 1, index));
+    rows.forEach((row, i) => {
+      row.classList.toggle('selected', i === selected);
+      if (i === selected) row.setAttribute('aria-current', 'true');
+      else row.removeAttribute('aria-current');
+    });
+    const row = rows[selected]!;
+    memory.selectedId = row.dataset.subjectId ?? null;
+    if (focus) rowLinks()[selected]?.focus();
+    row.scrollIntoView({ block: 'nearest' });
+  }
+
+  function open(index = selected): void {
+    const item = page?.data[index];
+    if (item) navigate({ name: 'case', subjectType: item.subjectType, subjectId: item.subjectId });
+  }
+
+  function row(item: ReviewItem, index: number): HTMLTableRowElement {
+    const href = hrefFor({ name: 'case', subjectType: item.subjectType, subjectId: item.subjectId });
+    const tr = h(
+      'tr',
+      { dataset: { subjectId: item.subjectId } },
+      h('td', {}, h('a', { class: 'row-link', href }, item.name || '(no name)')),
+      h('td', {}, SUBJECT_LABELS[item.subjectType]),
+      h(
+        'td',
+        {},
+        h(
+          'button',
+          { type: 'button', class: 'link-button', title: `Only ${item.integratorName}`, onclick: () => navigate({ ...route, integratorId: item.integratorId }) },
+          item.integratorName,
+        ),
+      ),
+      h('td', {}, statusBadge(item.verificationStatus)),
+      h('td', {}, h('time', { datetime: item.since, title: dateTime(item.since) }, age(item.since))),
+    );
+    tr.addEventListener('click', (event) => {
+      if ((event.target as Element).closest('a, button')) return;
+      select(index, false);
+      open(index);
+    });
+    return tr;
+  }
+
+  function render(focus: boolean): void {
+    if (!page) return;
+    const hadFocus = tbody.contains(document.activeElement);
+    const pageNumber = memory.cursors.length;
+    if (page.data.length === 0) {
+      fill(tbody, h('tr', {}, h('td', { colspan: '5', class: 'empty' }, pageNumber > 1 ? 'No more cases on this page.' : `No cases with status “${STATUS_LABELS[route.status]}”${route.integratorId ? ' for this integrator' : ''}.`)));
+    } else {
+      fill(tbody, page.data.map(row));
+    }
+    previous.disabled = pageNumber <= 1;
+    next.disabled = !page.hasMore;
+    pageLabel.textContent = `Page ${pageNumber}`;
+    const first = (pageNumber - 1) * pageSize + 1;
+    summary.textContent = page.data.length ? `Cases ${first}–${first + page.data.length - 1}${page.hasMore ? ', more on the next pages' : ''}. Longest waiting first.` : '';
+    updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
+    const index = page.data.findIndex((d) => d.subjectId === memory.selectedId);
+    select(index === -1 ? 0 : index, focus || hadFocus);
+  }
+
+  async function load(focus: boolean): Promise<void> {
+    controller.abort();
+    controller = new AbortController();
+    table.setAttribute('aria-busy', 'true');
+    try {
+      const startingAfter = memory.cursors.at(-1);
+      const result = await api.reviews(
+        { status: route.status, limit: pageSize, ...(route.integratorId ? { integratorId: route.integratorId } : {}), ...(startingAfter ? { startingAfter } : {}) },
+        controller.signal,
+      );
+      problem.hidden = true;
+      for (const item of result.data) rememberIntegrator(item.integratorId, item.integratorName);
+      filters.integratorsSeen();
+      // Polling re-renders only on a change, so focus and selection stay put.
+      const fingerprint = JSON.stringify(result);
+      page = result;
+      if (fingerprint !== loaded || focus) {
+        loaded = fingerprint;
+        render(focus);
+      } else {
+        updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
+      }
+    } catch (err) {
+      if (err instanceof DOMException && err.name === 'AbortError') return;
+      const p = err instanceof ApiProblem ? err.problem : { title: 'Error', detail: String(err) };
+      fill(problem, h('strong', {}, 'The queue could not be loaded. '), p.detail ?? p.title);
+      problem.hidden = false;
+      throw err;
+    } finally {
+      table.removeAttribute('aria-busy');
+    }
+  }
+
+  function goPage(direction: 1 | -1): void {
+    if (direction === 1) {
+      if (!page?.hasMore || !page.nextCursor) return announce('This is the last page.');
+      memory.cursors.push(page.nextCursor);
+    } else {
+      if (memory.cursors.length <= 1) return announce('This is the first page.');
+      memory.cursors.pop();
+    }
+    memory.selectedId = null;
+    void load(true).then(
+      () => announce(`Page ${memory.cursors.length}: ${page?.data.length ?? 0} cases.`),
+      () => {},
+    );
+  }
+
+  setPageBindings({
+    j: () => select(selected + 1, true),
+    ArrowDown: () => select(selected + 1, true),
+    k: () => select(selected - 1, true),
+    ArrowUp: () => select(selected - 1, true),
+    Enter: () => open(),
+    n: () => goPage(1),
+    p: () => goPage(-1),
+    '/': () => filters.focus(),
+  });
+
+  // Focus the selected row when arriving by keyboard (Esc or Back from a case) or on first load.
+  void load(true).catch(() => {});
+  const stopPolling = poll(() => load(false), REFRESH_MS);
+  return () => {
+    stopPolling();
+    controller.abort();
+    setPageBindings({});
+  };
+}
