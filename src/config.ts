@@ -26,6 +26,46 @@ export interface Config {
   highRiskCountries: string[];
   /** CSV of names to screen (docs/verification.md); undefined: none. */
   watchListFile: string | undefined;
+  webhooks: WebhookConfig;
+  /** Events (and their delivery history) are kept this many days, at least 30. */
+  eventRetentionDays: number;
+}
+
+export interface WebhookConfig {
+  /** Delays before the 2nd, 3rd… attempt, in milliseconds; after the last one a delivery has failed. */
+  retryScheduleMs: number[];
+  /** Sandbox only: http URLs and private/loopback addresses are allowed (local receivers). */
+  allowPrivate: boolean;
+  /** Whether this server process also runs the delivery worker (`npm run worker` runs it alone). */
+  runWorker: boolean;
+  timeoutMs: number;
+  /** A subscription whose deliveries have failed without a success for this long is disabled. */
+  disableAfterMs: number;
+  /** Deliveries in flight at once per worker process. */
+  concurrency: number;
+  /** How long a claim holds before another worker may take the delivery over (WEBHOOK_LEASE_SECONDS; default timeoutMs + 30 s). */
+  leaseMs: number;
+}
+
+/** Standard Webhooks' schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. */
+export const DEFAULT_RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
+
+function retrySchedule(env: NodeJS.ProcessEnv): number[] {
+  const raw = env.WEBHOOK_RETRY_SCHEDULE;
+  if (raw === undefined || raw === '') return DEFAULT_RETRY_SCHEDULE_SECONDS.map((s) => s * 1000);
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.length > 20 || parts.some((p) => !/^\d+(\.\d{1,3})?$/.test(p) || Number(p) > 7 * 86_400)) {
+    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE must be up to 20 comma-separated delays in seconds (0 to 604800, up to 3 decimals) (got "${raw}")`);
+  }
+  return parts.map((p) => Math.round(Number(p) * 1000));
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'off', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be 1 or 0 (got "${raw}")`);
 }
 
 /** A configuration mistake; main prints its message as the one line before exiting. */
@@ -89,7 +129,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const watchListFile = env.WATCHLIST_FILE ? resolve(env.WATCHLIST_FILE) : appEnv === 'sandbox' ? SAMPLE_WATCHLIST : undefined;
   if (watchListFile && !existsSync(watchListFile)) throw new ConfigError(`WATCHLIST_FILE ${watchListFile} does not exist`);
 
+  const allowPrivate = flag(env, 'WEBHOOK_ALLOW_PRIVATE', false);
+  if (allowPrivate && appEnv === 'production') throw new ConfigError('WEBHOOK_ALLOW_PRIVATE is for sandbox only');
+  const webhookTimeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000);
+  // A lease must outlive the slowest attempt, or a second worker would send a delivery that is still in flight.
+  const leaseMs = integer(env, 'WEBHOOK_LEASE_SECONDS', 0, 1, 86_400) * 1000 || webhookTimeoutMs + 30_000;
+  if (leaseMs <= webhookTimeoutMs) throw new ConfigError(`WEBHOOK_LEASE_SECONDS must be longer than WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs} ms)`);
+
   return {
+    webhooks: {
+      retryScheduleMs: retrySchedule(env),
+      allowPrivate,
+      runWorker: flag(env, 'WEBHOOK_WORKER', true),
+      timeoutMs: webhookTimeoutMs,
+      disableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_SECONDS', 5 * 86_400, 1, 365 * 86_400) * 1000,
+      concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1000),
+      leaseMs,
+    },
+    eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 30, 3650),
     highRiskCountries,
     watchListFile,
     port: integer(env, 'PORT', 8080, 0, 65535),

@@ -6,7 +6,7 @@ import { buildApp } from './http/app.js';
 import { loggerOptions } from './logging.js';
 import { policyFromConfig } from './policy.js';
 import { openRuntime } from './runtime.js';
-import { startMaintenance } from './workers/maintenance.js';
+import { startBackgroundWork } from './workers/background.js';
 
 async function main(): Promise<void> {
   let config;
@@ -36,13 +36,14 @@ async function main(): Promise<void> {
     { config, database: runtime.database, clock: systemClock, secrets: runtime.secrets, policy: policyFromConfig(config) },
     { logger: loggerOptions(config.logLevel) },
   );
-  const stopMaintenance = startMaintenance(runtime.database.db, systemClock, app.log);
+  const stopBackground = await startBackgroundWork({ config, database: runtime.database, clock: systemClock, secrets: runtime.secrets, log: app.log });
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
-    stopMaintenance();
     await app.close();
+    // After the server stops taking requests; deliveries in flight finish (or are retried by the next worker).
+    await stopBackground();
     await runtime.database.close();
   });
 

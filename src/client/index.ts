@@ -1,5 +1,6 @@
 import { importPrivateKey } from '../crypto/p256.js';
 import { signRequest } from '../crypto/request-signature.js';
+import { anySignatureValid, publicKeyFromText } from '../crypto/webhook-signature.js';
 
 export interface ClientOptions {
   /** e.g. http://127.0.0.1:8080 (no trailing /v1: paths carry it). */
@@ -69,3 +70,48 @@ export function createClient(options: ClientOptions) {
 }
 
 export type Client = ReturnType<typeof createClient>;
+
+/** Why a webhook was refused by verifyWebhook. */
+export class WebhookVerificationError extends Error {
+  override readonly name = 'WebhookVerificationError';
+}
+
+export interface VerifyWebhookOptions {
+  /** Seconds a delivery's webhook-timestamp may differ from now (default 300, Standard Webhooks' 5 minutes). */
+  toleranceSeconds?: number;
+  /** Unix seconds now (tests). */
+  now?: number;
+}
+
+/**
+ * Verifies a delivered webhook (Standard Webhooks, Ed25519 `v1a`): `rawBody` exactly as received (bytes or
+ * text, before any JSON parsing), the request headers, and the subscription's `whpk_…` public key. Returns the
+ * parsed event; throws WebhookVerificationError when a header is missing, the timestamp is outside the
+ * tolerance, or no signature in the header is valid for the key. During a key rotation pass either key.
+ */
+export function verifyWebhook<T = any>(
+  rawBody: string | Uint8Array,
+  headers: Record<string, string | string[] | undefined> | Headers,
+  publicKey: string,
+  options: VerifyWebhookOptions = {},
+): T {
+  const get = (name: string): string | undefined => {
+    if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+    const record = headers as Record<string, string | string[] | undefined>;
+    const key = Object.keys(record).find((k) => k.toLowerCase() === name);
+    const value = key === undefined ? undefined : record[key];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  const id = get('webhook-id');
+  const timestamp = get('webhook-timestamp');
+  const signature = get('webhook-signature');
+  if (!id || !timestamp || !signature) throw new WebhookVerificationError('missing webhook-id, webhook-timestamp or webhook-signature');
+  if (!/^\d{1,12}$/.test(timestamp)) throw new WebhookVerificationError('webhook-timestamp is not Unix seconds');
+  const now = options.now ?? Math.floor(Date.now() / 1000);
+  if (Math.abs(now - Number(timestamp)) > (options.toleranceSeconds ?? 300)) throw new WebhookVerificationError('webhook-timestamp is outside the tolerance');
+  const key = publicKeyFromText(publicKey);
+  if (!key) throw new WebhookVerificationError('the public key is not a whpk_ Ed25519 key');
+  const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
+  if (!anySignatureValid(signature, key, id, Number(timestamp), body)) throw new WebhookVerificationError('no valid signature');
+  return JSON.parse(body.toString('utf8')) as T;
+}

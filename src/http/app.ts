@@ -2,6 +2,8 @@ import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { newId } from '../domain/ids.js';
 import { registerAdminApi } from './admin/admin-api.js';
+import { eventRoutes } from './routes/events/events.js';
+import { webhookRoutes } from './routes/webhooks/subscriptions.js';
 import { registerAdminConsole } from './admin/console.js';
 import { registerSignedScope } from './auth/signed-scope.js';
 import { registerJsonBody } from './json-body.js';
@@ -62,6 +64,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     personRoutes(api, deps);
     accountRoutes(api, deps);
     verificationRoutes(api, deps);
+    eventRoutes(api, deps);
+    webhookRoutes(api, deps);
   });
   await registerAdminApi(app, deps);
   await registerAdminConsole(app);

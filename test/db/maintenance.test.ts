@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { idempotencyKeys, requestNonces } from '../../src/db/schema/index.js';
 import { rememberNonce } from '../../src/db/repositories/request-nonces.js';
 import { purgeExpired } from '../../src/workers/maintenance.js';
+import { eventsFor } from '../harness/db.js';
 import { backends } from '../harness/backends.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 
@@ -50,6 +51,25 @@ for (const backend of backends()) {
       assert.equal(purged.idempotencyKeys, 1);
       const keys = (await server.database.db.select().from(idempotencyKeys)).map((r) => r.key);
       assert.deepEqual(keys, ['fresh']);
+    });
+
+    it('purges events past their retention, and the next event of an object still continues its sequence', async () => {
+      const created = await acme.client.post('/v1/integrator/credentials', { label: 'old', scope: 'read_only' });
+      const pubkey = created.body.credential.publicKey;
+      server.clock.advance(1000);
+      await acme.client.patch(`/v1/integrator/credentials/${pubkey}`, { label: 'older' });
+      const id = created.body.credential.credentialId;
+      assert.deepEqual((await eventsFor(server.database, id)).map((e) => e.sequence), [1, 2]);
+
+      const in29Days = new Date(server.clock.now().getTime() + 29 * 86_400_000);
+      assert.equal((await purgeExpired(server.database.db, () => in29Days, 30)).events, 0, 'kept for 30 days');
+      const in31Days = new Date(server.clock.now().getTime() + 31 * 86_400_000);
+      assert.ok((await purgeExpired(server.database.db, () => in31Days, 30)).events >= 2);
+      assert.deepEqual(await eventsFor(server.database, id), []);
+
+      server.clock.advance(1000);
+      await acme.client.patch(`/v1/integrator/credentials/${pubkey}`, { label: 'new' });
+      assert.deepEqual((await eventsFor(server.database, id)).map((e) => e.sequence), [3], 'a number is never given twice');
     });
   });
 }

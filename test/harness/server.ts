@@ -8,6 +8,7 @@ import { createIntegrator } from '../../src/domain/integrators/integrators.js';
 import { buildApp } from '../../src/http/app.js';
 import type { Api } from '../../src/http/types.js';
 import { policyFromConfig } from '../../src/policy.js';
+import { startWebhookWorker, type WebhookWorker } from '../../src/workers/webhook-worker.js';
 import { provisionDatabase, type Backend } from './backends.js';
 import { TestClock } from './clock.js';
 
@@ -27,6 +28,8 @@ export interface TestServer {
   config: Config;
   /** The server's own secrets, to check what it sealed. */
   secrets: SecretBox;
+  /** The in-process webhook worker, as the server runs it (absent with WEBHOOK_WORKER=0). */
+  worker: WebhookWorker | undefined;
   /** An integrator with a fresh read_write credential, created the way the operator CLI does it. */
   seedIntegrator(name?: string, scope?: 'read_write' | 'read_only'): Promise<SeededIntegrator>;
   /** A client for an existing private key, signing with this server's clock. */
@@ -44,6 +47,9 @@ export async function startServer(backend: Backend, env: Record<string, string> 
   const app = await buildApp({ config, database, clock: clock.now, secrets, policy: policyFromConfig(config) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const worker = config.webhooks.runWorker
+    ? await startWebhookWorker({ database, secrets, clock: clock.now, config: config.webhooks, log: app.log })
+    : undefined;
 
   const clientFor = (privateKey: string) => createClient({ baseUrl: url, privateKey, now: () => clock.seconds() });
   return {
@@ -54,6 +60,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
     clock,
     config,
     secrets,
+    worker,
     clientFor,
     async seedIntegrator(name = 'Test Integrator', scope = 'read_write') {
       const created = await createIntegrator(database, { name, scope }, clock.now());
@@ -62,6 +69,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
     async close() {
       try {
         await app.close();
+        await worker?.stop();
         await database.close();
       } finally {
         // Always drop the per-test database, even when a test closed the connection itself.

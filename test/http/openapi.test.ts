@@ -13,9 +13,23 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 type Doc = { paths: Record<string, Record<string, any>>; [k: string]: any };
 type Ctx = { server: TestServer; acme: SeededIntegrator; reader: SeededIntegrator; globex: SeededIntegrator; foreign: ForeignRecords; own: ForeignRecords };
 /** Records created by one integrator, to address from another. */
-type ForeignRecords = { userId: string; accountId: string; entityAccountId: string; beneficiaryId: string; publicKey: string };
+type ForeignRecords = {
+  userId: string;
+  accountId: string;
+  entityAccountId: string;
+  beneficiaryId: string;
+  publicKey: string;
+  subscriptionId: string;
+  eventId: string;
+  deliveryId: string;
+};
+
+/** A receiver nobody listens on: deliveries fail at once and stay in the history. */
+const DEAD_END = 'http://127.0.0.1:9/hook';
 
 async function seedRecords(who: SeededIntegrator): Promise<ForeignRecords> {
+  const subscription = await who.client.post('/v1/webhooks/subscriptions', { name: 'all', url: DEAD_END, eventTypes: '*' });
+  assert.equal(subscription.status, 201, subscription.text);
   const user = await who.client.post('/v1/submit/create-individual-account', { userInfo: berliner(), serviceTermsSignedAt: signedAt() });
   const entity = await who.client.post('/v1/submit/create-entity-account', { entityInfo: companyInfo(), entityDocuments: entityDocs(), serviceTermsSignedAt: signedAt() });
   const person = await who.client.post('/v1/submit/create-associated-person', {
@@ -24,7 +38,19 @@ async function seedRecords(who: SeededIntegrator): Promise<ForeignRecords> {
     beneficiaryDetails: { beneficiaryType: ['representative'], title: 'Director' },
   });
   assert.equal(person.status, 201, person.text);
-  return { userId: user.body.userId, accountId: user.body.accountId, entityAccountId: entity.body.accountId, beneficiaryId: person.body.beneficiaryId, publicKey: who.publicKey };
+  const subscriptionId = subscription.body.subscription.id;
+  const events = await who.client.get('/v1/events?limit=1');
+  const deliveries = await who.client.get(`/v1/webhooks/subscriptions/${subscriptionId}/deliveries?limit=1`);
+  return {
+    userId: user.body.userId,
+    accountId: user.body.accountId,
+    entityAccountId: entity.body.accountId,
+    beneficiaryId: person.body.beneficiaryId,
+    publicKey: who.publicKey,
+    subscriptionId,
+    eventId: events.body.data[0].id,
+    deliveryId: deliveries.body.data[0].id,
+  };
 }
 
 /** Each operation that addresses a record, aimed at `r` (another integrator's records in the sweep). */
@@ -48,6 +74,16 @@ const ADDRESSED: Record<string, (c: Ctx, r: ForeignRecords) => Promise<ApiRespon
   updateUser: (c, r) => c.acme.client.patch('/v1/submit/update-user', { userId: r.userId, userInfo: { firstName: 'x' } }),
   requestVerification: (c, r) => c.acme.client.post('/v1/submit/request-verification', { accountId: r.accountId }),
   simulateVerification: (c, r) => c.acme.client.post('/v1/sandbox/simulate-verification', { beneficiaryId: r.beneficiaryId, outcome: 'approve' }),
+  listEvents: (c, r) => c.acme.client.get(`/v1/events?startingAfter=${r.eventId}`),
+  getEvent: (c, r) => c.acme.client.get(`/v1/events/${r.eventId}`),
+  listEventDeliveries: (c, r) => c.acme.client.get(`/v1/events/${r.eventId}/deliveries`),
+  getWebhookSubscription: (c, r) => c.acme.client.get(`/v1/webhooks/subscriptions/${r.subscriptionId}`),
+  updateWebhookSubscription: (c, r) => c.acme.client.patch(`/v1/webhooks/subscriptions/${r.subscriptionId}`, { name: 'x' }),
+  deleteWebhookSubscription: (c, r) => c.acme.client.delete(`/v1/webhooks/subscriptions/${r.subscriptionId}`),
+  rotateWebhookSigningKey: (c, r) => c.acme.client.post(`/v1/webhooks/subscriptions/${r.subscriptionId}/rotate-key`),
+  listWebhookDeliveries: (c, r) => c.acme.client.get(`/v1/webhooks/subscriptions/${r.subscriptionId}/deliveries`),
+  retryWebhookDelivery: (c, r) => c.acme.client.post(`/v1/webhooks/subscriptions/${r.subscriptionId}/deliveries/${r.deliveryId}/retry`),
+  recoverWebhookDeliveries: (c, r) => c.acme.client.post(`/v1/webhooks/subscriptions/${r.subscriptionId}/recover`, { since: '2020-01-01T00:00:00Z' }),
 };
 
 /** Real calls per operation; between them they should exercise each operation's success and typical failures. */
@@ -148,6 +184,34 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
       await acme.client.post('/v1/sandbox/simulate-verification', { beneficiaryId: person.body.beneficiaryId, outcome: 'approve' }),
     ];
   },
+  listEvents: async ({ acme }) => [
+    await acme.client.get('/v1/events?limit=2&order=asc&types=user.created,account.created'),
+    await acme.client.get('/v1/events?type=no.such.type'),
+    await acme.client.get('/v1/events?deliverySuccess=false&createdGte=2020-01-01T00:00:00Z'),
+  ],
+  getEvent: async ({ acme, own }) => [await acme.client.get(`/v1/events/${own.eventId}`), await acme.client.get('/v1/events/not-a-uuid')],
+  listEventDeliveries: async ({ acme, own }) => [await acme.client.get(`/v1/events/${own.eventId}/deliveries?status=failed`)],
+  listWebhookSubscriptions: async ({ acme }) => [await acme.client.get('/v1/webhooks/subscriptions')],
+  createWebhookSubscription: async ({ acme }) => [
+    await acme.client.post('/v1/webhooks/subscriptions', { name: 'users', url: DEAD_END, eventTypes: ['user.*'], httpHeaders: { 'X-Token': 't' }, enabled: false }),
+    await acme.client.post('/v1/webhooks/subscriptions', { name: 'bad', url: 'ftp://example.com', eventTypes: ['nope'] }),
+    await acme.client.post('/v1/webhooks/subscriptions', { name: 'bad', url: DEAD_END, eventTypes: '*', httpHeaders: { 'webhook-id': 'x' } }),
+  ],
+  getWebhookSubscription: async ({ acme, own }) => [await acme.client.get(`/v1/webhooks/subscriptions/${own.subscriptionId}`)],
+  updateWebhookSubscription: async ({ acme, own }) => [
+    await acme.client.patch(`/v1/webhooks/subscriptions/${own.subscriptionId}`, { name: 'everything', eventTypes: ['*'] }),
+    await acme.client.patch(`/v1/webhooks/subscriptions/${own.subscriptionId}`, {}),
+  ],
+  deleteWebhookSubscription: async ({ acme }) => {
+    const created = await acme.client.post('/v1/webhooks/subscriptions', { name: 'temp', url: DEAD_END, eventTypes: '*' });
+    return [await acme.client.delete(`/v1/webhooks/subscriptions/${created.body.subscription.id}`)];
+  },
+  rotateWebhookSigningKey: async ({ acme, own }) => [await acme.client.post(`/v1/webhooks/subscriptions/${own.subscriptionId}/rotate-key`)],
+  listWebhookDeliveries: async ({ acme, own }) => [await acme.client.get(`/v1/webhooks/subscriptions/${own.subscriptionId}/deliveries?limit=2`)],
+  retryWebhookDelivery: async ({ acme, own }) => [await acme.client.post(`/v1/webhooks/subscriptions/${own.subscriptionId}/deliveries/${own.deliveryId}/retry`)],
+  recoverWebhookDeliveries: async ({ acme, own }) => [
+    await acme.client.post(`/v1/webhooks/subscriptions/${own.subscriptionId}/recover`, { since: '2020-01-01T00:00:00Z' }),
+  ],
   deleteCredential: async ({ acme }) => {
     const created = await acme.client.post('/v1/integrator/credentials', { label: 'del', scope: 'read_only' });
     return [
@@ -175,7 +239,7 @@ for (const backend of backends()) {
     const operations: { method: string; path: string; op: any }[] = [];
 
     before(async () => {
-      const server = await startServer(backend);
+      const server = await startServer(backend, { WEBHOOK_ALLOW_PRIVATE: '1' });
       const acme = await server.seedIntegrator('Acme');
       const globex = await server.seedIntegrator('Globex');
       const issued = await acme.client.post('/v1/integrator/credentials', { label: 'reader', scope: 'read_only' });
@@ -251,7 +315,7 @@ for (const backend of backends()) {
       const takesId = operations.filter(({ path, op }) => {
         const params = (op.parameters ?? []).map((p: any) => p.name as string);
         const body = op.requestBody?.content?.['application/json']?.schema?.properties ?? {};
-        return path.startsWith('/v1/') && [...params, ...Object.keys(body)].some((n) => /^(accountId|userId|entityId|beneficiaryId|pubkey|startingAfter)$/.test(n));
+        return path.startsWith('/v1/') && [...params, ...Object.keys(body)].some((n) => /^(accountId|userId|entityId|beneficiaryId|pubkey|startingAfter|eventId|subscriptionId|deliveryId)$/.test(n));
       });
       assert.deepEqual(takesId.map((o) => o.op.operationId).filter((id) => !ADDRESSED[id]), []);
     });
@@ -283,7 +347,16 @@ for (const backend of backends()) {
           assert.equal(foreign.status, 404, `${op.operationId} foreign record: ${foreign.text}`);
           assertConforms(method, operationUrl(path), foreign);
           // Byte-identical to a record that does not exist, apart from the request id.
-          const missing = await addressed(ctx, { userId: randomUUID(), accountId: randomUUID(), entityAccountId: randomUUID(), beneficiaryId: randomUUID(), publicKey: generateP256KeyPair().publicKey });
+          const missing = await addressed(ctx, {
+            userId: randomUUID(),
+            accountId: randomUUID(),
+            entityAccountId: randomUUID(),
+            beneficiaryId: randomUUID(),
+            publicKey: generateP256KeyPair().publicKey,
+            subscriptionId: randomUUID(),
+            eventId: randomUUID(),
+            deliveryId: randomUUID(),
+          });
           assert.deepEqual({ ...foreign.body, requestId: 0 }, { ...missing.body, requestId: 0 }, op.operationId);
         }
       }

@@ -25,5 +25,18 @@ export const events = pgTable(
   (t) => [
     uniqueIndex('events_object_sequence_key').on(t.objectId, t.sequence),
     index('events_integrator_idx').on(t.integratorId, t.id),
+    // GET /v1/events?type=… and the retention purge.
+    index('events_integrator_type_idx').on(t.integratorId, t.type, t.id),
+    index('events_created_idx').on(t.createdAt),
   ],
 );
+
+/**
+ * The last sequence number given to each object's events. Kept apart from `events` so that purging old events
+ * never lets a number be given twice (a receiver that stored sequence 7 must never see a new event numbered 1),
+ * and the upsert's row lock orders concurrent writers of one object.
+ */
+export const eventSequences = pgTable('event_sequences', {
+  objectId: text('object_id').primaryKey(),
+  last: integer('last').notNull(),
+});

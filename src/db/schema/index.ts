@@ -9,3 +9,4 @@ export * from './verification-status.js';
 export * from './verification.js';
 export * from './operators.js';
 export * from './findings.js';
+export * from './webhooks.js';

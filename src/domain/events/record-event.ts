@@ -2,24 +2,30 @@ import type { Executor } from '../../db/database.js';
 import { appendEvent } from '../../db/repositories/events.js';
 import { API_VERSION } from '../../version.js';
 import { newId } from '../ids.js';
+import { patternsMatching, type EventType } from './catalogue.js';
 
 export interface DomainEvent {
   integratorId: string;
-  /** Dotted, `<object>.<what happened>`, e.g. credential.created. */
-  type: string;
+  /** Dotted, `<object>.<what happened>`, one of the catalogue's. */
+  type: EventType;
   objectType: string;
   objectId: string;
   /** The resource as the API returns it, after the change. */
   object: unknown;
   /** For updates: the changed fields' values before the change. */
   previousAttributes?: Record<string, unknown>;
+  /** Extra members of `data` for types that document them (e.g. `reason` of webhook_subscription.disabled). */
+  extra?: Record<string, unknown>;
   at: Date;
 }
 
-/** Writes the event row; call it with the transaction that makes the change. */
+/**
+ * Writes the event row and queues its webhook deliveries; call it with the transaction that makes the
+ * change, so the change, its event and their deliveries commit together or not at all.
+ */
 export async function recordEvent(tx: Executor, e: DomainEvent): Promise<{ id: string; sequence: number }> {
   const id = newId();
-  const data = e.previousAttributes ? { object: e.object, previousAttributes: e.previousAttributes } : { object: e.object };
+  const data = { ...e.extra, object: e.object, ...(e.previousAttributes ? { previousAttributes: e.previousAttributes } : {}) };
   const { sequence } = await appendEvent(tx, {
     id,
     integratorId: e.integratorId,
@@ -29,6 +35,7 @@ export async function recordEvent(tx: Executor, e: DomainEvent): Promise<{ id: s
     apiVersion: API_VERSION,
     data,
     createdAt: e.at,
+    subscriptionPatterns: patternsMatching(e.type),
   });
   return { id, sequence };
 }

@@ -1,0 +1,164 @@
+import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import type { Executor } from '../database.js';
+import { webhookAttempts, webhookDeliveries } from '../schema/index.js';
+
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type AttemptRow = typeof webhookAttempts.$inferSelect;
+
+export interface Claimed {
+  id: string;
+  subscriptionId: string;
+  eventId: string;
+  attempts: number;
+  scheduleStep: number;
+}
+
+/**
+ * Claims up to `limit` due deliveries for one worker: FOR UPDATE SKIP LOCKED so concurrent workers never take
+ * the same row, and a lease (nextAttemptAt pushed to `leaseUntil`, a fresh claim token) so a worker that dies
+ * mid-delivery leaves the row to be claimed again once the lease ends.
+ */
+export async function claimDueDeliveries(db: Executor, now: Date, leaseUntil: Date, token: string, limit: number): Promise<Claimed[]> {
+  const result = await db.execute<{ id: string; subscription_id: string; event_id: string; attempts: number; schedule_step: number }>(sql`
+    with due as (
+      select id from webhook_deliveries
+      where status = 'pending' and next_attempt_at <= ${now.toISOString()}::timestamptz
+      order by next_attempt_at
+      limit ${limit}
+      for update skip locked
+    )
+    update webhook_deliveries d
+    set next_attempt_at = ${leaseUntil.toISOString()}::timestamptz, claim_token = ${token}, updated_at = ${now.toISOString()}::timestamptz
+    from due where d.id = due.id
+    returning d.id, d.subscription_id, d.event_id, d.attempts, d.schedule_step`);
+  const rows = (result as unknown as { rows: { id: string; subscription_id: string; event_id: string; attempts: number; schedule_step: number }[] }).rows;
+  return rows.map((r) => ({ id: r.id, subscriptionId: r.subscription_id, eventId: r.event_id, attempts: Number(r.attempts), scheduleStep: Number(r.schedule_step) }));
+}
+
+/** The earliest time a pending delivery becomes due, to sleep until then. */
+export async function nextDueAt(db: Executor): Promise<Date | undefined> {
+  const [row] = await db
+    .select({ at: webhookDeliveries.nextAttemptAt })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.status, 'pending'))
+    .orderBy(asc(webhookDeliveries.nextAttemptAt))
+    .limit(1);
+  return row?.at;
+}
+
+export interface AttemptOutcome {
+  attemptId: string;
+  attemptedAt: Date;
+  durationMs: number;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+  success: boolean;
+}
+
+/**
+ * Records an attempt and moves the delivery on, but only while this worker's claim still holds (the token
+ * matches): after a lost lease another worker owns the row and this outcome is dropped. Returns false then.
+ */
+export async function finishAttempt(
+  db: Executor,
+  claim: { id: string; token: string; attempts: number },
+  outcome: AttemptOutcome,
+  next: { status: 'pending' | 'succeeded' | 'failed'; nextAttemptAt: Date; scheduleStep: number },
+  now: Date,
+): Promise<boolean> {
+  const updated = await db
+    .update(webhookDeliveries)
+    .set({
+      status: next.status,
+      attempts: claim.attempts + 1,
+      scheduleStep: next.scheduleStep,
+      nextAttemptAt: next.nextAttemptAt,
+      claimToken: null,
+      lastError: outcome.success ? null : (outcome.error ?? `HTTP ${outcome.responseStatus}`),
+      updatedAt: now,
+    })
+    .where(and(eq(webhookDeliveries.id, claim.id), eq(webhookDeliveries.claimToken, claim.token)))
+    .returning({ id: webhookDeliveries.id });
+  if (updated.length === 0) return false;
+  await db.insert(webhookAttempts).values({ id: outcome.attemptId, deliveryId: claim.id, attemptNumber: claim.attempts + 1, ...withoutId(outcome) });
+  return true;
+}
+
+function withoutId(o: AttemptOutcome): Omit<AttemptOutcome, 'attemptId'> {
+  const { attemptId: _, ...rest } = o;
+  return rest;
+}
+
+/** Gives up every pending delivery of a subscription (it was disabled); `recover` can send them later. */
+export async function failPendingDeliveries(db: Executor, subscriptionId: string, error: string, now: Date): Promise<number> {
+  const rows = await db
+    .update(webhookDeliveries)
+    .set({ status: 'failed', claimToken: null, lastError: error, updatedAt: now })
+    .where(and(eq(webhookDeliveries.subscriptionId, subscriptionId), eq(webhookDeliveries.status, 'pending')))
+    .returning({ id: webhookDeliveries.id });
+  return rows.length;
+}
+
+/** Queues a delivery again from the start of the schedule (a manual retry). */
+export async function requeueDelivery(db: Executor, id: string, now: Date): Promise<DeliveryRow | undefined> {
+  const [row] = await db
+    .update(webhookDeliveries)
+    .set({ status: 'pending', scheduleStep: 0, nextAttemptAt: now, claimToken: null, updatedAt: now })
+    .where(eq(webhookDeliveries.id, id))
+    .returning();
+  return row;
+}
+
+/** Queues every failed delivery of the subscription created since `since` again; returns how many. */
+export async function requeueFailedSince(db: Executor, subscriptionId: string, since: Date, now: Date): Promise<number> {
+  const rows = await db
+    .update(webhookDeliveries)
+    .set({ status: 'pending', scheduleStep: 0, nextAttemptAt: now, claimToken: null, updatedAt: now })
+    .where(and(eq(webhookDeliveries.subscriptionId, subscriptionId), eq(webhookDeliveries.status, 'failed'), gte(webhookDeliveries.createdAt, since)))
+    .returning({ id: webhookDeliveries.id });
+  return rows.length;
+}
+
+export async function findDelivery(db: Executor, subscriptionId: string, id: string): Promise<DeliveryRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.subscriptionId, subscriptionId)));
+  return row;
+}
+
+export interface DeliveryPageQuery {
+  subscriptionId?: string;
+  eventId?: string;
+  integratorId: string;
+  status?: 'pending' | 'succeeded' | 'failed';
+  /** Newest first; the page continues after this delivery id. */
+  startingAfter?: string;
+  limit: number;
+}
+
+/** One page (limit + 1 rows) of deliveries, newest first. */
+export async function listDeliveries(db: Executor, q: DeliveryPageQuery): Promise<DeliveryRow[]> {
+  const where = [eq(webhookDeliveries.integratorId, q.integratorId)];
+  if (q.subscriptionId) where.push(eq(webhookDeliveries.subscriptionId, q.subscriptionId));
+  if (q.eventId) where.push(eq(webhookDeliveries.eventId, q.eventId));
+  if (q.status) where.push(eq(webhookDeliveries.status, q.status));
+  if (q.startingAfter) where.push(lt(webhookDeliveries.id, q.startingAfter));
+  return db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(...where))
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(q.limit + 1);
+}
+
+/** The attempts of these deliveries, oldest first. */
+export async function attemptsOf(db: Executor, deliveryIds: string[]): Promise<AttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  return db
+    .select()
+    .from(webhookAttempts)
+    .where(inArray(webhookAttempts.deliveryId, deliveryIds))
+    .orderBy(asc(webhookAttempts.deliveryId), asc(webhookAttempts.attemptNumber));
+}

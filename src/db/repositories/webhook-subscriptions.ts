@@ -1,0 +1,67 @@
+import { and, asc, eq, getTableColumns, gt, inArray, isNull, or } from 'drizzle-orm';
+import type { Executor } from '../database.js';
+import { webhookSigningKeys, webhookSubscriptions } from '../schema/index.js';
+
+export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
+export type SigningKeyRow = typeof webhookSigningKeys.$inferSelect;
+export type SubscriptionWithKey = SubscriptionRow & { activePublicKey: string };
+
+const WITH_KEY = { ...getTableColumns(webhookSubscriptions), activePublicKey: webhookSigningKeys.publicKey };
+
+export async function insertSubscription(db: Executor, row: typeof webhookSubscriptions.$inferInsert): Promise<SubscriptionRow> {
+  const [inserted] = await db.insert(webhookSubscriptions).values(row).returning();
+  return inserted!;
+}
+
+export async function insertSigningKey(db: Executor, row: typeof webhookSigningKeys.$inferInsert): Promise<void> {
+  await db.insert(webhookSigningKeys).values(row);
+}
+
+/** The integrator's subscriptions, oldest first, each with its active public key. */
+export async function listSubscriptions(db: Executor, integratorId: string): Promise<SubscriptionWithKey[]> {
+  return db
+    .select(WITH_KEY)
+    .from(webhookSubscriptions)
+    .innerJoin(webhookSigningKeys, eq(webhookSigningKeys.id, webhookSubscriptions.activeSigningKeyId))
+    .where(eq(webhookSubscriptions.integratorId, integratorId))
+    .orderBy(asc(webhookSubscriptions.id));
+}
+
+/** One subscription of the integrator; `lock` takes its row lock for the rest of the transaction. */
+export async function findSubscription(db: Executor, integratorId: string, id: string, lock = false): Promise<SubscriptionWithKey | undefined> {
+  const query = db
+    .select(WITH_KEY)
+    .from(webhookSubscriptions)
+    .innerJoin(webhookSigningKeys, eq(webhookSigningKeys.id, webhookSubscriptions.activeSigningKeyId))
+    .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.integratorId, integratorId)));
+  const [row] = lock ? await query.for('update', { of: webhookSubscriptions }) : await query;
+  return row;
+}
+
+export async function updateSubscription(db: Executor, id: string, patch: Partial<typeof webhookSubscriptions.$inferInsert>): Promise<SubscriptionRow> {
+  const [row] = await db.update(webhookSubscriptions).set(patch).where(eq(webhookSubscriptions.id, id)).returning();
+  return row!;
+}
+
+export async function deleteSubscription(db: Executor, id: string): Promise<void> {
+  await db.delete(webhookSubscriptions).where(eq(webhookSubscriptions.id, id));
+}
+
+/** Keys that sign deliveries at `now`: the active one and any rotated-out one still in its grace period. */
+export async function signingKeysOf(db: Executor, subscriptionIds: string[], now: Date): Promise<SigningKeyRow[]> {
+  if (subscriptionIds.length === 0) return [];
+  return db
+    .select()
+    .from(webhookSigningKeys)
+    .where(and(inArray(webhookSigningKeys.subscriptionId, subscriptionIds), or(isNull(webhookSigningKeys.retiresAt), gt(webhookSigningKeys.retiresAt, now))))
+    .orderBy(asc(webhookSigningKeys.createdAt));
+}
+
+export async function retireSigningKey(db: Executor, keyId: string, at: Date): Promise<void> {
+  await db.update(webhookSigningKeys).set({ retiresAt: at }).where(eq(webhookSigningKeys.id, keyId));
+}
+
+export async function findSubscriptionsByIds(db: Executor, ids: string[]): Promise<SubscriptionRow[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(webhookSubscriptions).where(inArray(webhookSubscriptions.id, ids));
+}

@@ -1,0 +1,111 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.js';
+import { events } from './events.js';
+import { integrators } from './integrators.js';
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** An integrator's outbound webhook endpoint. `eventTypes` is a JSON array of types, `["*"]` for all. */
+export const webhookSubscriptions = pgTable(
+  'webhook_subscriptions',
+  {
+    id: uuid('id').primaryKey(),
+    integratorId: uuid('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    name: text('name').notNull(),
+    url: text('url').notNull(),
+    enabled: boolean('enabled').notNull(),
+    eventTypes: jsonb('event_types').$type<string[]>().notNull(),
+    httpHeaders: jsonb('http_headers').$type<Record<string, string>>().notNull(),
+    endpointSafetyMetadata: jsonb('endpoint_safety_metadata').notNull(),
+    activeSigningKeyId: uuid('active_signing_key_id').notNull(),
+    /** Why the service disabled it (`gone`, `failing`); null when enabled or disabled by the integrator. */
+    disabledReason: text('disabled_reason'),
+    /** First failure of the current failing streak; cleared by any success. */
+    failingSince: at('failing_since'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('webhook_subscriptions_integrator_idx').on(t.integratorId, t.id)],
+);
+
+/**
+ * Ed25519 signing keys. The active one signs alone; after a rotation the previous one keeps signing until
+ * `retiresAt` so receivers can switch keys without missing a delivery. Private halves sealed at rest.
+ */
+export const webhookSigningKeys = pgTable(
+  'webhook_signing_keys',
+  {
+    id: uuid('id').primaryKey(),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
+    /** Raw 32-byte public key, base64 (shown as `whpk_<base64>`). */
+    publicKey: text('public_key').notNull(),
+    sealedPrivateKey: text('sealed_private_key').notNull(),
+    retiresAt: at('retires_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webhook_signing_keys_subscription_idx').on(t.subscriptionId)],
+);
+
+/**
+ * The outbox: one row per (event, subscription), written in the event's own transaction. Workers claim due
+ * rows with FOR UPDATE SKIP LOCKED and lease them by pushing `nextAttemptAt` forward and stamping
+ * `claimToken`; a worker that dies mid-delivery leaves the row to be claimed again when the lease ends.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey(),
+    integratorId: uuid('integrator_id').notNull(),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    eventType: text('event_type').notNull(),
+    /** pending (to be attempted), succeeded, failed (schedule exhausted or subscription disabled). */
+    status: text('status').$type<'pending' | 'succeeded' | 'failed'>().notNull(),
+    /** Attempts made so far, over the delivery's life. */
+    attempts: integer('attempts').notNull().default(0),
+    /** Position in the retry schedule; a manual retry or recovery starts the schedule again. */
+    scheduleStep: smallint('schedule_step').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at').notNull(),
+    claimToken: uuid('claim_token'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_event_subscription_key').on(t.eventId, t.subscriptionId),
+    // The worker's claim query: due pending rows in time order.
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index('webhook_deliveries_subscription_idx').on(t.subscriptionId, t.id),
+    index('webhook_deliveries_failed_idx').on(t.subscriptionId, t.createdAt).where(sql`status = 'failed'`),
+  ],
+);
+
+/** Every HTTP attempt of a delivery, for the integrator's delivery history. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: uuid('id').primaryKey(),
+    deliveryId: uuid('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attemptNumber: integer('attempt_number').notNull(),
+    attemptedAt: at('attempted_at').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    /** null when no HTTP response arrived (connection refused, timeout, blocked address). */
+    responseStatus: smallint('response_status'),
+    /** The first 1 KiB of the response body, as text. */
+    responseBody: text('response_body'),
+    error: text('error'),
+    success: boolean('success').notNull(),
+  },
+  (t) => [uniqueIndex('webhook_attempts_delivery_attempt_key').on(t.deliveryId, t.attemptNumber)],
+);

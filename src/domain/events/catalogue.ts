@@ -1,0 +1,46 @@
+/**
+ * Every event type the service emits, with what it means. Subscriptions may only name these (or `*`, or a
+ * prefix wildcard such as `user.*`); docs/event-types.md shows a real payload of each, checked by a test.
+ */
+export const EVENT_TYPES = {
+  'integrator.created': 'The operator created the integrator (the first event of every integrator)',
+  'credential.created': 'A credential was issued',
+  'credential.updated': 'A credential’s label, scope or active status changed (previousAttributes has the old values)',
+  'credential.deleted': 'A credential was deleted (the object as it was)',
+  'user.created': 'A user was created (create-user or create-individual-account)',
+  'user.updated': 'A user’s data or documents changed',
+  'user.verification_status.changed': 'A user’s verificationStatus changed',
+  'account.created': 'An individual or entity account was created',
+  'entity.created': 'An entity was created with its account',
+  'entity.updated': 'An entity’s data or documents changed',
+  'entity.verification_status.changed': 'An entity’s verificationStatus changed',
+  'associated_person.created': 'A UBO or representative was added to an entity',
+  'associated_person.updated': 'An associated person’s data, documents or role changed',
+  'associated_person.removed': 'An associated person was removed from its entity',
+  'associated_person.verification_status.changed': 'An associated person’s verificationStatus changed',
+  'webhook_subscription.created': 'A webhook subscription was created',
+  'webhook_subscription.updated': 'A webhook subscription was changed by the integrator (including re-enabling it)',
+  'webhook_subscription.key_rotated': 'A subscription’s signing key was rotated (the old key signs for 24 more hours)',
+  'webhook_subscription.deleted': 'A webhook subscription was deleted',
+  'webhook_subscription.disabled': 'The service disabled a subscription: its endpoint answered 410, or failed for too long (data.reason)',
+} as const satisfies Record<string, string>;
+
+export type EventType = keyof typeof EVENT_TYPES;
+
+export const ALL_EVENT_TYPES = Object.keys(EVENT_TYPES) as EventType[];
+
+const PREFIXES = new Set(ALL_EVENT_TYPES.flatMap((t) => t.split('.').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('.'))));
+
+/** True for `*`, a catalogue type, or `<prefix>.*` where some catalogue type starts with `<prefix>.`. */
+export function isSubscribableType(pattern: string): boolean {
+  if (pattern === '*' || pattern in EVENT_TYPES) return true;
+  return pattern.endsWith('.*') && PREFIXES.has(pattern.slice(0, -2));
+}
+
+/** The patterns that select `type`: `*`, each `<prefix>.*` and the type itself (for a jsonb `?|` match). */
+export function patternsMatching(type: string): string[] {
+  const parts = type.split('.');
+  const patterns = ['*', type];
+  for (let i = 1; i < parts.length; i++) patterns.push(`${parts.slice(0, i).join('.')}.*`);
+  return patterns;
+}

@@ -1,0 +1,175 @@
+import { Type } from 'typebox';
+import * as deliveries from '../../../domain/webhooks/deliveries.js';
+import * as subscriptions from '../../../domain/webhooks/subscriptions.js';
+import { actorFrom } from '../../context.js';
+import { IdempotencyHeaders } from '../../schemas/headers.js';
+import { SIGNED_READ_ERRORS, SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
+import {
+  CreateSubscriptionBody,
+  DeliveryIdParams,
+  DeliveryPageSchema,
+  DeliverySchema,
+  ListDeliveriesQuery,
+  RecoverBody,
+  SubscriptionIdParams,
+  SubscriptionListingSchema,
+  UpdateSubscriptionBody,
+} from '../../schemas/webhooks.js';
+import type { Api, Deps } from '../../types.js';
+
+const TAGS = ['Webhooks'];
+const BASE = '/v1/webhooks/subscriptions';
+
+export function webhookRoutes(api: Api, deps: Deps): void {
+  const env = (): subscriptions.WebhookEnvironment => ({ rules: { allowPrivate: deps.config.webhooks.allowPrivate } });
+
+  api.get(
+    BASE,
+    {
+      schema: {
+        operationId: 'listWebhookSubscriptions',
+        tags: TAGS,
+        summary: 'All webhook subscriptions of the integrator, each with its active public signing key',
+        response: {
+          200: Type.Object({ subscriptions: Type.Array(SubscriptionListingSchema) }, { additionalProperties: false, description: 'The subscriptions, oldest first' }),
+          ...problemResponses(...SIGNED_READ_ERRORS),
+        },
+      },
+    },
+    async (request) => subscriptions.listSubscriptions(deps.database.db, request.auth!.integratorId),
+  );
+
+  api.post(
+    BASE,
+    {
+      schema: {
+        operationId: 'createWebhookSubscription',
+        tags: TAGS,
+        summary: 'Creates a subscription with its own Ed25519 signing key; the URL is checked (https, public addresses only)',
+        headers: IdempotencyHeaders,
+        body: CreateSubscriptionBody,
+        response: { 201: { ...SubscriptionListingSchema, description: 'The new subscription and its public key' }, ...problemResponses(...SIGNED_WRITE_ERRORS) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await subscriptions.createSubscription(actorFrom(request, deps), request.body, env())),
+  );
+
+  api.get(
+    `${BASE}/:subscriptionId`,
+    {
+      schema: {
+        operationId: 'getWebhookSubscription',
+        tags: TAGS,
+        summary: 'One subscription with its active public signing key',
+        params: SubscriptionIdParams,
+        response: { 200: { ...SubscriptionListingSchema, description: 'The subscription' }, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
+      },
+    },
+    async (request) => subscriptions.getSubscription(deps.database.db, request.auth!.integratorId, request.params.subscriptionId),
+  );
+
+  api.patch(
+    `${BASE}/:subscriptionId`,
+    {
+      schema: {
+        operationId: 'updateWebhookSubscription',
+        tags: TAGS,
+        summary: 'Changes a subscription; enabled: true re-enables one the service disabled',
+        params: SubscriptionIdParams,
+        body: UpdateSubscriptionBody,
+        response: { 200: { ...SubscriptionListingSchema, description: 'The updated subscription' }, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
+      },
+    },
+    async (request) => subscriptions.updateSubscription(actorFrom(request, deps), request.params.subscriptionId, request.body, env()),
+  );
+
+  api.delete(
+    `${BASE}/:subscriptionId`,
+    {
+      schema: {
+        operationId: 'deleteWebhookSubscription',
+        tags: TAGS,
+        summary: 'Deletes a subscription with its keys and delivery history; nothing more is sent to it',
+        params: SubscriptionIdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
+      },
+    },
+    async (request, reply) => {
+      await subscriptions.deleteSubscription(actorFrom(request, deps), request.params.subscriptionId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  api.post(
+    `${BASE}/:subscriptionId/rotate-key`,
+    {
+      schema: {
+        operationId: 'rotateWebhookSigningKey',
+        tags: TAGS,
+        summary: 'Makes a new active signing key; the previous one also signs for 24 hours (two signatures per delivery)',
+        headers: IdempotencyHeaders,
+        params: SubscriptionIdParams,
+        response: { 200: { ...SubscriptionListingSchema, description: 'The subscription with its new public key' }, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
+      },
+    },
+    async (request) => subscriptions.rotateSigningKey(actorFrom(request, deps), request.params.subscriptionId),
+  );
+
+  api.get(
+    `${BASE}/:subscriptionId/deliveries`,
+    {
+      schema: {
+        operationId: 'listWebhookDeliveries',
+        tags: TAGS,
+        summary: 'The subscription’s delivery history, newest first, each delivery with its attempts',
+        params: SubscriptionIdParams,
+        querystring: ListDeliveriesQuery,
+        response: { 200: DeliveryPageSchema, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      return deliveries.listSubscriptionDeliveries(deps.database.db, request.auth!.integratorId, request.params.subscriptionId, {
+        limit: q.limit ?? 20,
+        ...(q.startingAfter ? { startingAfter: q.startingAfter } : {}),
+        ...(q.status ? { status: q.status } : {}),
+      });
+    },
+  );
+
+  api.post(
+    `${BASE}/:subscriptionId/deliveries/:deliveryId/retry`,
+    {
+      schema: {
+        operationId: 'retryWebhookDelivery',
+        tags: TAGS,
+        summary: 'Sends a delivery again now (whatever its status), restarting its retry schedule',
+        headers: IdempotencyHeaders,
+        params: DeliveryIdParams,
+        response: { 202: { ...DeliverySchema, description: 'The delivery, queued' }, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(await deliveries.retryDelivery(actorFrom(request, deps), request.params.subscriptionId, request.params.deliveryId)),
+  );
+
+  api.post(
+    `${BASE}/:subscriptionId/recover`,
+    {
+      schema: {
+        operationId: 'recoverWebhookDeliveries',
+        tags: TAGS,
+        summary: 'Sends again every failed delivery of events since a time',
+        headers: IdempotencyHeaders,
+        params: SubscriptionIdParams,
+        body: RecoverBody,
+        response: {
+          202: Type.Object({ requeued: Type.Integer({ minimum: 0 }) }, { additionalProperties: false, description: 'How many deliveries were queued again' }),
+          ...problemResponses(...SIGNED_WRITE_ERRORS, 404),
+        },
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(await deliveries.recoverSubscription(actorFrom(request, deps), request.params.subscriptionId, new Date(request.body.since))),
+  );
+}

@@ -1,0 +1,169 @@
+import { Type } from 'typebox';
+import { MAX_CUSTOM_HEADERS } from '../../domain/webhooks/custom-headers.js';
+
+const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
+const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
+
+export const EventSchema = Type.Object(
+  {
+    id: Uuid('Also the webhook-id of every delivery of this event'),
+    type: Type.String({ description: 'Dotted event type (docs/event-types.md)', examples: ['user.verification_status.changed'] }),
+    objectType: Type.String({ examples: ['user'] }),
+    objectId: Type.String({ description: 'The object the event is about' }),
+    sequence: Type.Integer({ minimum: 1, description: 'Per object, strictly increasing: order one object’s events by it' }),
+    apiVersion: Type.String({ examples: ['0.2.0'] }),
+    createdAt: DateTime(),
+    data: Type.Object(
+      {
+        object: Type.Unknown({ description: 'The object as the API returns it, after the change' }),
+        previousAttributes: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'For changes: the changed fields’ values before it' })),
+      },
+      { additionalProperties: true, description: 'Some types add members (e.g. webhook_subscription.disabled adds reason and detail)' },
+    ),
+  },
+  { additionalProperties: false, title: 'Event' },
+);
+
+export const EventPageSchema = Type.Object(
+  { data: Type.Array(EventSchema), hasMore: Type.Boolean({ description: 'More events follow; pass the last id as startingAfter' }) },
+  { additionalProperties: false, description: 'One page of events' },
+);
+
+export const ListEventsQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    startingAfter: Type.Optional(Uuid('The last event id of the previous page')),
+    order: Type.Optional(Type.Enum(['desc', 'asc'], { type: 'string', default: 'desc', description: 'desc: newest first (default); asc: oldest first, to catch up' })),
+    type: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'One event type' })),
+    types: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'Comma-separated event types (up to 20)' })),
+    objectId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    createdGte: Type.Optional(DateTime()),
+    createdGt: Type.Optional(DateTime()),
+    createdLte: Type.Optional(DateTime()),
+    createdLt: Type.Optional(DateTime()),
+    deliverySuccess: Type.Optional(
+      Type.Boolean({ description: 'true: every webhook delivery of the event succeeded; false: at least one has not succeeded (yet)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const EventIdParams = Type.Object({ eventId: Uuid() }, { additionalProperties: false });
+export const SubscriptionIdParams = Type.Object({ subscriptionId: Uuid() }, { additionalProperties: false });
+export const DeliveryIdParams = Type.Object({ subscriptionId: Uuid(), deliveryId: Uuid() }, { additionalProperties: false });
+
+export const EndpointSafetySchema = Type.Object(
+  {
+    checkedAt: DateTime(),
+    scheme: Type.String(),
+    host: Type.String(),
+    port: Type.Integer(),
+    resolvedAddresses: Type.Array(Type.Object({ address: Type.String(), range: Type.String({ description: '`unicast` is a public address' }) }, { additionalProperties: false })),
+    allowed: Type.Boolean(),
+    reason: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false, description: 'What the URL check found when the URL was set' },
+);
+
+const EventTypesSchema = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+  minItems: 1,
+  maxItems: 100,
+  description: 'Event types, prefix wildcards such as `user.*`, or `*` for every type',
+  examples: [['user.verification_status.changed', 'entity.*']],
+});
+
+export const SubscriptionSchema = Type.Object(
+  {
+    id: Uuid(),
+    integratorId: Uuid(),
+    url: Type.String(),
+    enabled: Type.Boolean(),
+    eventTypes: EventTypesSchema,
+    endpointSafetyMetadata: EndpointSafetySchema,
+    httpHeaders: Type.Record(Type.String(), Type.String()),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+    name: Type.String(),
+    activeSigningKeyId: Uuid(),
+  },
+  { additionalProperties: false, title: 'WebhookSubscription' },
+);
+
+export const SubscriptionListingSchema = Type.Object(
+  {
+    subscription: SubscriptionSchema,
+    publicKey: Type.String({ pattern: '^whpk_[A-Za-z0-9+/]{43}=$', description: 'The active Ed25519 public key, `whpk_` + base64 of its 32 bytes' }),
+    algorithm: Type.Literal('ed25519'),
+  },
+  { additionalProperties: false, description: 'A subscription with its active public signing key' },
+);
+
+const Name = Type.String({ minLength: 1, maxLength: 100 });
+const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'https URL of a public host', examples: ['https://hooks.example.com/integrator'] });
+const EventTypesInput = Type.Union([EventTypesSchema, Type.Literal('*')]);
+const HttpHeaders = Type.Record(Type.String(), Type.String(), {
+  maxProperties: MAX_CUSTOM_HEADERS,
+  description: 'Sent with every delivery; cannot set webhook-*, content-type, content-length, host or hop-by-hop headers',
+});
+
+export const CreateSubscriptionBody = Type.Object(
+  { name: Name, url: Url, eventTypes: EventTypesInput, httpHeaders: Type.Optional(HttpHeaders), enabled: Type.Optional(Type.Boolean({ default: true })) },
+  { additionalProperties: false },
+);
+
+export const UpdateSubscriptionBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    url: Type.Optional(Url),
+    eventTypes: Type.Optional(EventTypesInput),
+    httpHeaders: Type.Optional(HttpHeaders),
+    enabled: Type.Optional(Type.Boolean({ description: 'true re-enables a subscription the service disabled' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+const AttemptSchema = Type.Object(
+  {
+    attemptNumber: Type.Integer({ minimum: 1 }),
+    attemptedAt: DateTime(),
+    durationMs: Type.Integer({ minimum: 0 }),
+    responseStatus: Type.Union([Type.Integer(), Type.Null()]),
+    responseBody: Type.Union([Type.String({ description: 'The first 1 KiB of the response body' }), Type.Null()]),
+    error: Type.Union([Type.String(), Type.Null()]),
+    success: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+export const DeliverySchema = Type.Object(
+  {
+    id: Uuid(),
+    subscriptionId: Uuid(),
+    eventId: Uuid(),
+    eventType: Type.String(),
+    status: Type.Enum(['pending', 'succeeded', 'failed'], { type: 'string' }),
+    attemptCount: Type.Integer({ minimum: 0 }),
+    nextAttemptAt: Type.Union([DateTime(), Type.Null()]),
+    lastError: Type.Union([Type.String(), Type.Null()]),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+    attempts: Type.Array(AttemptSchema),
+  },
+  { additionalProperties: false, title: 'WebhookDelivery' },
+);
+
+export const DeliveryPageSchema = Type.Object(
+  { data: Type.Array(DeliverySchema), hasMore: Type.Boolean({ description: 'More deliveries follow; pass the last id as startingAfter' }) },
+  { additionalProperties: false, description: 'Deliveries, newest first, each with its attempts' },
+);
+
+export const ListDeliveriesQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    startingAfter: Type.Optional(Uuid('The last delivery id of the previous page')),
+    status: Type.Optional(Type.Enum(['pending', 'succeeded', 'failed'], { type: 'string' })),
+  },
+  { additionalProperties: false },
+);
+
+export const RecoverBody = Type.Object({ since: DateTime('Failed deliveries of events since this time are sent again') }, { additionalProperties: false });

@@ -1,0 +1,29 @@
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import type { Database } from '../db/database.js';
+import { startMaintenance } from './maintenance.js';
+import { startWebhookWorker, type WorkerLog } from './webhook-worker.js';
+
+export interface BackgroundDeps {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  secrets: SecretBox;
+  log: WorkerLog;
+}
+
+/**
+ * The work a server process does besides answering requests: the maintenance purge, and the webhook delivery
+ * worker unless WEBHOOK_WORKER=0 (then `npm run worker` processes deliver). Returns the function that stops it.
+ */
+export async function startBackgroundWork(deps: BackgroundDeps, options: { webhooks: boolean } = { webhooks: deps.config.webhooks.runWorker }): Promise<() => Promise<void>> {
+  const stopMaintenance = startMaintenance(deps.database.db, deps.clock, deps.log, 60_000, deps.config.eventRetentionDays);
+  const worker = options.webhooks
+    ? await startWebhookWorker({ database: deps.database, secrets: deps.secrets, clock: deps.clock, config: deps.config.webhooks, log: deps.log })
+    : undefined;
+  return async () => {
+    stopMaintenance();
+    await worker?.stop();
+  };
+}

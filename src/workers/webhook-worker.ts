@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import type { Clock } from '../clock.js';
+import type { WebhookConfig } from '../config.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import { privateKeyFromRaw, signWebhook } from '../crypto/webhook-signature.js';
+import type { Database, Executor } from '../db/database.js';
+import { DELIVERY_CHANNEL, findEventsByIds } from '../db/repositories/events.js';
+import { claimDueDeliveries, finishAttempt, nextDueAt, type Claimed } from '../db/repositories/webhook-deliveries.js';
+import { findSubscriptionsByIds, signingKeysOf, type SigningKeyRow, type SubscriptionRow } from '../db/repositories/webhook-subscriptions.js';
+import { webhookSubscriptions } from '../db/schema/index.js';
+import { toEventView } from '../domain/events/event-view.js';
+import { newId } from '../domain/ids.js';
+import { isReservedHeader } from '../domain/webhooks/custom-headers.js';
+import { nextStep } from '../domain/webhooks/retry-policy.js';
+import { disableSubscription, signingKeyContext } from '../domain/webhooks/subscriptions.js';
+import type { Resolver } from '../domain/webhooks/url-safety.js';
+import { API_VERSION } from '../version.js';
+import { WebhookSender, type SendResult } from './webhook-sender.js';
+
+export interface WorkerLog {
+  warn(obj: unknown, msg: string): void;
+  error(obj: unknown, msg: string): void;
+}
+
+export interface WebhookWorkerDeps {
+  database: Database;
+  secrets: SecretBox;
+  clock: Clock;
+  config: WebhookConfig;
+  log: WorkerLog;
+  /** Tests inject a resolver to exercise the connect-time address check. */
+  resolve?: Resolver;
+  /** Longest sleep between looks at the outbox when no NOTIFY arrives (a missed one, or a retry coming due). */
+  pollIntervalMs?: number;
+}
+
+export interface WebhookWorker {
+  /** Look at the outbox now (NOTIFY does this on its own). */
+  kick(): void;
+  /** Stops claiming, waits for deliveries in flight, releases connections. */
+  stop(): Promise<void>;
+}
+
+const USER_AGENT = `IntegratorAPI-Webhooks/${API_VERSION}`;
+const STOP_GRACE_MS = 2000;
+
+/**
+ * Delivers the outbox. Each round claims due deliveries (up to the free concurrency), signs and POSTs each,
+ * then records the attempt and the next step in one transaction guarded by the claim token. Wakes on NOTIFY
+ * from committing transactions, on its own retries coming due, and on a poll interval as a safety net.
+ */
+export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<WebhookWorker> {
+  const { database, clock, config, log } = deps;
+  const db = database.db;
+  const sender = new WebhookSender({ timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate, ...(deps.resolve ? { resolve: deps.resolve } : {}) });
+  const pollIntervalMs = deps.pollIntervalMs ?? 1000;
+  // A claim outlives the slowest attempt by a margin (config: longer than timeoutMs); only then may another worker take it over.
+  const leaseMs = config.leaseMs;
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let looking: Promise<void> | undefined;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const listener = await database.listen(DELIVERY_CHANNEL, { onMessage: () => kick(), onReset: () => kick() });
+
+  function schedule(ms: number): void {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(kick, Math.max(0, Math.min(ms, pollIntervalMs)));
+    timer.unref();
+  }
+
+  function kick(): void {
+    if (stopped) return;
+    if (looking) {
+      again = true;
+      return;
+    }
+    looking = look()
+      .catch((err: unknown) => log.error({ err }, 'webhook worker round failed'))
+      .finally(() => {
+        looking = undefined;
+        if (again) {
+          again = false;
+          kick();
+        }
+      });
+  }
+
+  async function look(): Promise<void> {
+    const free = config.concurrency - inFlight.size;
+    if (free <= 0) return; // a finishing delivery kicks again
+    const now = clock();
+    const token = randomUUID();
+    const claimed = await claimDueDeliveries(db, now, new Date(now.getTime() + leaseMs), token, free);
+    if (claimed.length > 0) {
+      const batch = await loadBatch(claimed, now);
+      for (const c of claimed) {
+        const p = deliver(c, token, batch).catch((err: unknown) => log.error({ err, deliveryId: c.id }, 'webhook delivery failed unexpectedly'));
+        const tracked = p.finally(() => {
+          inFlight.delete(tracked);
+          kick();
+        });
+        inFlight.add(tracked);
+      }
+      if (claimed.length === free) again = true;
+      return;
+    }
+    const due = await nextDueAt(db);
+    schedule(due ? due.getTime() - clock().getTime() : pollIntervalMs);
+  }
+
+  interface Batch {
+    events: Map<string, ReturnType<typeof toEventView>>;
+    subscriptions: Map<string, SubscriptionRow>;
+    keys: Map<string, SigningKeyRow[]>;
+  }
+
+  async function loadBatch(claimed: Claimed[], now: Date): Promise<Batch> {
+    const subscriptionIds = [...new Set(claimed.map((c) => c.subscriptionId))];
+    const [eventRows, subscriptionRows, keyRows] = await Promise.all([
+      findEventsByIds(db, [...new Set(claimed.map((c) => c.eventId))]),
+      findSubscriptionsByIds(db, subscriptionIds),
+      signingKeysOf(db, subscriptionIds, now),
+    ]);
+    const keys = new Map<string, SigningKeyRow[]>();
+    for (const k of keyRows) keys.set(k.subscriptionId, [...(keys.get(k.subscriptionId) ?? []), k]);
+    return {
+      events: new Map(eventRows.map((e) => [e.id, toEventView(e)])),
+      subscriptions: new Map(subscriptionRows.map((s) => [s.id, s])),
+      keys,
+    };
+  }
+
+  function headersFor(subscription: SubscriptionRow, keys: SigningKeyRow[], eventId: string, body: string): Record<string, string> {
+    const timestamp = Math.floor(clock().getTime() / 1000);
+    // The active key first, then any rotated-out key still in its grace period.
+    const ordered = [...keys].sort((a, b) => (a.id === subscription.activeSigningKeyId ? -1 : b.id === subscription.activeSigningKeyId ? 1 : 0));
+    const privateKeys = ordered.map((k) => privateKeyFromRaw(deps.secrets.open(k.sealedPrivateKey, signingKeyContext(k.id))));
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(subscription.httpHeaders)) if (!isReservedHeader(name)) headers[name.toLowerCase()] = value;
+    return {
+      ...headers,
+      'user-agent': headers['user-agent'] ?? USER_AGENT,
+      'content-type': 'application/json',
+      'webhook-id': eventId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signWebhook(privateKeys, eventId, timestamp, body),
+    };
+  }
+
+  async function deliver(claim: Claimed, token: string, batch: Batch): Promise<void> {
+    const event = batch.events.get(claim.eventId);
+    const subscription = batch.subscriptions.get(claim.subscriptionId);
+    const keys = batch.keys.get(claim.subscriptionId) ?? [];
+    // Deleted with its subscription or purged with its event: the row is gone too (cascade); nothing to do.
+    if (!event || !subscription || keys.length === 0) return;
+
+    let result: SendResult;
+    if (!subscription.enabled) {
+      result = { status: null, body: null, retryAfter: undefined, error: 'subscription_disabled', durationMs: 0 };
+    } else {
+      const body = JSON.stringify(event);
+      result = await sender.send(subscription.url, headersFor(subscription, keys, event.id, body), body);
+    }
+    const attemptedAt = new Date(clock().getTime() - result.durationMs);
+    await database.db.transaction(async (tx) => {
+      const now = clock();
+      const step = subscription.enabled ? nextStep({ status: result.status, retryAfter: result.retryAfter }, claim.scheduleStep, config.retryScheduleMs, now) : { kind: 'failed' as const };
+      const next =
+        step.kind === 'retry'
+          ? { status: 'pending' as const, nextAttemptAt: new Date(now.getTime() + step.delayMs), scheduleStep: step.scheduleStep }
+          : { status: step.kind === 'succeeded' ? ('succeeded' as const) : ('failed' as const), nextAttemptAt: now, scheduleStep: claim.scheduleStep };
+      const recorded = await finishAttempt(
+        tx,
+        { id: claim.id, token, attempts: claim.attempts },
+        {
+          attemptId: newId(),
+          attemptedAt,
+          durationMs: result.durationMs,
+          responseStatus: result.status,
+          responseBody: result.body,
+          error: result.error,
+          success: step.kind === 'succeeded',
+        },
+        next,
+        now,
+      );
+      if (!recorded) {
+        log.warn({ deliveryId: claim.id }, 'webhook claim lost before the attempt was recorded (lease expired); another worker owns it');
+        return;
+      }
+      if (subscription.enabled) await trackHealth(tx, subscription, step.kind, result, now);
+    });
+  }
+
+  /** A success ends a failing streak; 410 or a streak longer than disableAfterMs disables the subscription. */
+  async function trackHealth(tx: Executor, subscription: SubscriptionRow, outcome: string, result: SendResult, now: Date): Promise<void> {
+    if (outcome === 'succeeded') {
+      await tx
+        .update(webhookSubscriptions)
+        .set({ failingSince: null })
+        .where(and(eq(webhookSubscriptions.id, subscription.id), isNotNull(webhookSubscriptions.failingSince)));
+      return;
+    }
+    const [row] = await tx
+      .update(webhookSubscriptions)
+      .set({ failingSince: sql`coalesce(${webhookSubscriptions.failingSince}, ${now.toISOString()}::timestamptz)` })
+      .where(eq(webhookSubscriptions.id, subscription.id))
+      .returning();
+    if (!row || !row.enabled) return;
+    if (outcome === 'gone') {
+      await disableSubscription(tx, row, 'gone', 'the endpoint answered 410 Gone', now);
+    } else if (row.failingSince && now.getTime() - row.failingSince.getTime() >= config.disableAfterMs) {
+      const detail = `no successful delivery since ${row.failingSince.toISOString()} (last: ${result.error ?? `HTTP ${result.status}`})`;
+      await disableSubscription(tx, row, 'failing', detail, now);
+    }
+  }
+
+  kick();
+  return {
+    kick,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await looking;
+      // Deliveries in flight get a short grace; then their connections are cut and they are recorded as
+      // failed attempts, to be retried (by this or another worker) like any other failure.
+      const settled = Promise.allSettled([...inFlight]);
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([settled, new Promise((resolve) => (grace = setTimeout(resolve, Math.min(config.timeoutMs, STOP_GRACE_MS))))]);
+      clearTimeout(grace);
+      sender.close();
+      await settled;
+      await listener.close();
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { ALL_EVENT_TYPES, EVENT_TYPES } from '../../src/domain/events/catalogue.js';
+import { berliner, californian, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
+import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+
+const DOC = new URL('../../docs/event-types.md', import.meta.url);
+
+/** Keys of an object, recursively for nested plain objects (arrays count as leaves). */
+function shape(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return typeof value === 'object' && value !== null ? 'array' : 'leaf';
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, shape((value as Record<string, unknown>)[k])]),
+  );
+}
+
+function render(examples: Map<string, unknown>): string {
+  const lines = [
+    '# Event types',
+    '',
+    'Every event type the service emits, with a real payload of each (recorded by `test/http/event-catalogue.test.ts`;',
+    'regenerate with `UPDATE_DOCS=1 npm test -- event-catalogue`). The envelope is described in [webhooks.md](webhooks.md).',
+    'Subscriptions name these types, prefix wildcards such as `user.*`, or `*`.',
+    '',
+    '| Type | When |',
+    '|---|---|',
+    ...ALL_EVENT_TYPES.map((t) => `| [\`${t}\`](#${t.replace(/[._]/g, '')}) | ${EVENT_TYPES[t]} |`),
+    '',
+  ];
+  for (const t of ALL_EVENT_TYPES) {
+    lines.push(`## ${t}`, '', EVENT_TYPES[t], '', '```json', JSON.stringify(examples.get(t), null, 2), '```', '');
+  }
+  return lines.join('\n');
+}
+
+/** The documented example of each type: the JSON block under its heading. */
+function documented(text: string): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const m of text.matchAll(/^## ([a-z_.]+)\n[\s\S]*?```json\n([\s\S]*?)\n```/gm)) out.set(m[1]!, JSON.parse(m[2]!));
+  return out;
+}
+
+// One backend is enough: the payloads are the API's, not the database's.
+describe('event catalogue', () => {
+  let server: TestServer;
+  let acme: SeededIntegrator;
+  let receiver: http.Server;
+  const examples = new Map<string, unknown>();
+
+  before(async () => {
+    server = await startServer('pglite', { WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_SCHEDULE: '0' });
+    // Answers 410 so the subscription pointed at it gets disabled.
+    receiver = http.createServer((req, res) => req.resume().on('end', () => res.writeHead(410).end('gone')));
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  });
+  after(async () => {
+    await server.close();
+    receiver.close();
+  });
+
+  const step = async <T>(f: () => Promise<T>): Promise<T> => {
+    server.clock.advance(1000);
+    return f();
+  };
+
+  it('emits every catalogued type through real operations, and nothing uncatalogued', async () => {
+    acme = await server.seedIntegrator('Acme');
+    const c = acme.client;
+    const ok = (r: { status: number; text: string }, status = 200) => assert.equal(r.status, status, r.text);
+
+    const cred = await step(() => c.post('/v1/integrator/credentials', { label: 'ci', scope: 'read_only' }));
+    ok(cred, 201);
+    ok(await step(() => c.patch(`/v1/integrator/credentials/${cred.body.credential.publicKey}`, { label: 'ci-2' })));
+    ok(await step(() => c.delete(`/v1/integrator/credentials/${cred.body.credential.publicKey}`)), 204);
+
+    const user = await step(() => c.post('/v1/submit/create-individual-account', { userInfo: californian(), serviceTermsSignedAt: signedAt(), verificationDocuments: personDocs() }));
+    ok(user, 201);
+    ok(await step(() => c.patch('/v1/submit/update-user', { userId: user.body.userId, userInfo: { phone: '+14155550123' } })));
+    ok(await step(() => c.post('/v1/sandbox/simulate-verification', { accountId: user.body.accountId, outcome: 'approve' })));
+
+    const entity = await step(() => c.post('/v1/submit/create-entity-account', { entityInfo: companyInfo(), entityDocuments: entityDocs(), serviceTermsSignedAt: signedAt() }));
+    ok(entity, 201);
+    ok(await step(() => c.patch('/v1/submit/update-entity-account', { accountId: entity.body.accountId, entityInfo: { businessTradeName: 'Acme Two' } })));
+    const rep = await step(() =>
+      c.post('/v1/submit/create-associated-person', {
+        accountId: entity.body.accountId,
+        userInfo: berliner({ email: 'rep@example.de' }),
+        beneficiaryDetails: { beneficiaryType: ['representative'], title: 'Director' },
+        verificationDocuments: personDocs('DEU'),
+      }),
+    );
+    ok(rep, 201);
+    ok(await step(() => c.patch('/v1/submit/update-associated-person', { beneficiaryId: rep.body.beneficiaryId, beneficiaryDetails: { title: 'CEO' } })));
+    ok(await step(() => c.post('/v1/sandbox/simulate-verification', { beneficiaryId: rep.body.beneficiaryId, outcome: 'approve' })));
+    const temp = await step(() =>
+      c.post('/v1/submit/create-associated-person', {
+        accountId: entity.body.accountId,
+        userInfo: berliner({ email: 'temp@example.de' }),
+        beneficiaryDetails: { beneficiaryType: ['representative'], title: 'Temp' },
+      }),
+    );
+    ok(temp, 201);
+    ok(await step(() => c.post('/v1/submit/remove-associated-person', { beneficiaryId: temp.body.beneficiaryId })));
+
+    const port = (receiver.address() as AddressInfo).port;
+    const sub = await step(() => c.post('/v1/webhooks/subscriptions', { name: 'Compliance hooks', url: `http://127.0.0.1:${port}/hooks`, eventTypes: ['user.*'] }));
+    ok(sub, 201);
+    const id = sub.body.subscription.id;
+    ok(await step(() => c.patch(`/v1/webhooks/subscriptions/${id}`, { eventTypes: ['user.*', 'entity.*'] })));
+    ok(await step(() => c.post(`/v1/webhooks/subscriptions/${id}/rotate-key`)));
+    // A user event goes to the receiver, which answers 410: the service disables the subscription.
+    ok(await step(() => c.patch('/v1/submit/update-user', { userId: user.body.userId, userInfo: { phone: '+14155550124' } })));
+    const deadline = Date.now() + 10_000;
+    while ((await c.get('/v1/events?type=webhook_subscription.disabled')).body.data.length === 0) {
+      assert.ok(Date.now() < deadline, 'the subscription was disabled after a 410');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const other = await step(() => c.post('/v1/webhooks/subscriptions', { name: 'temp', url: `http://127.0.0.1:${port}/x`, eventTypes: '*', enabled: false }));
+    ok(await step(() => c.delete(`/v1/webhooks/subscriptions/${other.body.subscription.id}`)), 204);
+
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await c.get(`/v1/events?order=asc&limit=100${cursor ? `&startingAfter=${cursor}` : ''}`);
+      ok(page);
+      for (const e of page.body.data) {
+        seen.add(e.type);
+        if (!examples.has(e.type)) examples.set(e.type, e);
+      }
+      if (!page.body.hasMore) break;
+      cursor = page.body.data.at(-1).id;
+    }
+    assert.deepEqual([...seen].filter((t) => !(t in EVENT_TYPES)), [], 'emitted but not catalogued');
+    assert.deepEqual(ALL_EVENT_TYPES.filter((t) => !seen.has(t)), [], 'catalogued but never emitted here');
+  });
+
+  it('docs/event-types.md shows a payload of every type, shaped like the real one', () => {
+    if (process.env.UPDATE_DOCS === '1') writeFileSync(DOC, render(examples));
+    const docs = documented(readFileSync(DOC, 'utf8'));
+    for (const t of ALL_EVENT_TYPES) {
+      const real = examples.get(t) as { data: { object: unknown; previousAttributes?: unknown } };
+      const shown = docs.get(t) as typeof real | undefined;
+      assert.ok(shown, `${t} is documented (UPDATE_DOCS=1 npm test -- event-catalogue regenerates the page)`);
+      assert.deepEqual(shape(shown.data.object), shape(real.data.object), `${t}: data.object`);
+      assert.equal('previousAttributes' in shown.data, 'previousAttributes' in real.data, `${t}: previousAttributes`);
+    }
+  });
+});

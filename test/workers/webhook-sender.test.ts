@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import type { Resolver } from '../../src/domain/webhooks/url-safety.js';
+import { WebhookSender } from '../../src/workers/webhook-sender.js';
+import { startReceiver, type Receiver } from '../harness/receiver.js';
+
+/** A resolver for made-up names only: the system DNS is never asked, so these tests run offline. */
+function fakeDns(table: Record<string, string[]>): Resolver & { asked: string[] } {
+  const asked: string[] = [];
+  const resolve = async (host: string) => {
+    asked.push(host);
+    const addresses = table[host];
+    if (!addresses) throw Object.assign(new Error(`ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    return addresses;
+  };
+  return Object.assign(resolve, { asked });
+}
+
+const HEADERS = { 'content-type': 'application/json', 'webhook-id': 'evt_1' };
+
+describe('WebhookSender connect-time address check', () => {
+  let receiver: Receiver;
+  const senders: WebhookSender[] = [];
+  const sender = (allowPrivate: boolean, resolve?: Resolver) => {
+    const s = new WebhookSender({ timeoutMs: 5000, allowPrivate, ...(resolve ? { resolve } : {}) });
+    senders.push(s);
+    return s;
+  };
+
+  before(async () => {
+    receiver = await startReceiver();
+  });
+  afterEach(() => {
+    for (const s of senders.splice(0)) s.close();
+  });
+  after(() => receiver.close());
+
+  it('refuses a host name that (re-)resolves to 127.0.0.1 (DNS rebinding): nothing reaches the receiver', async () => {
+    const dns = fakeDns({ 'rebind.test': ['127.0.0.1'] });
+    const before = receiver.requests.length;
+    const result = await sender(false, dns).send(`https://rebind.test:${receiver.port}/hook`, HEADERS, '{"a":1}');
+    assert.equal(result.status, null);
+    assert.ok(result.error?.startsWith('blocked_address'), result.error ?? 'no error');
+    assert.match(result.error!, /127\.0\.0\.1 is a loopback address/);
+    assert.deepEqual(dns.asked, ['rebind.test'], 'the check happened at connect time, through the injected resolver');
+    assert.equal(receiver.requests.length, before, 'the receiver got nothing');
+  });
+
+  it('refuses when any resolved address is private, even next to a public one', async () => {
+    const dns = fakeDns({ 'mixed.test': ['93.184.216.34', '10.1.2.3'], 'meta.test': ['169.254.169.254'], 'v6.test': ['::1'] });
+    const s = sender(false, dns);
+    for (const [host, range] of [
+      ['mixed.test', 'private'],
+      ['meta.test', 'linkLocal'],
+      ['v6.test', 'loopback'],
+    ] as const) {
+      const result = await s.send(`https://${host}:${receiver.port}/hook`, HEADERS, '{}');
+      assert.equal(result.status, null, host);
+      assert.ok(result.error?.startsWith('blocked_address'), `${host}: ${result.error}`);
+      assert.ok(result.error!.includes(`a ${range} address`), `${host}: ${result.error}`);
+    }
+    assert.equal(receiver.requests.length, 0);
+  });
+
+  it('refuses IP literals of non-public ranges before connecting (IPv4, IPv6, IPv4-mapped), whatever the scheme', async () => {
+    const dns = fakeDns({});
+    const s = sender(false, dns);
+    for (const url of [
+      `https://127.0.0.1:${receiver.port}/hook`,
+      `http://127.0.0.1:${receiver.port}/hook`,
+      `https://[::1]:${receiver.port}/hook`,
+      `https://[::ffff:127.0.0.1]:${receiver.port}/hook`,
+      'https://10.0.0.1/hook',
+      'https://169.254.169.254/latest/meta-data',
+    ]) {
+      const result = await s.send(url, HEADERS, '{}');
+      assert.equal(result.status, null, url);
+      assert.ok(result.error?.startsWith('blocked_address'), `${url}: ${result.error}`);
+    }
+    assert.deepEqual(dns.asked, [], 'literals are judged without any lookup');
+    assert.equal(receiver.requests.length, 0);
+  });
+
+  it('refuses http and other schemes when private addresses are not allowed', async () => {
+    const dns = fakeDns({ 'rebind.test': ['127.0.0.1'] });
+    const s = sender(false, dns);
+    const plain = await s.send(`http://rebind.test:${receiver.port}/hook`, HEADERS, '{}');
+    assert.equal(plain.error, 'scheme_not_allowed: http:');
+    const ftp = await s.send(`ftp://rebind.test:${receiver.port}/hook`, HEADERS, '{}');
+    assert.equal(ftp.error, 'scheme_not_allowed: ftp:');
+    assert.equal((await s.send('not a url', HEADERS, '{}')).error, 'invalid_url');
+    assert.equal(receiver.requests.length, 0);
+  });
+
+  it('with allowPrivate, connects through the injected resolver and sends the exact body and headers', async () => {
+    const dns = fakeDns({ 'rebind.test': ['127.0.0.1'] });
+    receiver.respond({ status: 202, headers: { 'retry-after': '7' }, body: 'accepted' });
+    const body = JSON.stringify({ hello: 'wörld', n: 1 });
+    const sent = sender(true, dns).send(`http://rebind.test:${receiver.port}/hook?x=1`, { ...HEADERS, 'x-custom': 'v' }, body);
+    const got = await receiver.next();
+    const result = await sent;
+    assert.deepEqual(dns.asked, ['rebind.test']);
+    assert.equal(got.method, 'POST');
+    assert.equal(got.path, '/hook?x=1');
+    assert.ok(got.rawBody.equals(Buffer.from(body, 'utf8')));
+    assert.equal(got.header('content-length'), String(Buffer.byteLength(body)));
+    assert.equal(got.header('content-type'), 'application/json');
+    assert.equal(got.header('x-custom'), 'v');
+    assert.equal(got.header('host'), `rebind.test:${receiver.port}`);
+    assert.deepEqual({ status: result.status, body: result.body, retryAfter: result.retryAfter, error: result.error }, { status: 202, body: 'accepted', retryAfter: '7', error: null });
+    assert.ok(Number.isInteger(result.durationMs) && result.durationMs >= 0);
+  });
+
+  it('keeps only the first 1 KiB of a response and does not follow redirects', async () => {
+    const s = sender(true);
+    receiver.respond({ status: 500, body: 'x'.repeat(5000) }, { status: 302, headers: { location: `${receiver.url}/elsewhere` }, body: '' });
+    const big = s.send(`${receiver.url}/big`, HEADERS, '{}');
+    await receiver.next();
+    const bigResult = await big;
+    assert.equal(bigResult.status, 500);
+    assert.equal(bigResult.body, 'x'.repeat(1024));
+
+    const count = receiver.requests.length;
+    const redirected = s.send(`${receiver.url}/redirect`, HEADERS, '{}');
+    await receiver.next();
+    const redirectResult = await redirected;
+    assert.equal(redirectResult.status, 302);
+    assert.equal(receiver.requests.length, count + 1, 'the Location was not followed');
+  });
+
+  it('reports a refused connection as an error, not a status', async () => {
+    const closed = await startReceiver();
+    const url = `${closed.url}/hook`;
+    await closed.close();
+    const result = await sender(true).send(url, HEADERS, '{}');
+    assert.equal(result.status, null);
+    assert.match(result.error ?? '', /^ECONNREFUSED/);
+  });
+});
