@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { purgeEventsBefore } from '../db/repositories/events.js';
@@ -19,19 +20,35 @@ export async function purgeExpired(db: Db, clock: Clock, eventRetentionDays = 30
   };
 }
 
-/** Runs the purge every `intervalMs` until stopped; a failed round is logged and retried next time. */
+/**
+ * The tables whose rows churn (inserted, updated and deleted all day). PGlite has no autovacuum: without a
+ * VACUUM their indexes fill with dead entries and, without ANALYZE, the planner never learns their size (the
+ * webhook claim query turned into a sort of every due row).
+ */
+const CHURNING_TABLES = ['webhook_deliveries', 'webhook_attempts', 'request_nonces', 'idempotency_keys', 'event_sequences'];
+
+export async function vacuumChurningTables(db: Db): Promise<void> {
+  for (const table of CHURNING_TABLES) await db.execute(sql.raw(`vacuum (analyze) ${table}`));
+}
+
+/**
+ * Runs the purge every `intervalMs` until stopped (and, where the database has no autovacuum, a VACUUM ANALYZE of
+ * the churning tables); a failed round is logged and retried next time.
+ */
 export function startMaintenance(
   db: Db,
   clock: Clock,
   log: { warn: (obj: unknown, msg: string) => void },
   intervalMs = 60_000,
   eventRetentionDays = 30,
+  vacuum = false,
 ): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
     purgeExpired(db, clock, eventRetentionDays)
+      .then(() => (vacuum ? vacuumChurningTables(db) : undefined))
       .catch((err: unknown) => log.warn({ err }, 'maintenance round failed'))
       .finally(() => {
         running = false;

@@ -1,18 +1,18 @@
-import { randomUUID } from 'node:crypto';
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { randomUUID, type KeyObject } from 'node:crypto';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { WebhookConfig } from '../config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { privateKeyFromRaw, signWebhook } from '../crypto/webhook-signature.js';
 import type { Database, Executor } from '../db/database.js';
 import { DELIVERY_CHANNEL, findEventsByIds } from '../db/repositories/events.js';
-import { claimDueDeliveries, finishAttempt, nextDueAt, type Claimed } from '../db/repositories/webhook-deliveries.js';
+import { claimDueDeliveries, finishAttempt, finishSuccesses, nextDueAt, type Claimed, type SuccessRecord } from '../db/repositories/webhook-deliveries.js';
 import { findSubscriptionsByIds, signingKeysOf, type SigningKeyRow, type SubscriptionRow } from '../db/repositories/webhook-subscriptions.js';
 import { webhookSubscriptions } from '../db/schema/index.js';
 import { toEventView } from '../domain/events/event-view.js';
 import { newId } from '../domain/ids.js';
 import { isReservedHeader } from '../domain/webhooks/custom-headers.js';
-import { nextStep } from '../domain/webhooks/retry-policy.js';
+import { isSuccess, nextStep } from '../domain/webhooks/retry-policy.js';
 import { disableSubscription, signingKeyContext } from '../domain/webhooks/subscriptions.js';
 import type { Resolver } from '../domain/webhooks/url-safety.js';
 import { API_VERSION } from '../version.js';
@@ -44,6 +44,10 @@ export interface WebhookWorker {
 
 const USER_AGENT = `IntegratorAPI-Webhooks/${API_VERSION}`;
 const STOP_GRACE_MS = 2000;
+const KEY_CACHE_LIMIT = 10_000;
+/** Successful attempts are recorded together: up to this many per transaction, or after FLUSH_DELAY_MS. */
+const SUCCESS_BATCH = 32;
+const FLUSH_DELAY_MS = 2;
 
 /**
  * Delivers the outbox. Each round claims due deliveries (up to the free concurrency), signs and POSTs each,
@@ -91,7 +95,9 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
 
   async function look(): Promise<void> {
     const free = config.concurrency - inFlight.size;
-    if (free <= 0) return; // a finishing delivery kicks again
+    // Claim in batches: with deliveries in flight, wait until a quarter of the slots are free (a finishing
+    // delivery kicks again), so one claim and one load serve many deliveries instead of one each.
+    if (free <= 0 || (inFlight.size > 0 && free < Math.ceil(config.concurrency / 4))) return;
     const now = clock();
     const token = randomUUID();
     const claimed = await claimDueDeliveries(db, now, new Date(now.getTime() + leaseMs), token, free);
@@ -134,11 +140,26 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
     };
   }
 
+  /**
+   * Importing an Ed25519 key costs OpenSSL's DER decoder about a millisecond; a key id's key never changes, so
+   * each is opened and imported once per process (bounded: the cache is dropped when it grows past the limit).
+   */
+  const keyObjects = new Map<string, KeyObject>();
+  function signingKey(k: SigningKeyRow): KeyObject {
+    let key = keyObjects.get(k.id);
+    if (!key) {
+      if (keyObjects.size >= KEY_CACHE_LIMIT) keyObjects.clear();
+      key = privateKeyFromRaw(deps.secrets.open(k.sealedPrivateKey, signingKeyContext(k.id)));
+      keyObjects.set(k.id, key);
+    }
+    return key;
+  }
+
   function headersFor(subscription: SubscriptionRow, keys: SigningKeyRow[], eventId: string, body: string): Record<string, string> {
     const timestamp = Math.floor(clock().getTime() / 1000);
     // The active key first, then any rotated-out key still in its grace period.
     const ordered = [...keys].sort((a, b) => (a.id === subscription.activeSigningKeyId ? -1 : b.id === subscription.activeSigningKeyId ? 1 : 0));
-    const privateKeys = ordered.map((k) => privateKeyFromRaw(deps.secrets.open(k.sealedPrivateKey, signingKeyContext(k.id))));
+    const privateKeys = ordered.map((k) => signingKey(k));
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(subscription.httpHeaders)) if (!isReservedHeader(name)) headers[name.toLowerCase()] = value;
     return {
@@ -166,6 +187,19 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
       result = await sender.send(subscription.url, headersFor(subscription, keys, event.id, body), body);
     }
     const attemptedAt = new Date(clock().getTime() - result.durationMs);
+    const outcome = {
+      attemptId: newId(),
+      attemptedAt,
+      durationMs: result.durationMs,
+      responseStatus: result.status,
+      responseBody: result.body,
+      error: result.error,
+    };
+    if (subscription.enabled && isSuccess(result.status)) {
+      if (subscription.failingSince) maybeFailing.add(subscription.id);
+      await recordSuccess({ claim: { id: claim.id, token }, outcome: { ...outcome, success: true }, now: clock() }, subscription.id);
+      return;
+    }
     await database.db.transaction(async (tx) => {
       const now = clock();
       const step = subscription.enabled ? nextStep({ status: result.status, retryAfter: result.retryAfter }, claim.scheduleStep, config.retryScheduleMs, now) : { kind: 'failed' as const };
@@ -173,38 +207,54 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
         step.kind === 'retry'
           ? { status: 'pending' as const, nextAttemptAt: new Date(now.getTime() + step.delayMs), scheduleStep: step.scheduleStep }
           : { status: step.kind === 'succeeded' ? ('succeeded' as const) : ('failed' as const), nextAttemptAt: now, scheduleStep: claim.scheduleStep };
-      const recorded = await finishAttempt(
-        tx,
-        { id: claim.id, token, attempts: claim.attempts },
-        {
-          attemptId: newId(),
-          attemptedAt,
-          durationMs: result.durationMs,
-          responseStatus: result.status,
-          responseBody: result.body,
-          error: result.error,
-          success: step.kind === 'succeeded',
-        },
-        next,
-        now,
-      );
+      const recorded = await finishAttempt(tx, { id: claim.id, token, attempts: claim.attempts }, { ...outcome, success: step.kind === 'succeeded' }, next, now);
       if (!recorded) {
         log.warn({ deliveryId: claim.id }, 'webhook claim lost before the attempt was recorded (lease expired); another worker owns it');
         return;
       }
-      if (subscription.enabled) await trackHealth(tx, subscription, step.kind, result, now);
+      if (subscription.enabled) await trackFailure(tx, subscription, step.kind, result, now);
     });
   }
 
-  /** A success ends a failing streak; 410 or a streak longer than disableAfterMs disables the subscription. */
-  async function trackHealth(tx: Executor, subscription: SubscriptionRow, outcome: string, result: SendResult, now: Date): Promise<void> {
-    if (outcome === 'succeeded') {
-      await tx
-        .update(webhookSubscriptions)
-        .set({ failingSince: null })
-        .where(and(eq(webhookSubscriptions.id, subscription.id), isNotNull(webhookSubscriptions.failingSince)));
-      return;
-    }
+  /** Subscriptions that may have a failing streak to end (failingSince set when loaded, or failed here since). */
+  const maybeFailing = new Set<string>();
+  let successes: { record: SuccessRecord; subscriptionId: string; done: () => void; failed: (err: unknown) => void }[] = [];
+  let flushTimer: NodeJS.Timeout | undefined;
+
+  function recordSuccess(record: SuccessRecord, subscriptionId: string): Promise<void> {
+    return new Promise<void>((done, failed) => {
+      successes.push({ record, subscriptionId, done, failed });
+      if (successes.length >= SUCCESS_BATCH) flushSuccesses();
+      else flushTimer ??= setTimeout(flushSuccesses, FLUSH_DELAY_MS);
+    });
+  }
+
+  /** One transaction for a group of successes; a success also ends its subscription's failing streak. */
+  function flushSuccesses(): void {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = undefined;
+    const group = successes;
+    successes = [];
+    if (group.length === 0) return;
+    database.db
+      .transaction(async (tx) => {
+        const recorded = await finishSuccesses(tx, group.map((g) => g.record));
+        if (recorded.size < group.length) log.warn({ lost: group.length - recorded.size }, 'webhook claims lost before their attempts were recorded (lease expired)');
+        const ended = [...new Set(group.filter((g) => recorded.has(g.record.claim.id) && maybeFailing.has(g.subscriptionId)).map((g) => g.subscriptionId))];
+        if (ended.length > 0) {
+          await tx.update(webhookSubscriptions).set({ failingSince: null }).where(and(inArray(webhookSubscriptions.id, ended), isNotNull(webhookSubscriptions.failingSince)));
+          for (const id of ended) maybeFailing.delete(id);
+        }
+      })
+      .then(
+        () => group.forEach((g) => g.done()),
+        (err: unknown) => group.forEach((g) => g.failed(err)),
+      );
+  }
+
+  /** A failure starts or continues a failing streak; 410 or a streak longer than disableAfterMs disables the subscription. */
+  async function trackFailure(tx: Executor, subscription: SubscriptionRow, outcome: string, result: SendResult, now: Date): Promise<void> {
+    maybeFailing.add(subscription.id);
     const [row] = await tx
       .update(webhookSubscriptions)
       .set({ failingSince: sql`coalesce(${webhookSubscriptions.failingSince}, ${now.toISOString()}::timestamptz)` })
@@ -233,6 +283,7 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
       await Promise.race([settled, new Promise((resolve) => (grace = setTimeout(resolve, Math.min(config.timeoutMs, STOP_GRACE_MS))))]);
       clearTimeout(grace);
       sender.close();
+      flushSuccesses();
       await settled;
       await listener.close();
     },

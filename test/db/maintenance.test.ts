@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { idempotencyKeys, requestNonces } from '../../src/db/schema/index.js';
 import { rememberNonce } from '../../src/db/repositories/request-nonces.js';
-import { purgeExpired } from '../../src/workers/maintenance.js';
+import { purgeExpired, vacuumChurningTables } from '../../src/workers/maintenance.js';
 import { eventsFor } from '../harness/db.js';
 import { backends } from '../harness/backends.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
@@ -70,6 +70,10 @@ for (const backend of backends()) {
       server.clock.advance(1000);
       await acme.client.patch(`/v1/integrator/credentials/${pubkey}`, { label: 'new' });
       assert.deepEqual((await eventsFor(server.database, id)).map((e) => e.sequence), [3], 'a number is never given twice');
+    });
+
+    it('vacuums and analyzes the churning tables (PGlite has no autovacuum)', async () => {
+      await vacuumChurningTables(server.database.db);
     });
   });
 }
