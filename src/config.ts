@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEncryptionKey } from './crypto/encryption-key.js';
+import { originPatternProblem, rpIdProblem, type RelyingPartyPolicy } from './crypto/webauthn/relying-party.js';
 import { DEFAULT_HIGH_RISK_COUNTRIES, parseHighRiskCountries } from './domain/onboarding/reference/high-risk-countries.js';
 
 const SAMPLE_WATCHLIST = fileURLToPath(new URL('../config/watchlist.sample.csv', import.meta.url.includes('/dist/') ? new URL('../', import.meta.url) : import.meta.url));
@@ -27,6 +28,8 @@ export interface Config {
   /** CSV of names to screen (docs/verification.md); undefined: none. */
   watchListFile: string | undefined;
   webhooks: WebhookConfig;
+  /** Relying-party ids and origins passkeys may be registered and used from (docs/passkeys.md). */
+  webauthn: RelyingPartyPolicy;
   /** Events (and their delivery history) are kept this many days, at least 30. */
   eventRetentionDays: number;
 }
@@ -66,6 +69,33 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
   if (['0', 'false', 'off', 'no'].includes(raw)) return false;
   throw new ConfigError(`${name} must be 1 or 0 (got "${raw}")`);
+}
+
+/** Sandbox: passkeys made on a local web app, on any port (browsers refuse IP addresses as rp ids, so no 127.0.0.1). */
+export const SANDBOX_WEBAUTHN: RelyingPartyPolicy = { rpIds: ['localhost'], origins: ['http://localhost:*', 'https://localhost:*'] };
+
+function commaList(raw: string): string[] {
+  return raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+}
+
+/** WEBAUTHN_RP_IDS and WEBAUTHN_ORIGINS: required in production, the localhost defaults in sandbox. */
+function webauthn(env: NodeJS.ProcessEnv, appEnv: AppEnv): RelyingPartyPolicy {
+  const read = (name: 'WEBAUTHN_RP_IDS' | 'WEBAUTHN_ORIGINS', check: (entry: string) => string | null, fallback: readonly string[]): string[] => {
+    const entries = commaList(env[name] ?? '');
+    if (entries.length === 0) {
+      if (appEnv === 'production') throw new ConfigError(`${name} is required when APP_ENV=production`);
+      return [...fallback];
+    }
+    for (const entry of entries) {
+      const problem = check(entry);
+      if (problem) throw new ConfigError(`${name}: "${entry}" ${problem}`);
+    }
+    return [...new Set(entries)];
+  };
+  return {
+    rpIds: read('WEBAUTHN_RP_IDS', rpIdProblem, SANDBOX_WEBAUTHN.rpIds),
+    origins: read('WEBAUTHN_ORIGINS', (entry) => originPatternProblem(entry, appEnv === 'production'), SANDBOX_WEBAUTHN.origins),
+  };
 }
 
 /** A configuration mistake; main prints its message as the one line before exiting. */
@@ -136,7 +166,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const leaseMs = integer(env, 'WEBHOOK_LEASE_SECONDS', 0, 1, 86_400) * 1000 || webhookTimeoutMs + 30_000;
   if (leaseMs <= webhookTimeoutMs) throw new ConfigError(`WEBHOOK_LEASE_SECONDS must be longer than WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs} ms)`);
 
+  const relyingParty = webauthn(env, appEnv);
+
   return {
+    webauthn: relyingParty,
     webhooks: {
       retryScheduleMs: retrySchedule(env),
       allowPrivate,

@@ -5,6 +5,7 @@ import { WatchList } from './domain/verification/checks/watch-list.js';
 export function policyFromConfig(config: Config): Policy {
   return {
     highRiskCountries: new Set(config.highRiskCountries),
+    webauthn: config.webauthn,
     ...(config.watchListFile ? { watchList: WatchList.fromFile(config.watchListFile) } : {}),
   };
 }

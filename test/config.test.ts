@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.js';
 
+const PRODUCTION_RP = { WEBAUTHN_RP_IDS: 'wallet.example', WEBAUTHN_ORIGINS: 'https://wallet.example' };
+
 describe('configuration', () => {
   it('has working defaults for the embedded sandbox', () => {
     const c = loadConfig({});
@@ -13,7 +15,8 @@ describe('configuration', () => {
     assert.equal(c.logLevel, 'info');
     assert.match(c.dataDir, /\/data$/);
     assert.match(c.watchListFile ?? '', /config\/watchlist\.sample\.csv$/, 'sandbox screens against the shipped sample');
-    assert.equal(loadConfig({ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32) }).watchListFile, undefined);
+    assert.equal(loadConfig({ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP }).watchListFile, undefined);
+    assert.deepEqual(c.webauthn, { rpIds: ['localhost'], origins: ['http://localhost:*', 'https://localhost:*'] });
   });
 
   it('names the variable in one line for every bad value', () => {
@@ -31,6 +34,19 @@ describe('configuration', () => {
       [{ BODY_LIMIT_BYTES: '-1' }, /^BODY_LIMIT_BYTES /],
       [{ WATCHLIST_FILE: '/nonexistent/list.csv' }, /^WATCHLIST_FILE /],
       [{ HIGH_RISK_COUNTRIES: 'VEN,XXX' }, /^HIGH_RISK_COUNTRIES: .*XXX/],
+      [{ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), WEBAUTHN_ORIGINS: 'https://wallet.example' }, /^WEBAUTHN_RP_IDS is required when APP_ENV=production/],
+      [{ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), WEBAUTHN_RP_IDS: 'wallet.example', WEBAUTHN_ORIGINS: ' , ' }, /^WEBAUTHN_ORIGINS is required when APP_ENV=production/],
+      [{ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP, WEBAUTHN_ORIGINS: 'http://wallet.example' }, /^WEBAUTHN_ORIGINS: "http:\/\/wallet.example" must be https in production/],
+      [{ WEBAUTHN_RP_IDS: 'https://wallet.example' }, /^WEBAUTHN_RP_IDS: /],
+      [{ WEBAUTHN_RP_IDS: 'Wallet.Example' }, /^WEBAUTHN_RP_IDS: /],
+      [{ WEBAUTHN_RP_IDS: 'wallet.example:443' }, /^WEBAUTHN_RP_IDS: /],
+      [{ WEBAUTHN_RP_IDS: '127.0.0.1' }, /^WEBAUTHN_RP_IDS: .*IP address/],
+      [{ WEBAUTHN_ORIGINS: 'wallet.example' }, /^WEBAUTHN_ORIGINS: /],
+      [{ WEBAUTHN_ORIGINS: 'https://wallet.example/' }, /^WEBAUTHN_ORIGINS: /],
+      [{ WEBAUTHN_ORIGINS: 'https://wallet.example/app' }, /^WEBAUTHN_ORIGINS: /],
+      [{ WEBAUTHN_ORIGINS: 'https://wallet.example:443' }, /^WEBAUTHN_ORIGINS: /],
+      [{ WEBAUTHN_ORIGINS: 'http://localhost:3000:*' }, /^WEBAUTHN_ORIGINS: /],
+      [{ WEBAUTHN_ORIGINS: 'ftp://wallet.example' }, /^WEBAUTHN_ORIGINS: /],
     ];
     for (const [env, pattern] of cases) {
       assert.throws(
@@ -41,8 +57,19 @@ describe('configuration', () => {
     }
   });
 
+  it('reads the WebAuthn relying parties and origins as comma lists', () => {
+    const c = loadConfig({
+      APP_ENV: 'production',
+      ENCRYPTION_KEY: 'ab'.repeat(32),
+      WEBAUTHN_RP_IDS: 'wallet.example, example.com,wallet.example',
+      WEBAUTHN_ORIGINS: 'https://wallet.example,https://app.example.com:8443, android:apk-key-hash:' + 'A'.repeat(43),
+    });
+    assert.deepEqual(c.webauthn, { rpIds: ['wallet.example', 'example.com'], origins: ['https://wallet.example', 'https://app.example.com:8443', `android:apk-key-hash:${'A'.repeat(43)}`] });
+    assert.deepEqual(loadConfig({ WEBAUTHN_RP_IDS: 'dev.test', WEBAUTHN_ORIGINS: 'http://dev.test:*' }).webauthn, { rpIds: ['dev.test'], origins: ['http://dev.test:*'] }, 'sandbox may use http');
+  });
+
   it('accepts production with a key and a PostgreSQL URL', () => {
-    const c = loadConfig({ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), DATABASE_URL: 'postgresql://u@h/db' });
+    const c = loadConfig({ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), DATABASE_URL: 'postgresql://u@h/db', ...PRODUCTION_RP });
     assert.equal(c.appEnv, 'production');
     assert.equal(c.encryptionKey?.length, 32);
     assert.equal(c.databaseUrl, 'postgresql://u@h/db');

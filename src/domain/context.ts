@@ -1,4 +1,5 @@
 import type { SecretBox } from '../crypto/secret-box.js';
+import type { RelyingPartyPolicy } from '../crypto/webauthn/relying-party.js';
 import type { Database, Tx } from '../db/database.js';
 import type { WatchList } from './verification/checks/watch-list.js';
 import { markCommitted } from '../db/repositories/idempotency-keys.js';
@@ -26,6 +27,11 @@ export interface Policy {
   highRiskCountries: ReadonlySet<string>;
   /** Name screening list (WATCHLIST_FILE; the shipped sample in sandbox); none: no screening. */
   watchList?: WatchList;
+  /**
+   * Relying-party ids and origins passkeys may come from (WEBAUTHN_RP_IDS, WEBAUTHN_ORIGINS). The server
+   * always sets it; absent (a policy built by hand, e.g. in a test), no passkey registration is accepted.
+   */
+  webauthn?: RelyingPartyPolicy;
 }
 
 export interface MutationContext {

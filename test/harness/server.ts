@@ -39,7 +39,9 @@ export interface TestServer {
 
 /** Starts the real application on a free loopback port over a fresh database of the given backend. */
 export async function startServer(backend: Backend, env: Record<string, string> = {}): Promise<TestServer> {
-  const config = loadConfig({ APP_ENV: 'sandbox', LOG_LEVEL: 'silent', ...env });
+  // Production needs a relying party; tests of production servers get one unless they name their own.
+  const relyingParty = env.APP_ENV === 'production' ? { WEBAUTHN_RP_IDS: 'wallet.example', WEBAUTHN_ORIGINS: 'https://wallet.example' } : {};
+  const config = loadConfig({ APP_ENV: 'sandbox', LOG_LEVEL: 'silent', ...relyingParty, ...env });
   const { target, drop } = await provisionDatabase(backend);
   const database = await openDatabase(target);
   const clock = new TestClock();

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { privateKeyToAccount } from 'viem/accounts';
 import { wallets } from '../../src/db/schema/index.js';
 import { backends } from '../harness/backends.js';
+import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { eventsFor } from '../harness/db.js';
 import { berliner, californian, doc, personDocs, signedAt } from '../harness/fixtures.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
@@ -141,23 +142,12 @@ for (const backend of backends()) {
     });
 
     it('stores authenticators and reports the passkey; a credential id is registered once', async () => {
-      const challenge = Buffer.from('register-challenge-1').toString('base64url');
-      const authenticator = (credentialId: string) => ({
-        authenticatorName: 'MacBook Touch ID',
-        challenge,
-        attestation: {
-          credentialId,
-          clientDataJson: Buffer.from(JSON.stringify({ type: 'webauthn.create', challenge, origin: 'https://wallet.example' })).toString('base64url'),
-          attestationObject: Buffer.from('attestation-object').toString('base64url'),
-          transports: ['internal', 'hybrid'],
-        },
-      });
-      const credentialId = Buffer.from('cred-1').toString('base64url');
+      const passkey = new SoftwareAuthenticator();
       const res = await acme.client.post('/v1/submit/create-user', {
         userInfo: berliner({ email: 'passkey@example.de' }),
         partnerSignedAgreementId: 'agr',
         serviceTermsSignedAt: signedAt(),
-        authenticators: [authenticator(credentialId)],
+        authenticators: [passkey.authenticator({ name: 'MacBook Touch ID' })],
       });
       assert.equal(res.status, 201, res.text);
       assert.equal(res.body.isPasskeyActivated, true);
@@ -165,7 +155,7 @@ for (const backend of backends()) {
         userInfo: berliner({ email: 'passkey2@example.de' }),
         partnerSignedAgreementId: 'agr',
         serviceTermsSignedAt: signedAt(),
-        authenticators: [authenticator(credentialId)],
+        authenticators: [passkey.authenticator()],
       });
       assert.equal(again.status, 409);
       assert.equal(again.body.code, 'authenticator_exists');

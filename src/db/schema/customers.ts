@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
 import { entities } from './entities.js';
 import { integrators } from './integrators.js';
@@ -82,7 +82,12 @@ export const wallets = pgTable(
   (t) => [uniqueIndex('wallets_address_key').on(t.address), uniqueIndex('wallets_account_key').on(t.accountId)],
 );
 
-/** WebAuthn registrations submitted with a user; attestation is verified when transactions need it. */
+/**
+ * WebAuthn registrations submitted with a user, verified at creation (docs/passkeys.md). The submitted
+ * blobs are kept as sent; the verified ES256 key (SPKI DER, base64), rpIdHash (hex), signature counter,
+ * AAGUID and attestation format are what stamps are checked against. Those columns are null only for rows
+ * written before registrations were verified: such a credential cannot stamp.
+ */
 export const authenticators = pgTable(
   'authenticators',
   {
@@ -99,6 +104,14 @@ export const authenticators = pgTable(
     clientDataJson: text('client_data_json').notNull(),
     attestationObject: text('attestation_object').notNull(),
     transports: jsonb('transports').$type<string[]>().notNull(),
+    publicKey: text('public_key'),
+    /** COSE algorithm of publicKey: -7 (ES256), the only one accepted. */
+    publicKeyAlgorithm: integer('public_key_algorithm'),
+    rpIdHash: text('rp_id_hash'),
+    /** Last signature counter seen (32-bit unsigned); 0 for authenticators that keep none. */
+    signCount: bigint('sign_count', { mode: 'number' }).notNull().default(0),
+    aaguid: text('aaguid'),
+    attestationFormat: text('attestation_format'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('authenticators_credential_key').on(t.credentialId), index('authenticators_user_idx').on(t.userId)],

@@ -14,6 +14,7 @@ import {
   validateUserInfo,
   validateWalletAddress,
 } from '../../../src/domain/onboarding/validation/index.js';
+import { SoftwareAuthenticator } from '../../harness/authenticator.js';
 import { NOW, usAddress, usUser } from './fixtures.js';
 
 // Wider than JSON on purpose: null prototypes, boxed values, typed arrays, dates, sparse arrays, bigints.
@@ -33,6 +34,8 @@ const anything = fc.anything({
 const BASE = '/base';
 type Validate = (value: unknown) => FieldError[];
 const highRisk = new Set(['VEN']);
+const RP = { rpIds: ['localhost'], origins: ['http://localhost:*'] };
+const passkey = new SoftwareAuthenticator();
 
 const validators: [string, Validate, () => Record<string, unknown>][] = [
   ['validateAddress', (v) => validateAddress(v, BASE), usAddress],
@@ -41,7 +44,7 @@ const validators: [string, Validate, () => Record<string, unknown>][] = [
   ['validateBeneficiaryDetails', (v) => validateBeneficiaryDetails(v, BASE), () => ({ beneficiaryType: ['ubo', 'representative'], ownershipPercentage: 50, title: 'CEO' })],
   ['validateEntityInfo', (v) => validateEntityInfo(v, BASE), () => ({ businessType: 'llc', registeredAddress: usAddress(), activityInfo: { businessIndustry: 52 }, financialInfo: { sourceOfFunds: 'loan' }, highRiskInfo: { highRiskActivities: 'none' } })],
   ['validateWalletAddress', (v) => validateWalletAddress(v, BASE), () => ({})],
-  ['validateAuthenticators', (v) => validateAuthenticators(v, BASE), () => ({})],
+  ['validateAuthenticators', (v) => validateAuthenticators(v, BASE, RP), () => ({})],
 ];
 
 function assertWellFormed(errors: unknown): void {
@@ -83,11 +86,13 @@ describe('validators never throw (property-based)', () => {
     const fields = ['authenticatorName', 'challenge', 'attestation', 'credentialId', 'clientDataJson', 'attestationObject', 'transports'];
     fc.assert(
       fc.property(fc.constantFrom(...fields), anything, (field, value) => {
-        const attestation: Record<string, unknown> = { credentialId: 'AAAA', clientDataJson: 'e30', attestationObject: 'AAAA', transports: ['usb'] };
-        const item: Record<string, unknown> = { authenticatorName: 'key', challenge: 'AAAA', attestation };
+        // A real registration, so that a value reaching the attestation checks meets real CBOR around it.
+        const { challenge, ...registration } = passkey.register();
+        const attestation: Record<string, unknown> = registration;
+        const item: Record<string, unknown> = { authenticatorName: 'key', challenge, attestation };
         if (field in attestation) attestation[field] = value;
         else item[field] = value;
-        assertWellFormed(validateAuthenticators([item, value], BASE));
+        assertWellFormed(validateAuthenticators([item, value], BASE, RP));
       }),
       { numRuns: 300 },
     );

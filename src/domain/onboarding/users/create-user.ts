@@ -15,8 +15,9 @@ import {
   additionalUserInfoRequired,
   normalizeSsn,
   normalizeWalletAddress,
+  prepareAuthenticators,
   validateAdditionalUserInfo,
-  validateAuthenticators,
+  type PreparedAuthenticator,
   validateUserInfo,
   validateWalletAddress,
 } from '../validation/index.js';
@@ -57,13 +58,17 @@ export function validateUserSubmission(input: CreateUserInput, ctx: Rules): Fiel
     }
   }
   if (input.walletAddress !== undefined && input.walletAddress !== null) errors.push(...validateWalletAddress(input.walletAddress, '/walletAddress'));
-  if (input.authenticators) errors.push(...validateAuthenticators(input.authenticators, '/authenticators'));
   return errors;
 }
 
-/** Every domain-level error of a submission, documents included (for bodies the schema already refused). */
+/** The passkeys of a submission, each verified (attestation, relying party, origin): docs/passkeys.md. */
+export function preparePasskeys(input: CreateUserInput, rules: Rules): { errors: FieldError[]; prepared: PreparedAuthenticator[] } {
+  return input.authenticators ? prepareAuthenticators(input.authenticators, '/authenticators', rules.policy.webauthn) : { errors: [], prepared: [] };
+}
+
+/** Every domain-level error of a submission, passkeys and documents included (for bodies the schema already refused). */
 export function userSubmissionErrors(input: CreateUserInput, rules: Rules): FieldError[] {
-  return [...validateUserSubmission(input, rules), ...prepareDocuments(input.verificationDocuments, '/verificationDocuments').errors];
+  return [...validateUserSubmission(input, rules), ...preparePasskeys(input, rules).errors, ...prepareDocuments(input.verificationDocuments, '/verificationDocuments').errors];
 }
 
 /** The SSN is sealed, fingerprinted for duplicate checks, and only its last four digits stay readable. */
@@ -94,12 +99,13 @@ export function withoutSsn(userInfo: UserInfo): Omit<UserInfo, 'socialSecurityNu
  */
 export async function createUserWithAccount(ctx: MutationContext, input: CreateUserInput, custody: 'none' | 'auto'): Promise<UserAccountView> {
   const errors = validateUserSubmission(input, ctx);
+  const passkeys = preparePasskeys(input, ctx);
   const documents = prepareDocuments(input.verificationDocuments, '/verificationDocuments');
-  throwIfInvalid([...errors, ...documents.errors]);
+  throwIfInvalid([...errors, ...passkeys.errors, ...documents.errors]);
 
   return runMutation(ctx, async (tx) => {
     const integratorId = ctx.actor.integratorId;
-    const credentialIds = (input.authenticators ?? []).map((a) => a.attestation.credentialId);
+    const credentialIds = passkeys.prepared.map((a) => a.credentialId);
     const taken = await existingAuthenticatorIds(tx, credentialIds);
     if (taken.length > 0) throw new ApiError('authenticator_exists', `Authenticator credential id already registered: ${taken.join(', ')}`);
 
@@ -141,16 +147,22 @@ export async function createUserWithAccount(ctx: MutationContext, input: CreateU
 
     await insertAuthenticators(
       tx,
-      (input.authenticators ?? []).map((a) => ({
+      passkeys.prepared.map((a) => ({
         id: newId(),
         integratorId,
         userId,
         authenticatorName: a.authenticatorName,
-        credentialId: a.attestation.credentialId,
+        credentialId: a.credentialId,
         challenge: a.challenge,
-        clientDataJson: a.attestation.clientDataJson,
-        attestationObject: a.attestation.attestationObject,
-        transports: a.attestation.transports,
+        clientDataJson: a.clientDataJson,
+        attestationObject: a.attestationObject,
+        transports: a.transports,
+        publicKey: a.credential.publicKeySpki.toString('base64'),
+        publicKeyAlgorithm: a.credential.algorithm,
+        rpIdHash: a.credential.rpIdHash.toString('hex'),
+        signCount: a.credential.signCount,
+        aaguid: a.credential.aaguid,
+        attestationFormat: a.credential.format,
         createdAt: ctx.now,
       })),
     );

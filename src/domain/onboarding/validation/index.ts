@@ -5,7 +5,7 @@
  */
 export { validateAdditionalUserInfo, additionalUserInfoRequired, ADDITIONAL_INFO_AGE_THRESHOLD } from './additional-user-info.js';
 export { validateAddress } from './address.js';
-export { validateAuthenticators, AUTHENTICATOR_TRANSPORTS } from './authenticators.js';
+export { prepareAuthenticators, validateAuthenticators, AUTHENTICATOR_TRANSPORTS, type PreparedAuthenticator } from './authenticators.js';
 export { validateBeneficiaryDetails, checkUboTotal, BENEFICIARY_TYPES, UBO_THRESHOLD_PERCENT } from './beneficiary.js';
 export { ageOn } from './dates.js';
 export { validateEntityInfo } from './entity-info.js';

@@ -44,10 +44,13 @@ export const AuthenticatorSchema = Type.Object(
         attestationObject: Text(65536, { minLength: 1 }),
         transports: Type.Array(Type.String({ maxLength: 20 }), { maxItems: 8 }),
       },
-      { additionalProperties: false },
+      { additionalProperties: false, description: 'The PublicKeyCredential of navigator.credentials.create(), blobs base64url' },
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description: 'A passkey registration, verified before it is stored: attestation format none or packed, an ES256 key, an allowed rp id and origin (docs/passkeys.md)',
+  },
 );
 
 const commonCreate = {

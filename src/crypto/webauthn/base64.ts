@@ -12,3 +12,8 @@ export function decodeBase64Loose(text: string): Buffer | null {
   const bytes = Buffer.from(unpadded, urlSafe ? 'base64url' : 'base64');
   return bytes.length === 0 ? null : bytes;
 }
+
+/** base64url without padding: how browsers and Turnkey write every WebAuthn byte string, and how we store credential ids. */
+export function base64url(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString('base64url');
+}
