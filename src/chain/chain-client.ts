@@ -1,0 +1,165 @@
+import { createPublicClient, http, type Hash, type Hex, type PublicClient, type TransactionReceipt } from 'viem';
+
+/** Why an RPC call failed, in the terms the API reports (docs: transactions). */
+export type RpcFailureCode =
+  | 'insufficient_funds'
+  | 'nonce_too_low'
+  | 'nonce_too_high'
+  | 'replacement_underpriced'
+  | 'gas_too_low'
+  | 'fee_too_low'
+  | 'transaction_rejected'
+  | 'rpc_unreachable'
+  | 'rpc_error';
+
+export class RpcFailure extends Error {
+  override readonly name = 'RpcFailure';
+  constructor(
+    readonly code: RpcFailureCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The spec's transactionReceipt: integers for index and block number, decimal strings for amounts. */
+export interface ReceiptView {
+  transactionHash: string;
+  transactionIndex: number;
+  blockHash: string;
+  blockNumber: number;
+  gasUsed: string;
+  effectiveGasPrice: string;
+  blobGasUsed: string;
+  blobGasPrice: string;
+  from: string;
+  to: string;
+  contractAddress: string;
+  /** Not in the spec's list; tells completed from reverted. */
+  status: 'success' | 'reverted';
+}
+
+export function toReceiptView(r: TransactionReceipt): ReceiptView {
+  return {
+    transactionHash: r.transactionHash,
+    transactionIndex: r.transactionIndex,
+    blockHash: r.blockHash,
+    blockNumber: Number(r.blockNumber),
+    gasUsed: r.gasUsed.toString(),
+    effectiveGasPrice: (r.effectiveGasPrice ?? 0n).toString(),
+    blobGasUsed: (r.blobGasUsed ?? 0n).toString(),
+    blobGasPrice: (r.blobGasPrice ?? 0n).toString(),
+    from: r.from,
+    to: r.to ?? '',
+    contractAddress: r.contractAddress ?? '',
+    status: r.status,
+  };
+}
+
+/** Maps a node's error text (geth, anvil, reth and most providers agree on these phrases) to a code. */
+export function classifyRpcError(err: unknown): RpcFailure {
+  const text = collectMessages(err).toLowerCase();
+  const code: RpcFailureCode = /insufficient funds/.test(text)
+    ? 'insufficient_funds'
+    : /nonce too low|nonce has already been used|already known|known transaction/.test(text)
+      ? 'nonce_too_low'
+      : /nonce too high/.test(text)
+        ? 'nonce_too_high'
+        : /replacement transaction underpriced|replacement fee too low/.test(text)
+          ? 'replacement_underpriced'
+          : /intrinsic gas too low|gas limit reached|exceeds block gas limit/.test(text)
+            ? 'gas_too_low'
+            : /max fee per gas less than block base fee|fee cap less than block base fee|transaction underpriced/.test(text)
+              ? 'fee_too_low'
+              : /fetch failed|econnrefused|econnreset|etimedout|socket hang up|request timed out|took too long|enotfound|network/.test(text)
+                ? 'rpc_unreachable'
+                : /invalid|rejected|not supported|chain id/.test(text)
+                  ? 'transaction_rejected'
+                  : 'rpc_error';
+  return new RpcFailure(code, firstLine(err));
+}
+
+function collectMessages(err: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = err;
+  for (let depth = 0; current && depth < 8; depth++) {
+    const e = current as { message?: unknown; details?: unknown; shortMessage?: unknown; cause?: unknown; code?: unknown };
+    for (const v of [e.shortMessage, e.details, e.message, e.code]) if (typeof v === 'string') parts.push(v);
+    current = e.cause;
+  }
+  return parts.join(' | ');
+}
+
+function firstLine(err: unknown): string {
+  const e = err as { shortMessage?: unknown; message?: unknown };
+  const text = typeof e?.shortMessage === 'string' ? e.shortMessage : typeof e?.message === 'string' ? e.message : String(err);
+  return text.split('\n')[0]!.slice(0, 300);
+}
+
+/** One chain's JSON-RPC endpoint. Each call is bounded (timeout) and not retried here: callers decide. */
+export class ChainClient {
+  private readonly client: PublicClient;
+
+  constructor(
+    readonly chainId: number,
+    url: string,
+    timeoutMs = 10_000,
+  ) {
+    this.client = createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0 }) });
+  }
+
+  /** eth_sendRawTransaction; throws RpcFailure. */
+  async broadcast(signed: Hex): Promise<Hash> {
+    try {
+      return await this.client.sendRawTransaction({ serializedTransaction: signed });
+    } catch (err) {
+      throw classifyRpcError(err);
+    }
+  }
+
+  /** The receipt once mined; null while pending (or unknown to the node). Throws RpcFailure. */
+  async receipt(hash: Hash): Promise<ReceiptView | null> {
+    try {
+      return toReceiptView(await this.client.getTransactionReceipt({ hash }));
+    } catch (err) {
+      if ((err as { name?: string }).name === 'TransactionReceiptNotFoundError') return null;
+      throw classifyRpcError(err);
+    }
+  }
+
+  /** Whether the node still knows the transaction (mined or in its pool): false means dropped. */
+  async known(hash: Hash): Promise<boolean> {
+    try {
+      await this.client.getTransaction({ hash });
+      return true;
+    } catch (err) {
+      if ((err as { name?: string }).name === 'TransactionNotFoundError') return false;
+      throw classifyRpcError(err);
+    }
+  }
+
+  async chainIdOfNode(): Promise<number> {
+    try {
+      return await this.client.getChainId();
+    } catch (err) {
+      throw classifyRpcError(err);
+    }
+  }
+}
+
+/** The configured chains (CHAIN_RPC_URLS), one client each. */
+export class ChainRegistry {
+  private readonly clients = new Map<number, ChainClient>();
+
+  constructor(urls: ReadonlyMap<number, string>, timeoutMs?: number) {
+    for (const [id, url] of urls) this.clients.set(id, new ChainClient(id, url, timeoutMs));
+  }
+
+  get(chainId: number): ChainClient | undefined {
+    return this.clients.get(chainId);
+  }
+
+  chainIds(): number[] {
+    return [...this.clients.keys()].sort((a, b) => a - b);
+  }
+}

@@ -1,0 +1,37 @@
+import { parseTransaction, type Hex, type TransactionSerializable } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { SecretBox } from '../crypto/secret-box.js';
+
+export class UnsignedTransactionError extends Error {
+  override readonly name = 'UnsignedTransactionError';
+}
+
+/** An unsigned transaction as submitted: hex with or without 0x, parsed by viem (legacy, 2930, 1559, 7702). */
+export function parseUnsignedTransaction(text: string): TransactionSerializable {
+  const hex = (/^0x/i.test(text) ? `0x${text.slice(2)}` : `0x${text}`) as Hex;
+  if (!/^0x[0-9a-fA-F]+$/.test(hex) || hex.length % 2 !== 0) throw new UnsignedTransactionError('is not an even-length hexadecimal string');
+  let tx: TransactionSerializable & { r?: unknown; s?: unknown; v?: unknown; yParity?: unknown };
+  try {
+    tx = parseTransaction(hex);
+  } catch (err) {
+    throw new UnsignedTransactionError(`is not a serialized Ethereum transaction (${(err as Error).message.split('\n')[0]})`);
+  }
+  if (tx.r !== undefined || tx.s !== undefined) throw new UnsignedTransactionError('is already signed');
+  if (tx.chainId === undefined) throw new UnsignedTransactionError('has no chain id (pre-EIP-155 transactions are refused)');
+  if ((tx as { type?: string }).type === 'eip4844') throw new UnsignedTransactionError('is a blob transaction, which is not supported');
+  return tx;
+}
+
+/**
+ * Signs with a custody wallet's key: opened from its sealed form only for the signature and never kept.
+ * `context` is the sealing context the wallet was stored under (`wallet:<walletId>`).
+ */
+export async function signWithCustodyKey(secrets: SecretBox, sealedKey: string, walletId: string, tx: TransactionSerializable): Promise<Hex> {
+  // Sealed as its 0x-prefixed hex text (custodial-wallet.ts).
+  const key = secrets.open(sealedKey, `wallet:${walletId}`);
+  try {
+    return await privateKeyToAccount(key.toString('utf8') as Hex).signTransaction(tx);
+  } finally {
+    key.fill(0);
+  }
+}

@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+
+/** The anvil binary of the @foundry-rs/anvil package for this platform (shipped inside the npm package). */
+function anvilBinary(): string {
+  const arch = process.arch === 'x64' ? 'amd64' : process.arch;
+  const platformPackage = `@foundry-rs/anvil-${process.platform}-${arch}`;
+  return join(dirname(require.resolve(`${platformPackage}/package.json`)), 'bin', 'anvil');
+}
+
+export interface Anvil {
+  chainId: number;
+  url: string;
+  /** Sets an address's balance in wei (anvil_setBalance). */
+  setBalance(address: string, wei: bigint): Promise<void>;
+  rpc<T = unknown>(method: string, params?: unknown[]): Promise<T>;
+  /** Stops the node (SIGTERM, then SIGKILL); the URL refuses connections afterwards. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A real local EVM node on a free loopback port. Blocks are mined as transactions arrive (anvil's default
+ * automine), so a broadcast transaction has its receipt at once.
+ */
+export async function startAnvil(chainId: number): Promise<Anvil> {
+  const child: ChildProcess = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(chainId)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // The port is in the "Listening on" line (--silent would hide it). Output keeps being drained (and dropped) so
+  // the pipe never fills and stalls the node.
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    let found = false;
+    const onData = (chunk: Buffer) => {
+      if (found) return;
+      output += chunk.toString();
+      const m = /Listening on (\S+:\d+)/.exec(output);
+      if (m) {
+        found = true;
+        resolve(`http://${m[1]}`);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`anvil exited (${code}) before listening: ${output.slice(0, 500)}`)));
+    child.once('error', reject);
+  });
+  let id = 0;
+  const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
+    const body = (await res.json()) as { result?: T; error?: { message: string } };
+    if (body.error) throw new Error(`${method}: ${body.error.message}`);
+    return body.result as T;
+  };
+  return {
+    chainId,
+    url,
+    rpc,
+    setBalance: async (address, wei) => {
+      await rpc('anvil_setBalance', [address, `0x${wei.toString(16)}`]);
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const kill = setTimeout(() => child.kill('SIGKILL'), 3000);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
