@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { Decoder, Encoder } from 'cbor-x';
+import { decode as cborDecode, encode as cborEncode } from 'cborg';
 import fc from 'fast-check';
 import { verifyAttestation, type AttestationResult } from '../../src/crypto/webauthn/attestation.js';
 import { SoftwareAuthenticator, type Registration, type RegistrationOptions } from '../harness/authenticator.js';
 
 const RP_IDS = ['wallet.example', 'localhost'];
-const encoder = new Encoder({ useRecords: false, mapsAsObjects: false, tagUint8Array: false });
-const decoder = new Decoder({ mapsAsObjects: false, useRecords: false });
+const encoder = { encode: (value: unknown): Buffer => Buffer.from(cborEncode(value)) };
+const decoder = { decode: (bytes: Uint8Array): unknown => cborDecode(bytes, { useMaps: true }) };
 const bytes = (b64url: string) => Buffer.from(b64url, 'base64url');
 
 function verify(registration: Registration, rpIds: readonly string[] = RP_IDS): AttestationResult {

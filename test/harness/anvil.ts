@@ -4,7 +4,11 @@ import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-/** The anvil binary of the @foundry-rs/anvil package for this platform (shipped inside the npm package). */
+/**
+ * Foundry's anvil binary, shipped inside its npm platform package. The project depends on the Linux x64 package
+ * directly (optional dependency): the @foundry-rs/anvil launcher lists every platform's package, and the registry
+ * mirror CI installs from lacks the macOS and Windows ones, which made `npm ci` refuse the lock file.
+ */
 function anvilBinary(): string {
   const arch = process.arch === 'x64' ? 'amd64' : process.arch;
   const platformPackage = `@foundry-rs/anvil-${process.platform}-${arch}`;

@@ -1,16 +1,17 @@
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { Encoder } from 'cbor-x';
+import { encode as cborEncode } from 'cborg';
 import { selfSignedCertificate } from './x509.js';
 
 /**
  * A software WebAuthn authenticator: what a browser and a platform authenticator together give an
- * integrator's front end, for tests. P-256 keys from node:crypto, CBOR written with cbor-x (Maps, so COSE
- * labels stay integers, and no cbor-x records). Registrations come in formats none and packed (self
+ * integrator's front end, for tests. P-256 keys from node:crypto, CBOR written with cborg (Maps, so COSE
+ * labels stay integers). Registrations come in formats none and packed (self
  * attestation, or with an x5c certificate); assertions and Turnkey stamps advance a signature counter.
  * Every option that breaks something exists so a test can show the server refusing it.
  */
 
-const cbor = new Encoder({ useRecords: false, mapsAsObjects: false, tagUint8Array: false });
+/** CBOR as authenticators write it (maps with integer labels stay maps). */
+const cbor = { encode: (value: unknown): Buffer => Buffer.from(cborEncode(value)) };
 const b64url = (bytes: Uint8Array | string) => Buffer.from(bytes).toString('base64url');
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest();
 

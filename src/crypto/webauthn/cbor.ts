@@ -1,22 +1,28 @@
-import { Decoder } from 'cbor-x';
+import { decode, decodeFirst } from 'cborg';
 
 /**
- * WebAuthn's CBOR (attestation objects, COSE keys, extension maps) read with cbor-x. Maps decode as Map,
- * because COSE labels are integers (negative ones too) that an object would turn into strings; records
- * are off because they are cbor-x's own extension, not CBOR that any authenticator writes. Tags cbor-x
- * knows still decode (a date, a typed array), which is harmless: every caller checks the exact shape it
- * reads and refuses anything else.
+ * WebAuthn's CBOR (attestation objects, COSE keys, extension maps) read with cborg (pure JavaScript, no native
+ * add-on). Maps decode as Map, because COSE labels are integers (negative ones too) that an object would turn
+ * into strings. cborg refuses malformed, truncated and trailing data; tags it does not know are refused too.
+ * Every caller checks the exact shape it reads and refuses anything else.
  */
-const decoder = new Decoder({ mapsAsObjects: false, useRecords: false });
+const OPTIONS = { useMaps: true } as const;
 
 /** One CBOR item filling all of `bytes`; throws on malformed, truncated or trailing data. */
 export function decodeCbor(bytes: Uint8Array): unknown {
-  return decoder.decode(bytes);
+  return decode(bytes, OPTIONS);
 }
 
 /** Consecutive CBOR items filling all of `bytes` (the credential key and extensions in authenticator data). */
 export function decodeCborSequence(bytes: Uint8Array): unknown[] {
-  return (decoder.decodeMultiple(bytes) as unknown[] | undefined) ?? [];
+  const items: unknown[] = [];
+  let rest = bytes;
+  while (rest.length > 0) {
+    const [item, remainder] = decodeFirst(rest, OPTIONS);
+    items.push(item);
+    rest = remainder;
+  }
+  return items;
 }
 
 export function isBytes(value: unknown): value is Uint8Array {
