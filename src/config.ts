@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseChainRpcUrls } from './chain/rpc-urls.js';
 import { parseEncryptionKey } from './crypto/encryption-key.js';
 import { originPatternProblem, rpIdProblem, type RelyingPartyPolicy } from './crypto/webauthn/relying-party.js';
 import { DEFAULT_HIGH_RISK_COUNTRIES, parseHighRiskCountries } from './domain/onboarding/reference/high-risk-countries.js';
@@ -32,6 +33,8 @@ export interface Config {
   webauthn: RelyingPartyPolicy;
   /** Events (and their delivery history) are kept this many days, at least 30. */
   eventRetentionDays: number;
+  /** CHAIN_RPC_URLS: the JSON-RPC endpoint of each chain transactions may use (empty: none). */
+  chainRpcUrls: Map<number, string>;
 }
 
 export interface WebhookConfig {
@@ -168,8 +171,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const relyingParty = webauthn(env, appEnv);
 
+  let chainRpcUrls: Map<number, string>;
+  try {
+    chainRpcUrls = parseChainRpcUrls(env.CHAIN_RPC_URLS ?? '');
+  } catch (err) {
+    throw new ConfigError(`CHAIN_RPC_URLS: ${(err as Error).message}`);
+  }
+
   return {
     webauthn: relyingParty,
+    chainRpcUrls,
     webhooks: {
       retryScheduleMs: retrySchedule(env),
       allowPrivate,

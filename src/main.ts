@@ -1,4 +1,5 @@
 import closeWithGrace from 'close-with-grace';
+import { ChainRegistry } from './chain/chain-client.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
@@ -7,6 +8,7 @@ import { loggerOptions } from './logging.js';
 import { policyFromConfig } from './policy.js';
 import { openRuntime } from './runtime.js';
 import { startBackgroundWork } from './workers/background.js';
+import { Signal } from './workers/signal.js';
 
 async function main(): Promise<void> {
   let config;
@@ -32,11 +34,13 @@ async function main(): Promise<void> {
     process.exit(69); // EX_UNAVAILABLE
   }
 
+  const chains = new ChainRegistry(config.chainRpcUrls);
+  const transactionBroadcast = new Signal();
   const app = await buildApp(
-    { config, database: runtime.database, clock: systemClock, secrets: runtime.secrets, policy: policyFromConfig(config) },
+    { config, database: runtime.database, clock: systemClock, secrets: runtime.secrets, policy: policyFromConfig(config), chains, transactionBroadcast },
     { logger: loggerOptions(config.logLevel) },
   );
-  const stopBackground = await startBackgroundWork({ config, database: runtime.database, clock: systemClock, secrets: runtime.secrets, log: app.log });
+  const stopBackground = await startBackgroundWork({ config, database: runtime.database, clock: systemClock, secrets: runtime.secrets, log: app.log, chains, transactionBroadcast });
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');

@@ -47,6 +47,9 @@ describe('configuration', () => {
       [{ WEBAUTHN_ORIGINS: 'https://wallet.example:443' }, /^WEBAUTHN_ORIGINS: /],
       [{ WEBAUTHN_ORIGINS: 'http://localhost:3000:*' }, /^WEBAUTHN_ORIGINS: /],
       [{ WEBAUTHN_ORIGINS: 'ftp://wallet.example' }, /^WEBAUTHN_ORIGINS: /],
+      [{ CHAIN_RPC_URLS: 'mainnet=http://a' }, /^CHAIN_RPC_URLS: /],
+      [{ CHAIN_RPC_URLS: '1=ftp://a' }, /^CHAIN_RPC_URLS: /],
+      [{ CHAIN_RPC_URLS: '1=http://a,1=http://b' }, /^CHAIN_RPC_URLS: chain 1 is given twice/],
     ];
     for (const [env, pattern] of cases) {
       assert.throws(
@@ -55,6 +58,14 @@ describe('configuration', () => {
         JSON.stringify(env),
       );
     }
+  });
+
+  it('reads CHAIN_RPC_URLS as chainId=url pairs; none by default', () => {
+    assert.deepEqual([...loadConfig({}).chainRpcUrls], []);
+    assert.deepEqual([...loadConfig({ CHAIN_RPC_URLS: '1=http://127.0.0.1:8545, 8453=https://base.example/rpc' }).chainRpcUrls], [
+      [1, 'http://127.0.0.1:8545'],
+      [8453, 'https://base.example/rpc'],
+    ]);
   });
 
   it('reads the WebAuthn relying parties and origins as comma lists', () => {

@@ -26,13 +26,26 @@ export const ERROR_CODES = {
   idempotency_request_in_progress: { status: 409, title: 'A request with this Idempotency-Key is still in progress' },
   invalid_state_transition: { status: 409, title: 'This verification status change is not allowed' },
   webhook_subscription_disabled: { status: 409, title: 'The webhook subscription is disabled' },
+  account_not_active: { status: 409, title: 'The account is not active' },
+  self_custodial_account: { status: 409, title: 'The account is self-custodial: the server holds no key for it' },
+  stamp_reused: { status: 409, title: 'This webAuthnStamp was already used' },
+  transaction_id_reused: { status: 409, title: 'This transactionId was already used with a different request' },
+  nonce_too_low: { status: 409, title: 'The transaction nonce was already used on chain' },
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'Request bodies must be application/json' },
   idempotency_key_reused: { status: 422, title: 'This Idempotency-Key was used with a different request' },
   verification_requirements_missing: { status: 422, title: 'Verification cannot be requested while required items are missing' },
   webhook_url_not_allowed: { status: 422, title: 'The webhook URL is not allowed' },
+  unsupported_chain: { status: 422, title: 'This chain is not supported' },
+  stale_signed_body: { status: 422, title: 'signedBody.timestampMs is too far from the server time' },
+  sign_with_mismatch: { status: 422, title: 'signWith is not the wallet of the organization named' },
+  chain_mismatch: { status: 422, title: 'The unsigned transaction is for another chain than chain_id' },
+  invalid_stamp: { status: 422, title: 'The webAuthnStamp does not authorise this body' },
+  insufficient_funds: { status: 422, title: 'The wallet cannot pay for this transaction' },
   rate_limited: { status: 429, title: 'Too many requests' },
   internal_error: { status: 500, title: 'Internal server error' },
+  chain_rejected: { status: 502, title: 'The chain node refused the transaction' },
+  chain_unavailable: { status: 502, title: 'The chain node could not be reached' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
@@ -53,6 +66,8 @@ export interface ProblemExtensions {
   fromStatus?: string;
   toStatus?: string;
   action?: string;
+  /** invalid_stamp: why (docs/passkeys.md, e.g. challenge_mismatch); chain_rejected: the node's reason code. */
+  reason?: string;
 }
 
 export class ApiError extends Error {

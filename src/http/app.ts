@@ -17,6 +17,7 @@ import { accountRoutes } from './routes/onboarding/accounts.js';
 import { entityRoutes } from './routes/onboarding/entities.js';
 import { personRoutes } from './routes/onboarding/persons.js';
 import { userRoutes } from './routes/onboarding/users.js';
+import { transactionRoutes } from './routes/transactions/transactions.js';
 import { verificationRoutes } from './routes/verification/verification.js';
 import { CredentialSchema } from './routes/integrator/schemas.js';
 import { ProblemSchema } from './schemas/problem.js';
@@ -64,6 +65,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     personRoutes(api, deps);
     accountRoutes(api, deps);
     verificationRoutes(api, deps);
+    transactionRoutes(api, deps);
     eventRoutes(api, deps);
     webhookRoutes(api, deps);
   });

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { ChainRegistry } from '../chain/chain-client.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
@@ -7,6 +8,7 @@ import type { Database } from '../db/database.js';
 import type { Policy } from '../domain/context.js';
 import type { Access } from '../domain/credentials/scopes.js';
 import type { FieldError } from '../domain/errors.js';
+import type { Signal } from '../workers/signal.js';
 
 /** A Fastify instance whose route schemas are TypeBox: one schema gives validation, types and OpenAPI. */
 export type Api = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -18,6 +20,10 @@ export interface Deps {
   clock: Clock;
   secrets: SecretBox;
   policy: Policy;
+  /** The configured chains (CHAIN_RPC_URLS). */
+  chains: ChainRegistry;
+  /** Fired after a transaction was broadcast, to wake the transaction watcher. */
+  transactionBroadcast?: Signal;
 }
 
 /** A signed operation as listed in whoami's capabilities. */

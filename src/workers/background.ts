@@ -1,8 +1,11 @@
+import type { ChainRegistry } from '../chain/chain-client.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Database } from '../db/database.js';
 import { startMaintenance } from './maintenance.js';
+import type { Signal } from './signal.js';
+import { startTransactionWatcher } from './transaction-watcher.js';
 import { startWebhookWorker, type WorkerLog } from './webhook-worker.js';
 
 export interface BackgroundDeps {
@@ -11,19 +14,26 @@ export interface BackgroundDeps {
   clock: Clock;
   secrets: SecretBox;
   log: WorkerLog;
+  chains: ChainRegistry;
+  /** Wakes the transaction watcher after a broadcast. */
+  transactionBroadcast?: Signal;
 }
 
 /**
- * The work a server process does besides answering requests: the maintenance purge, and the webhook delivery
- * worker unless WEBHOOK_WORKER=0 (then `npm run worker` processes deliver). Returns the function that stops it.
+ * The work a server process does besides answering requests: the maintenance purge, the transaction watcher
+ * (when chains are configured), and the webhook delivery worker unless WEBHOOK_WORKER=0 (then `npm run worker` processes deliver). Returns the function that stops it.
  */
 export async function startBackgroundWork(deps: BackgroundDeps, options: { webhooks: boolean } = { webhooks: deps.config.webhooks.runWorker }): Promise<() => Promise<void>> {
   const stopMaintenance = startMaintenance(deps.database.db, deps.clock, deps.log, 60_000, deps.config.eventRetentionDays, deps.database.kind === 'pglite');
   const worker = options.webhooks
     ? await startWebhookWorker({ database: deps.database, secrets: deps.secrets, clock: deps.clock, config: deps.config.webhooks, log: deps.log })
     : undefined;
+  const watcher = deps.chains.chainIds().length > 0 ? startTransactionWatcher({ database: deps.database, chains: deps.chains, clock: deps.clock, log: deps.log }) : undefined;
+  const unlisten = watcher ? deps.transactionBroadcast?.on(() => watcher.kick()) : undefined;
   return async () => {
     stopMaintenance();
+    unlisten?.();
+    await watcher?.stop();
     await worker?.stop();
   };
 }

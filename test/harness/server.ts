@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { ChainRegistry } from '../../src/chain/chain-client.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { SecretBox } from '../../src/crypto/secret-box.js';
@@ -8,6 +9,8 @@ import { createIntegrator } from '../../src/domain/integrators/integrators.js';
 import { buildApp } from '../../src/http/app.js';
 import type { Api } from '../../src/http/types.js';
 import { policyFromConfig } from '../../src/policy.js';
+import { Signal } from '../../src/workers/signal.js';
+import { startTransactionWatcher, type TransactionWatcher } from '../../src/workers/transaction-watcher.js';
 import { startWebhookWorker, type WebhookWorker } from '../../src/workers/webhook-worker.js';
 import { provisionDatabase, type Backend } from './backends.js';
 import { TestClock } from './clock.js';
@@ -30,6 +33,9 @@ export interface TestServer {
   secrets: SecretBox;
   /** The in-process webhook worker, as the server runs it (absent with WEBHOOK_WORKER=0). */
   worker: WebhookWorker | undefined;
+  /** The transaction watcher, as the server runs it when chains are configured (CHAIN_RPC_URLS). */
+  watcher: TransactionWatcher | undefined;
+  chains: ChainRegistry;
   /** An integrator with a fresh read_write credential, created the way the operator CLI does it. */
   seedIntegrator(name?: string, scope?: 'read_write' | 'read_only'): Promise<SeededIntegrator>;
   /** A client for an existing private key, signing with this server's clock. */
@@ -46,12 +52,16 @@ export async function startServer(backend: Backend, env: Record<string, string> 
   const database = await openDatabase(target);
   const clock = new TestClock();
   const secrets = new SecretBox(randomBytes(32));
-  const app = await buildApp({ config, database, clock: clock.now, secrets, policy: policyFromConfig(config) });
+  const chains = new ChainRegistry(config.chainRpcUrls, 5_000);
+  const transactionBroadcast = new Signal();
+  const app = await buildApp({ config, database, clock: clock.now, secrets, policy: policyFromConfig(config), chains, transactionBroadcast });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const worker = config.webhooks.runWorker
     ? await startWebhookWorker({ database, secrets, clock: clock.now, config: config.webhooks, log: app.log })
     : undefined;
+  const watcher = chains.chainIds().length > 0 ? startTransactionWatcher({ database, chains, clock: clock.now, log: app.log }) : undefined;
+  if (watcher) transactionBroadcast.on(() => watcher.kick());
 
   const clientFor = (privateKey: string) => createClient({ baseUrl: url, privateKey, now: () => clock.seconds() });
   return {
@@ -63,6 +73,8 @@ export async function startServer(backend: Backend, env: Record<string, string> 
     config,
     secrets,
     worker,
+    watcher,
+    chains,
     clientFor,
     async seedIntegrator(name = 'Test Integrator', scope = 'read_write') {
       const created = await createIntegrator(database, { name, scope }, clock.now());
@@ -72,6 +84,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
       try {
         await app.close();
         await worker?.stop();
+        await watcher?.stop();
         await database.close();
       } finally {
         // Always drop the per-test database, even when a test closed the connection itself.

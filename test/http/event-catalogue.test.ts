@@ -3,7 +3,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { serializeTransaction, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { ALL_EVENT_TYPES, EVENT_TYPES } from '../../src/domain/events/catalogue.js';
+import { startAnvil, type Anvil } from '../harness/anvil.js';
+import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { berliner, californian, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 
@@ -50,10 +54,12 @@ describe('event catalogue', () => {
   let server: TestServer;
   let acme: SeededIntegrator;
   let receiver: http.Server;
+  let anvil: Anvil;
   const examples = new Map<string, unknown>();
 
   before(async () => {
-    server = await startServer('pglite', { WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_SCHEDULE: '0' });
+    anvil = await startAnvil(8453);
+    server = await startServer('pglite', { WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_SCHEDULE: '0', CHAIN_RPC_URLS: `8453=${anvil.url}` });
     // Answers 410 so the subscription pointed at it gets disabled.
     receiver = http.createServer((req, res) => req.resume().on('end', () => res.writeHead(410).end('gone')));
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -61,6 +67,7 @@ describe('event catalogue', () => {
   after(async () => {
     await server.close();
     receiver.close();
+    await anvil?.stop();
   });
 
   const step = async <T>(f: () => Promise<T>): Promise<T> => {
@@ -106,6 +113,38 @@ describe('event catalogue', () => {
     );
     ok(temp, 201);
     ok(await step(() => c.post('/v1/submit/remove-associated-person', { beneficiaryId: temp.body.beneficiaryId })));
+
+    // Transactions: one completes, one reverts (a contract that always reverts).
+    const passkey = new SoftwareAuthenticator();
+    const payer = await step(() =>
+      c.post('/v1/submit/create-individual-account', {
+        userInfo: californian({ email: 'payer@example.com' }),
+        serviceTermsSignedAt: signedAt(),
+        verificationDocuments: personDocs(),
+        authenticators: [passkey.authenticator()],
+      }),
+    );
+    ok(payer, 201);
+    ok(await step(() => c.post('/v1/sandbox/simulate-verification', { accountId: payer.body.accountId, outcome: 'approve' })));
+    await anvil.setBalance(payer.body.walletAddress, 10n ** 18n);
+    const reverter = privateKeyToAccount(generatePrivateKey()).address;
+    await anvil.rpc('anvil_setCode', [reverter, '0x5f5ffd']);
+    for (const [nonce, to] of [[0, privateKeyToAccount(generatePrivateKey()).address], [1, reverter]] as const) {
+      const unsignedTransaction = serializeTransaction({ chainId: 8453, type: 'eip1559', nonce, to: to as Hex, value: 0n, gas: 60_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000n });
+      const signedBody = {
+        type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+        timestampMs: String(server.clock.now().getTime()),
+        organizationId: payer.body.organizationId,
+        parameters: { signWith: payer.body.walletAddress, unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' },
+      };
+      const transactionId = crypto.randomUUID();
+      ok(await step(() => c.post('/v1/submit/send-transaction-passkey?chain_id=8453', { transactionId, signedBody, webAuthnStamp: passkey.stamp(JSON.stringify(signedBody)) })), 201);
+      const txDeadline = Date.now() + 10_000;
+      while ((await c.get(`/v1/query/get-transaction?transactionId=${transactionId}`)).body.status === 'processing') {
+        assert.ok(Date.now() < txDeadline, 'the watcher settled the transaction');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
 
     const port = (receiver.address() as AddressInfo).port;
     const sub = await step(() => c.post('/v1/webhooks/subscriptions', { name: 'Compliance hooks', url: `http://127.0.0.1:${port}/hooks`, eventTypes: ['user.*'] }));

@@ -5,13 +5,17 @@ import addFormatsModule from 'ajv-formats';
 import type { ApiResponse } from '../../src/client/index.js';
 import { randomUUID } from 'node:crypto';
 import { generateP256KeyPair } from '../../src/crypto/p256.js';
+import { serializeTransaction } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { startAnvil, type Anvil } from '../harness/anvil.js';
+import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { berliner, californian, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 type Doc = { paths: Record<string, Record<string, any>>; [k: string]: any };
-type Ctx = { server: TestServer; acme: SeededIntegrator; reader: SeededIntegrator; globex: SeededIntegrator; foreign: ForeignRecords; own: ForeignRecords };
+type Ctx = { server: TestServer; acme: SeededIntegrator; reader: SeededIntegrator; globex: SeededIntegrator; foreign: ForeignRecords; own: ForeignRecords; own2: Payer };
 /** Records created by one integrator, to address from another. */
 type ForeignRecords = {
   userId: string;
@@ -22,12 +26,55 @@ type ForeignRecords = {
   subscriptionId: string;
   eventId: string;
   deliveryId: string;
+  transactionId: string;
+  organizationId: string;
+  walletAddress: string;
 };
+
+/** An active custodial customer with a passkey and a funded wallet on chain 8453, and one transaction made. */
+type Payer = { accountId: string; organizationId: string; walletAddress: string; passkey: SoftwareAuthenticator; transactionId: string; request: unknown; nonce: number };
+
+let anvil: Anvil;
+let payers = 0;
+
+const transfer = (chainId: number, nonce: number) =>
+  serializeTransaction({ chainId, type: 'eip1559', nonce, to: privateKeyToAccount(generatePrivateKey()).address, value: 1n, gas: 21_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000n });
+
+function transactionRequest(server: TestServer, p: { organizationId: string; walletAddress: string; passkey?: SoftwareAuthenticator }, nonce: number, transactionId: string = randomUUID()) {
+  const signedBody = {
+    type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+    timestampMs: String(server.clock.now().getTime()),
+    organizationId: p.organizationId,
+    parameters: { signWith: p.walletAddress, unsignedTransaction: transfer(8453, nonce), type: 'TRANSACTION_TYPE_ETHEREUM' },
+  };
+  const passkey = p.passkey ?? new SoftwareAuthenticator();
+  return { transactionId, signedBody, webAuthnStamp: passkey.stamp(JSON.stringify(signedBody)) };
+}
+
+async function seedPayer(server: TestServer, who: SeededIntegrator): Promise<Payer> {
+  const passkey = new SoftwareAuthenticator();
+  const created = await who.client.post('/v1/submit/create-individual-account', {
+    userInfo: californian({ email: `payer${++payers}@example.com` }),
+    serviceTermsSignedAt: signedAt(),
+    verificationDocuments: personDocs(),
+    authenticators: [passkey.authenticator()],
+  });
+  assert.equal(created.status, 201, created.text);
+  const approved = await who.client.post('/v1/sandbox/simulate-verification', { accountId: created.body.accountId, outcome: 'approve' });
+  assert.equal(approved.status, 200, approved.text);
+  await anvil.setBalance(created.body.walletAddress, 10n ** 18n);
+  const payer = { accountId: created.body.accountId, organizationId: created.body.organizationId, walletAddress: created.body.walletAddress, passkey };
+  const request = transactionRequest(server, payer, 0);
+  const sent = await who.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', request);
+  assert.equal(sent.status, 201, sent.text);
+  return { ...payer, transactionId: request.transactionId, request, nonce: 1 };
+}
 
 /** A receiver nobody listens on: deliveries fail at once and stay in the history. */
 const DEAD_END = 'http://127.0.0.1:9/hook';
 
-async function seedRecords(who: SeededIntegrator): Promise<ForeignRecords> {
+async function seedRecords(server: TestServer, who: SeededIntegrator): Promise<ForeignRecords> {
+  const payer = await seedPayer(server, who);
   const subscription = await who.client.post('/v1/webhooks/subscriptions', { name: 'all', url: DEAD_END, eventTypes: '*' });
   assert.equal(subscription.status, 201, subscription.text);
   const user = await who.client.post('/v1/submit/create-individual-account', { userInfo: berliner(), serviceTermsSignedAt: signedAt() });
@@ -50,6 +97,9 @@ async function seedRecords(who: SeededIntegrator): Promise<ForeignRecords> {
     subscriptionId,
     eventId: events.body.data[0].id,
     deliveryId: deliveries.body.data[0].id,
+    transactionId: payer.transactionId,
+    organizationId: payer.organizationId,
+    walletAddress: payer.walletAddress,
   };
 }
 
@@ -84,6 +134,10 @@ const ADDRESSED: Record<string, (c: Ctx, r: ForeignRecords) => Promise<ApiRespon
   listWebhookDeliveries: (c, r) => c.acme.client.get(`/v1/webhooks/subscriptions/${r.subscriptionId}/deliveries`),
   retryWebhookDelivery: (c, r) => c.acme.client.post(`/v1/webhooks/subscriptions/${r.subscriptionId}/deliveries/${r.deliveryId}/retry`),
   recoverWebhookDeliveries: (c, r) => c.acme.client.post(`/v1/webhooks/subscriptions/${r.subscriptionId}/recover`, { since: '2020-01-01T00:00:00Z' }),
+  // Another integrator's transactionId is free for this one; its organization is what is not found.
+  sendTransactionPasskey: (c, r) => c.acme.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', transactionRequest(c.server, r, 0, r.transactionId)),
+  getTransaction: (c, r) => c.acme.client.get(`/v1/query/get-transaction?transactionId=${r.transactionId}`),
+  listTransactions: (c, r) => c.acme.client.get(`/v1/query/list-transactions?accountId=${r.accountId}`),
 };
 
 /** Real calls per operation; between them they should exercise each operation's success and typical failures. */
@@ -212,6 +266,22 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
   recoverWebhookDeliveries: async ({ acme, own }) => [
     await acme.client.post(`/v1/webhooks/subscriptions/${own.subscriptionId}/recover`, { since: '2020-01-01T00:00:00Z' }),
   ],
+  sendTransactionPasskey: async ({ acme, own2, server }) => {
+    const request = transactionRequest(server, own2, own2.nonce++);
+    const created = await acme.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', request);
+    server.clock.advance(1000);
+    return [
+      created,
+      await acme.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', request),
+      await acme.client.post('/v1/submit/send-transaction-passkey?chain_id=137', transactionRequest(server, own2, own2.nonce)),
+      await acme.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', { transactionId: 'x' }),
+    ];
+  },
+  getTransaction: async ({ acme, own2 }) => [
+    await acme.client.get(`/v1/query/get-transaction?transactionId=${own2.transactionId}`),
+    await acme.client.get('/v1/query/get-transaction?transactionId=nope'),
+  ],
+  listTransactions: async ({ acme, own2 }) => [await acme.client.get(`/v1/query/list-transactions?accountId=${own2.accountId}&limit=1`)],
   deleteCredential: async ({ acme }) => {
     const created = await acme.client.post('/v1/integrator/credentials', { label: 'del', scope: 'read_only' });
     return [
@@ -239,12 +309,13 @@ for (const backend of backends()) {
     const operations: { method: string; path: string; op: any }[] = [];
 
     before(async () => {
-      const server = await startServer(backend, { WEBHOOK_ALLOW_PRIVATE: '1' });
+      anvil = await startAnvil(8453);
+      const server = await startServer(backend, { WEBHOOK_ALLOW_PRIVATE: '1', CHAIN_RPC_URLS: `8453=${anvil.url}` });
       const acme = await server.seedIntegrator('Acme');
       const globex = await server.seedIntegrator('Globex');
       const issued = await acme.client.post('/v1/integrator/credentials', { label: 'reader', scope: 'read_only' });
       const reader = { ...acme, publicKey: issued.body.credential.publicKey, privateKey: issued.body.privateKey, client: server.clientFor(issued.body.privateKey) };
-      ctx = { server, acme, reader, globex, foreign: await seedRecords(globex), own: await seedRecords(acme) };
+      ctx = { server, acme, reader, globex, foreign: await seedRecords(server, globex), own: await seedRecords(server, acme), own2: await seedPayer(server, acme) };
       doc = (await plain(server, '/openapi.json')).body;
       ajv = new Ajv2020({ strict: false, allErrors: true });
       addFormats(ajv);
@@ -253,7 +324,10 @@ for (const backend of backends()) {
         for (const [method, op] of Object.entries(item)) operations.push({ method: method.toUpperCase(), path, op });
       }
     });
-    after(() => ctx.server.close());
+    after(async () => {
+      await ctx?.server.close();
+      await anvil?.stop();
+    });
 
     function operationFor(method: string, url: string) {
       const path = url.split('?')[0]!;
@@ -315,7 +389,7 @@ for (const backend of backends()) {
       const takesId = operations.filter(({ path, op }) => {
         const params = (op.parameters ?? []).map((p: any) => p.name as string);
         const body = op.requestBody?.content?.['application/json']?.schema?.properties ?? {};
-        return path.startsWith('/v1/') && [...params, ...Object.keys(body)].some((n) => /^(accountId|userId|entityId|beneficiaryId|pubkey|startingAfter|eventId|subscriptionId|deliveryId)$/.test(n));
+        return path.startsWith('/v1/') && [...params, ...Object.keys(body)].some((n) => /^(accountId|userId|entityId|beneficiaryId|pubkey|startingAfter|eventId|subscriptionId|deliveryId|transactionId)$/.test(n));
       });
       assert.deepEqual(takesId.map((o) => o.op.operationId).filter((id) => !ADDRESSED[id]), []);
     });
@@ -356,6 +430,9 @@ for (const backend of backends()) {
             subscriptionId: randomUUID(),
             eventId: randomUUID(),
             deliveryId: randomUUID(),
+            transactionId: randomUUID(),
+            organizationId: randomUUID(),
+            walletAddress: privateKeyToAccount(generatePrivateKey()).address,
           });
           assert.deepEqual({ ...foreign.body, requestId: 0 }, { ...missing.body, requestId: 0 }, op.operationId);
         }

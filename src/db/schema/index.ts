@@ -10,3 +10,4 @@ export * from './verification.js';
 export * from './operators.js';
 export * from './findings.js';
 export * from './webhooks.js';
+export * from './transactions.js';

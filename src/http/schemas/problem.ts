@@ -25,6 +25,7 @@ export const ProblemSchema = Type.Object(
     fromStatus: Type.Optional(Type.String({ description: 'invalid_state_transition: the current status' })),
     toStatus: Type.Optional(Type.String({ description: 'invalid_state_transition: the status the action leads to' })),
     action: Type.Optional(Type.String({ description: 'invalid_state_transition: the refused action' })),
+    reason: Type.Optional(Type.String({ description: 'invalid_stamp: why the stamp was refused; chain_rejected: the node’s reason' })),
   },
   { $id: 'Problem', additionalProperties: false, title: 'Problem' },
 );
@@ -38,9 +39,10 @@ const DESCRIPTIONS: Record<number, string> = {
   409: 'Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition)',
   413: 'Body too large',
   415: 'Body is not application/json',
-  422: 'Idempotency-Key reused with a different request, or verification requested while items are missing',
+  422: 'Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`)',
   429: 'Rate limit exceeded; see Retry-After',
   500: 'Internal error (no internals are disclosed)',
+  502: 'The chain node refused the transaction or could not be reached',
   503: 'Service unavailable',
 };
 

@@ -53,7 +53,7 @@ describe('event type patterns', () => {
   });
 
   it('accepts catalogue types, their prefixes with .* and *; nothing else', () => {
-    for (const ok of ['*', 'user.*', 'user.created', 'entity.verification_status.*', 'webhook_subscription.*']) assert.ok(isSubscribableType(ok), ok);
-    for (const bad of ['user', 'users.*', 'user.created.*', '*.created', 'user.*.changed', '', 'transaction.*']) assert.ok(!isSubscribableType(bad), bad);
+    for (const ok of ['*', 'user.*', 'user.created', 'entity.verification_status.*', 'webhook_subscription.*', 'transaction.*', 'transaction.status.*']) assert.ok(isSubscribableType(ok), ok);
+    for (const bad of ['user', 'users.*', 'user.created.*', '*.created', 'user.*.changed', '', 'deposit.*']) assert.ok(!isSubscribableType(bad), bad);
   });
 });

@@ -1,0 +1,76 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.js';
+import { accounts, authenticators, wallets } from './customers.js';
+import { integrators } from './integrators.js';
+
+/** The states of a transaction (docs/transactions.md). waiting_for_funds and funds_in_transfer are for deposits. */
+export const TRANSACTION_STATUSES = ['created', 'waiting_for_funds', 'funds_in_transfer', 'processing', 'completed', 'failed'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+/**
+ * On-chain transactions submitted by integrators (send-transaction-passkey). `transaction_id` is the
+ * integrator's own id and idempotency key (unique per integrator); `id` is ours (UUIDv7, creation order).
+ * `request_hash` is SHA-256 of the canonical request, to tell a replay from a reuse of the id.
+ */
+export const transactions = pgTable(
+  'transactions',
+  {
+    id: uuid('id').primaryKey(),
+    integratorId: uuid('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    transactionId: uuid('transaction_id').notNull(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    walletId: uuid('wallet_id')
+      .notNull()
+      .references(() => wallets.id),
+    authenticatorId: uuid('authenticator_id').references(() => authenticators.id),
+    chainId: bigint('chain_id', { mode: 'number' }).notNull(),
+    status: text('status').$type<TransactionStatus>().notNull(),
+    requestHash: text('request_hash').notNull(),
+    /** The signedBody as received (the stamped object). */
+    signedBody: jsonb('signed_body').notNull(),
+    fromAddress: text('from_address').notNull(),
+    toAddress: text('to_address'),
+    /** Wei, decimal. */
+    value: text('value').notNull(),
+    nonce: bigint('nonce', { mode: 'number' }),
+    transactionHash: text('transaction_hash'),
+    broadcastedAt: timestamp('broadcasted_at', { withTimezone: true, mode: 'date' }),
+    /** The spec's transactionReceipt (toReceiptView), once mined. */
+    receipt: jsonb('receipt'),
+    /** failed only: reverted, dropped. */
+    failureReason: text('failure_reason'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('transactions_integrator_transaction_key').on(t.integratorId, t.transactionId),
+    index('transactions_account_idx').on(t.accountId, t.id),
+    index('transactions_processing_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.status} = 'processing'`),
+    check('transactions_status_check', sql`${t.status} in ('created', 'waiting_for_funds', 'funds_in_transfer', 'processing', 'completed', 'failed')`),
+  ],
+);
+
+/**
+ * Stamp challenges already used (docs/passkeys.md: a stamp is single-use). Written in the transaction that
+ * records what the stamp authorised, and only then: a refused attempt does not use its stamp up.
+ */
+export const usedStampChallenges = pgTable('used_stamp_challenges', {
+  challenge: text('challenge').primaryKey(),
+  integratorId: uuid('integrator_id')
+    .notNull()
+    .references(() => integrators.id),
+  authenticatorId: uuid('authenticator_id')
+    .notNull()
+    .references(() => authenticators.id),
+  transactionRowId: uuid('transaction_row_id')
+    .notNull()
+    .references(() => transactions.id),
+  createdAt: createdAt(),
+});

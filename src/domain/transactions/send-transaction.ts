@@ -1,0 +1,220 @@
+import { createHash } from 'node:crypto';
+import { keccak256, type Hash, type TransactionSerializable } from 'viem';
+import { RpcFailure, type ChainRegistry, type RpcFailureCode } from '../../chain/chain-client.js';
+import { parseUnsignedTransaction, signWithCustodyKey, UnsignedTransactionError } from '../../chain/custody-signer.js';
+import { parseStamp, stampChallenge, stampedBodyText, verifyStamp } from '../../crypto/webauthn/stamp.js';
+import {
+  advanceSignCount,
+  findSigningAccount,
+  findTransaction,
+  findUserAuthenticator,
+  findWalletOfAccount,
+  insertTransaction,
+  isChallengeUsed,
+  useChallenge,
+  type TransactionRow,
+} from '../../db/repositories/transactions.js';
+import { runMutation, type MutationContext } from '../context.js';
+import { ApiError, notFound, type FieldError } from '../errors.js';
+import { recordEvent } from '../events/record-event.js';
+import { newId } from '../ids.js';
+import { transactionView, type TransactionView } from './transaction-view.js';
+
+export const SIGN_TRANSACTION_ACTIVITY = 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2';
+export const ETHEREUM_TRANSACTION = 'TRANSACTION_TYPE_ETHEREUM';
+/** signedBody.timestampMs may be this far from the server clock, either way. */
+export const SIGNED_BODY_WINDOW_MS = 5 * 60 * 1000;
+
+export interface SignedBody {
+  type: string;
+  timestampMs: string;
+  organizationId: string;
+  parameters: { signWith: string; unsignedTransaction: string; type: string };
+}
+
+export interface SendTransactionPasskeyInput {
+  transactionId: string;
+  signedBody: SignedBody;
+  webAuthnStamp: string;
+}
+
+export interface TransactionDeps {
+  chains: ChainRegistry;
+  log: { error(obj: unknown, msg: string): void };
+  /** Called after a broadcast was committed (wakes the watcher). */
+  onBroadcast?: () => void;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** JSON with object members sorted, so the same request always hashes the same whatever its member order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function requestHash(chainId: number, input: SendTransactionPasskeyInput): string {
+  return createHash('sha256').update(canonicalJson({ chainId, ...input })).digest('hex');
+}
+
+/** RpcFailure codes as API problems (docs/transactions.md#errors). */
+export function rpcProblem(failure: RpcFailure): ApiError {
+  const map: Partial<Record<RpcFailureCode, 'insufficient_funds' | 'nonce_too_low' | 'chain_unavailable'>> = {
+    insufficient_funds: 'insufficient_funds',
+    nonce_too_low: 'nonce_too_low',
+    rpc_unreachable: 'chain_unavailable',
+  };
+  const code = map[failure.code] ?? 'chain_rejected';
+  return new ApiError(code, `The chain node refused the transaction: ${failure.message}`, code === 'chain_rejected' ? { extensions: { reason: failure.code } } : {});
+}
+
+const invalidStamp = (reason: string, detail: string) => new ApiError('invalid_stamp', detail, { extensions: { reason } });
+
+/** An earlier submission with this transactionId: the same request is answered again, another one refused. */
+function replay(row: TransactionRow, hash: string): { created: false; transaction: TransactionView } {
+  if (row.requestHash !== hash) throw new ApiError('transaction_id_reused', 'This transactionId was already used with a different request');
+  return { created: false, transaction: transactionView(row) };
+}
+
+class TransactionIdTaken extends Error {}
+
+/**
+ * send-transaction-passkey (docs/transactions.md). Everything is checked before anything is written; then one
+ * database transaction records the transaction, uses the stamp's challenge, advances the passkey's counter,
+ * writes the event, signs with the custody key and broadcasts, and commits only if the node accepted the
+ * transaction: a refused broadcast leaves nothing behind (and the stamp unused).
+ */
+export async function sendTransactionPasskey(
+  ctx: MutationContext,
+  deps: TransactionDeps,
+  chainId: number,
+  input: SendTransactionPasskeyInput,
+): Promise<{ created: boolean; transaction: TransactionView }> {
+  const integratorId = ctx.actor.integratorId;
+  const hash = requestHash(chainId, input);
+  const earlier = await findTransaction(ctx.db.db, integratorId, input.transactionId);
+  if (earlier) return replay(earlier, hash);
+
+  const chain = deps.chains.get(chainId);
+  if (!chain) {
+    const known = deps.chains.chainIds();
+    throw new ApiError('unsupported_chain', `chain_id ${chainId} is not supported here${known.length ? ` (supported: ${known.join(', ')})` : ' (no chains are configured)'}`);
+  }
+
+  const { signedBody } = input;
+  const errors: FieldError[] = [];
+  if (signedBody.type !== SIGN_TRANSACTION_ACTIVITY) errors.push({ pointer: '/signedBody/type', code: 'invalid_value', detail: `must be ${SIGN_TRANSACTION_ACTIVITY}`, in: 'body' });
+  if (signedBody.parameters.type !== ETHEREUM_TRANSACTION) errors.push({ pointer: '/signedBody/parameters/type', code: 'invalid_value', detail: `must be ${ETHEREUM_TRANSACTION}`, in: 'body' });
+  let unsigned: TransactionSerializable | undefined;
+  try {
+    unsigned = parseUnsignedTransaction(signedBody.parameters.unsignedTransaction);
+  } catch (err) {
+    if (!(err instanceof UnsignedTransactionError)) throw err;
+    errors.push({ pointer: '/signedBody/parameters/unsignedTransaction', code: 'invalid_value', detail: `unsignedTransaction ${err.message}`, in: 'body' });
+  }
+  if (errors.length > 0 || !unsigned) throw new ApiError('validation_failed', `${errors.length} field(s) failed validation`, { errors });
+
+  const skew = Number(signedBody.timestampMs) - ctx.now.getTime();
+  if (!Number.isSafeInteger(Number(signedBody.timestampMs)) || Math.abs(skew) > SIGNED_BODY_WINDOW_MS) {
+    throw new ApiError('stale_signed_body', `signedBody.timestampMs must be within ${SIGNED_BODY_WINDOW_MS / 60_000} minutes of the server time (${ctx.now.toISOString()})`);
+  }
+
+  const { signWith } = signedBody.parameters;
+  const account = await findSigningAccount(ctx.db.db, integratorId, UUID.test(signedBody.organizationId) ? signedBody.organizationId.toLowerCase() : null, signWith);
+  if (!account) throw notFound('Organization');
+  if (account.custody === 'self_custodial') throw new ApiError('self_custodial_account', 'The account is self-custodial: its wallet is signed for by the end user, not by this service');
+  if (account.custody !== 'custodial' || !account.walletAddress) throw notFound('Organization');
+  if (account.walletAddress.toLowerCase() !== signWith.toLowerCase()) {
+    throw new ApiError('sign_with_mismatch', 'signedBody.parameters.signWith is not the wallet of the organization named by signedBody.organizationId');
+  }
+  if (account.verificationStatus !== 'active') {
+    throw new ApiError('account_not_active', `The account cannot transact while its verificationStatus is ${account.verificationStatus ?? 'unknown'}`);
+  }
+  if (unsigned.chainId !== chainId) throw new ApiError('chain_mismatch', `The unsigned transaction is for chain ${unsigned.chainId}, not chain_id ${chainId}`);
+
+  // The stamp: a passkey of the account's user, over exactly this signedBody (docs/passkeys.md).
+  const parsed = parseStamp(input.webAuthnStamp);
+  if (!parsed.ok) throw invalidStamp(parsed.code, `webAuthnStamp ${parsed.detail}`);
+  const authenticator = account.userId ? await findUserAuthenticator(ctx.db.db, account.userId, parsed.stamp.credentialId.toString('base64url')) : undefined;
+  if (!authenticator) throw invalidStamp('credential_mismatch', 'The stamp’s credential is not a passkey of the account’s user');
+  const verified = verifyStamp({
+    stamp: parsed.stamp,
+    stampedBody: stampedBodyText(signedBody),
+    credential: { credentialId: authenticator.credentialId, publicKey: authenticator.publicKey, rpIdHash: authenticator.rpIdHash, signCount: authenticator.signCount },
+    origins: ctx.policy.webauthn?.origins ?? [],
+  });
+  // A replayed stamp also fails the counter check (its counter is the stored one): name it for what it is.
+  const reuse = () => new ApiError('stamp_reused', 'This webAuthnStamp already authorised a transaction; stamp the body again');
+  if (!verified.ok) {
+    if (verified.code === 'counter_regression' && (await isChallengeUsed(ctx.db.db, stampChallenge(stampedBodyText(signedBody))))) throw reuse();
+    throw invalidStamp(verified.code, verified.detail);
+  }
+  if (await isChallengeUsed(ctx.db.db, verified.challenge)) throw reuse();
+
+  const wallet = await findWalletOfAccount(ctx.db.db, account.id);
+  if (!wallet) throw notFound('Organization');
+  const signed = await signWithCustodyKey(ctx.secrets, wallet.privateKeySealed, wallet.id, unsigned);
+  const transactionHash: Hash = keccak256(signed);
+
+  let broadcast = false;
+  try {
+    const result = await runMutation(ctx, async (tx) => {
+      const rowId = newId();
+      const row = await insertTransaction(tx, {
+        id: rowId,
+        integratorId,
+        transactionId: input.transactionId,
+        accountId: account.id,
+        walletId: wallet.id,
+        authenticatorId: authenticator.id,
+        chainId,
+        status: 'processing',
+        requestHash: hash,
+        signedBody,
+        fromAddress: wallet.address,
+        toAddress: unsigned.to ?? null,
+        value: (unsigned.value ?? 0n).toString(),
+        nonce: unsigned.nonce ?? null,
+        transactionHash,
+        broadcastedAt: ctx.now,
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      });
+      if (!row) throw new TransactionIdTaken();
+      // Unique: of two requests racing with one stamp, the second waits here and then finds it used.
+      if (!(await useChallenge(tx, { challenge: verified.challenge, integratorId, authenticatorId: authenticator.id, transactionRowId: rowId, createdAt: ctx.now }))) {
+        throw reuse();
+      }
+      if (verified.signCount !== authenticator.signCount && !(await advanceSignCount(tx, authenticator.id, authenticator.signCount, verified.signCount))) {
+        throw invalidStamp('counter_regression', 'The passkey’s signature counter moved meanwhile (a concurrent request); stamp the body again');
+      }
+      const view = transactionView(row);
+      await recordEvent(tx, { integratorId, type: 'transaction.created', objectType: 'transaction', objectId: row.id, object: view, at: ctx.now });
+      // Last: once the node has the transaction, only the commit remains.
+      try {
+        await chain.broadcast(signed);
+      } catch (err) {
+        if (err instanceof RpcFailure) throw rpcProblem(err);
+        throw err;
+      }
+      broadcast = true;
+      return { created: true, transaction: view };
+    });
+    deps.onBroadcast?.();
+    return result;
+  } catch (err) {
+    if (err instanceof TransactionIdTaken) {
+      const row = await findTransaction(ctx.db.db, integratorId, input.transactionId);
+      if (row) return replay(row, hash);
+    }
+    if (broadcast) {
+      // The node has the transaction but our record of it did not commit: an operator must reconcile.
+      deps.log.error({ err, transactionHash, chainId, integratorId, transactionId: input.transactionId }, 'TRANSACTION BROADCAST BUT NOT RECORDED: the commit failed after the node accepted it');
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,143 @@
+import { Type } from 'typebox';
+import { ETHEREUM_TRANSACTION, SIGN_TRANSACTION_ACTIVITY, sendTransactionPasskey } from '../../../domain/transactions/send-transaction.js';
+import { getTransaction, listTransactions } from '../../../domain/transactions/transaction-reads.js';
+import { TRANSACTION_STATUSES } from '../../../db/schema/index.js';
+import { actorFrom } from '../../context.js';
+import { IdempotencyHeaders } from '../../schemas/headers.js';
+import { Nullable, Text, Uuid } from '../../schemas/onboarding/common.js';
+import { SIGNED_READ_ERRORS, SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
+import type { Api, Deps } from '../../types.js';
+
+const TAGS = ['Transactions'];
+
+const ReceiptSchema = Type.Object(
+  {
+    transactionHash: Type.String(),
+    transactionIndex: Type.Integer(),
+    blockHash: Type.String(),
+    blockNumber: Type.Integer(),
+    gasUsed: Type.String({ description: 'Decimal' }),
+    effectiveGasPrice: Type.String({ description: 'Decimal, wei' }),
+    blobGasUsed: Type.String({ description: 'Decimal; 0 for non-blob transactions' }),
+    blobGasPrice: Type.String({ description: 'Decimal; 0 for non-blob transactions' }),
+    from: Type.String(),
+    to: Type.String({ description: 'Empty for contract creation' }),
+    contractAddress: Type.String({ description: 'Empty unless the transaction created a contract' }),
+    status: Type.Enum(['success', 'reverted'], { type: 'string', description: 'Extension: the receipt status' }),
+  },
+  { additionalProperties: false, description: 'The Ethereum receipt (completed transactions only)' },
+);
+
+export const TransactionSchema = Type.Object(
+  {
+    transactionId: Uuid('The integrator’s id of the transaction (its idempotency key)'),
+    status: Type.Enum([...TRANSACTION_STATUSES], { type: 'string', description: 'docs/transactions.md; failed is our extension' }),
+    broadcastedAt: Nullable(Type.String({ format: 'date-time', description: 'Moment of broadcast; null unless completed' })),
+    transactionReceipt: Type.Optional(ReceiptSchema),
+    accountId: Uuid('Extension: the account whose wallet signs'),
+    chainId: Type.Integer({ minimum: 0, description: 'Extension' }),
+    transactionHash: Nullable(Type.String({ description: 'Extension: the hash of the signed transaction, known from broadcast on' })),
+    failureReason: Type.Optional(Type.Enum(['reverted', 'dropped'], { type: 'string', description: 'Extension, failed only' })),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false, description: 'Transaction (response of passkey submission), with documented extensions' },
+);
+
+const SignedBodySchema = Type.Object(
+  {
+    type: Text(100, { description: `${SIGN_TRANSACTION_ACTIVITY}` }),
+    timestampMs: Type.String({ pattern: '^[0-9]{1,16}$', description: 'Milliseconds since the epoch, within 5 minutes of the server clock' }),
+    organizationId: Text(100, { description: 'The custody organization of the account (organizationId of the account)' }),
+    parameters: Type.Object(
+      {
+        signWith: Text(100, { description: 'The account’s wallet address' }),
+        unsignedTransaction: Text(262_144, { minLength: 1, description: 'Serialized unsigned EVM transaction, hex with or without 0x' }),
+        type: Text(100, { description: ETHEREUM_TRANSACTION }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false, description: 'What the end user stamps; the challenge commits to JSON.stringify of this object (docs/passkeys.md)' },
+);
+
+export function transactionRoutes(api: Api, deps: Deps): void {
+  api.post(
+    '/v1/submit/send-transaction-passkey',
+    {
+      schema: {
+        operationId: 'sendTransactionPasskey',
+        tags: TAGS,
+        summary: 'Signs a transaction with the account’s custody wallet, authorised by a passkey stamp, and broadcasts it (docs/transactions.md)',
+        headers: IdempotencyHeaders,
+        querystring: Type.Object({ chain_id: Type.Integer({ minimum: 0, description: 'A configured chain (CHAIN_RPC_URLS): 1 is Ethereum, 8453 Base' }) }, { additionalProperties: false }),
+        body: Type.Object(
+          {
+            transactionId: Uuid('Your id for this transaction; the same id with the same body returns the same transaction'),
+            signedBody: SignedBodySchema,
+            webAuthnStamp: Text(65_536, { minLength: 1, description: 'Turnkey’s X-Stamp-Webauthn value (JSON, or base64 of it)' }),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: { ...TransactionSchema, description: 'The same request again: the transaction as it is now' },
+          201: TransactionSchema,
+          ...problemResponses(...SIGNED_WRITE_ERRORS, 404, 502),
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await sendTransactionPasskey(
+        actorFrom(request, deps),
+        { chains: deps.chains, log: request.log, onBroadcast: () => deps.transactionBroadcast?.fire() },
+        request.query.chain_id,
+        request.body,
+      );
+      return reply.code(result.created ? 201 : 200).send(result.transaction);
+    },
+  );
+
+  api.get(
+    '/v1/query/get-transaction',
+    {
+      schema: {
+        operationId: 'getTransaction',
+        tags: TAGS,
+        summary: 'One transaction by its transactionId',
+        querystring: Type.Object({ transactionId: Uuid() }, { additionalProperties: false }),
+        response: { 200: TransactionSchema, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
+      },
+    },
+    async (request) => getTransaction(deps.database.db, request.auth!.integratorId, request.query.transactionId),
+  );
+
+  api.get(
+    '/v1/query/list-transactions',
+    {
+      schema: {
+        operationId: 'listTransactions',
+        tags: TAGS,
+        summary: 'An account’s transactions, newest first, with cursor pagination',
+        querystring: Type.Object(
+          {
+            accountId: Uuid(),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+            startingAfter: Type.Optional(Uuid('The last transactionId of the previous page')),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object(
+            { data: Type.Array(TransactionSchema), hasMore: Type.Boolean({ description: 'More follow; pass the last transactionId as startingAfter' }) },
+            { additionalProperties: false, description: 'One page of transactions, newest first' },
+          ),
+          ...problemResponses(...SIGNED_READ_ERRORS, 404),
+        },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      return listTransactions(deps.database.db, request.auth!.integratorId, { accountId: q.accountId, limit: q.limit ?? 20, ...(q.startingAfter ? { startingAfter: q.startingAfter } : {}) });
+    },
+  );
+}

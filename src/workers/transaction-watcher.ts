@@ -1,0 +1,110 @@
+import type { Hash } from 'viem';
+import type { ChainRegistry, ReceiptView } from '../chain/chain-client.js';
+import type { Clock } from '../clock.js';
+import type { Database } from '../db/database.js';
+import { finishTransaction, listProcessing, type TransactionRow } from '../db/repositories/transactions.js';
+import { recordEvent } from '../domain/events/record-event.js';
+import { transactionView, type FailureReason } from '../domain/transactions/transaction-view.js';
+import type { WorkerLog } from './webhook-worker.js';
+
+export interface TransactionWatcherDeps {
+  database: Database;
+  chains: ChainRegistry;
+  clock: Clock;
+  log: WorkerLog;
+  pollIntervalMs?: number;
+}
+
+export interface TransactionWatcher {
+  /** Look at processing transactions now (after a broadcast). */
+  kick(): void;
+  stop(): Promise<void>;
+}
+
+/** How long a node may not know a broadcast transaction before it counts as dropped. */
+export const DROPPED_AFTER_MS = 60_000;
+const BATCH = 100;
+
+/**
+ * Polls the receipts of `processing` transactions (every second, and when kicked): a successful receipt
+ * completes the transaction, a reverted one fails it, and a hash the node has not known for DROPPED_AFTER_MS
+ * fails it as dropped. Each move is a guarded update (status still processing) with its events, so several
+ * watchers (server processes) never record one twice. RPC errors leave the transaction for the next round.
+ */
+export function startTransactionWatcher(deps: TransactionWatcherDeps): TransactionWatcher {
+  const { database, chains, clock, log } = deps;
+  const pollIntervalMs = deps.pollIntervalMs ?? 1000;
+  let stopped = false;
+  let looking: Promise<void> | undefined;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  function schedule(): void {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(kick, pollIntervalMs);
+    timer.unref();
+  }
+
+  function kick(): void {
+    if (stopped) return;
+    if (looking) {
+      again = true;
+      return;
+    }
+    looking = look()
+      .catch((err: unknown) => log.error({ err }, 'transaction watcher round failed'))
+      .finally(() => {
+        looking = undefined;
+        if (again) {
+          again = false;
+          kick();
+        } else schedule();
+      });
+  }
+
+  async function look(): Promise<void> {
+    const rows = await listProcessing(database.db, BATCH);
+    for (const row of rows) {
+      if (stopped) return;
+      const client = chains.get(row.chainId);
+      if (!client || !row.transactionHash) continue;
+      try {
+        const receipt = await client.receipt(row.transactionHash as Hash);
+        if (receipt) await settle(row, receipt.status === 'success' ? { status: 'completed', receipt } : { status: 'failed', receipt, failureReason: 'reverted' });
+        else if (!(await client.known(row.transactionHash as Hash)) && clock().getTime() - (row.broadcastedAt ?? row.createdAt).getTime() > DROPPED_AFTER_MS) {
+          await settle(row, { status: 'failed', failureReason: 'dropped' });
+        }
+      } catch (err) {
+        log.warn({ err, chainId: row.chainId, transactionHash: row.transactionHash }, 'transaction watcher: receipt lookup failed; retrying next round');
+      }
+    }
+  }
+
+  async function settle(row: TransactionRow, outcome: { status: 'completed' | 'failed'; receipt?: ReceiptView; failureReason?: FailureReason }): Promise<void> {
+    const now = clock();
+    await database.db.transaction(async (tx) => {
+      const updated = await finishTransaction(tx, row.id, 'processing', {
+        status: outcome.status,
+        ...(outcome.receipt ? { receipt: outcome.receipt } : {}),
+        ...(outcome.failureReason ? { failureReason: outcome.failureReason } : {}),
+        updatedAt: now,
+      });
+      if (!updated) return;
+      const view = transactionView(updated);
+      const base = { integratorId: row.integratorId, objectType: 'transaction', objectId: row.id, object: view, at: now };
+      await recordEvent(tx, { ...base, type: 'transaction.status.changed', previousAttributes: { status: row.status } });
+      await recordEvent(tx, { ...base, type: outcome.status === 'completed' ? 'transaction.completed' : 'transaction.failed' });
+    });
+  }
+
+  kick();
+  return {
+    kick,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await looking;
+    },
+  };
+}
