@@ -6,7 +6,8 @@ import type { Listener } from './notifications.js';
  * Every signed request needs its credential; reading it from the database each time would make the
  * database the bottleneck of every call. Entries are dropped the moment a change commits anywhere
  * (NOTIFY from the repository, in the changing transaction), so a deactivated or deleted key stops
- * working at once in every process. While the notification channel is down the cache is bypassed.
+ * working in every process as soon as the notification arrives, and in the changing process before its answer
+ * is sent (signed-scope clears the cache itself). While the notification channel is down the cache is bypassed.
  * Only found credentials are cached: a new key is never hidden behind a stale "unknown".
  */
 export class CredentialCache {
@@ -36,6 +37,12 @@ export class CredentialCache {
   async stop(): Promise<void> {
     await this.listener?.close();
     this.listener = undefined;
+    this.entries.clear();
+  }
+
+  /** Forgets everything now (this process changed a credential; its own NOTIFY may arrive a moment later). */
+  clear(): void {
+    this.generation++;
     this.entries.clear();
   }
 

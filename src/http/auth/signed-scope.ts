@@ -19,6 +19,8 @@ export function accessOf(request: FastifyRequest): Access {
  * (preValidation, so a bad key is a 401 even with a bad body), rate limit per credential, validate the
  * input, claim the Idempotency-Key, refuse replays, then the handler.
  */
+const CREDENTIAL_ROUTES = '/v1/integrator/credentials';
+
 export async function registerSignedScope(app: Api, deps: Deps, operations: Operation[], routes: (api: Api) => void): Promise<void> {
   const credentials = new CredentialCache(deps.database);
   await credentials.start();
@@ -69,6 +71,9 @@ export async function registerSignedScope(app: Api, deps: Deps, operations: Oper
 
     scope.addHook('onSend', async (request, reply, payload) => {
       await idempotency.settle(request, reply, payload);
+      // Other processes drop cached credentials on the NOTIFY; this one must not wait for its own: the client
+      // may send its next request the moment this answer arrives.
+      if (MUTATING.has(request.method) && reply.statusCode < 300 && request.routeOptions.url?.startsWith(CREDENTIAL_ROUTES)) credentials.clear();
       return payload;
     });
 
