@@ -9,6 +9,13 @@ export class TestClock {
     this.frozen = typeof at === 'number' ? at : at.getTime();
   }
 
+  /** Follows real time again from where the frozen clock stands (keeps any offset built up). */
+  thaw(): void {
+    if (this.frozen === undefined) return;
+    this.offsetMs = this.frozen - Date.now();
+    this.frozen = undefined;
+  }
+
   /** Back to real time. */
   reset(): void {
     this.frozen = undefined;

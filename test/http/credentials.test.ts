@@ -138,18 +138,24 @@ for (const backend of backends()) {
     it('deletes a credential (204), which then cannot authenticate, and records credential.deleted', async () => {
       const created = await acme.client.post('/v1/integrator/credentials', { label: 'doomed', scope: 'read_write' });
       const doomed = server.clientFor(created.body.privateKey);
-      const res = await acme.client.delete(`/v1/integrator/credentials/${created.body.credential.publicKey}`);
-      assert.equal(res.status, 204);
-      assert.equal(res.text, '');
-      const after = await doomed.get('/v1/integrator/whoami');
-      assert.equal(after.status, 401);
-      assert.equal(after.body.code, 'unknown_credential');
-      const rows = await eventsFor(server.database, created.body.credential.credentialId);
-      assert.deepEqual(rows.map((r) => r.type), ['credential.created', 'credential.deleted']);
-      // The same DELETE again in the same second is a replay (409); signed a second later it is a plain 404.
-      assert.equal((await acme.client.delete(`/v1/integrator/credentials/${created.body.credential.publicKey}`)).body.code, 'duplicate_request');
-      server.clock.advance(1000);
-      assert.equal((await acme.client.delete(`/v1/integrator/credentials/${created.body.credential.publicKey}`)).status, 404);
+      // Frozen, so that the wall clock crossing a second boundary cannot make the replay below a new request.
+      server.clock.freeze(server.clock.now());
+      try {
+        const res = await acme.client.delete(`/v1/integrator/credentials/${created.body.credential.publicKey}`);
+        assert.equal(res.status, 204);
+        assert.equal(res.text, '');
+        const after = await doomed.get('/v1/integrator/whoami');
+        assert.equal(after.status, 401);
+        assert.equal(after.body.code, 'unknown_credential');
+        const rows = await eventsFor(server.database, created.body.credential.credentialId);
+        assert.deepEqual(rows.map((r) => r.type), ['credential.created', 'credential.deleted']);
+        // The same DELETE again in the same second is a replay (409); signed a second later it is a plain 404.
+        assert.equal((await acme.client.delete(`/v1/integrator/credentials/${created.body.credential.publicKey}`)).body.code, 'duplicate_request');
+        server.clock.advance(1000);
+        assert.equal((await acme.client.delete(`/v1/integrator/credentials/${created.body.credential.publicKey}`)).status, 404);
+      } finally {
+        server.clock.thaw();
+      }
     });
 
     it('writes nothing when a request fails (no partial writes)', async () => {
