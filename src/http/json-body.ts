@@ -26,6 +26,35 @@ function nulCharacters(value: unknown, pointer: string, out: FieldError[]): void
   }
 }
 
+/**
+ * Keys the prototype-poisoning-safe parser refuses (`__proto__`, and `constructor` holding `prototype`), found
+ * in a plain JSON.parse of the same text (which makes them own properties, harmlessly) so the answer can name them.
+ */
+function forbiddenKeys(value: unknown, pointer: string, out: FieldError[]): void {
+  if (out.length >= MAX_REPORTED || !value || typeof value !== 'object') return;
+  const entries: [string, unknown][] = Array.isArray(value) ? value.map((item, i) => [String(i), item]) : Object.entries(value);
+  for (const [key, item] of entries) {
+    const child = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const poisoning = !Array.isArray(value) && (key === '__proto__' || (key === 'constructor' && !!item && typeof item === 'object' && Object.hasOwn(item, 'prototype')));
+    if (poisoning) out.push({ pointer: child, code: 'forbidden_field_name', detail: `${key} is not accepted as a field name`, in: 'body' });
+    else forbiddenKeys(item, child, out);
+  }
+}
+
+function parseError(text: string): ApiError {
+  let plain: unknown;
+  try {
+    plain = JSON.parse(text);
+  } catch {
+    return new ApiError('malformed_json', 'The request body is not valid JSON');
+  }
+  const errors: FieldError[] = [];
+  forbiddenKeys(plain, '', errors);
+  return errors.length > 0
+    ? new ApiError('validation_failed', `${errors.length} field(s) failed validation`, { errors })
+    : new ApiError('malformed_json', 'The request body is not valid JSON');
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The body exactly as received: the signature covers these bytes, never a re-serialization. */
@@ -47,7 +76,7 @@ export function registerJsonBody(app: FastifyInstance): void {
     if (raw.length === 0) return done(null, undefined);
     const text = raw.toString('utf8');
     parseJson(request, text, (err, parsed) => {
-      if (err) return done(new ApiError('malformed_json', 'The request body is not valid JSON'), undefined);
+      if (err) return done(parseError(text), undefined);
       // Cheap pre-check on the text: NUL only ever arrives escaped as \u0000.
       if (text.includes('\\u0000')) {
         const errors: FieldError[] = [];

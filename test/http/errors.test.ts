@@ -33,6 +33,24 @@ for (const backend of backends()) {
       assertProblemShape(res.body, 400);
     });
 
+    it('refuses prototype-poisoning keys by pointer, and nothing is written', async () => {
+      const before = (await acme.client.get('/v1/integrator/credentials')).body.credentials.length;
+      server.clock.advance(1000);
+      const res = await acme.client.request('POST', '/v1/integrator/credentials', {
+        rawBody: '{"label":"x","scope":"read_only","meta":{"__proto__":{"admin":true}},"list":[{"constructor":{"prototype":{}}}]}',
+      });
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.body.code, 'validation_failed');
+      assert.deepEqual(
+        res.body.errors.map((e: { pointer: string; code: string }) => [e.pointer, e.code]),
+        [
+          ['/meta/__proto__', 'forbidden_field_name'],
+          ['/list/0/constructor', 'forbidden_field_name'],
+        ],
+      );
+      assert.equal((await acme.client.get('/v1/integrator/credentials')).body.credentials.length, before);
+    });
+
     it('refuses NUL characters in any string or field name, by pointer (PostgreSQL cannot store them)', async () => {
       const res = await acme.client.request('POST', '/v1/integrator/credentials', {
         rawBody: '{"label":"a\\u0000b","scope":"read_only","nested":{"x\\u0000":1},"list":["ok","\\u0000"]}',
