@@ -1,26 +1,16 @@
 import closeWithGrace from 'close-with-grace';
 import { ChainRegistry } from './chain/chain-client.js';
 import { systemClock } from './clock.js';
-import { ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import { buildApp } from './http/app.js';
 import { loggerOptions } from './logging.js';
 import { policyFromConfig } from './policy.js';
-import { openRuntime } from './runtime.js';
+import { loadConfigOrExit, openRuntime } from './runtime.js';
 import { startBackgroundWork } from './workers/background.js';
 import { Signal } from './workers/signal.js';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`configuration error: ${err.message}\n`);
-      process.exit(78); // EX_CONFIG
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
 
   let runtime;
   try {

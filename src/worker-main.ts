@@ -1,9 +1,8 @@
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { systemClock } from './clock.js';
-import { ConfigError, loadConfig } from './config.js';
 import { loggerOptions } from './logging.js';
-import { openRuntime } from './runtime.js';
+import { loadConfigOrExit, openRuntime } from './runtime.js';
 import { startWebhookWorker } from './workers/webhook-worker.js';
 
 /**
@@ -12,16 +11,7 @@ import { startWebhookWorker } from './workers/webhook-worker.js';
  * so there the server's own worker is the one to use.
  */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`configuration error: ${err.message}\n`);
-      process.exit(78);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
   const runtime = await openRuntime(config);
   const worker = await startWebhookWorker({ database: runtime.database, secrets: runtime.secrets, clock: systemClock, config: config.webhooks, log });

@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js';
 import { finishTransaction, listProcessing, type TransactionRow } from '../db/repositories/transactions.js';
 import { recordEvent } from '../domain/events/record-event.js';
 import { transactionView, type FailureReason } from '../domain/transactions/transaction-view.js';
+import { Rounds } from './rounds.js';
 import type { WorkerLog } from './webhook-worker.js';
 
 export interface TransactionWatcherDeps {
@@ -35,33 +36,17 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
   const { database, chains, clock, log } = deps;
   const pollIntervalMs = deps.pollIntervalMs ?? 1000;
   let stopped = false;
-  let looking: Promise<void> | undefined;
-  let again = false;
-  let timer: NodeJS.Timeout | undefined;
-
-  function schedule(): void {
-    if (stopped) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(kick, pollIntervalMs);
-    timer.unref();
-  }
-
-  function kick(): void {
-    if (stopped) return;
-    if (looking) {
-      again = true;
-      return;
-    }
-    looking = look()
-      .catch((err: unknown) => log.error({ err }, 'transaction watcher round failed'))
-      .finally(() => {
-        looking = undefined;
-        if (again) {
-          again = false;
-          kick();
-        } else schedule();
-      });
-  }
+  const rounds = new Rounds(
+    async () => {
+      try {
+        await look();
+      } finally {
+        rounds.wakeIn(pollIntervalMs);
+      }
+    },
+    (err) => log.error({ err }, 'transaction watcher round failed'),
+    pollIntervalMs,
+  );
 
   async function look(): Promise<void> {
     const rows = await listProcessing(database.db, BATCH);
@@ -98,13 +83,12 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
     });
   }
 
-  kick();
+  rounds.kick();
   return {
-    kick,
+    kick: rounds.kick,
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      await looking;
+      await rounds.stop();
     },
   };
 }

@@ -16,6 +16,7 @@ import { isSuccess, nextStep } from '../domain/webhooks/retry-policy.js';
 import { disableSubscription, signingKeyContext } from '../domain/webhooks/subscriptions.js';
 import type { Resolver } from '../domain/webhooks/url-safety.js';
 import { API_VERSION } from '../version.js';
+import { Rounds } from './rounds.js';
 import { WebhookSender, type SendResult } from './webhook-sender.js';
 
 export interface WorkerLog {
@@ -62,36 +63,10 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
   // A claim outlives the slowest attempt by a margin (config: longer than timeoutMs); only then may another worker take it over.
   const leaseMs = config.leaseMs;
   const inFlight = new Set<Promise<void>>();
-  let stopped = false;
-  let looking: Promise<void> | undefined;
-  let again = false;
-  let timer: NodeJS.Timeout | undefined;
+  const rounds = new Rounds(() => look(), (err) => log.error({ err }, 'webhook worker round failed'), pollIntervalMs);
+  const kick = rounds.kick;
 
   const listener = await database.listen(DELIVERY_CHANNEL, { onMessage: () => kick(), onReset: () => kick() });
-
-  function schedule(ms: number): void {
-    if (stopped) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(kick, Math.max(0, Math.min(ms, pollIntervalMs)));
-    timer.unref();
-  }
-
-  function kick(): void {
-    if (stopped) return;
-    if (looking) {
-      again = true;
-      return;
-    }
-    looking = look()
-      .catch((err: unknown) => log.error({ err }, 'webhook worker round failed'))
-      .finally(() => {
-        looking = undefined;
-        if (again) {
-          again = false;
-          kick();
-        }
-      });
-  }
 
   async function look(): Promise<void> {
     const free = config.concurrency - inFlight.size;
@@ -111,11 +86,11 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
         });
         inFlight.add(tracked);
       }
-      if (claimed.length === free) again = true;
+      if (claimed.length === free) rounds.again();
       return;
     }
     const due = await nextDueAt(db);
-    schedule(due ? due.getTime() - clock().getTime() : pollIntervalMs);
+    rounds.wakeIn(due ? due.getTime() - clock().getTime() : pollIntervalMs);
   }
 
   interface Batch {
@@ -273,9 +248,7 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
   return {
     kick,
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await looking;
+      await rounds.stop();
       // Deliveries in flight get a short grace; then their connections are cut and they are recorded as
       // failed attempts, to be retried (by this or another worker) like any other failure.
       const settled = Promise.allSettled([...inFlight]);

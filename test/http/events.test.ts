@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { eventually } from '../harness/eventually.js';
 import { backends } from '../harness/backends.js';
 import { startReceiver, type Receiver } from '../harness/receiver.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
@@ -19,16 +20,6 @@ interface Event {
   data: { object: any; previousAttributes?: Record<string, unknown>; [k: string]: unknown };
 }
 
-/** Waits for an API read to satisfy `ok`, re-reading as soon as the previous read returned (no fixed sleeps). */
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}; last value: ${JSON.stringify(value).slice(0, 2000)}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 const withoutRequestId = (body: Record<string, unknown>) => {
   const { requestId, ...rest } = body;

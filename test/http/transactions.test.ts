@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { serializeTransaction } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { authenticators, transactions, usedStampChallenges } from '../../src/db/schema/index.js';
+import { eventually } from '../harness/eventually.js';
 import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
@@ -88,14 +89,14 @@ for (const backend of backends()) {
     };
 
     async function settled(transactionId: string, who: SeededIntegrator = acme) {
-      const deadline = Date.now() + 15_000;
-      for (;;) {
-        const res = await who.client.get(`/v1/query/get-transaction?transactionId=${transactionId}`);
-        assert.equal(res.status, 200, res.text);
-        if (res.body.status !== 'processing') return res.body;
-        assert.ok(Date.now() < deadline, 'the watcher settled the transaction');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      const res = await eventually(
+        () => who.client.get(`/v1/query/get-transaction?transactionId=${transactionId}`),
+        (r) => r.status !== 200 || r.body.status !== 'processing',
+        'the watcher to settle the transaction',
+        15_000,
+      );
+      assert.equal(res.status, 200, res.text);
+      return res.body;
     }
 
     const rowsOf = (transactionId: string) => server.database.db.select().from(transactions).where(eq(transactions.transactionId, transactionId));

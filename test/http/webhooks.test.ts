@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { verifyWebhook, WebhookVerificationError } from '../../src/client/index.js';
 import { webhookSubscriptions } from '../../src/db/schema/index.js';
+import { eventually } from '../harness/eventually.js';
 import { backends } from '../harness/backends.js';
 import { eventsOfType } from '../harness/db.js';
 import { californian, signedAt } from '../harness/fixtures.js';
@@ -15,16 +16,6 @@ const DELIVERY_ENV = { WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_SCHEDULE: '0.05
 const DAY_MS = 86_400_000;
 const SIGNATURE_ENTRY = /^v1a,[A-Za-z0-9+/]{86}==$/;
 
-/** Waits for an API read to satisfy `ok`, re-reading as soon as the previous read returned (no fixed sleeps). */
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}; last value: ${JSON.stringify(value).slice(0, 2000)}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 /** An Ed25519 verifier independent of src/: the raw key as a JWK, node:crypto's verify over `${id}.${ts}.${body}`. */
 function independentKey(publicKey: string) {
