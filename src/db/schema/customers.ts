@@ -25,6 +25,8 @@ export const users = pgTable(
     partnerSignedAgreementId: text('partner_signed_agreement_id'),
     serviceTermsSignedAt: timestamp('service_terms_signed_at', { withTimezone: true, mode: 'date' }).notNull(),
     verificationStatus: text('verification_status').$type<VerificationStatus>().notNull(),
+    /** When the user first verified an OTP (isOtpActivated); null until then. */
+    otpActivatedAt: timestamp('otp_activated_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -11,3 +11,4 @@ export * from './operators.js';
 export * from './findings.js';
 export * from './webhooks.js';
 export * from './transactions.js';
+export * from './otp.js';

@@ -29,11 +29,16 @@ export const transactions = pgTable(
       .references(() => wallets.id),
     authenticatorId: uuid('authenticator_id').references(() => authenticators.id),
     chainId: bigint('chain_id', { mode: 'number' }).notNull(),
+    /** transfer: signed from the account's custody wallet; deposit: a fiat onramp paid out from the treasury. */
+    kind: text('kind', { enum: ['transfer', 'deposit'] }).notNull().default('transfer'),
+    /** How a transfer was approved: passkey (a stamp) or otp (an approval token). Null for deposits. */
+    approval: text('approval', { enum: ['passkey', 'otp'] }),
     status: text('status').$type<TransactionStatus>().notNull(),
     requestHash: text('request_hash').notNull(),
-    /** The signedBody as received (the stamped object). */
-    signedBody: jsonb('signed_body').notNull(),
-    fromAddress: text('from_address').notNull(),
+    /** The signedBody as received (the stamped object); null for deposits. */
+    signedBody: jsonb('signed_body'),
+    /** The sending address; for a deposit the treasury's, known once it is paid out. */
+    fromAddress: text('from_address'),
     toAddress: text('to_address'),
     /** Wei, decimal. */
     value: text('value').notNull(),
@@ -44,15 +49,25 @@ export const transactions = pgTable(
     receipt: jsonb('receipt'),
     /** failed only: reverted, dropped. */
     failureReason: text('failure_reason'),
+    /** Deposits: the fiat amount expected (decimal string), its currency, and what actually arrived. */
+    depositAmount: text('deposit_amount'),
+    depositCurrency: text('deposit_currency', { enum: ['USD', 'EUR'] }),
+    receivedAmount: text('received_amount'),
+    /** Deposits: the unique payment reference the sender must quote (also inside the instructions). */
+    depositReference: text('deposit_reference'),
+    /** Deposits: the spec's fiatDepositInstructions, as issued. */
+    fiatDepositInstructions: jsonb('fiat_deposit_instructions'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('transactions_integrator_transaction_key').on(t.integratorId, t.transactionId),
     index('transactions_account_idx').on(t.accountId, t.id),
+    uniqueIndex('transactions_deposit_reference_key').on(t.depositReference),
     index('transactions_processing_idx')
       .on(t.updatedAt)
       .where(sql`${t.status} = 'processing'`),
+    check('transactions_kind_check', sql`${t.kind} in ('transfer', 'deposit')`),
     check('transactions_status_check', sql`${t.status} in ('created', 'waiting_for_funds', 'funds_in_transfer', 'processing', 'completed', 'failed')`),
   ],
 );

@@ -1,0 +1,82 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt } from './columns.js';
+import { users } from './customers.js';
+import { integrators } from './integrators.js';
+import { transactions } from './transactions.js';
+
+/**
+ * One-time codes sent to a user (docs/otp.md). Only a keyed hash of the code is kept; `attempts` counts wrong
+ * guesses (5 allowed); `consumed_at` is set when the code is verified or superseded by a newer one.
+ */
+export const otpCodes = pgTable(
+  'otp_codes',
+  {
+    id: uuid('id').primaryKey(),
+    integratorId: uuid('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    channel: text('channel', { enum: ['email'] }).notNull(),
+    /** Where the code went (the user's email address at the time). */
+    destination: text('destination').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('otp_codes_user_idx').on(t.userId, t.createdAt), check('otp_codes_channel_check', sql`${t.channel} in ('email')`)],
+);
+
+/**
+ * Approval tokens issued by a verified code: short-lived, single-use authorisations of one transaction.
+ * Only SHA-256 of the token is kept; `used_at` and `transaction_row_id` are set in the transaction that uses it.
+ */
+export const otpApprovalTokens = pgTable(
+  'otp_approval_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    integratorId: uuid('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    otpCodeId: uuid('otp_code_id')
+      .notNull()
+      .references(() => otpCodes.id),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    transactionRowId: uuid('transaction_row_id').references(() => transactions.id),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('otp_approval_tokens_hash_key').on(t.tokenHash), index('otp_approval_tokens_user_idx').on(t.userId)],
+);
+
+/**
+ * Sandbox only, when no SMTP_URL is configured: the messages that would have been emailed, readable at
+ * GET /v1/sandbox/otp-outbox. Production never writes here.
+ */
+export const sandboxOtpOutbox = pgTable(
+  'sandbox_otp_outbox',
+  {
+    id: uuid('id').primaryKey(),
+    integratorId: uuid('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    channel: text('channel', { enum: ['email'] }).notNull(),
+    destination: text('destination').notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    code: text('code').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sandbox_otp_outbox_user_idx').on(t.userId, t.id)],
+);
