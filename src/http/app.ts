@@ -17,6 +17,8 @@ import { accountRoutes } from './routes/onboarding/accounts.js';
 import { entityRoutes } from './routes/onboarding/entities.js';
 import { personRoutes } from './routes/onboarding/persons.js';
 import { userRoutes } from './routes/onboarding/users.js';
+import { depositRoutes } from './routes/transactions/deposits.js';
+import { otpRoutes } from './routes/otp/otp.js';
 import { transactionRoutes } from './routes/transactions/transactions.js';
 import { verificationRoutes } from './routes/verification/verification.js';
 import { CredentialSchema } from './routes/integrator/schemas.js';
@@ -66,6 +68,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     accountRoutes(api, deps);
     verificationRoutes(api, deps);
     transactionRoutes(api, deps);
+    otpRoutes(api, deps);
+    depositRoutes(api, deps);
     eventRoutes(api, deps);
     webhookRoutes(api, deps);
   });
