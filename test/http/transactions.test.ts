@@ -3,25 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { serializeTransaction } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { authenticators, transactions, usedStampChallenges } from '../../src/db/schema/index.js';
-import { eventually } from '../harness/eventually.js';
 import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
+import { createCustomer, ETH, recipient, settled as settledVia, signedBody as makeSignedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
 import { backends } from '../harness/backends.js';
 import { eventsFor } from '../harness/db.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
-
-const ETH = 10n ** 18n;
-
-interface Customer {
-  accountId: string;
-  userId: string;
-  organizationId: string;
-  walletAddress: string;
-  passkey: SoftwareAuthenticator;
-}
 
 for (const backend of backends()) {
   describe(`transactions: send-transaction-passkey on real anvil nodes [${backend}]`, () => {
@@ -33,7 +22,6 @@ for (const backend of backends()) {
     let dead: Anvil;
     let alice: Customer;
     let bob: Customer;
-    let emails = 0;
 
     before(async () => {
       [mainnet, base, dead] = await Promise.all([startAnvil(1), startAnvil(8453), startAnvil(10)]);
@@ -52,52 +40,16 @@ for (const backend of backends()) {
       await Promise.all([mainnet?.stop(), base?.stop(), dead?.stop()]);
     });
 
-    /** An individual custodial account with a registered passkey, approved (active) unless told otherwise. */
-    async function customer(who: SeededIntegrator, options: { approve?: boolean } = {}): Promise<Customer> {
-      const passkey = new SoftwareAuthenticator();
-      server.clock.advance(1000);
-      const created = await who.client.post('/v1/submit/create-individual-account', {
-        userInfo: californian({ email: `tx${++emails}@example.com` }),
-        serviceTermsSignedAt: signedAt(),
-        verificationDocuments: personDocs(),
-        authenticators: [passkey.authenticator()],
-      });
-      assert.equal(created.status, 201, created.text);
-      assert.ok(created.body.organizationId && created.body.walletAddress);
-      if (options.approve !== false) {
-        server.clock.advance(1000);
-        const approved = await who.client.post('/v1/sandbox/simulate-verification', { accountId: created.body.accountId, outcome: 'approve' });
-        assert.equal(approved.body.verificationStatus, 'active', approved.text);
-      }
-      return { accountId: created.body.accountId, userId: created.body.userId, organizationId: created.body.organizationId, walletAddress: created.body.walletAddress, passkey };
-    }
-
-    const recipient = () => privateKeyToAccount(generatePrivateKey()).address;
-    const unsignedTransfer = (chainId: number, nonce: number, to = recipient(), value = 10n ** 15n) =>
-      serializeTransaction({ chainId, type: 'eip1559', nonce, to, value, gas: 21_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000n });
-
-    const signedBody = (who: Customer, unsignedTransaction: string, overrides: { timestampMs?: string; organizationId?: string; signWith?: string } = {}) => ({
-      type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
-      timestampMs: overrides.timestampMs ?? String(server.clock.now().getTime()),
-      organizationId: overrides.organizationId ?? who.organizationId,
-      parameters: { signWith: overrides.signWith ?? who.walletAddress, unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' },
-    });
+    const customer = (who: SeededIntegrator, options: { approve?: boolean } = {}) => createCustomer(server, who, options);
+    const signedBody = (who: Customer, unsignedTransaction: string, overrides: { timestampMs?: string; organizationId?: string; signWith?: string } = {}) =>
+      makeSignedBody(server, who, unsignedTransaction, overrides);
 
     const submit = (chainId: number | string, body: unknown, who: SeededIntegrator = acme) => {
       server.clock.advance(1000);
       return who.client.post(`/v1/submit/send-transaction-passkey?chain_id=${chainId}`, body);
     };
 
-    async function settled(transactionId: string, who: SeededIntegrator = acme) {
-      const res = await eventually(
-        () => who.client.get(`/v1/query/get-transaction?transactionId=${transactionId}`),
-        (r) => r.status !== 200 || r.body.status !== 'processing',
-        'the watcher to settle the transaction',
-        15_000,
-      );
-      assert.equal(res.status, 200, res.text);
-      return res.body;
-    }
+    const settled = (transactionId: string, who: SeededIntegrator = acme) => settledVia(who, transactionId);
 
     const rowsOf = (transactionId: string) => server.database.db.select().from(transactions).where(eq(transactions.transactionId, transactionId));
     const usedChallenges = async () => (await server.database.db.select().from(usedStampChallenges)).length;
@@ -249,10 +201,10 @@ for (const backend of backends()) {
       assert.deepEqual([res.status, res.body.code], [409, 'account_not_active'], res.text);
 
       const passkey = new SoftwareAuthenticator();
-      const wallet = privateKeyToAccount(generatePrivateKey()).address;
+      const wallet = recipient();
       server.clock.advance(1000);
       const self = await acme.client.post('/v1/submit/create-individual-account', {
-        userInfo: californian({ email: `self${++emails}@example.com` }),
+        userInfo: californian({ email: `self.${randomUUID()}@example.com` }),
         serviceTermsSignedAt: signedAt(),
         verificationDocuments: personDocs(),
         walletAddress: wallet,
@@ -297,7 +249,7 @@ for (const backend of backends()) {
 
     it('a reverted transaction ends failed with its events', async () => {
       // A call into a contract whose code always reverts (PUSH0 PUSH0 REVERT).
-      const reverter = privateKeyToAccount(generatePrivateKey()).address;
+      const reverter = recipient();
       await base.rpc('anvil_setCode', [reverter, '0x5f5ffd']);
       const unsigned = serializeTransaction({ chainId: 8453, type: 'eip1559', nonce: nonce8453++, to: reverter, value: 0n, gas: 50_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000n });
       const body = signedBody(alice, unsigned);

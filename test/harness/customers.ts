@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { serializeTransaction } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { SoftwareAuthenticator } from './authenticator.js';
+import { eventually } from './eventually.js';
+import { californian, personDocs, signedAt } from './fixtures.js';
+import type { SeededIntegrator, TestServer } from './server.js';
+
+export const ETH = 10n ** 18n;
+
+/** An individual custodial account of one integrator, with a registered passkey. */
+export interface Customer {
+  accountId: string;
+  userId: string;
+  organizationId: string;
+  walletAddress: string;
+  email: string;
+  passkey: SoftwareAuthenticator;
+}
+
+let emails = 0;
+
+/** Creates an individual custodial account with a software passkey, approved (active) unless told otherwise. */
+export async function createCustomer(server: TestServer, who: SeededIntegrator, options: { approve?: boolean; email?: string } = {}): Promise<Customer> {
+  const passkey = new SoftwareAuthenticator();
+  const email = options.email ?? `customer${++emails}.${process.pid}@example.com`;
+  server.clock.advance(1000);
+  const created = await who.client.post('/v1/submit/create-individual-account', {
+    userInfo: californian({ email }),
+    serviceTermsSignedAt: signedAt(),
+    verificationDocuments: personDocs(),
+    authenticators: [passkey.authenticator()],
+  });
+  assert.equal(created.status, 201, created.text);
+  assert.ok(created.body.organizationId && created.body.walletAddress);
+  if (options.approve !== false) {
+    server.clock.advance(1000);
+    const approved = await who.client.post('/v1/sandbox/simulate-verification', { accountId: created.body.accountId, outcome: 'approve' });
+    assert.equal(approved.body.verificationStatus, 'active', approved.text);
+  }
+  return { accountId: created.body.accountId, userId: created.body.userId, organizationId: created.body.organizationId, walletAddress: created.body.walletAddress, email, passkey };
+}
+
+/** A fresh address nobody holds a key for. */
+export const recipient = () => privateKeyToAccount(generatePrivateKey()).address;
+
+/** A serialized unsigned EIP-1559 transfer, as a wallet front end would hand it to the end user. */
+export const unsignedTransfer = (chainId: number, nonce: number, to: string = recipient(), value = 10n ** 15n) =>
+  serializeTransaction({ chainId, type: 'eip1559', nonce, to: to as `0x${string}`, value, gas: 21_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000n });
+
+/** The Turnkey-shaped signedBody for a customer's transfer, timestamped by the server's clock. */
+export const signedBody = (
+  server: TestServer,
+  who: Customer,
+  unsignedTransaction: string,
+  overrides: { timestampMs?: string; organizationId?: string; signWith?: string } = {},
+) => ({
+  type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+  timestampMs: overrides.timestampMs ?? String(server.clock.now().getTime()),
+  organizationId: overrides.organizationId ?? who.organizationId,
+  parameters: { signWith: overrides.signWith ?? who.walletAddress, unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' },
+});
+
+/** Reads a transaction until it leaves `status` (processing by default), through the API. */
+export async function settled(who: SeededIntegrator, transactionId: string, leaving: string = 'processing') {
+  const res = await eventually(
+    () => who.client.get(`/v1/query/get-transaction?transactionId=${transactionId}`),
+    (r) => r.status !== 200 || r.body.status !== leaving,
+    `the transaction to leave ${leaving}`,
+    15_000,
+  );
+  assert.equal(res.status, 200, res.text);
+  return res.body;
+}
