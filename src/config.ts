@@ -35,6 +35,19 @@ export interface Config {
   eventRetentionDays: number;
   /** CHAIN_RPC_URLS: the JSON-RPC endpoint of each chain transactions may use (empty: none). */
   chainRpcUrls: Map<number, string>;
+  /** One-time codes by email (docs/otp.md). */
+  otp: OtpConfig;
+}
+
+export interface OtpConfig {
+  /** SMTP_URL (smtp:// or smtps://, nodemailer's form); undefined: sandbox writes to its outbox, production cannot send. */
+  smtpUrl: string | undefined;
+  /** SMTP_FROM: the sender address of the codes. */
+  from: string;
+  /** OTP_RESEND_SECONDS: a new code for the same user only after this long (default 30 s). */
+  resendIntervalMs: number;
+  /** OTP_MAX_PER_HOUR: codes sent to one user in any hour (default 10). */
+  maxPerHour: number;
 }
 
 export interface WebhookConfig {
@@ -178,8 +191,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`CHAIN_RPC_URLS: ${(err as Error).message}`);
   }
 
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(smtpUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  }
+  const from = env.SMTP_FROM || 'Integrator API <no-reply@localhost>';
+  if (from.length > 320 || !/@/.test(from) || /[\r\n]/.test(from)) throw new ConfigError(`SMTP_FROM must be an email address (got "${from}")`);
+
   return {
     webauthn: relyingParty,
+    otp: {
+      smtpUrl,
+      from,
+      resendIntervalMs: integer(env, 'OTP_RESEND_SECONDS', 30, 0, 3600) * 1000,
+      maxPerHour: integer(env, 'OTP_MAX_PER_HOUR', 10, 1, 1000),
+    },
     chainRpcUrls,
     webhooks: {
       retryScheduleMs: retrySchedule(env),

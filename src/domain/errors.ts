@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   account_not_active: { status: 409, title: 'The account is not active' },
   self_custodial_account: { status: 409, title: 'The account is self-custodial: the server holds no key for it' },
   stamp_reused: { status: 409, title: 'This webAuthnStamp was already used' },
+  approval_token_reused: { status: 409, title: 'This approvalToken was already used' },
   transaction_id_reused: { status: 409, title: 'This transactionId was already used with a different request' },
   nonce_too_low: { status: 409, title: 'The transaction nonce was already used on chain' },
   payload_too_large: { status: 413, title: 'The request body is too large' },
@@ -41,12 +42,20 @@ export const ERROR_CODES = {
   sign_with_mismatch: { status: 422, title: 'signWith is not the wallet of the organization named' },
   chain_mismatch: { status: 422, title: 'The unsigned transaction is for another chain than chain_id' },
   invalid_stamp: { status: 422, title: 'The webAuthnStamp does not authorise this body' },
+  invalid_approval_token: { status: 422, title: 'The approvalToken does not authorise this transaction' },
+  otp_invalid: { status: 422, title: 'The one-time code is wrong' },
+  otp_expired: { status: 422, title: 'No one-time code is pending: it expired, was used, or none was sent' },
+  otp_attempts_exhausted: { status: 422, title: 'The one-time code allowed no more guesses' },
+  otp_destination_missing: { status: 422, title: 'The user has no address for this channel' },
   insufficient_funds: { status: 422, title: 'The wallet cannot pay for this transaction' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  otp_rate_limited: { status: 429, title: 'A code was sent to this user too recently' },
   internal_error: { status: 500, title: 'Internal server error' },
   chain_rejected: { status: 502, title: 'The chain node refused the transaction' },
   chain_unavailable: { status: 502, title: 'The chain node could not be reached' },
+  otp_delivery_failed: { status: 502, title: 'The mail server did not accept the one-time code' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
+  otp_unavailable: { status: 503, title: 'One-time codes cannot be sent: no mail transport is configured' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -68,6 +77,8 @@ export interface ProblemExtensions {
   action?: string;
   /** invalid_stamp: why (docs/passkeys.md, e.g. challenge_mismatch); chain_rejected: the node's reason code. */
   reason?: string;
+  /** otp_invalid: wrong guesses the code still allows. */
+  attemptsRemaining?: number;
 }
 
 export class ApiError extends Error {

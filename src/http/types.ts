@@ -8,6 +8,7 @@ import type { Database } from '../db/database.js';
 import type { Policy } from '../domain/context.js';
 import type { Access } from '../domain/credentials/scopes.js';
 import type { FieldError } from '../domain/errors.js';
+import type { Mailer } from '../mail/mailer.js';
 import type { Signal } from '../workers/signal.js';
 
 /** A Fastify instance whose route schemas are TypeBox: one schema gives validation, types and OpenAPI. */
@@ -24,6 +25,8 @@ export interface Deps {
   chains: ChainRegistry;
   /** Fired after a transaction was broadcast, to wake the transaction watcher. */
   transactionBroadcast?: Signal;
+  /** Sends one-time codes; built from SMTP_URL by buildApp when not given (none: sandbox outbox or unavailable). */
+  mailer?: Mailer;
 }
 
 /** A signed operation as listed in whoami's capabilities. */

@@ -21,8 +21,8 @@ export interface Customer {
 let emails = 0;
 
 /** Creates an individual custodial account with a software passkey, approved (active) unless told otherwise. */
-export async function createCustomer(server: TestServer, who: SeededIntegrator, options: { approve?: boolean; email?: string } = {}): Promise<Customer> {
-  const passkey = new SoftwareAuthenticator();
+export async function createCustomer(server: TestServer, who: SeededIntegrator, options: { approve?: boolean; email?: string; passkey?: SoftwareAuthenticator } = {}): Promise<Customer> {
+  const passkey = options.passkey ?? new SoftwareAuthenticator();
   const email = options.email ?? `customer${++emails}.${process.pid}@example.com`;
   server.clock.advance(1000);
   const created = await who.client.post('/v1/submit/create-individual-account', {

@@ -32,7 +32,7 @@ type ForeignRecords = {
 };
 
 /** An active custodial customer with a passkey and a funded wallet on chain 8453, and one transaction made. */
-type Payer = { accountId: string; organizationId: string; walletAddress: string; passkey: SoftwareAuthenticator; transactionId: string; request: unknown; nonce: number };
+type Payer = { accountId: string; userId: string; organizationId: string; walletAddress: string; passkey: SoftwareAuthenticator; transactionId: string; request: unknown; nonce: number };
 
 let anvil: Anvil;
 let payers = 0;
@@ -63,7 +63,7 @@ async function seedPayer(server: TestServer, who: SeededIntegrator): Promise<Pay
   const approved = await who.client.post('/v1/sandbox/simulate-verification', { accountId: created.body.accountId, outcome: 'approve' });
   assert.equal(approved.status, 200, approved.text);
   await anvil.setBalance(created.body.walletAddress, 10n ** 18n);
-  const payer = { accountId: created.body.accountId, organizationId: created.body.organizationId, walletAddress: created.body.walletAddress, passkey };
+  const payer = { accountId: created.body.accountId, userId: created.body.userId, organizationId: created.body.organizationId, walletAddress: created.body.walletAddress, passkey };
   const request = transactionRequest(server, payer, 0);
   const sent = await who.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', request);
   assert.equal(sent.status, 201, sent.text);
@@ -138,7 +138,25 @@ const ADDRESSED: Record<string, (c: Ctx, r: ForeignRecords) => Promise<ApiRespon
   sendTransactionPasskey: (c, r) => c.acme.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', transactionRequest(c.server, r, 0, r.transactionId)),
   getTransaction: (c, r) => c.acme.client.get(`/v1/query/get-transaction?transactionId=${r.transactionId}`),
   listTransactions: (c, r) => c.acme.client.get(`/v1/query/list-transactions?accountId=${r.accountId}`),
+  initOtp: (c, r) => c.acme.client.post('/v1/otp/init', { userId: r.userId, channel: 'email' }),
+  verifyOtp: (c, r) => c.acme.client.post('/v1/otp/verify', { userId: r.userId, code: '123456' }),
+  getOtpOutbox: (c, r) => c.acme.client.get(`/v1/sandbox/otp-outbox?userId=${r.userId}`),
+  sendTransactionOtp: (c, r) => {
+    const { webAuthnStamp: _, ...request } = transactionRequest(c.server, r, 0, r.transactionId);
+    return c.acme.client.post('/v1/submit/send-transaction-otp?chain_id=8453', { ...request, approvalToken: `otpa_${'A'.repeat(43)}` });
+  },
 };
+
+/** A fresh code for the payer's user (past the resend interval), verified into an approval token. */
+async function otpToken(server: TestServer, who: SeededIntegrator, userId: string): Promise<string> {
+  server.clock.advance(31_000);
+  const sent = await who.client.post('/v1/otp/init', { userId, channel: 'email' });
+  assert.equal(sent.status, 201, sent.text);
+  const box = await who.client.get(`/v1/sandbox/otp-outbox?userId=${userId}`);
+  const verified = await who.client.post('/v1/otp/verify', { userId, code: box.body.data[0].code });
+  assert.equal(verified.status, 200, verified.text);
+  return verified.body.approvalToken;
+}
 
 /** Real calls per operation; between them they should exercise each operation's success and typical failures. */
 const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
@@ -275,6 +293,38 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
       await acme.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', request),
       await acme.client.post('/v1/submit/send-transaction-passkey?chain_id=137', transactionRequest(server, own2, own2.nonce)),
       await acme.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', { transactionId: 'x' }),
+    ];
+  },
+  initOtp: async ({ acme, own2, server }) => {
+    server.clock.advance(31_000);
+    return [
+      await acme.client.post('/v1/otp/init', { userId: own2.userId, channel: 'email' }),
+      await acme.client.post('/v1/otp/init', { userId: own2.userId, channel: 'email', x: 1 }),
+      await acme.client.post('/v1/otp/init', { userId: own2.userId, channel: 'email' }),
+    ];
+  },
+  verifyOtp: async ({ acme, own2, server }) => {
+    server.clock.advance(31_000);
+    await acme.client.post('/v1/otp/init', { userId: own2.userId, channel: 'email' });
+    const code: string = (await acme.client.get(`/v1/sandbox/otp-outbox?userId=${own2.userId}`)).body.data[0].code;
+    return [
+      await acme.client.post('/v1/otp/verify', { userId: own2.userId, code: code === '000000' ? '000001' : '000000' }),
+      await acme.client.post('/v1/otp/verify', { userId: own2.userId, code }),
+      await acme.client.post('/v1/otp/verify', { userId: own2.userId, code: 'abc' }),
+    ];
+  },
+  getOtpOutbox: async ({ acme, own2 }) => [await acme.client.get(`/v1/sandbox/otp-outbox?userId=${own2.userId}&limit=1`)],
+  sendTransactionOtp: async ({ acme, own2, server }) => {
+    const approvalToken = await otpToken(server, acme, own2.userId);
+    const { webAuthnStamp: _, ...transfer } = transactionRequest(server, own2, own2.nonce++);
+    const request = { ...transfer, approvalToken };
+    const created = await acme.client.post('/v1/submit/send-transaction-otp?chain_id=8453', request);
+    server.clock.advance(1000);
+    return [
+      created,
+      await acme.client.post('/v1/submit/send-transaction-otp?chain_id=8453', request),
+      await acme.client.post('/v1/submit/send-transaction-otp?chain_id=8453', { ...request, transactionId: randomUUID() }),
+      await acme.client.post('/v1/submit/send-transaction-otp?chain_id=8453', { ...request, approvalToken: 'nope' }),
     ];
   },
   getTransaction: async ({ acme, own2 }) => [

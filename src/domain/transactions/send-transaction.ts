@@ -2,18 +2,8 @@ import { createHash } from 'node:crypto';
 import { keccak256, type Hash, type TransactionSerializable } from 'viem';
 import { RpcFailure, type ChainRegistry, type RpcFailureCode } from '../../chain/chain-client.js';
 import { parseUnsignedTransaction, signWithCustodyKey, UnsignedTransactionError } from '../../chain/custody-signer.js';
-import { parseStamp, stampChallenge, stampedBodyText, verifyStamp } from '../../crypto/webauthn/stamp.js';
-import {
-  advanceSignCount,
-  findSigningAccount,
-  findTransaction,
-  findUserAuthenticator,
-  findWalletOfAccount,
-  insertTransaction,
-  isChallengeUsed,
-  useChallenge,
-  type TransactionRow,
-} from '../../db/repositories/transactions.js';
+import type { Tx } from '../../db/database.js';
+import { findSigningAccount, findTransaction, findWalletOfAccount, insertTransaction, type AccountRowWithStatus, type TransactionRow } from '../../db/repositories/transactions.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, notFound, type FieldError } from '../errors.js';
 import { recordEvent } from '../events/record-event.js';
@@ -32,11 +22,26 @@ export interface SignedBody {
   parameters: { signWith: string; unsignedTransaction: string; type: string };
 }
 
-export interface SendTransactionPasskeyInput {
+/** What both submission paths carry; each adds its approval (webAuthnStamp or approvalToken). */
+export interface SendTransactionInput {
   transactionId: string;
   signedBody: SignedBody;
-  webAuthnStamp: string;
 }
+
+/**
+ * The end user's approval of one signedBody, checked before anything is written (a refused attempt uses
+ * nothing up) and used up inside the database transaction that records what it approved.
+ */
+export interface Approval {
+  kind: 'passkey' | 'otp';
+  /** The passkey that stamped (passkey approvals). */
+  authenticatorId: string | null;
+  /** Marks the approval used by the transaction row; throws when a concurrent request used it first. */
+  use(tx: Tx, transactionRowId: string): Promise<void>;
+}
+
+/** Checks an approval for the account the body names; throws the problem when it does not authorise it. */
+export type Approve = (ctx: MutationContext, account: AccountRowWithStatus & { userId: string }, signedBody: SignedBody) => Promise<Approval>;
 
 export interface TransactionDeps {
   chains: ChainRegistry;
@@ -57,7 +62,7 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export function requestHash(chainId: number, input: SendTransactionPasskeyInput): string {
+export function requestHash(chainId: number, input: SendTransactionInput): string {
   return createHash('sha256').update(canonicalJson({ chainId, ...input })).digest('hex');
 }
 
@@ -72,8 +77,6 @@ export function rpcProblem(failure: RpcFailure): ApiError {
   return new ApiError(code, `The chain node refused the transaction: ${failure.message}`, code === 'chain_rejected' ? { extensions: { reason: failure.code } } : {});
 }
 
-const invalidStamp = (reason: string, detail: string) => new ApiError('invalid_stamp', detail, { extensions: { reason } });
-
 /** An earlier submission with this transactionId: the same request is answered again, another one refused. */
 function replay(row: TransactionRow, hash: string): { created: false; transaction: TransactionView } {
   if (row.requestHash !== hash) throw new ApiError('transaction_id_reused', 'This transactionId was already used with a different request');
@@ -83,16 +86,17 @@ function replay(row: TransactionRow, hash: string): { created: false; transactio
 class TransactionIdTaken extends Error {}
 
 /**
- * send-transaction-passkey (docs/transactions.md). Everything is checked before anything is written; then one
- * database transaction records the transaction, uses the stamp's challenge, advances the passkey's counter,
- * writes the event, signs with the custody key and broadcasts, and commits only if the node accepted the
- * transaction: a refused broadcast leaves nothing behind (and the stamp unused).
+ * send-transaction-passkey and send-transaction-otp (docs/transactions.md). Everything is checked before anything
+ * is written, the approval last; then one database transaction records the transaction, uses the approval up,
+ * writes the event, and broadcasts the transaction signed with the custody key, and commits only if the node
+ * accepted it: a refused broadcast leaves nothing behind (and the approval unused).
  */
-export async function sendTransactionPasskey(
+export async function sendTransaction(
   ctx: MutationContext,
   deps: TransactionDeps,
   chainId: number,
-  input: SendTransactionPasskeyInput,
+  input: SendTransactionInput,
+  approve: Approve,
 ): Promise<{ created: boolean; transaction: TransactionView }> {
   const integratorId = ctx.actor.integratorId;
   const hash = requestHash(chainId, input);
@@ -136,24 +140,9 @@ export async function sendTransactionPasskey(
   }
   if (unsigned.chainId !== chainId) throw new ApiError('chain_mismatch', `The unsigned transaction is for chain ${unsigned.chainId}, not chain_id ${chainId}`);
 
-  // The stamp: a passkey of the account's user, over exactly this signedBody (docs/passkeys.md).
-  const parsed = parseStamp(input.webAuthnStamp);
-  if (!parsed.ok) throw invalidStamp(parsed.code, `webAuthnStamp ${parsed.detail}`);
-  const authenticator = account.userId ? await findUserAuthenticator(ctx.db.db, account.userId, parsed.stamp.credentialId.toString('base64url')) : undefined;
-  if (!authenticator) throw invalidStamp('credential_mismatch', 'The stamp’s credential is not a passkey of the account’s user');
-  const verified = verifyStamp({
-    stamp: parsed.stamp,
-    stampedBody: stampedBodyText(signedBody),
-    credential: { credentialId: authenticator.credentialId, publicKey: authenticator.publicKey, rpIdHash: authenticator.rpIdHash, signCount: authenticator.signCount },
-    origins: ctx.policy.webauthn?.origins ?? [],
-  });
-  // A replayed stamp also fails the counter check (its counter is the stored one): name it for what it is.
-  const reuse = () => new ApiError('stamp_reused', 'This webAuthnStamp already authorised a transaction; stamp the body again');
-  if (!verified.ok) {
-    if (verified.code === 'counter_regression' && (await isChallengeUsed(ctx.db.db, stampChallenge(stampedBodyText(signedBody))))) throw reuse();
-    throw invalidStamp(verified.code, verified.detail);
-  }
-  if (await isChallengeUsed(ctx.db.db, verified.challenge)) throw reuse();
+  // The account has a user: custodial wallets belong to individual accounts (entity accounts have none yet).
+  if (!account.userId) throw notFound('Organization');
+  const approval = await approve(ctx, { ...account, userId: account.userId }, signedBody);
 
   const wallet = await findWalletOfAccount(ctx.db.db, account.id);
   if (!wallet) throw notFound('Organization');
@@ -170,7 +159,8 @@ export async function sendTransactionPasskey(
         transactionId: input.transactionId,
         accountId: account.id,
         walletId: wallet.id,
-        authenticatorId: authenticator.id,
+        authenticatorId: approval.authenticatorId,
+        approval: approval.kind,
         chainId,
         status: 'processing',
         requestHash: hash,
@@ -185,13 +175,7 @@ export async function sendTransactionPasskey(
         updatedAt: ctx.now,
       });
       if (!row) throw new TransactionIdTaken();
-      // Unique: of two requests racing with one stamp, the second waits here and then finds it used.
-      if (!(await useChallenge(tx, { challenge: verified.challenge, integratorId, authenticatorId: authenticator.id, transactionRowId: rowId, createdAt: ctx.now }))) {
-        throw reuse();
-      }
-      if (verified.signCount !== authenticator.signCount && !(await advanceSignCount(tx, authenticator.id, authenticator.signCount, verified.signCount))) {
-        throw invalidStamp('counter_regression', 'The passkey’s signature counter moved meanwhile (a concurrent request); stamp the body again');
-      }
+      await approval.use(tx, rowId);
       const view = transactionView(row);
       await recordEvent(tx, { integratorId, type: 'transaction.created', objectType: 'transaction', objectId: row.id, object: view, at: ctx.now });
       // Last: once the node has the transaction, only the commit remains.

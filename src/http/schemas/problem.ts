@@ -25,7 +25,8 @@ export const ProblemSchema = Type.Object(
     fromStatus: Type.Optional(Type.String({ description: 'invalid_state_transition: the current status' })),
     toStatus: Type.Optional(Type.String({ description: 'invalid_state_transition: the status the action leads to' })),
     action: Type.Optional(Type.String({ description: 'invalid_state_transition: the refused action' })),
-    reason: Type.Optional(Type.String({ description: 'invalid_stamp: why the stamp was refused; chain_rejected: the node’s reason' })),
+    reason: Type.Optional(Type.String({ description: 'invalid_stamp, invalid_approval_token: why it was refused; chain_rejected: the node’s reason' })),
+    attemptsRemaining: Type.Optional(Type.Integer({ minimum: 0, description: 'otp_invalid: wrong guesses the code still allows' })),
   },
   { $id: 'Problem', additionalProperties: false, title: 'Problem' },
 );
@@ -42,7 +43,7 @@ const DESCRIPTIONS: Record<number, string> = {
   422: 'Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`)',
   429: 'Rate limit exceeded; see Retry-After',
   500: 'Internal error (no internals are disclosed)',
-  502: 'The chain node refused the transaction or could not be reached',
+  502: 'An upstream refused or could not be reached: the chain node (transactions) or the mail server (otp/init)',
   503: 'Service unavailable',
 };
 

@@ -40,8 +40,8 @@ export function userAccountView(user: UserRow, account: AccountRow, documents: D
     userInfo,
     serviceTermsSignedAt: user.serviceTermsSignedAt.toISOString(),
     isPasskeyActivated: authenticatorCount > 0,
-    // OTP enrolment arrives with the OTP authentication endpoints.
-    isOtpActivated: false,
+    // Set by the first verified one-time code (docs/otp.md).
+    isOtpActivated: user.otpActivatedAt !== null,
     verificationDocuments: documents.map(toDocumentView),
   };
   if (account.walletAddress) view.walletAddress = account.walletAddress;

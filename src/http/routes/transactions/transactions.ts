@@ -1,5 +1,7 @@
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { ETHEREUM_TRANSACTION, SIGN_TRANSACTION_ACTIVITY, sendTransactionPasskey } from '../../../domain/transactions/send-transaction.js';
+import { sendTransactionPasskey } from '../../../domain/transactions/passkey-approval.js';
+import { ETHEREUM_TRANSACTION, SIGN_TRANSACTION_ACTIVITY, type TransactionDeps } from '../../../domain/transactions/send-transaction.js';
 import { getTransaction, listTransactions } from '../../../domain/transactions/transaction-reads.js';
 import { TRANSACTION_STATUSES } from '../../../db/schema/index.js';
 import { actorFrom } from '../../context.js';
@@ -44,7 +46,7 @@ export const TransactionSchema = Type.Object(
   { additionalProperties: false, description: 'Transaction (response of passkey submission), with documented extensions' },
 );
 
-const SignedBodySchema = Type.Object(
+export const SignedBodySchema = Type.Object(
   {
     type: Text(100, { description: `${SIGN_TRANSACTION_ACTIVITY}` }),
     timestampMs: Type.String({ pattern: '^[0-9]{1,16}$', description: 'Milliseconds since the epoch, within 5 minutes of the server clock' }),
@@ -61,6 +63,16 @@ const SignedBodySchema = Type.Object(
   { additionalProperties: false, description: 'What the end user stamps; the challenge commits to JSON.stringify of this object (docs/passkeys.md)' },
 );
 
+/** What a submission needs besides its context: the chains, a logger, and the watcher's wake-up. */
+export function transactionDeps(request: FastifyRequest, deps: Deps): TransactionDeps {
+  return { chains: deps.chains, log: request.log, onBroadcast: () => deps.transactionBroadcast?.fire() };
+}
+
+export const ChainIdQuery = Type.Object(
+  { chain_id: Type.Integer({ minimum: 0, description: 'A configured chain (CHAIN_RPC_URLS): 1 is Ethereum, 8453 Base' }) },
+  { additionalProperties: false },
+);
+
 export function transactionRoutes(api: Api, deps: Deps): void {
   api.post(
     '/v1/submit/send-transaction-passkey',
@@ -70,7 +82,7 @@ export function transactionRoutes(api: Api, deps: Deps): void {
         tags: TAGS,
         summary: 'Signs a transaction with the account’s custody wallet, authorised by a passkey stamp, and broadcasts it (docs/transactions.md)',
         headers: IdempotencyHeaders,
-        querystring: Type.Object({ chain_id: Type.Integer({ minimum: 0, description: 'A configured chain (CHAIN_RPC_URLS): 1 is Ethereum, 8453 Base' }) }, { additionalProperties: false }),
+        querystring: ChainIdQuery,
         body: Type.Object(
           {
             transactionId: Uuid('Your id for this transaction; the same id with the same body returns the same transaction'),
@@ -87,12 +99,7 @@ export function transactionRoutes(api: Api, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const result = await sendTransactionPasskey(
-        actorFrom(request, deps),
-        { chains: deps.chains, log: request.log, onBroadcast: () => deps.transactionBroadcast?.fire() },
-        request.query.chain_id,
-        request.body,
-      );
+      const result = await sendTransactionPasskey(actorFrom(request, deps), transactionDeps(request, deps), request.query.chain_id, request.body);
       return reply.code(result.created ? 201 : 200).send(result.transaction);
     },
   );

@@ -1,0 +1,59 @@
+import { parseStamp, stampChallenge, stampedBodyText, verifyStamp } from '../../crypto/webauthn/stamp.js';
+import { advanceSignCount, findUserAuthenticator, isChallengeUsed, useChallenge } from '../../db/repositories/transactions.js';
+import type { MutationContext } from '../context.js';
+import { ApiError } from '../errors.js';
+import type { TransactionView } from './transaction-view.js';
+import { sendTransaction, type Approve, type SendTransactionInput, type TransactionDeps } from './send-transaction.js';
+
+export interface SendTransactionPasskeyInput extends SendTransactionInput {
+  webAuthnStamp: string;
+}
+
+const invalidStamp = (reason: string, detail: string) => new ApiError('invalid_stamp', detail, { extensions: { reason } });
+const reuse = () => new ApiError('stamp_reused', 'This webAuthnStamp already authorised a transaction; stamp the body again');
+
+/** A passkey of the account's user over exactly this signedBody (docs/passkeys.md); its challenge is single-use. */
+export function passkeyApproval(webAuthnStamp: string): Approve {
+  return async (ctx, account, signedBody) => {
+    const parsed = parseStamp(webAuthnStamp);
+    if (!parsed.ok) throw invalidStamp(parsed.code, `webAuthnStamp ${parsed.detail}`);
+    const authenticator = await findUserAuthenticator(ctx.db.db, account.userId, parsed.stamp.credentialId.toString('base64url'));
+    if (!authenticator) throw invalidStamp('credential_mismatch', 'The stamp’s credential is not a passkey of the account’s user');
+    const stampedBody = stampedBodyText(signedBody);
+    const verified = verifyStamp({
+      stamp: parsed.stamp,
+      stampedBody,
+      credential: { credentialId: authenticator.credentialId, publicKey: authenticator.publicKey, rpIdHash: authenticator.rpIdHash, signCount: authenticator.signCount },
+      origins: ctx.policy.webauthn?.origins ?? [],
+    });
+    if (!verified.ok) {
+      // A replayed stamp also fails the counter check (its counter is the stored one): name it for what it is.
+      if (verified.code === 'counter_regression' && (await isChallengeUsed(ctx.db.db, stampChallenge(stampedBody)))) throw reuse();
+      throw invalidStamp(verified.code, verified.detail);
+    }
+    if (await isChallengeUsed(ctx.db.db, verified.challenge)) throw reuse();
+
+    return {
+      kind: 'passkey',
+      authenticatorId: authenticator.id,
+      async use(tx, transactionRowId) {
+        // Unique: of two requests racing with one stamp, the second waits here and then finds it used.
+        const used = await useChallenge(tx, { challenge: verified.challenge, integratorId: ctx.actor.integratorId, authenticatorId: authenticator.id, transactionRowId, createdAt: ctx.now });
+        if (!used) throw reuse();
+        if (verified.signCount !== authenticator.signCount && !(await advanceSignCount(tx, authenticator.id, authenticator.signCount, verified.signCount))) {
+          throw invalidStamp('counter_regression', 'The passkey’s signature counter moved meanwhile (a concurrent request); stamp the body again');
+        }
+      },
+    };
+  };
+}
+
+/** send-transaction-passkey (docs/transactions.md). */
+export function sendTransactionPasskey(
+  ctx: MutationContext,
+  deps: TransactionDeps,
+  chainId: number,
+  input: SendTransactionPasskeyInput,
+): Promise<{ created: boolean; transaction: TransactionView }> {
+  return sendTransaction(ctx, deps, chainId, input, passkeyApproval(input.webAuthnStamp));
+}
