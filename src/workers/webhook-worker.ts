@@ -6,7 +6,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import { privateKeyFromRaw, signWebhook } from '../crypto/webhook-signature.js';
 import type { Database, Executor } from '../db/database.js';
 import { DELIVERY_CHANNEL, findEventsByIds } from '../db/repositories/events.js';
-import { claimDueDeliveries, finishAttempt, finishSuccesses, nextDueAt, type Claimed, type SuccessRecord } from '../db/repositories/webhook-deliveries.js';
+import { claimDueDeliveries, releaseClaims, finishAttempt, finishSuccesses, nextDueAt, type Claimed, type SuccessRecord } from '../db/repositories/webhook-deliveries.js';
 import { findSubscriptionsByIds, signingKeysOf, type SigningKeyRow, type SubscriptionRow } from '../db/repositories/webhook-subscriptions.js';
 import { webhookSubscriptions } from '../db/schema/index.js';
 import { toEventView } from '../domain/events/event-view.js';
@@ -63,30 +63,48 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
   // A claim outlives the slowest attempt by a margin (config: longer than timeoutMs); only then may another worker take it over.
   const leaseMs = config.leaseMs;
   const inFlight = new Set<Promise<void>>();
+  /** Successes sent but not yet recorded (their group's transaction has not committed). */
+  const unrecorded = new Set<Promise<void>>();
+  // A worker holds at most 3 × concurrency claims: queued (claimed ahead), in flight, and sent but unrecorded.
+  const RECORDING_LIMIT = config.concurrency;
   const rounds = new Rounds(() => look(), (err) => log.error({ err }, 'webhook worker round failed'), pollIntervalMs);
   const kick = rounds.kick;
+  let stopping = false;
 
   const listener = await database.listen(DELIVERY_CHANNEL, { onMessage: () => kick(), onReset: () => kick() });
 
+  /** Claimed deliveries waiting for a slot: claiming ahead keeps every slot busy while the next claim runs. */
+  const queue: { claim: Claimed; token: string; batch: Batch }[] = [];
+
+  function startQueued(): void {
+    while (inFlight.size < config.concurrency && queue.length > 0) {
+      const { claim, token, batch } = queue.shift()!;
+      const p = deliver(claim, token, batch).catch((err: unknown) => log.error({ err, deliveryId: claim.id }, 'webhook delivery failed unexpectedly'));
+      const tracked = p.finally(() => {
+        inFlight.delete(tracked);
+        if (!stopping) startQueued();
+        kick();
+      });
+      inFlight.add(tracked);
+    }
+  }
+
   async function look(): Promise<void> {
-    const free = config.concurrency - inFlight.size;
-    // Claim in batches: with deliveries in flight, wait until a quarter of the slots are free (a finishing
-    // delivery kicks again), so one claim and one load serve many deliveries instead of one each.
-    if (free <= 0 || (inFlight.size > 0 && free < Math.ceil(config.concurrency / 4))) return;
+    startQueued();
+    // Back-pressure: the database is not keeping up with recording successes.
+    if (unrecorded.size >= RECORDING_LIMIT) return;
+    // Claim ahead, up to a second round of slots, and in batches: once a quarter of that is missing, so one
+    // claim and one load serve many deliveries instead of one each.
+    const want = 2 * config.concurrency - inFlight.size - queue.length;
+    if (want < Math.ceil(config.concurrency / 4)) return;
     const now = clock();
     const token = randomUUID();
-    const claimed = await claimDueDeliveries(db, now, new Date(now.getTime() + leaseMs), token, free);
+    const claimed = await claimDueDeliveries(db, now, new Date(now.getTime() + leaseMs), token, want);
     if (claimed.length > 0) {
       const batch = await loadBatch(claimed, now);
-      for (const c of claimed) {
-        const p = deliver(c, token, batch).catch((err: unknown) => log.error({ err, deliveryId: c.id }, 'webhook delivery failed unexpectedly'));
-        const tracked = p.finally(() => {
-          inFlight.delete(tracked);
-          kick();
-        });
-        inFlight.add(tracked);
-      }
-      if (claimed.length === free) rounds.again();
+      for (const claim of claimed) queue.push({ claim, token, batch });
+      startQueued();
+      if (claimed.length === want) rounds.again();
       return;
     }
     const due = await nextDueAt(db);
@@ -172,7 +190,15 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
     };
     if (subscription.enabled && isSuccess(result.status)) {
       if (subscription.failingSince) maybeFailing.add(subscription.id);
-      await recordSuccess({ claim: { id: claim.id, token }, outcome: { ...outcome, success: true }, now: clock() }, subscription.id);
+      // The slot is free once the receiver answered: the success is recorded with the next group in the
+      // background (the claim's lease keeps the delivery from being taken meanwhile).
+      const recording = recordSuccess({ claim: { id: claim.id, token }, outcome: { ...outcome, success: true }, now: clock() }, subscription.id)
+        .catch((err: unknown) => log.error({ err, deliveryId: claim.id }, 'webhook success not recorded; the delivery will be retried after its lease'))
+        .finally(() => {
+          unrecorded.delete(recording);
+          if (unrecorded.size === RECORDING_LIMIT - 1) kick();
+        });
+      unrecorded.add(recording);
       return;
     }
     await database.db.transaction(async (tx) => {
@@ -248,7 +274,11 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
   return {
     kick,
     async stop() {
+      stopping = true;
       await rounds.stop();
+      // Claims not started yet go back to the outbox at once rather than after their lease.
+      const waiting = queue.splice(0);
+      if (waiting.length > 0) await releaseClaims(db, waiting.map((q) => ({ id: q.claim.id, token: q.token })), clock());
       // Deliveries in flight get a short grace; then their connections are cut and they are recorded as
       // failed attempts, to be retried (by this or another worker) like any other failure.
       const settled = Promise.allSettled([...inFlight]);
@@ -258,6 +288,8 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
       sender.close();
       flushSuccesses();
       await settled;
+      flushSuccesses();
+      await Promise.allSettled([...unrecorded]);
       await listener.close();
     },
   };

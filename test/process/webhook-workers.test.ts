@@ -318,7 +318,8 @@ describe('standalone webhook workers on one PostgreSQL database', { skip: postgr
     assert.equal(first.child.signalCode, 'SIGKILL', first.output());
     assert.equal(killedAtArrival, KILL_AT);
     const claimedAtKill = await scalar(s.database, sql`select count(*)::int as n from webhook_deliveries where status = 'pending' and claim_token is not null`);
-    assert.ok(claimedAtKill > 0 && claimedAtKill <= CONCURRENCY, `claims held by the killed worker: ${claimedAtKill}`);
+    // A worker holds at most 3 × its concurrency: claimed ahead, in flight, and sent but not yet recorded.
+    assert.ok(claimedAtKill > 0 && claimedAtKill <= 3 * CONCURRENCY, `claims held by the killed worker: ${claimedAtKill}`);
 
     // PostgreSQL has closed the dead process's sessions (its LISTEN among them) before the replacement starts.
     await listening(s.database, s.name, 0, []);

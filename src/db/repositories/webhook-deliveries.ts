@@ -35,6 +35,19 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseUntil: Da
   return rows.map((r) => ({ id: r.id, subscriptionId: r.subscription_id, eventId: r.event_id, attempts: Number(r.attempts), scheduleStep: Number(r.schedule_step) }));
 }
 
+/** Gives claims back (due now, no token) while they are still this worker's; used by a stopping worker. */
+export async function releaseClaims(db: Executor, claims: { id: string; token: string }[], now: Date): Promise<void> {
+  const values = sql.join(
+    claims.map((c) => sql`(${c.id}::uuid, ${c.token}::uuid)`),
+    sql`, `,
+  );
+  await db.execute(sql`
+    update webhook_deliveries d
+    set next_attempt_at = ${now.toISOString()}::timestamptz, claim_token = null, updated_at = ${now.toISOString()}::timestamptz
+    from (values ${values}) as v(id, token)
+    where d.id = v.id and d.claim_token = v.token and d.status = 'pending'`);
+}
+
 /** The earliest time a pending delivery becomes due, to sleep until then. */
 export async function nextDueAt(db: Executor): Promise<Date | undefined> {
   const [row] = await db
