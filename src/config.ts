@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseChainRpcUrls } from './chain/rpc-urls.js';
 import { parseEncryptionKey } from './crypto/encryption-key.js';
+import { DEPOSIT_CURRENCIES, parseBankDetails, parseRates, parseTreasuryKey, SANDBOX_BANKS, type DepositConfig } from './domain/deposits/deposit-config.js';
 import { originPatternProblem, rpIdProblem, type RelyingPartyPolicy } from './crypto/webauthn/relying-party.js';
 import { DEFAULT_HIGH_RISK_COUNTRIES, parseHighRiskCountries } from './domain/onboarding/reference/high-risk-countries.js';
 
@@ -37,6 +38,8 @@ export interface Config {
   chainRpcUrls: Map<number, string>;
   /** One-time codes by email (docs/otp.md). */
   otp: OtpConfig;
+  /** Fiat deposits: bank details per currency, payout rates, the treasury key (docs/deposits.md). */
+  deposits: DepositConfig;
 }
 
 export interface OtpConfig {
@@ -112,6 +115,37 @@ function webauthn(env: NodeJS.ProcessEnv, appEnv: AppEnv): RelyingPartyPolicy {
     rpIds: read('WEBAUTHN_RP_IDS', rpIdProblem, SANDBOX_WEBAUTHN.rpIds),
     origins: read('WEBAUTHN_ORIGINS', (entry) => originPatternProblem(entry, appEnv === 'production'), SANDBOX_WEBAUTHN.origins),
   };
+}
+
+/** DEPOSIT_BANK_USD, DEPOSIT_BANK_EUR, DEPOSIT_RATES, TREASURY_PRIVATE_KEY: sandbox has fictitious defaults, production none. */
+function depositConfig(env: NodeJS.ProcessEnv, appEnv: AppEnv): DepositConfig {
+  const banks: DepositConfig['banks'] = {};
+  for (const currency of DEPOSIT_CURRENCIES) {
+    const name = `DEPOSIT_BANK_${currency}`;
+    const raw = env[name];
+    if (raw) {
+      try {
+        banks[currency] = parseBankDetails(raw, currency);
+      } catch (err) {
+        throw new ConfigError(`${name}: ${(err as Error).message}`);
+      }
+    } else if (appEnv === 'sandbox') {
+      banks[currency] = SANDBOX_BANKS[currency];
+    }
+  }
+  let weiPerUnit: DepositConfig['weiPerUnit'];
+  let treasuryKey: DepositConfig['treasuryKey'];
+  try {
+    weiPerUnit = parseRates(env.DEPOSIT_RATES ?? '');
+  } catch (err) {
+    throw new ConfigError(`DEPOSIT_RATES: ${(err as Error).message}`);
+  }
+  try {
+    treasuryKey = env.TREASURY_PRIVATE_KEY ? parseTreasuryKey(env.TREASURY_PRIVATE_KEY) : undefined;
+  } catch (err) {
+    throw new ConfigError(`TREASURY_PRIVATE_KEY: ${(err as Error).message}`);
+  }
+  return { banks, weiPerUnit, treasuryKey };
 }
 
 /** A configuration mistake; main prints its message as the one line before exiting. */
@@ -204,8 +238,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const from = env.SMTP_FROM || 'Integrator API <no-reply@localhost>';
   if (from.length > 320 || !/@/.test(from) || /[\r\n]/.test(from)) throw new ConfigError(`SMTP_FROM must be an email address (got "${from}")`);
 
+  const deposits = depositConfig(env, appEnv);
+
   return {
     webauthn: relyingParty,
+    deposits,
     otp: {
       smtpUrl,
       from,

@@ -1,4 +1,4 @@
-import { createPublicClient, http, type Hash, type Hex, type PublicClient, type TransactionReceipt } from 'viem';
+import { createPublicClient, http, type Address, type Hash, type Hex, type PublicClient, type TransactionReceipt } from 'viem';
 
 /** Why an RPC call failed, in the terms the API reports (docs: transactions). */
 export type RpcFailureCode =
@@ -134,6 +134,25 @@ export class ChainClient {
       return true;
     } catch (err) {
       if ((err as { name?: string }).name === 'TransactionNotFoundError') return false;
+      throw classifyRpcError(err);
+    }
+  }
+
+  /** The next nonce of an address counting its pending transactions (eth_getTransactionCount "pending"). */
+  async pendingNonce(address: Address): Promise<number> {
+    try {
+      return await this.client.getTransactionCount({ address, blockTag: 'pending' });
+    } catch (err) {
+      throw classifyRpcError(err);
+    }
+  }
+
+  /** EIP-1559 fees for a transaction now (base fee with headroom plus the node's priority fee) and its gas. */
+  async transferParameters(from: Address, to: Address, value: bigint): Promise<{ gas: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
+    try {
+      const [fees, gas] = await Promise.all([this.client.estimateFeesPerGas(), this.client.estimateGas({ account: from, to, value })]);
+      return { gas, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
+    } catch (err) {
       throw classifyRpcError(err);
     }
   }

@@ -32,6 +32,8 @@ export const ERROR_CODES = {
   approval_token_reused: { status: 409, title: 'This approvalToken was already used' },
   transaction_id_reused: { status: 409, title: 'This transactionId was already used with a different request' },
   nonce_too_low: { status: 409, title: 'The transaction nonce was already used on chain' },
+  invalid_transaction_state: { status: 409, title: 'The transaction is not in a state that allows this' },
+  account_without_wallet: { status: 409, title: 'The account has no wallet' },
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'Request bodies must be application/json' },
   idempotency_key_reused: { status: 422, title: 'This Idempotency-Key was used with a different request' },
@@ -56,6 +58,7 @@ export const ERROR_CODES = {
   otp_delivery_failed: { status: 502, title: 'The mail server did not accept the one-time code' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
   otp_unavailable: { status: 503, title: 'One-time codes cannot be sent: no mail transport is configured' },
+  deposits_unavailable: { status: 503, title: 'Deposits are not configured on this deployment' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,4 +1,5 @@
 import type { ChainRegistry } from '../chain/chain-client.js';
+import { treasuryFor } from '../chain/treasury.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
@@ -28,7 +29,11 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: { webho
   const worker = options.webhooks
     ? await startWebhookWorker({ database: deps.database, secrets: deps.secrets, clock: deps.clock, config: deps.config.webhooks, log: deps.log })
     : undefined;
-  const watcher = deps.chains.chainIds().length > 0 ? startTransactionWatcher({ database: deps.database, chains: deps.chains, clock: deps.clock, log: deps.log }) : undefined;
+  const treasury = treasuryFor({ key: deps.config.deposits.treasuryKey, sandbox: deps.config.appEnv === 'sandbox', secrets: deps.secrets });
+  const watcher =
+    deps.chains.chainIds().length > 0
+      ? startTransactionWatcher({ database: deps.database, chains: deps.chains, clock: deps.clock, log: deps.log, ...(treasury ? { treasury } : {}) })
+      : undefined;
   const unlisten = watcher ? deps.transactionBroadcast?.on(() => watcher.kick()) : undefined;
   return async () => {
     stopMaintenance();

@@ -5,6 +5,9 @@ import type { Database } from '../db/database.js';
 import { finishTransaction, listProcessing, type TransactionRow } from '../db/repositories/transactions.js';
 import { recordEvent } from '../domain/events/record-event.js';
 import { transactionView, type FailureReason } from '../domain/transactions/transaction-view.js';
+import type { Treasury } from '../chain/treasury.js';
+import { listPayoutsDue } from '../db/repositories/deposits.js';
+import { payOut, payoutDue } from '../domain/deposits/payout.js';
 import { Rounds } from './rounds.js';
 import type { WorkerLog } from './webhook-worker.js';
 
@@ -13,6 +16,8 @@ export interface TransactionWatcherDeps {
   chains: ChainRegistry;
   clock: Clock;
   log: WorkerLog;
+  /** Pays funded deposits out (docs/deposits.md); without it deposits wait in funds_in_transfer. */
+  treasury?: Treasury;
   pollIntervalMs?: number;
 }
 
@@ -27,7 +32,8 @@ export const DROPPED_AFTER_MS = 60_000;
 const BATCH = 100;
 
 /**
- * Polls the receipts of `processing` transactions (every second, and when kicked): a successful receipt
+ * Pays funded deposits out (funds_in_transfer, when a treasury is configured), then polls the receipts of
+ * `processing` transactions (every second, and when kicked): a successful receipt
  * completes the transaction, a reverted one fails it, and a hash the node has not known for DROPPED_AFTER_MS
  * fails it as dropped. Each move is a guarded update (status still processing) with its events, so several
  * watchers (server processes) never record one twice. RPC errors leave the transaction for the next round.
@@ -49,6 +55,7 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
   );
 
   async function look(): Promise<void> {
+    if (deps.treasury) await payOutDeposits(deps.treasury);
     const rows = await listProcessing(database.db, BATCH);
     for (const row of rows) {
       if (stopped) return;
@@ -62,6 +69,20 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
         }
       } catch (err) {
         log.warn({ err, chainId: row.chainId, transactionHash: row.transactionHash }, 'transaction watcher: receipt lookup failed; retrying next round');
+      }
+    }
+  }
+
+  /** Funded deposits, one at a time (each payout takes the treasury's nonce lock); failures wait their backoff. */
+  async function payOutDeposits(treasury: Treasury): Promise<void> {
+    const now = clock();
+    for (const row of await listPayoutsDue(database.db, BATCH)) {
+      if (stopped) return;
+      if (!payoutDue(row, now)) continue;
+      try {
+        await payOut({ database, chains, treasury, clock, log }, row);
+      } catch (err) {
+        log.error({ err, transactionId: row.transactionId }, 'deposit payout failed unexpectedly; retrying next round');
       }
     }
   }

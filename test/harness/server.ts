@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { ChainRegistry } from '../../src/chain/chain-client.js';
+import { treasuryFor, type Treasury } from '../../src/chain/treasury.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { SecretBox } from '../../src/crypto/secret-box.js';
@@ -36,6 +37,8 @@ export interface TestServer {
   /** The transaction watcher, as the server runs it when chains are configured (CHAIN_RPC_URLS). */
   watcher: TransactionWatcher | undefined;
   chains: ChainRegistry;
+  /** Where deposits are paid out from (tests fund it on their anvil nodes); undefined without one. */
+  treasury: Treasury | undefined;
   /** An integrator with a fresh read_write credential, created the way the operator CLI does it. */
   seedIntegrator(name?: string, scope?: 'read_write' | 'read_only'): Promise<SeededIntegrator>;
   /** A client for an existing private key, signing with this server's clock. */
@@ -60,7 +63,8 @@ export async function startServer(backend: Backend, env: Record<string, string> 
   const worker = config.webhooks.runWorker
     ? await startWebhookWorker({ database, secrets, clock: clock.now, config: config.webhooks, log: app.log })
     : undefined;
-  const watcher = chains.chainIds().length > 0 ? startTransactionWatcher({ database, chains, clock: clock.now, log: app.log }) : undefined;
+  const treasury = treasuryFor({ key: config.deposits.treasuryKey, sandbox: config.appEnv === 'sandbox', secrets });
+  const watcher = chains.chainIds().length > 0 ? startTransactionWatcher({ database, chains, clock: clock.now, log: app.log, ...(treasury ? { treasury } : {}) }) : undefined;
   if (watcher) transactionBroadcast.on(() => watcher.kick());
 
   const clientFor = (privateKey: string) => createClient({ baseUrl: url, privateKey, now: () => clock.seconds() });
@@ -75,6 +79,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
     worker,
     watcher,
     chains,
+    treasury,
     clientFor,
     async seedIntegrator(name = 'Test Integrator', scope = 'read_write') {
       const created = await createIntegrator(database, { name, scope }, clock.now());

@@ -138,6 +138,8 @@ const ADDRESSED: Record<string, (c: Ctx, r: ForeignRecords) => Promise<ApiRespon
   sendTransactionPasskey: (c, r) => c.acme.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', transactionRequest(c.server, r, 0, r.transactionId)),
   getTransaction: (c, r) => c.acme.client.get(`/v1/query/get-transaction?transactionId=${r.transactionId}`),
   listTransactions: (c, r) => c.acme.client.get(`/v1/query/list-transactions?accountId=${r.accountId}`),
+  createDeposit: (c, r) => c.acme.client.post('/v1/submit/create-deposit', { accountId: r.accountId, amount: '1.00', currency: 'USD', chainId: 8453 }),
+  simulateDeposit: (c, r) => c.acme.client.post('/v1/sandbox/simulate-deposit', { transactionId: r.transactionId, amount: '1.00' }),
   initOtp: (c, r) => c.acme.client.post('/v1/otp/init', { userId: r.userId, channel: 'email' }),
   verifyOtp: (c, r) => c.acme.client.post('/v1/otp/verify', { userId: r.userId, code: '123456' }),
   getOtpOutbox: (c, r) => c.acme.client.get(`/v1/sandbox/otp-outbox?userId=${r.userId}`),
@@ -294,6 +296,20 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
       await acme.client.post('/v1/submit/send-transaction-passkey?chain_id=137', transactionRequest(server, own2, own2.nonce)),
       await acme.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', { transactionId: 'x' }),
     ];
+  },
+  createDeposit: async ({ acme, own2 }) => [
+    await acme.client.post('/v1/submit/create-deposit', { accountId: own2.accountId, amount: '25.00', currency: 'USD', chainId: 8453 }),
+    await acme.client.post('/v1/submit/create-deposit', { accountId: own2.accountId, amount: '25', currency: 'EUR', chainId: 8453 }),
+    await acme.client.post('/v1/submit/create-deposit', { accountId: own2.accountId, amount: '1.001', currency: 'USD', chainId: 8453 }),
+    await acme.client.post('/v1/submit/create-deposit', { accountId: own2.accountId, amount: '1', currency: 'USD', chainId: 137 }),
+  ],
+  simulateDeposit: async ({ acme, own2, server }) => {
+    const created = await acme.client.post('/v1/submit/create-deposit', { accountId: own2.accountId, amount: '2.00', currency: 'USD', chainId: 8453 });
+    server.clock.advance(1000);
+    const body = { transactionId: created.body.transactionId, amount: '2.00' };
+    const funded = await acme.client.post('/v1/sandbox/simulate-deposit', body);
+    server.clock.advance(1000);
+    return [funded, await acme.client.post('/v1/sandbox/simulate-deposit', body), await acme.client.post('/v1/sandbox/simulate-deposit', { transactionId: own2.transactionId, amount: '1' })];
   },
   initOtp: async ({ acme, own2, server }) => {
     server.clock.advance(31_000);

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
 import { accounts, authenticators, wallets } from './customers.js';
 import { integrators } from './integrators.js';
@@ -24,9 +24,8 @@ export const transactions = pgTable(
     accountId: uuid('account_id')
       .notNull()
       .references(() => accounts.id),
-    walletId: uuid('wallet_id')
-      .notNull()
-      .references(() => wallets.id),
+    /** The custody wallet that signs (transfers), or receives (deposits to custodial accounts); null for a deposit to a self-custodial wallet. */
+    walletId: uuid('wallet_id').references(() => wallets.id),
     authenticatorId: uuid('authenticator_id').references(() => authenticators.id),
     chainId: bigint('chain_id', { mode: 'number' }).notNull(),
     /** transfer: signed from the account's custody wallet; deposit: a fiat onramp paid out from the treasury. */
@@ -57,6 +56,14 @@ export const transactions = pgTable(
     depositReference: text('deposit_reference'),
     /** Deposits: the spec's fiatDepositInstructions, as issued. */
     fiatDepositInstructions: jsonb('fiat_deposit_instructions'),
+    /**
+     * Deposits: the signed payout from the treasury, kept from signing until the node accepted it, so a retry
+     * re-sends the same transaction (same nonce) and can never pay twice.
+     */
+    payoutRaw: text('payout_raw'),
+    /** Deposits: why the last payout attempt failed (the watcher retries with backoff), and how many failed. */
+    payoutError: text('payout_error'),
+    payoutAttempts: integer('payout_attempts').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -67,6 +74,9 @@ export const transactions = pgTable(
     index('transactions_processing_idx')
       .on(t.updatedAt)
       .where(sql`${t.status} = 'processing'`),
+    index('transactions_payout_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.status} = 'funds_in_transfer'`),
     check('transactions_kind_check', sql`${t.kind} in ('transfer', 'deposit')`),
     check('transactions_status_check', sql`${t.status} in ('created', 'waiting_for_funds', 'funds_in_transfer', 'processing', 'completed', 'failed')`),
   ],

@@ -23,7 +23,7 @@ export const EVENT_TYPES = {
   'webhook_subscription.key_rotated': 'A subscription’s signing key was rotated (the old key signs for 24 more hours)',
   'webhook_subscription.deleted': 'A webhook subscription was deleted',
   'webhook_subscription.disabled': 'The service disabled a subscription: its endpoint answered 410, or failed for too long (data.reason)',
-  'transaction.created': 'A transaction was submitted, signed and broadcast (status processing)',
+  'transaction.created': 'A transaction was created: a transfer signed and broadcast (processing), or a fiat deposit awaiting its funds (waiting_for_funds)',
   'transaction.status.changed': 'A transaction’s status changed (previousAttributes has the old status)',
   'transaction.completed': 'A transaction was mined successfully (the object has transactionReceipt)',
   'transaction.failed': 'A transaction failed after broadcast: reverted on chain or dropped by the node (object.failureReason)',

@@ -7,14 +7,42 @@ import type { TransactionStatus } from '../../db/schema/index.js';
  * chainId, transactionHash, failureReason, createdAt, updatedAt (docs/transactions.md). `broadcastedAt` is
  * null and `transactionReceipt` absent until the transaction is completed, as the spec states.
  */
-/** Why a broadcast transaction failed: reverted on chain, or no longer known to the node. */
-export type FailureReason = 'reverted' | 'dropped';
+/** Why a transaction failed: reverted on chain, no longer known to the node, or a deposit cancelled by an operator. */
+export type FailureReason = 'reverted' | 'dropped' | 'cancelled';
+
+/** The spec's fiatDepositInstructions, plus our `reference` (docs/deposits.md). */
+export interface FiatDepositInstructions {
+  currency: string;
+  bank_name: string;
+  bank_address: string;
+  payment_rails: string[];
+  bank_beneficiary_name: string;
+  bank_beneficiary_address: string;
+  bank_account_number: string;
+  bank_routing_number: string;
+  iban_number: string;
+  iban_bic: string;
+  reference: string;
+}
+
+/** Extension: what a deposit expects and what arrived. */
+export interface DepositView {
+  amount: string;
+  currency: string;
+  reference: string;
+  receivedAmount: string | null;
+  /** Why the last payout attempt failed, while it is retried (funds_in_transfer). */
+  payoutError?: string;
+}
 
 export interface TransactionView {
   transactionId: string;
   status: TransactionStatus;
   broadcastedAt: string | null;
   transactionReceipt?: ReceiptView;
+  fiatDepositInstructions?: FiatDepositInstructions;
+  kind: 'transfer' | 'deposit';
+  deposit?: DepositView;
   accountId: string;
   chainId: number;
   transactionHash: string | null;
@@ -29,6 +57,7 @@ export function transactionView(row: TransactionRow): TransactionView {
     transactionId: row.transactionId,
     status: row.status,
     broadcastedAt: completed && row.broadcastedAt ? row.broadcastedAt.toISOString() : null,
+    kind: row.kind,
     accountId: row.accountId,
     chainId: row.chainId,
     transactionHash: row.transactionHash,
@@ -37,5 +66,10 @@ export function transactionView(row: TransactionRow): TransactionView {
   };
   if (completed && row.receipt) view.transactionReceipt = row.receipt as ReceiptView;
   if (row.failureReason) view.failureReason = row.failureReason as FailureReason;
+  if (row.kind === 'deposit') {
+    if (row.fiatDepositInstructions) view.fiatDepositInstructions = row.fiatDepositInstructions as FiatDepositInstructions;
+    view.deposit = { amount: row.depositAmount ?? '', currency: row.depositCurrency ?? '', reference: row.depositReference ?? '', receivedAmount: row.receivedAmount };
+    if (row.payoutError && row.status === 'funds_in_transfer') view.deposit.payoutError = row.payoutError;
+  }
   return view;
 }

@@ -6,6 +6,7 @@ import { operatorForToken } from '../../domain/operators/operators.js';
 import { DECISIONS } from '../../domain/verification/decisions.js';
 import { decideAsOperator, getCase, getDocumentContent, listReviews, type OperatorRef } from '../../domain/verification/review.js';
 import type { Api, Deps } from '../types.js';
+import { adminDepositRoutes } from './admin-deposits.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -64,6 +65,8 @@ export async function registerAdminApi(app: Api, deps: Deps): Promise<void> {
         reply.header('cache-control', 'no-store');
         request.operator = await authenticateOperator(request, deps);
       });
+
+      adminDepositRoutes(api, deps);
 
       api.get('/whoami', { schema: HIDDEN }, async (request) => ({ operatorId: request.operator!.operatorId, name: request.operator!.name }));
 

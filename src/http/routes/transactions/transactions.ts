@@ -30,16 +30,47 @@ const ReceiptSchema = Type.Object(
   { additionalProperties: false, description: 'The Ethereum receipt (completed transactions only)' },
 );
 
+const FiatDepositInstructionsSchema = Type.Object(
+  {
+    currency: Type.String({ description: 'USD or EUR' }),
+    bank_name: Type.String(),
+    bank_address: Type.String(),
+    payment_rails: Type.Array(Type.String(), { description: 'USD: ach, wire; EUR: sepa' }),
+    bank_beneficiary_name: Type.String(),
+    bank_beneficiary_address: Type.String(),
+    bank_account_number: Type.String({ description: 'USD; empty for EUR' }),
+    bank_routing_number: Type.String({ description: 'USD (ABA); empty for EUR' }),
+    iban_number: Type.String({ description: 'EUR; empty for USD' }),
+    iban_bic: Type.String({ description: 'EUR; empty for USD' }),
+    reference: Type.String({ description: 'Extension: the payment reference the sender must quote' }),
+  },
+  { additionalProperties: false, description: 'Where and how to pay a deposit in (deposits only; docs/deposits.md)' },
+);
+
+const DepositSchema = Type.Object(
+  {
+    amount: Type.String({ description: 'The fiat amount expected, decimal' }),
+    currency: Type.String({ description: 'USD or EUR' }),
+    reference: Type.String({ description: 'The payment reference (also in fiatDepositInstructions)' }),
+    receivedAmount: Nullable(Type.String({ description: 'The fiat amount that arrived; null until then' })),
+    payoutError: Type.Optional(Type.String({ description: 'Why the last payout attempt failed, while it is retried' })),
+  },
+  { additionalProperties: false, description: 'Extension, deposits only' },
+);
+
 export const TransactionSchema = Type.Object(
   {
     transactionId: Uuid('The integrator’s id of the transaction (its idempotency key)'),
     status: Type.Enum([...TRANSACTION_STATUSES], { type: 'string', description: 'docs/transactions.md; failed is our extension' }),
     broadcastedAt: Nullable(Type.String({ format: 'date-time', description: 'Moment of broadcast; null unless completed' })),
     transactionReceipt: Type.Optional(ReceiptSchema),
-    accountId: Uuid('Extension: the account whose wallet signs'),
+    fiatDepositInstructions: Type.Optional(FiatDepositInstructionsSchema),
+    kind: Type.Enum(['transfer', 'deposit'], { type: 'string', description: 'Extension: a transfer from the account’s wallet, or a fiat deposit paid out to it' }),
+    deposit: Type.Optional(DepositSchema),
+    accountId: Uuid('Extension: the account whose wallet signs (transfers) or receives (deposits)'),
     chainId: Type.Integer({ minimum: 0, description: 'Extension' }),
     transactionHash: Nullable(Type.String({ description: 'Extension: the hash of the signed transaction, known from broadcast on' })),
-    failureReason: Type.Optional(Type.Enum(['reverted', 'dropped'], { type: 'string', description: 'Extension, failed only' })),
+    failureReason: Type.Optional(Type.Enum(['reverted', 'dropped', 'cancelled'], { type: 'string', description: 'Extension, failed only' })),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },

@@ -1,0 +1,25 @@
+import type { Address, Hex, TransactionSerializable } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { SecretBox } from '../crypto/secret-box.js';
+
+/** The wallet deposits are paid out from (docs/deposits.md). */
+export interface Treasury {
+  address: Address;
+  sign(tx: TransactionSerializable): Promise<Hex>;
+}
+
+export function treasuryFromKey(key: Hex): Treasury {
+  const account = privateKeyToAccount(key);
+  return { address: account.address, sign: (tx) => account.signTransaction(tx) };
+}
+
+/**
+ * TREASURY_PRIVATE_KEY when set; in sandbox without it, a key derived from ENCRYPTION_KEY (HMAC under its
+ * fingerprint subkey), so each sandbox deployment has its own stable treasury and nothing more to configure.
+ * Production without the key has no treasury: deposits are unavailable.
+ */
+export function treasuryFor(options: { key: Hex | undefined; sandbox: boolean; secrets: SecretBox }): Treasury | undefined {
+  if (options.key) return treasuryFromKey(options.key);
+  if (!options.sandbox) return undefined;
+  return treasuryFromKey(`0x${options.secrets.fingerprint('deposit-treasury', 'sandbox-treasury-key/v1')}`);
+}

@@ -1,0 +1,78 @@
+import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../database.js';
+import { accounts, entities, transactions, users, wallets, type TransactionStatus, type VerificationStatus } from '../schema/index.js';
+import type { TransactionRow } from './transactions.js';
+
+/** The integrator's account with its owner's status and its custody wallet, if any. */
+export async function findDepositAccount(db: Executor, integratorId: string, accountId: string) {
+  const status = sql<VerificationStatus | null>`coalesce(${users.verificationStatus}, ${entities.verificationStatus})`;
+  const [row] = await db
+    .select({ account: accounts, verificationStatus: status, walletId: wallets.id })
+    .from(accounts)
+    .leftJoin(users, eq(users.id, accounts.userId))
+    .leftJoin(entities, eq(entities.id, accounts.entityId))
+    .leftJoin(wallets, eq(wallets.accountId, accounts.id))
+    .where(and(eq(accounts.integratorId, integratorId), eq(accounts.id, accountId)));
+  return row;
+}
+
+/** Operators address deposits by their reference (unique across integrators). */
+export async function findDepositByReference(db: Executor, reference: string): Promise<TransactionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.kind, 'deposit'), eq(transactions.depositReference, reference)));
+  return row;
+}
+
+/** Moves a transaction out of `from` with `patch`; undefined when it is no longer in `from`. */
+export async function moveTransaction(db: Executor, id: string, from: TransactionStatus, patch: Partial<typeof transactions.$inferInsert>): Promise<TransactionRow | undefined> {
+  const [row] = await db
+    .update(transactions)
+    .set(patch)
+    .where(and(eq(transactions.id, id), eq(transactions.status, from)))
+    .returning();
+  return row;
+}
+
+/** Deposits whose funds arrived and whose payout is not broadcast yet, oldest change first. */
+export async function listPayoutsDue(db: Executor, limit: number): Promise<TransactionRow[]> {
+  return db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.status, 'funds_in_transfer'), eq(transactions.kind, 'deposit')))
+    .orderBy(asc(transactions.updatedAt))
+    .limit(limit);
+}
+
+/** Nonces of payouts from `from` on a chain that are signed but not yet accepted by the node. */
+export async function signedPayoutNonces(db: Executor, chainId: number, from: string): Promise<number[]> {
+  const rows = await db
+    .select({ nonce: transactions.nonce })
+    .from(transactions)
+    .where(and(eq(transactions.status, 'funds_in_transfer'), eq(transactions.chainId, chainId), eq(transactions.fromAddress, from), isNotNull(transactions.payoutRaw)));
+  return rows.map((r) => Number(r.nonce));
+}
+
+/** Stores a signed payout, only if the deposit still waits for one (no other process signed it meanwhile). */
+export async function storeSignedPayout(db: Executor, id: string, payout: { payoutRaw: string; transactionHash: string; nonce: number; fromAddress: string; value: string; updatedAt: Date }): Promise<boolean> {
+  const updated = await db
+    .update(transactions)
+    .set(payout)
+    .where(and(eq(transactions.id, id), eq(transactions.status, 'funds_in_transfer'), isNull(transactions.payoutRaw)))
+    .returning({ id: transactions.id });
+  return updated.length === 1;
+}
+
+/** A failed payout attempt: counted, its reason kept; `discard` forgets the signed payout so the next attempt signs anew. */
+export async function recordPayoutFailure(db: Executor, id: string, error: string, discard: boolean, at: Date): Promise<void> {
+  await db
+    .update(transactions)
+    .set({
+      payoutError: error,
+      payoutAttempts: sql`${transactions.payoutAttempts} + 1`,
+      updatedAt: at,
+      ...(discard ? { payoutRaw: null, transactionHash: null, nonce: null } : {}),
+    })
+    .where(and(eq(transactions.id, id), eq(transactions.status, 'funds_in_transfer')));
+}

@@ -1,0 +1,162 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { ChainRegistry } from '../../chain/chain-client.js';
+import type { Treasury } from '../../chain/treasury.js';
+import type { Database, Tx } from '../../db/database.js';
+import { findDepositAccount, findDepositByReference, moveTransaction } from '../../db/repositories/deposits.js';
+import { findTransaction, insertTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
+import type { TransactionStatus } from '../../db/schema/index.js';
+import { runMutation, type MutationContext } from '../context.js';
+import { ApiError, notFound } from '../errors.js';
+import { recordEvent } from '../events/record-event.js';
+import { newId } from '../ids.js';
+import { transactionView, type FiatDepositInstructions, type TransactionView } from '../transactions/transaction-view.js';
+import type { DepositConfig, DepositCurrency } from './deposit-config.js';
+
+/** A positive amount with at most two decimals, as a string (money is never a float). */
+export const AMOUNT_PATTERN = '^(0|[1-9][0-9]{0,11})(\\.[0-9]{1,2})?$';
+
+export interface DepositDeps {
+  chains: ChainRegistry;
+  config: DepositConfig;
+  treasury: Treasury | undefined;
+}
+
+export interface CreateDepositInput {
+  accountId: string;
+  amount: string;
+  currency: DepositCurrency;
+  chainId: number;
+}
+
+/** Cents (hundredths) of a validated amount. */
+export function toCents(amount: string): bigint {
+  const [whole, fraction = ''] = amount.split('.');
+  return BigInt(whole!) * 100n + BigInt(fraction.padEnd(2, '0'));
+}
+
+export function weiFor(amount: string, currency: DepositCurrency, config: DepositConfig): bigint {
+  return (toCents(amount) * config.weiPerUnit[currency]) / 100n;
+}
+
+/** DEP- and 12 Crockford base32 characters (60 random bits): short enough to type into a bank transfer. */
+function newReference(): string {
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  const bytes = randomBytes(12);
+  return `DEP-${[...bytes].map((b) => alphabet[b & 31]).join('')}`;
+}
+
+function positive(amount: string, pointer: string): void {
+  if (toCents(amount) === 0n) {
+    throw new ApiError('validation_failed', '1 field(s) failed validation', { errors: [{ pointer, code: 'invalid_value', detail: 'must be greater than 0', in: 'body' }] });
+  }
+}
+
+/**
+ * create-deposit: a transaction waiting for a bank transfer, with the instructions to pay it in and a unique
+ * reference; the crypto goes to the account's wallet once the funds arrive (docs/deposits.md).
+ */
+export async function createDeposit(ctx: MutationContext, deps: DepositDeps, input: CreateDepositInput): Promise<TransactionView> {
+  positive(input.amount, '/amount');
+  const integratorId = ctx.actor.integratorId;
+  const found = await findDepositAccount(ctx.db.db, integratorId, input.accountId);
+  if (!found) throw notFound('Account');
+  const { account } = found;
+  if (!deps.chains.get(input.chainId)) {
+    const known = deps.chains.chainIds();
+    throw new ApiError('unsupported_chain', `chainId ${input.chainId} is not supported here${known.length ? ` (supported: ${known.join(', ')})` : ' (no chains are configured)'}`);
+  }
+  const bank = deps.config.banks[input.currency];
+  if (!bank || !deps.treasury) {
+    throw new ApiError('deposits_unavailable', `Deposits in ${input.currency} are not configured on this deployment (${!bank ? `DEPOSIT_BANK_${input.currency}` : 'TREASURY_PRIVATE_KEY'})`);
+  }
+  if (!account.walletAddress) throw new ApiError('account_without_wallet', 'The account has no wallet to receive the deposit (entity accounts and create-user accounts have none)');
+  if (found.verificationStatus !== 'active') {
+    throw new ApiError('account_not_active', `The account cannot receive deposits while its verificationStatus is ${found.verificationStatus ?? 'unknown'}`);
+  }
+
+  const reference = newReference();
+  const instructions: FiatDepositInstructions = { currency: input.currency, ...bank, reference };
+  return runMutation(ctx, async (tx) => {
+    const id = newId();
+    const row = (await insertTransaction(tx, {
+      id,
+      integratorId,
+      // Ours: a deposit is not submitted with an id of the integrator's (Idempotency-Key makes retries safe).
+      transactionId: newId(),
+      accountId: account.id,
+      walletId: found.walletId,
+      kind: 'deposit',
+      chainId: input.chainId,
+      status: 'waiting_for_funds',
+      requestHash: createHash('sha256').update(JSON.stringify([input.accountId, input.amount, input.currency, input.chainId])).digest('hex'),
+      toAddress: account.walletAddress,
+      value: weiFor(input.amount, input.currency, deps.config).toString(),
+      depositAmount: input.amount,
+      depositCurrency: input.currency,
+      depositReference: reference,
+      fiatDepositInstructions: instructions,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    }))!;
+    const view = transactionView(row);
+    await recordEvent(tx, { integratorId, type: 'transaction.created', objectType: 'transaction', objectId: row.id, object: view, at: ctx.now });
+    return view;
+  });
+}
+
+/** A status change of a deposit with its events, in the caller's transaction; 409 when the deposit is elsewhere. */
+async function moveDeposit(tx: Tx, row: TransactionRow, to: TransactionStatus, patch: Parameters<typeof moveTransaction>[3], at: Date): Promise<TransactionView> {
+  const moved = await moveTransaction(tx, row.id, row.status, { ...patch, status: to, updatedAt: at });
+  if (!moved) throw new ApiError('invalid_transaction_state', 'The transaction changed meanwhile; read it and try again');
+  const view = transactionView(moved);
+  const base = { integratorId: row.integratorId, objectType: 'transaction', objectId: row.id, object: view, at };
+  await recordEvent(tx, { ...base, type: 'transaction.status.changed', previousAttributes: { status: row.status } });
+  if (to === 'failed') await recordEvent(tx, { ...base, type: 'transaction.failed' });
+  return view;
+}
+
+function expectDeposit(row: TransactionRow | undefined, allowed: TransactionStatus[], action: string): TransactionRow {
+  if (!row || row.kind !== 'deposit') throw notFound('Deposit');
+  if (!allowed.includes(row.status)) {
+    throw new ApiError('invalid_transaction_state', `A deposit in ${row.status} cannot be ${action} (only in ${allowed.join(' or ')})`, { extensions: { fromStatus: row.status, action } });
+  }
+  return row;
+}
+
+/**
+ * The bank transfer arrived: waiting_for_funds -> funds_in_transfer with the amount received (what is paid out;
+ * it may differ from the amount asked). The payout follows in the background (the transaction watcher).
+ */
+function fundsArrived(tx: Tx, row: TransactionRow, amount: string, deps: Pick<DepositDeps, 'config'>, at: Date): Promise<TransactionView> {
+  const wei = weiFor(amount, row.depositCurrency as DepositCurrency, deps.config);
+  return moveDeposit(tx, row, 'funds_in_transfer', { receivedAmount: amount, value: wei.toString() }, at);
+}
+
+/** Sandbox: simulate-deposit, the integrator's own deposit by its transactionId. */
+export async function simulateDeposit(ctx: MutationContext, deps: Pick<DepositDeps, 'config'>, input: { transactionId: string; amount: string }): Promise<TransactionView> {
+  positive(input.amount, '/amount');
+  const row = expectDeposit(await findTransaction(ctx.db.db, ctx.actor.integratorId, input.transactionId), ['waiting_for_funds'], 'funded');
+  return runMutation(ctx, (tx) => fundsArrived(tx, row, input.amount, deps, ctx.now));
+}
+
+/** Operators (or a bank feed): funds received for a reference. */
+export async function receiveDepositFunds(db: Database, deps: Pick<DepositDeps, 'config'>, input: { reference: string; amount: string }, at: Date): Promise<TransactionView> {
+  positive(input.amount, '/amount');
+  const row = expectDeposit(await findDepositByReference(db.db, input.reference), ['waiting_for_funds'], 'funded');
+  return db.db.transaction((tx) => fundsArrived(tx, row, input.amount, deps, at));
+}
+
+/** Operators: the deposit will not be paid out (no funds came, or they were returned). */
+export async function cancelDeposit(db: Database, input: { reference: string }, at: Date): Promise<TransactionView> {
+  const row = expectDeposit(await findDepositByReference(db.db, input.reference), ['waiting_for_funds', 'funds_in_transfer'], 'cancelled');
+  // A payout already signed may be on its way to the node: only a deposit without one can be cancelled safely.
+  if (row.payoutRaw) throw new ApiError('invalid_transaction_state', 'The payout is already signed and may be broadcast; wait for its outcome', { extensions: { fromStatus: row.status, action: 'cancelled' } });
+  return db.db.transaction(async (tx) => moveDeposit(tx, row, 'failed', { failureReason: 'cancelled' }, at));
+}
+
+/** Operators: a deposit by reference, with its integrator. */
+export async function depositByReference(db: Database, reference: string): Promise<TransactionView & { integratorId: string }> {
+  const row = await findDepositByReference(db.db, reference);
+  if (!row) throw notFound('Deposit');
+  return { ...transactionView(row), integratorId: row.integratorId };
+}

@@ -1,0 +1,92 @@
+import { sql } from 'drizzle-orm';
+import { keccak256, type Address, type Hash, type Hex } from 'viem';
+import { RpcFailure, type ChainRegistry, type RpcFailureCode } from '../../chain/chain-client.js';
+import type { Treasury } from '../../chain/treasury.js';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/database.js';
+import { moveTransaction, recordPayoutFailure, signedPayoutNonces, storeSignedPayout } from '../../db/repositories/deposits.js';
+import type { TransactionRow } from '../../db/repositories/transactions.js';
+import { recordEvent } from '../events/record-event.js';
+import { transactionView } from '../transactions/transaction-view.js';
+
+export interface PayoutDeps {
+  database: Database;
+  chains: ChainRegistry;
+  treasury: Treasury;
+  clock: Clock;
+  log: { warn(obj: unknown, msg: string): void };
+}
+
+const DEFINITE_REFUSALS = new Set<RpcFailureCode>(['insufficient_funds', 'nonce_too_low', 'nonce_too_high', 'replacement_underpriced', 'gas_too_low', 'fee_too_low', 'transaction_rejected']);
+
+/** After a failed attempt, the next one waits 2^attempts seconds, at most 5 minutes. */
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+export function payoutDue(row: TransactionRow, now: Date): boolean {
+  if (row.payoutAttempts === 0) return true;
+  return now.getTime() - row.updatedAt.getTime() >= Math.min(1000 * 2 ** row.payoutAttempts, MAX_BACKOFF_MS);
+}
+
+/**
+ * Pays a funded deposit out from the treasury: funds_in_transfer -> processing (the watcher then follows the
+ * receipt like any transaction). Two steps, so a payout can never be made twice:
+ *
+ * 1. Sign and store: under an advisory lock per (chain, treasury), the nonce is the node's pending count, skipping
+ *    nonces of payouts signed but not yet accepted; the signed transaction is committed before it is sent.
+ * 2. Send the stored transaction and, once the node accepted it, move to processing with its events. A retry
+ *    after a crash or an unreachable node re-sends the same signed transaction (same nonce, same hash). A payout
+ *    the node refused outright (e.g. the treasury cannot pay) is discarded and signed anew next time.
+ */
+export async function payOut(deps: PayoutDeps, row: TransactionRow): Promise<void> {
+  const { database, treasury, clock, log } = deps;
+  const chain = deps.chains.get(row.chainId);
+  if (!chain || !row.toAddress) return;
+  let raw = row.payoutRaw as Hex | null;
+  let hash = row.transactionHash as Hash | null;
+  const fail = async (err: RpcFailure, discard: boolean) => {
+    await recordPayoutFailure(database.db, row.id, `${err.code}: ${err.message}`.slice(0, 500), discard, clock());
+    log.warn({ transactionId: row.transactionId, chainId: row.chainId, code: err.code, err: err.message }, 'deposit payout failed; retrying with backoff');
+  };
+
+  try {
+    if (!raw || !hash) {
+      const to = row.toAddress as Address;
+      const value = BigInt(row.value);
+      const parameters = await chain.transferParameters(treasury.address, to, value);
+      const signed = await database.db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`treasury:${row.chainId}:${treasury.address.toLowerCase()}`}, 0))`);
+        const taken = new Set(await signedPayoutNonces(tx, row.chainId, treasury.address));
+        let nonce = await chain.pendingNonce(treasury.address);
+        while (taken.has(nonce)) nonce++;
+        const payout = await treasury.sign({ chainId: row.chainId, type: 'eip1559', nonce, to, value, ...parameters });
+        const payoutHash = keccak256(payout);
+        const stored = await storeSignedPayout(tx, row.id, { payoutRaw: payout, transactionHash: payoutHash, nonce, fromAddress: treasury.address, value: value.toString(), updatedAt: clock() });
+        return stored ? { payout, payoutHash } : undefined;
+      });
+      // Another process signed it meanwhile, or the deposit was cancelled: nothing more to do here.
+      if (!signed) return;
+      raw = signed.payout;
+      hash = signed.payoutHash;
+    }
+    try {
+      await chain.broadcast(raw);
+    } catch (err) {
+      // The node has it already (an earlier attempt got through before a crash or timeout): that is success.
+      if (!(err instanceof RpcFailure) || err.code !== 'nonce_too_low' || !(await chain.known(hash))) throw err;
+    }
+  } catch (err) {
+    if (!(err instanceof RpcFailure)) throw err;
+    // Only a definite refusal discards the signed payout; when the node may have it (unreachable, an unknown
+    // error), the same transaction is re-sent, never a second one.
+    await fail(err, DEFINITE_REFUSALS.has(err.code));
+    return;
+  }
+
+  const now = clock();
+  await database.db.transaction(async (tx) => {
+    const moved = await moveTransaction(tx, row.id, 'funds_in_transfer', { status: 'processing', broadcastedAt: now, payoutError: null, updatedAt: now });
+    if (!moved) return;
+    const view = transactionView(moved);
+    await recordEvent(tx, { integratorId: row.integratorId, type: 'transaction.status.changed', objectType: 'transaction', objectId: row.id, object: view, previousAttributes: { status: 'funds_in_transfer' }, at: now });
+  });
+}
