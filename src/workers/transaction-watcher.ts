@@ -24,6 +24,8 @@ export interface TransactionWatcherDeps {
 export interface TransactionWatcher {
   /** Look at processing transactions now (after a broadcast). */
   kick(): void;
+  /** Runs a round now (or right after the one under way) and resolves when it has ended: lets tests wait for one. */
+  nextRound(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -42,11 +44,16 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
   const { database, chains, clock, log } = deps;
   const pollIntervalMs = deps.pollIntervalMs ?? 1000;
   let stopped = false;
+  /** Callers of nextRound(), served by the first round that starts after they asked. */
+  let waiting: (() => void)[] = [];
   const rounds = new Rounds(
     async () => {
+      const served = waiting;
+      waiting = [];
       try {
         await look();
       } finally {
+        served.forEach((resolve) => resolve());
         rounds.wakeIn(pollIntervalMs);
       }
     },
@@ -107,9 +114,18 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
   rounds.kick();
   return {
     kick: rounds.kick,
+    nextRound() {
+      if (stopped) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        rounds.kick();
+      });
+    },
     async stop() {
       stopped = true;
       await rounds.stop();
+      waiting.forEach((resolve) => resolve());
+      waiting = [];
     },
   };
 }

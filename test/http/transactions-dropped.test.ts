@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { eq } from 'drizzle-orm';
+import { transactions } from '../../src/db/schema/index.js';
+import { DROPPED_AFTER_MS } from '../../src/workers/transaction-watcher.js';
+import { startAnvil, type Anvil } from '../harness/anvil.js';
+import { backends } from '../harness/backends.js';
+import { createCustomer, ETH, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
+import { eventsFor } from '../harness/db.js';
+import { eventually } from '../harness/eventually.js';
+import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+
+for (const backend of backends()) {
+  describe(`transactions the node drops, and pending ones it keeps [${backend}]`, () => {
+    let server: TestServer;
+    let acme: SeededIntegrator;
+    let base: Anvil;
+    let alice: Customer;
+    let nonce = 0;
+
+    before(async () => {
+      base = await startAnvil(8453);
+      server = await startServer(backend, { CHAIN_RPC_URLS: `8453=${base.url}` });
+      acme = await server.seedIntegrator('Acme');
+      alice = await createCustomer(server, acme);
+      await base.setBalance(alice.walletAddress, ETH);
+      // Nothing is mined until a test says so: broadcast transactions wait in the node's pool.
+      await base.rpc('evm_setAutomine', [false]);
+    });
+    after(async () => {
+      await server?.close();
+      await base?.stop();
+    });
+
+    async function submit(): Promise<{ transactionId: string; hash: string; rowId: string }> {
+      const body = signedBody(server, alice, unsignedTransfer(8453, nonce++));
+      server.clock.advance(1000);
+      const res = await acme.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', { transactionId: randomUUID(), signedBody: body, webAuthnStamp: alice.passkey.stamp(JSON.stringify(body)) });
+      assert.equal(res.status, 201, res.text);
+      assert.equal(res.body.status, 'processing');
+      const [row] = await server.database.db.select().from(transactions).where(eq(transactions.transactionId, res.body.transactionId));
+      return { transactionId: res.body.transactionId, hash: res.body.transactionHash, rowId: row!.id };
+    }
+    const read = (transactionId: string) => acme.client.get(`/v1/query/get-transaction?transactionId=${transactionId}`);
+
+    it('a pending transaction the node still knows stays processing past the drop window, and completes once mined', async () => {
+      const t = await submit();
+      server.clock.advance(DROPPED_AFTER_MS + 1000);
+      await server.watcher!.nextRound();
+      assert.equal((await read(t.transactionId)).body.status, 'processing');
+      assert.deepEqual((await eventsFor(server.database, t.rowId)).map((e) => e.type), ['transaction.created']);
+
+      await base.rpc('evm_mine', []);
+      const done = await eventually(() => read(t.transactionId), (r) => r.body.status !== 'processing', 'the watcher to see the receipt', 15_000);
+      assert.equal(done.body.status, 'completed', done.text);
+    });
+
+    it('a transaction the node dropped fails as dropped after 60 s, with its events', async () => {
+      const t = await submit();
+      await base.rpc('anvil_dropTransaction', [t.hash]);
+      nonce--; // the dropped nonce is free again
+      await server.watcher!.nextRound();
+      assert.equal((await read(t.transactionId)).body.status, 'processing', 'not before the window has passed');
+
+      server.clock.advance(DROPPED_AFTER_MS + 1000);
+      await server.watcher!.nextRound();
+      const failed = await read(t.transactionId);
+      assert.deepEqual([failed.body.status, failed.body.failureReason, failed.body.broadcastedAt], ['failed', 'dropped', null], failed.text);
+      assert.deepEqual(
+        (await eventsFor(server.database, t.rowId)).map((e) => [e.type, (e.data as any).object.status]),
+        [
+          ['transaction.created', 'processing'],
+          ['transaction.status.changed', 'failed'],
+          ['transaction.failed', 'failed'],
+        ],
+      );
+    });
+  });
+}
