@@ -18,6 +18,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** DATABASE_POOL_MAX: PostgreSQL connections per process (default 20). */
+  databasePoolMax: number;
   appEnv: AppEnv;
   /** 32 bytes, or undefined in sandbox (then generated into dataDir). */
   encryptionKey: Buffer | undefined;
@@ -266,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl,
+    databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 20, 1, 500),
     appEnv,
     encryptionKey,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

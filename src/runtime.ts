@@ -7,7 +7,7 @@ import { openDatabase, type Database } from './db/database.js';
 export async function openRuntime(config: Config): Promise<{ database: Database; secrets: SecretBox }> {
   const key = config.encryptionKey ?? loadOrCreateSandboxKey(config.dataDir);
   const database = await openDatabase(
-    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir },
+    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl, poolMax: config.databasePoolMax } : { kind: 'pglite', dataDir: config.dataDir },
   );
   return { database, secrets: new SecretBox(key) };
 }

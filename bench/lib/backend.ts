@@ -44,7 +44,7 @@ export async function postgresAnswers(url: string): Promise<boolean> {
   }
 }
 
-export async function startBackend(kind: BackendKind, postgresAdminUrl?: string): Promise<Backend> {
+export async function startBackend(kind: BackendKind, postgresAdminUrl?: string, extraEnv: Record<string, string> = {}): Promise<Backend> {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-bench-'));
   let dropDatabase = async () => {};
   let databaseName: string | undefined;
@@ -55,7 +55,7 @@ export async function startBackend(kind: BackendKind, postgresAdminUrl?: string)
     await dropDatabase().catch((err: Error) => console.error(`could not drop the bench database: ${err.message}`));
   };
   try {
-    const env: Record<string, string> = { DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+    const env: Record<string, string> = { DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv };
     if (kind === 'postgres') {
       if (!postgresAdminUrl) throw new Error('postgres backend without a server URL');
       const provisioned = await provisionDatabase('postgres', postgresAdminUrl);

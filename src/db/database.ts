@@ -47,7 +47,7 @@ const MIGRATION_LOCK_ID = 7_240_311_001;
 
 export type DatabaseTarget =
   | { kind: 'pglite'; dataDir: string | undefined } // undefined: in memory (tests)
-  | { kind: 'postgres'; url: string };
+  | { kind: 'postgres'; url: string; poolMax?: number };
 
 /** Runs initdb for a new PGlite folder in a short-lived child process (see pglite-init.ts). */
 function initPgliteDir(dir: string): Promise<void> {
@@ -105,10 +105,13 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string): Promise<Database> {
+/** Connections per process by default: a transfer holds one while its broadcast runs, so 10 queued requests behind it. */
+export const DEFAULT_POOL_MAX = 20;
+
+async function openPostgres(url: string, poolMax = DEFAULT_POOL_MAX): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
+    max: poolMax,
     // Fail fast when the server is unreachable instead of hanging requests behind it.
     connectionTimeoutMillis: 5_000,
     // No single statement may hold a connection (and its locks) longer than this.
@@ -147,5 +150,5 @@ async function openPostgres(url: string): Promise<Database> {
 
 /** Opens the database and applies every pending migration before returning. */
 export function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === 'pglite' ? openPglite(target.dataDir) : openPostgres(target.url);
+  return target.kind === 'pglite' ? openPglite(target.dataDir) : openPostgres(target.url, target.poolMax);
 }

@@ -1,0 +1,181 @@
+/**
+ * `npm run bench:transactions`: send-transaction-passkey under load, to broadcast on a real anvil node, beside
+ * the same API process's whoami figure. Per database (BENCH_BACKENDS=pglite|postgres|both, as `npm run bench`):
+ *
+ * - the built server (dist/src/main.js) with CHAIN_RPC_URLS pointing at anvil (chain 8453, automine);
+ * - BENCH_CUSTOMERS (16) active custodial customers, each with a software passkey and a funded wallet;
+ * - one client loop per customer, for BENCH_DURATION s (10) after a 2 s warm-up: build the next transfer (the
+ *   wallet's next nonce), stamp it with the customer's passkey (its counter only goes up, so each customer's
+ *   submissions are sequential), sign the request, POST it, expect 201 (signed, recorded, broadcast, committed);
+ * - whoami with autocannon, 50 connections, on the same process right after.
+ *
+ * Prints one table and writes bench/results/transactions-latest.json; exits 1 if any submission was not a 201.
+ */
+import { randomUUID } from 'node:crypto';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { startAnvil, type Anvil } from '../test/harness/anvil.js';
+import { SoftwareAuthenticator } from '../test/harness/authenticator.js';
+import { unsignedTransfer, recipient } from '../test/harness/customers.js';
+import { californian, personDocs, signedAt } from '../test/harness/fixtures.js';
+import { BACKEND_LABEL, DEFAULT_POSTGRES_URL, postgresAnswers, startBackend, stopAllBackends, type Backend, type BackendKind } from './lib/backend.js';
+import { watchCpu, type CpuFigures } from './lib/cpu.js';
+import { buildServer, ROOT, stopAllChildren } from './lib/children.js';
+import { DURATION_SECONDS, WARMUP_SECONDS, warmAndMeasure } from './lib/load.js';
+import { postJson, signedPostHeaders } from './lib/signing.js';
+import { signedGet } from './scenarios/signed-get.js';
+
+const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 16);
+const PATH = '/v1/submit/send-transaction-passkey?chain_id=8453';
+
+interface Payer {
+  organizationId: string;
+  walletAddress: string;
+  passkey: SoftwareAuthenticator;
+  nonce: number;
+}
+
+interface Result extends Partial<CpuFigures> {
+  database: string;
+  scenario: string;
+  connections: number;
+  reqPerSec: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  requests: number;
+  failures: number;
+}
+
+async function customers(backend: Backend, anvil: Anvil): Promise<Payer[]> {
+  const payers: Payer[] = [];
+  for (let i = 0; i < CUSTOMERS; i++) {
+    const passkey = new SoftwareAuthenticator();
+    const created = await postJson<{ accountId: string; organizationId: string; walletAddress: string }>(backend.baseUrl, backend.key, '/v1/submit/create-individual-account', {
+      userInfo: californian({ email: `bench.tx.${i}.${randomUUID()}@example.com` }),
+      serviceTermsSignedAt: signedAt(),
+      verificationDocuments: personDocs(),
+      authenticators: [passkey.authenticator()],
+    });
+    await postJson(backend.baseUrl, backend.key, '/v1/sandbox/simulate-verification', { accountId: created.accountId, outcome: 'approve' }, 200);
+    await anvil.setBalance(created.walletAddress, 10n ** 21n);
+    payers.push({ organizationId: created.organizationId, walletAddress: created.walletAddress, passkey, nonce: 0 });
+  }
+  return payers;
+}
+
+/** One stamped, signed submission of the payer's next transfer. */
+function nextSubmission(backend: Backend, payer: Payer): { body: string; headers: Record<string, string> } {
+  const signedBody = {
+    type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+    timestampMs: String(Date.now()),
+    organizationId: payer.organizationId,
+    parameters: { signWith: payer.walletAddress, unsignedTransaction: unsignedTransfer(8453, payer.nonce++, recipient(), 1n), type: 'TRANSACTION_TYPE_ETHEREUM' },
+  };
+  const body = JSON.stringify({ transactionId: randomUUID(), signedBody, webAuthnStamp: payer.passkey.stamp(JSON.stringify(signedBody)) });
+  return { body, headers: signedPostHeaders(backend.key, PATH, body) };
+}
+
+/** Every payer submits back to back for `seconds`; latencies of 201s, failures counted (and the first shown). */
+async function submitLoop(backend: Backend, payers: Payer[], seconds: number): Promise<{ latencies: number[]; failures: number; elapsedMs: number }> {
+  const latencies: number[] = [];
+  let failures = 0;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    payers.map(async (payer) => {
+      while (performance.now() < deadline) {
+        const { body, headers } = nextSubmission(backend, payer);
+        const t0 = performance.now();
+        const res = await fetch(`${backend.baseUrl}${PATH}`, { method: 'POST', headers, body });
+        const text = await res.text();
+        if (res.status === 201) latencies.push(performance.now() - t0);
+        else {
+          if (failures++ === 0) console.error(`FAIL send-transaction-passkey: ${res.status} ${text.slice(0, 500)}`);
+          payer.nonce--; // nothing was broadcast: the nonce is still free
+        }
+      }
+    }),
+  );
+  return { latencies, failures, elapsedMs: performance.now() - started };
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
+
+async function runBackend(kind: BackendKind, postgresUrl: string | undefined): Promise<{ results: Result[]; ok: boolean }> {
+  const anvil = await startAnvil(8453);
+  const backend = await startBackend(kind, postgresUrl, { CHAIN_RPC_URLS: `8453=${anvil.url}`, APP_ENV: 'sandbox' });
+  try {
+    const payers = await customers(backend, anvil);
+    console.error(`send-transaction-passkey: warm-up ${WARMUP_SECONDS} s, then ${DURATION_SECONDS} s, ${payers.length} customers submitting back to back`);
+    const warm = await submitLoop(backend, payers, WARMUP_SECONDS);
+    const cpu = watchCpu({ serverPid: backend.api.proc.pid!, pids: [], ...(backend.databaseName ? { database: backend.databaseName } : {}) });
+    const run = await submitLoop(backend, payers, DURATION_SECONDS);
+    const figures = cpu.stop();
+    const sorted = [...run.latencies].sort((a, b) => a - b);
+    const tx: Result = {
+      database: BACKEND_LABEL[kind],
+      scenario: 'send-transaction-passkey',
+      connections: payers.length,
+      reqPerSec: (run.latencies.length * 1000) / run.elapsedMs,
+      latencyP50Ms: percentile(sorted, 50),
+      latencyP99Ms: percentile(sorted, 99),
+      requests: run.latencies.length + run.failures,
+      failures: run.failures + warm.failures,
+      ...figures,
+    };
+    const whoami = await warmAndMeasure(signedGet('whoami', backend.baseUrl, '/v1/integrator/whoami', backend.key));
+    const w = whoami.result;
+    return {
+      results: [
+        tx,
+        { database: BACKEND_LABEL[kind], scenario: 'whoami', connections: w.connections, reqPerSec: w.reqPerSec, latencyP50Ms: w.latencyP50Ms, latencyP99Ms: w.latencyP99Ms, requests: w.requests, failures: w.non2xx + w.errors + w.timeouts },
+      ],
+      ok: tx.failures === 0 && whoami.ok,
+    };
+  } finally {
+    await backend.stop();
+    await anvil.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const mode = process.env.BENCH_BACKENDS || (process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite');
+  if (!['pglite', 'postgres', 'both'].includes(mode)) throw new Error(`BENCH_BACKENDS must be pglite, postgres or both (got "${mode}")`);
+  const postgresUrl = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL;
+  const kinds: BackendKind[] = mode === 'pglite' ? ['pglite'] : mode === 'postgres' ? ['postgres'] : ['pglite', 'postgres'];
+  if (kinds.includes('postgres') && !(await postgresAnswers(postgresUrl))) throw new Error(`no PostgreSQL server accepts connections at ${postgresUrl}`);
+  await buildServer();
+  const results: Result[] = [];
+  let ok = true;
+  for (const kind of kinds) {
+    const run = await runBackend(kind, kind === 'postgres' ? postgresUrl : undefined);
+    results.push(...run.results);
+    ok &&= run.ok;
+  }
+
+  console.log(`\nsend-transaction-passkey to broadcast on anvil (chain 8453, automine), ${CUSTOMERS} customers, ${DURATION_SECONDS} s; whoami 50 connections\n`);
+  console.log('| Database | Scenario | Connections | req/s | p50 ms | p99 ms | requests | failures | API CPU | PostgreSQL CPU |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    const pct = (v: number | undefined) => (v === undefined ? '' : `${Math.round(v)} %`);
+    console.log(`| ${r.database} | ${r.scenario} | ${r.connections} | ${Math.round(r.reqPerSec).toLocaleString('en-US')} | ${r.latencyP50Ms.toFixed(1)} | ${r.latencyP99Ms.toFixed(1)} | ${r.requests} | ${r.failures} | ${pct(r.serverCpuPct)} | ${pct(r.postgresCpuPct)} |`);
+  }
+  for (const kind of kinds) {
+    const label = BACKEND_LABEL[kind];
+    const tx = results.find((r) => r.database === label && r.scenario === 'send-transaction-passkey')!;
+    const who = results.find((r) => r.database === label && r.scenario === 'whoami')!;
+    console.log(`${label}: send-transaction-passkey / whoami = ${(tx.reqPerSec / who.reqPerSec).toFixed(3)}`);
+  }
+  mkdirSync(`${ROOT}/bench/results`, { recursive: true });
+  writeFileSync(`${ROOT}/bench/results/transactions-latest.json`, `${JSON.stringify({ at: new Date().toISOString(), customers: CUSTOMERS, durationSeconds: DURATION_SECONDS, results }, null, 2)}\n`);
+  if (!ok) process.exitCode = 1;
+}
+
+main()
+  .catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    await stopAllBackends();
+    await stopAllChildren();
+  });
