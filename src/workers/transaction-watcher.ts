@@ -2,7 +2,7 @@ import type { Hash } from 'viem';
 import type { ChainRegistry, ReceiptView } from '../chain/chain-client.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
-import { finishTransaction, listProcessing, type TransactionRow } from '../db/repositories/transactions.js';
+import { listProcessing, moveTransaction, type TransactionRow } from '../db/repositories/transactions.js';
 import { recordEvent } from '../domain/events/record-event.js';
 import { transactionView, type FailureReason } from '../domain/transactions/transaction-view.js';
 import type { Treasury } from '../chain/treasury.js';
@@ -97,7 +97,7 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
   async function settle(row: TransactionRow, outcome: { status: 'completed' | 'failed'; receipt?: ReceiptView; failureReason?: FailureReason }): Promise<void> {
     const now = clock();
     await database.db.transaction(async (tx) => {
-      const updated = await finishTransaction(tx, row.id, 'processing', {
+      const updated = await moveTransaction(tx, row.id, 'processing', {
         status: outcome.status,
         ...(outcome.receipt ? { receipt: outcome.receipt } : {}),
         ...(outcome.failureReason ? { failureReason: outcome.failureReason } : {}),

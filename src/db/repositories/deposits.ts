@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
-import { accounts, entities, transactions, users, wallets, type TransactionStatus, type VerificationStatus } from '../schema/index.js';
+import { accounts, entities, transactions, users, wallets, type VerificationStatus } from '../schema/index.js';
 import type { TransactionRow } from './transactions.js';
 
 /** The integrator's account with its owner's status and its custody wallet, if any. */
@@ -22,16 +22,6 @@ export async function findDepositByReference(db: Executor, reference: string): P
     .select()
     .from(transactions)
     .where(and(eq(transactions.kind, 'deposit'), eq(transactions.depositReference, reference)));
-  return row;
-}
-
-/** Moves a transaction out of `from` with `patch`; undefined when it is no longer in `from`. */
-export async function moveTransaction(db: Executor, id: string, from: TransactionStatus, patch: Partial<typeof transactions.$inferInsert>): Promise<TransactionRow | undefined> {
-  const [row] = await db
-    .update(transactions)
-    .set(patch)
-    .where(and(eq(transactions.id, id), eq(transactions.status, from)))
-    .returning();
   return row;
 }
 

@@ -77,13 +77,8 @@ export async function listProcessing(db: Executor, limit: number): Promise<Trans
   return db.select().from(transactions).where(eq(transactions.status, 'processing')).orderBy(asc(transactions.id)).limit(limit);
 }
 
-/** Moves a transaction out of `from`; undefined when it is no longer in it (another watcher got there first). */
-export async function finishTransaction(
-  db: Executor,
-  id: string,
-  from: TransactionStatus,
-  patch: { status: TransactionStatus; receipt?: unknown; failureReason?: string; updatedAt: Date },
-): Promise<TransactionRow | undefined> {
+/** Moves a transaction out of `from` with `patch`; undefined when it is no longer in `from` (another process moved it first). */
+export async function moveTransaction(db: Executor, id: string, from: TransactionStatus, patch: Partial<typeof transactions.$inferInsert>): Promise<TransactionRow | undefined> {
   const [row] = await db
     .update(transactions)
     .set(patch)

@@ -4,8 +4,8 @@ import { RpcFailure, type ChainRegistry, type RpcFailureCode } from '../../chain
 import type { Treasury } from '../../chain/treasury.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/database.js';
-import { moveTransaction, recordPayoutFailure, signedPayoutNonces, storeSignedPayout } from '../../db/repositories/deposits.js';
-import type { TransactionRow } from '../../db/repositories/transactions.js';
+import { recordPayoutFailure, signedPayoutNonces, storeSignedPayout } from '../../db/repositories/deposits.js';
+import { moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
 import { recordEvent } from '../events/record-event.js';
 import { transactionView } from '../transactions/transaction-view.js';
 

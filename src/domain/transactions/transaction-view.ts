@@ -1,4 +1,5 @@
 import type { ReceiptView } from '../../chain/chain-client.js';
+import type { BankDetails } from '../deposits/deposit-config.js';
 import type { TransactionRow } from '../../db/repositories/transactions.js';
 import type { TransactionStatus } from '../../db/schema/index.js';
 
@@ -10,20 +11,8 @@ import type { TransactionStatus } from '../../db/schema/index.js';
 /** Why a transaction failed: reverted on chain, no longer known to the node, or a deposit cancelled by an operator. */
 export type FailureReason = 'reverted' | 'dropped' | 'cancelled';
 
-/** The spec's fiatDepositInstructions, plus our `reference` (docs/deposits.md). */
-export interface FiatDepositInstructions {
-  currency: string;
-  bank_name: string;
-  bank_address: string;
-  payment_rails: string[];
-  bank_beneficiary_name: string;
-  bank_beneficiary_address: string;
-  bank_account_number: string;
-  bank_routing_number: string;
-  iban_number: string;
-  iban_bic: string;
-  reference: string;
-}
+/** The spec's fiatDepositInstructions: the deployment's bank details for the currency, plus our `reference` (docs/deposits.md). */
+export type FiatDepositInstructions = BankDetails & { currency: string; reference: string };
 
 /** Extension: what a deposit expects and what arrived. */
 export interface DepositView {

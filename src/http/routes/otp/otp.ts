@@ -6,7 +6,7 @@ import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { Text, Uuid } from '../../schemas/onboarding/common.js';
 import { SIGNED_READ_ERRORS, SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
 import type { Api, Deps } from '../../types.js';
-import { ChainIdQuery, SignedBodySchema, TransactionSchema, transactionDeps } from '../transactions/transactions.js';
+import { ChainIdQuery, SUBMISSION_RESPONSES, submissionBody, transactionDeps } from '../transactions/transactions.js';
 
 const TAGS = ['OTP authentication'];
 const ChannelSchema = Type.Enum(['email'], { type: 'string', description: 'Where the code goes: the user’s email address' });
@@ -102,19 +102,8 @@ export function otpRoutes(api: Api, deps: Deps): void {
         summary: 'As send-transaction-passkey, approved by an OTP approval token instead of a stamp (docs/transactions.md)',
         headers: IdempotencyHeaders,
         querystring: ChainIdQuery,
-        body: Type.Object(
-          {
-            transactionId: Uuid('Your id for this transaction; the same id with the same body returns the same transaction'),
-            signedBody: SignedBodySchema,
-            approvalToken: Text(200, { minLength: 1, description: 'From otp/verify, for the account’s user; single-use' }),
-          },
-          { additionalProperties: false },
-        ),
-        response: {
-          200: { ...TransactionSchema, description: 'The same request again: the transaction as it is now' },
-          201: TransactionSchema,
-          ...problemResponses(...SIGNED_WRITE_ERRORS, 404, 502),
-        },
+        body: submissionBody({ approvalToken: Text(200, { minLength: 1, description: 'From otp/verify, for the account’s user; single-use' }) }),
+        response: SUBMISSION_RESPONSES,
       },
     },
     async (request, reply) => {

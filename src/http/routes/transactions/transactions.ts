@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { Type, type TProperties } from 'typebox';
 import { sendTransactionPasskey } from '../../../domain/transactions/passkey-approval.js';
 import { ETHEREUM_TRANSACTION, SIGN_TRANSACTION_ACTIVITY, type TransactionDeps } from '../../../domain/transactions/send-transaction.js';
 import { getTransaction, listTransactions } from '../../../domain/transactions/transaction-reads.js';
@@ -104,6 +104,25 @@ export const ChainIdQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** The body of a transfer submission: the shared fields plus the approval (webAuthnStamp or approvalToken). */
+export function submissionBody<A extends TProperties>(approval: A) {
+  return Type.Object(
+    {
+      transactionId: Uuid('Your id for this transaction; the same id with the same body returns the same transaction'),
+      signedBody: SignedBodySchema,
+      ...approval,
+    },
+    { additionalProperties: false },
+  );
+}
+
+/** What both submission paths answer: 201 when created, 200 for the same request again. */
+export const SUBMISSION_RESPONSES = {
+  200: { ...TransactionSchema, description: 'The same request again: the transaction as it is now' },
+  201: TransactionSchema,
+  ...problemResponses(...SIGNED_WRITE_ERRORS, 404, 502),
+};
+
 export function transactionRoutes(api: Api, deps: Deps): void {
   api.post(
     '/v1/submit/send-transaction-passkey',
@@ -114,19 +133,8 @@ export function transactionRoutes(api: Api, deps: Deps): void {
         summary: 'Signs a transaction with the account’s custody wallet, authorised by a passkey stamp, and broadcasts it (docs/transactions.md)',
         headers: IdempotencyHeaders,
         querystring: ChainIdQuery,
-        body: Type.Object(
-          {
-            transactionId: Uuid('Your id for this transaction; the same id with the same body returns the same transaction'),
-            signedBody: SignedBodySchema,
-            webAuthnStamp: Text(65_536, { minLength: 1, description: 'Turnkey’s X-Stamp-Webauthn value (JSON, or base64 of it)' }),
-          },
-          { additionalProperties: false },
-        ),
-        response: {
-          200: { ...TransactionSchema, description: 'The same request again: the transaction as it is now' },
-          201: TransactionSchema,
-          ...problemResponses(...SIGNED_WRITE_ERRORS, 404, 502),
-        },
+        body: submissionBody({ webAuthnStamp: Text(65_536, { minLength: 1, description: 'Turnkey’s X-Stamp-Webauthn value (JSON, or base64 of it)' }) }),
+        response: SUBMISSION_RESPONSES,
       },
     },
     async (request, reply) => {
