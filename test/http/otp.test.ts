@@ -191,6 +191,20 @@ for (const backend of backends()) {
       assert.deepEqual([reuse.status, reuse.body.code], [409, 'approval_token_reused'], reuse.text);
     });
 
+    it('two requests racing with one token: exactly one is signed and broadcast, the other is 409 approval_token_reused', async () => {
+      const token = await approvalToken(alice);
+      const requests = [otpTransfer(alice, token), otpTransfer(alice, token)];
+      server.clock.advance(1000);
+      const answers = await Promise.all(requests.map((r) => acme.client.post('/v1/submit/send-transaction-otp?chain_id=8453', r)));
+      nonce++;
+      assert.deepEqual(answers.map((a) => a.status).sort(), [201, 409], answers.map((a) => a.text).join('\n'));
+      assert.equal(answers.find((a) => a.status === 409)!.body.code, 'approval_token_reused');
+      const winner = answers.find((a) => a.status === 201)!.body.transactionId as string;
+      assert.equal((await settled(acme, winner)).status, 'completed');
+      const rows = await Promise.all(requests.map((r) => server.database.db.select().from(transactions).where(eq(transactions.transactionId, r.transactionId))));
+      assert.deepEqual(rows.map((r) => r.length).sort(), [0, 1], 'the loser left nothing behind');
+    });
+
     it('refuses tokens that do not approve: unknown, another user’s, another integrator’s, expired; a refused attempt uses nothing up', async () => {
       const unknown = await submit(otpTransfer(alice, `otpa_${'A'.repeat(43)}`));
       assert.deepEqual([unknown.status, unknown.body.code, unknown.body.reason], [422, 'invalid_approval_token', 'unknown'], unknown.text);
