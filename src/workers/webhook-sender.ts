@@ -1,6 +1,5 @@
-import http from 'node:http';
-import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { Agent, request } from 'undici';
 import { addressRange, systemResolver, type Resolver } from '../domain/webhooks/url-safety.js';
 
 export interface SendResult {
@@ -26,21 +25,32 @@ class BlockedAddressError extends Error {
   readonly code = 'EBLOCKED';
 }
 
+class TimeoutError extends Error {}
+
+/** The attempt's error as recorded: our own reasons as they are, others with their code. */
+function describe(err: unknown): string {
+  const chain: unknown[] = [];
+  for (let e: unknown = err; e && chain.length < 5; e = (e as { cause?: unknown }).cause) chain.push(e);
+  const own = chain.find((e) => e instanceof BlockedAddressError || e instanceof TimeoutError) as Error | undefined;
+  if (own) return own.message;
+  const root = (chain.find((e) => (e as { code?: unknown }).code !== undefined && !(e as Error).message?.startsWith('fetch failed')) ?? err) as NodeJS.ErrnoException;
+  return `${root.code ?? 'error'}: ${root.message}`;
+}
+
 /**
  * POSTs webhook bodies. Every connection re-checks where it goes: host names resolve through a lookup that
  * refuses non-public addresses (so a name that re-resolves to 127.0.0.1 after the URL was accepted is still
  * refused), and address literals are judged before connecting. Redirects are not followed (a 3xx is a failure).
  */
 export class WebhookSender {
-  private readonly httpAgent: http.Agent;
-  private readonly httpsAgent: https.Agent;
+  private readonly agent: Agent;
   private readonly resolve: Resolver;
 
   constructor(private readonly options: SenderOptions) {
     this.resolve = options.resolve ?? systemResolver;
     const lookup = this.lookup;
-    this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: 256, lookup } as http.AgentOptions);
-    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256, lookup } as https.AgentOptions);
+    // undici (keep-alive, up to 256 connections per origin): every new connection resolves through `lookup`.
+    this.agent = new Agent({ connections: 256, connect: { lookup } });
   }
 
   private blockedReason(address: string): string | undefined {
@@ -83,62 +93,48 @@ export class WebhookSender {
       return Promise.resolve(done({ status: null, body: null, retryAfter: undefined, error: `scheme_not_allowed: ${target.protocol}` }));
     }
 
-    return new Promise<SendResult>((resolvePromise) => {
-      let settled = false;
-      const finish = (r: Omit<SendResult, 'durationMs'>) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolvePromise(done(r));
-      };
-      const payload = Buffer.from(body, 'utf8');
-      const request = (secure ? https : http).request(target, {
-        method: 'POST',
-        agent: secure ? this.httpsAgent : this.httpAgent,
-        headers: { ...headers, 'content-length': String(payload.length) },
-      });
-      const timer = setTimeout(() => {
-        request.destroy(new Error(`timeout: no complete response within ${this.options.timeoutMs} ms`));
-      }, this.options.timeoutMs);
+    return this.post(target, headers, body).then(done);
+  }
 
-      request.on('error', (err: NodeJS.ErrnoException) => {
-        const message = err instanceof BlockedAddressError ? err.message : err.message.startsWith('timeout') ? err.message : `${err.code ?? 'error'}: ${err.message}`;
-        finish({ status: null, body: null, retryAfter: undefined, error: message.slice(0, 500) });
-      });
-      request.on('response', (response) => {
-        const kept: Buffer[] = [];
-        let keptBytes = 0;
-        let readBytes = 0;
-        const retryAfter = typeof response.headers['retry-after'] === 'string' ? response.headers['retry-after'] : undefined;
-        const result = () => ({
-          status: response.statusCode ?? null,
-          // PostgreSQL text cannot hold NUL; the rest is kept as the receiver sent it.
-          body: Buffer.concat(kept).toString('utf8').replace(/\u0000/g, ''),
-          retryAfter,
-          error: null,
-        });
-        response.on('data', (chunk: Buffer) => {
+  private async post(target: URL, headers: Record<string, string>, body: string): Promise<Omit<SendResult, 'durationMs'>> {
+    // One deadline for connecting, the headers and the body together.
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(new TimeoutError(`timeout: no complete response within ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
+    try {
+      const response = await request(target, { method: 'POST', headers, body, dispatcher: this.agent, signal: abort.signal });
+      const kept: Buffer[] = [];
+      let keptBytes = 0;
+      let readBytes = 0;
+      try {
+        for await (const chunk of response.body as AsyncIterable<Buffer>) {
           readBytes += chunk.length;
           if (keptBytes < KEEP_BODY_BYTES) {
             const part = chunk.subarray(0, KEEP_BODY_BYTES - keptBytes);
             kept.push(part);
             keptBytes += part.length;
           }
-          if (readBytes > DRAIN_LIMIT_BYTES) {
-            finish(result());
-            response.destroy();
-          }
-        });
-        response.on('end', () => finish(result()));
-        response.on('error', () => finish(result()));
-        response.on('aborted', () => finish(result()));
-      });
-      request.end(payload);
-    });
+          // Enough read: the rest is not worth the wait (the connection is dropped rather than reused).
+          if (readBytes > DRAIN_LIMIT_BYTES) break;
+        }
+      } catch {
+        // A body cut off midway still leaves the status and what was read.
+      }
+      const retryAfter = response.headers['retry-after'];
+      return {
+        status: response.statusCode,
+        // PostgreSQL text cannot hold NUL; the rest is kept as the receiver sent it.
+        body: Buffer.concat(kept).toString('utf8').replace(/\u0000/g, ''),
+        retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
+        error: null,
+      };
+    } catch (err) {
+      return { status: null, body: null, retryAfter: undefined, error: describe(err).slice(0, 500) };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   close(): void {
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
+    void this.agent.destroy();
   }
 }
