@@ -1,5 +1,5 @@
-import type { Hash } from 'viem';
-import type { ChainRegistry, ReceiptView } from '../chain/chain-client.js';
+import type { Hash, Hex } from 'viem';
+import type { ChainClient, ChainRegistry, ReceiptView } from '../chain/chain-client.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
 import { listProcessing, moveTransaction, type TransactionRow } from '../db/repositories/transactions.js';
@@ -71,12 +71,28 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
       try {
         const receipt = await client.receipt(row.transactionHash as Hash);
         if (receipt) await settle(row, receipt.status === 'success' ? { status: 'completed', receipt } : { status: 'failed', receipt, failureReason: 'reverted' });
-        else if (!(await client.known(row.transactionHash as Hash)) && clock().getTime() - (row.broadcastedAt ?? row.createdAt).getTime() > DROPPED_AFTER_MS) {
+        else if (!(await client.known(row.transactionHash as Hash)) && !(await resent(client, row)) && clock().getTime() - (row.broadcastedAt ?? row.createdAt).getTime() > DROPPED_AFTER_MS) {
           await settle(row, { status: 'failed', failureReason: 'dropped' });
         }
       } catch (err) {
         log.warn({ err, chainId: row.chainId, transactionHash: row.transactionHash }, 'transaction watcher: receipt lookup failed; retrying next round');
       }
+    }
+  }
+
+  /**
+   * A deposit payout the node forgot (evicted from its pool) is sent again: the stored signed transaction, the
+   * same nonce and hash, so it can be mined once at most. A transfer is the end user's signature for one moment,
+   * not ours to repeat: it fails as dropped instead. False when there is nothing to re-send or the node refused it.
+   */
+  async function resent(client: ChainClient, row: TransactionRow): Promise<boolean> {
+    if (row.kind !== 'deposit' || !row.payoutRaw) return false;
+    try {
+      await client.broadcast(row.payoutRaw as Hex);
+      log.warn({ transactionId: row.transactionId, chainId: row.chainId, transactionHash: row.transactionHash }, 'deposit payout unknown to the node; sent the same signed transaction again');
+      return true;
+    } catch {
+      return false;
     }
   }
 

@@ -76,5 +76,30 @@ for (const backend of backends()) {
         ],
       );
     });
+
+    it('a deposit payout the node dropped is sent again (the same signed transaction) and completes once mined', async () => {
+      await base.setBalance(server.treasury!.address, ETH);
+      server.clock.advance(1000);
+      const created = await acme.client.post('/v1/submit/create-deposit', { accountId: alice.accountId, amount: '3.00', currency: 'USD', chainId: 8453 });
+      assert.equal(created.status, 201, created.text);
+      const transactionId = created.body.transactionId as string;
+      server.clock.advance(1000);
+      assert.equal((await acme.client.post('/v1/sandbox/simulate-deposit', { transactionId, amount: '3.00' })).status, 200);
+      const paying = await eventually(() => read(transactionId), (r) => r.body.status === 'processing', 'the payout to be broadcast', 15_000);
+      const hash = paying.body.transactionHash as string;
+
+      await base.rpc('anvil_dropTransaction', [hash]);
+      assert.equal(await base.rpc('eth_getTransactionByHash', [hash]), null, 'the node forgot it');
+      server.clock.advance(DROPPED_AFTER_MS + 1000);
+      await server.watcher!.nextRound();
+      const again = await read(transactionId);
+      assert.deepEqual([again.body.status, again.body.transactionHash], ['processing', hash], 'not failed: re-sent with the same hash');
+      assert.ok(await base.rpc('eth_getTransactionByHash', [hash]), 'the node has it again');
+
+      await base.rpc('evm_mine', []);
+      const done = await eventually(() => read(transactionId), (r) => r.body.status !== 'processing', 'the receipt', 15_000);
+      assert.equal(done.body.status, 'completed', done.text);
+      assert.equal(done.body.transactionReceipt.transactionHash, hash);
+    });
   });
 }
