@@ -238,7 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
   }
   const from = env.SMTP_FROM || 'Integrator API <no-reply@localhost>';
-  if (from.length > 320 || !/@/.test(from) || /[\r\n]/.test(from)) throw new ConfigError(`SMTP_FROM must be an email address (got "${from}")`);
+  if (from.length > 320 || !/@/.test(from) || /[\r\n]/.test(from)) throw new ConfigError(`SMTP_FROM must be an email address on one line (got ${JSON.stringify(from)})`);
 
   const deposits = depositConfig(env, appEnv);
 

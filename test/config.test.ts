@@ -50,6 +50,17 @@ describe('configuration', () => {
       [{ CHAIN_RPC_URLS: 'mainnet=http://a' }, /^CHAIN_RPC_URLS: /],
       [{ CHAIN_RPC_URLS: '1=ftp://a' }, /^CHAIN_RPC_URLS: /],
       [{ CHAIN_RPC_URLS: '1=http://a,1=http://b' }, /^CHAIN_RPC_URLS: chain 1 is given twice/],
+      [{ SMTP_URL: 'http://mail.example' }, /^SMTP_URL /],
+      [{ SMTP_URL: 'smtp://' }, /^SMTP_URL /],
+      [{ SMTP_FROM: 'nobody' }, /^SMTP_FROM /],
+      [{ SMTP_FROM: 'a@b\r\nBcc: x@y' }, /^SMTP_FROM /],
+      [{ OTP_RESEND_SECONDS: '-1' }, /^OTP_RESEND_SECONDS /],
+      [{ OTP_MAX_PER_HOUR: '0' }, /^OTP_MAX_PER_HOUR /],
+      [{ DEPOSIT_BANK_USD: '{"bank_name":"B"}' }, /^DEPOSIT_BANK_USD: /],
+      [{ DEPOSIT_BANK_EUR: 'not json' }, /^DEPOSIT_BANK_EUR: /],
+      [{ DEPOSIT_RATES: 'USD=0' }, /^DEPOSIT_RATES: /],
+      [{ TREASURY_PRIVATE_KEY: '0x1234' }, /^TREASURY_PRIVATE_KEY: /],
+      [{ DATABASE_POOL_MAX: '0' }, /^DATABASE_POOL_MAX /],
     ];
     for (const [env, pattern] of cases) {
       assert.throws(
@@ -58,6 +69,15 @@ describe('configuration', () => {
         JSON.stringify(env),
       );
     }
+  });
+
+  it('deposits: fictitious banks and a derived treasury in sandbox, nothing configured in production', () => {
+    const sandbox = loadConfig({});
+    assert.deepEqual(Object.keys(sandbox.deposits.banks).sort(), ['EUR', 'USD']);
+    assert.equal(sandbox.deposits.treasuryKey, undefined);
+    const production = loadConfig({ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP });
+    assert.deepEqual(production.deposits.banks, {});
+    assert.equal(production.otp.smtpUrl, undefined);
   });
 
   it('reads CHAIN_RPC_URLS as chainId=url pairs; none by default', () => {
