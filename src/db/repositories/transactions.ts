@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { accounts, authenticators, entities, transactions, usedStampChallenges, users, wallets, type TransactionStatus, type VerificationStatus } from '../schema/index.js';
 
@@ -78,11 +78,20 @@ export async function listProcessing(db: Executor, limit: number): Promise<Trans
 }
 
 /** Moves a transaction out of `from` with `patch`; undefined when it is no longer in `from` (another process moved it first). */
-export async function moveTransaction(db: Executor, id: string, from: TransactionStatus, patch: Partial<typeof transactions.$inferInsert>): Promise<TransactionRow | undefined> {
+export async function moveTransaction(
+  db: Executor,
+  id: string,
+  from: TransactionStatus,
+  patch: Partial<typeof transactions.$inferInsert>,
+  options: { unsignedPayoutOnly?: boolean } = {},
+): Promise<TransactionRow | undefined> {
+  const where = [eq(transactions.id, id), eq(transactions.status, from)];
+  // A deposit whose payout is signed may be on its way to the node: some moves must not race with that.
+  if (options.unsignedPayoutOnly) where.push(isNull(transactions.payoutRaw));
   const [row] = await db
     .update(transactions)
     .set(patch)
-    .where(and(eq(transactions.id, id), eq(transactions.status, from)))
+    .where(and(...where))
     .returning();
   return row;
 }

@@ -74,11 +74,12 @@ export async function createDeposit(ctx: MutationContext, deps: DepositDeps, inp
     throw new ApiError('account_not_active', `The account cannot receive deposits while its verificationStatus is ${found.verificationStatus ?? 'unknown'}`);
   }
 
-  const reference = newReference();
-  const instructions: FiatDepositInstructions = { currency: input.currency, ...bank, reference };
   return runMutation(ctx, async (tx) => {
+    // 60 random bits: a collision is not expected, and the unique index would refuse one (a 500, never a shared reference).
+    const reference = newReference();
+    const instructions: FiatDepositInstructions = { currency: input.currency, ...bank, reference };
     const id = newId();
-    const row = (await insertTransaction(tx, {
+    const row = await insertTransaction(tx, {
       id,
       integratorId,
       // Ours: a deposit is not submitted with an id of the integrator's (Idempotency-Key makes retries safe).
@@ -97,7 +98,8 @@ export async function createDeposit(ctx: MutationContext, deps: DepositDeps, inp
       fiatDepositInstructions: instructions,
       createdAt: ctx.now,
       updatedAt: ctx.now,
-    }))!;
+    });
+    if (!row) throw new Error('deposit reference collision');
     const view = transactionView(row);
     await recordEvent(tx, { integratorId, type: 'transaction.created', objectType: 'transaction', objectId: row.id, object: view, at: ctx.now });
     return view;
@@ -105,9 +107,9 @@ export async function createDeposit(ctx: MutationContext, deps: DepositDeps, inp
 }
 
 /** A status change of a deposit with its events, in the caller's transaction; 409 when the deposit is elsewhere. */
-async function moveDeposit(tx: Tx, row: TransactionRow, to: TransactionStatus, patch: Parameters<typeof moveTransaction>[3], at: Date): Promise<TransactionView> {
-  const moved = await moveTransaction(tx, row.id, row.status, { ...patch, status: to, updatedAt: at });
-  if (!moved) throw new ApiError('invalid_transaction_state', 'The transaction changed meanwhile; read it and try again');
+async function moveDeposit(tx: Tx, row: TransactionRow, to: TransactionStatus, patch: Parameters<typeof moveTransaction>[3], at: Date, options: Parameters<typeof moveTransaction>[4] = {}): Promise<TransactionView> {
+  const moved = await moveTransaction(tx, row.id, row.status, { ...patch, status: to, updatedAt: at }, options);
+  if (!moved) throw new ApiError('invalid_transaction_state', 'The transaction changed meanwhile (or its payout was signed); read it and try again');
   const view = transactionView(moved);
   const base = { integratorId: row.integratorId, objectType: 'transaction', objectId: row.id, object: view, at };
   await recordEvent(tx, { ...base, type: 'transaction.status.changed', previousAttributes: { status: row.status } });
@@ -151,7 +153,8 @@ export async function cancelDeposit(db: Database, input: { reference: string }, 
   const row = expectDeposit(await findDepositByReference(db.db, input.reference), ['waiting_for_funds', 'funds_in_transfer'], 'cancelled');
   // A payout already signed may be on its way to the node: only a deposit without one can be cancelled safely.
   if (row.payoutRaw) throw new ApiError('invalid_transaction_state', 'The payout is already signed and may be broadcast; wait for its outcome', { extensions: { fromStatus: row.status, action: 'cancelled' } });
-  return db.db.transaction(async (tx) => moveDeposit(tx, row, 'failed', { failureReason: 'cancelled' }, at));
+  // Guarded in the update too: a payout signed after the read above makes this a 409, never a cancelled payout.
+  return db.db.transaction(async (tx) => moveDeposit(tx, row, 'failed', { failureReason: 'cancelled' }, at, { unsignedPayoutOnly: true }));
 }
 
 /** Operators: a deposit by reference, with its integrator. */
