@@ -48,6 +48,11 @@ export async function countFailedAttempt(db: Executor, id: string): Promise<numb
   return row!.attempts;
 }
 
+/** A code whose message the mail server refused: it never existed as far as the user and the limits are concerned. */
+export async function deleteCode(db: Executor, id: string): Promise<void> {
+  await db.delete(otpCodes).where(eq(otpCodes.id, id));
+}
+
 export async function consumeCode(db: Executor, id: string, at: Date): Promise<void> {
   await db.update(otpCodes).set({ consumedAt: at }).where(eq(otpCodes.id, id));
 }

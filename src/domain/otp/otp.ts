@@ -4,6 +4,7 @@ import { listDocuments } from '../../db/repositories/documents.js';
 import {
   consumeCode,
   countFailedAttempt,
+  deleteCode,
   findOpenCode,
   insertApprovalToken,
   insertCode,
@@ -82,22 +83,28 @@ const retryAfter = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
 
 /**
  * otp/init: a fresh six-digit code for the user, superseding any open one, sent by email (or to the sandbox
- * outbox). The code row and the send happen in one database transaction, the send last: a refused send leaves
- * nothing behind and does not count against the resend limits.
+ * outbox). The code is committed first and mailed after, outside any database transaction: a slow mail server
+ * must not hold a connection (or, on PGlite, the whole database). If the mail server refuses, the code is deleted
+ * again, so it neither works nor counts against the resend limits.
  */
 export async function initOtp(ctx: MutationContext, delivery: OtpDelivery, input: { userId: string; channel: OtpChannel }): Promise<OtpSent> {
   if (!delivery.mailer && !delivery.sandboxOutbox) {
     throw new ApiError('otp_unavailable', 'This deployment has no mail transport (SMTP_URL) for one-time codes');
   }
   const integratorId = ctx.actor.integratorId;
-  return runMutation(ctx, async (tx) => {
+  const id = newId();
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const message = messageFor(code);
+  const now = ctx.now.getTime();
+  const expiresAt = new Date(now + OTP_TTL_MS);
+
+  const { email, userId } = await runMutation(ctx, async (tx) => {
     // The lock serialises concurrent inits of one user, so the resend limits hold.
     const user = await findUser(tx, integratorId, input.userId, { lock: true });
     if (!user) throw notFound('User');
-    const email = (user.userInfo as { email?: string }).email;
-    if (!email) throw new ApiError('otp_destination_missing', 'The user has no email address');
+    const address = (user.userInfo as { email?: string }).email;
+    if (!address) throw new ApiError('otp_destination_missing', 'The user has no email address');
 
-    const now = ctx.now.getTime();
     const recent = await recentCodes(tx, user.id, new Date(now - HOUR_MS));
     const last = recent[0];
     if (last && now - last.createdAt.getTime() < delivery.resendIntervalMs) {
@@ -109,30 +116,31 @@ export async function initOtp(ctx: MutationContext, delivery: OtpDelivery, input
       throw new ApiError('otp_rate_limited', `${delivery.maxPerHour} codes were sent to this user in the last hour; retry in ${retryAfter(wait)} s`, { headers: { 'retry-after': retryAfter(wait) } });
     }
 
-    const id = newId();
-    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    const expiresAt = new Date(now + OTP_TTL_MS);
     await supersedeOpenCodes(tx, user.id, ctx.now);
-    await insertCode(tx, { id, integratorId, userId: user.id, channel: input.channel, destination: email, codeHash: codeHash(ctx, id, code), expiresAt, createdAt: ctx.now });
-    const message = messageFor(code);
-    if (delivery.mailer) {
-      try {
-        await delivery.mailer.send({ to: email, ...message });
-      } catch (err) {
-        throw new ApiError('otp_delivery_failed', `The mail server did not accept the message: ${(err as Error).message.slice(0, 200)}`);
-      }
-    } else {
-      await insertOutboxMessage(tx, { id: newId(), integratorId, userId: user.id, channel: input.channel, destination: email, subject: message.subject, body: message.text, code, createdAt: ctx.now });
+    await insertCode(tx, { id, integratorId, userId: user.id, channel: input.channel, destination: address, codeHash: codeHash(ctx, id, code), expiresAt, createdAt: ctx.now });
+    if (!delivery.mailer) {
+      await insertOutboxMessage(tx, { id: newId(), integratorId, userId: user.id, channel: input.channel, destination: address, subject: message.subject, body: message.text, code, createdAt: ctx.now });
     }
-    return {
-      userId: user.id,
-      channel: input.channel,
-      destination: maskEmail(email),
-      expiresAt: expiresAt.toISOString(),
-      attemptsAllowed: OTP_MAX_ATTEMPTS,
-      resendAvailableAt: new Date(now + delivery.resendIntervalMs).toISOString(),
-    };
+    return { email: address, userId: user.id };
   });
+
+  if (delivery.mailer) {
+    try {
+      await delivery.mailer.send({ to: email, ...message });
+    } catch (err) {
+      await deleteCode(ctx.db.db, id);
+      const reply = (err as { responseCode?: unknown }).responseCode;
+      throw new ApiError('otp_delivery_failed', `The mail server did not accept the message${typeof reply === 'number' ? ` (SMTP ${reply})` : ''}; no code was issued`);
+    }
+  }
+  return {
+    userId,
+    channel: input.channel,
+    destination: maskEmail(email),
+    expiresAt: expiresAt.toISOString(),
+    attemptsAllowed: OTP_MAX_ATTEMPTS,
+    resendAvailableAt: new Date(now + delivery.resendIntervalMs).toISOString(),
+  };
 }
 
 type VerifyOutcome = { ok: true; issued: ApprovalTokenIssued } | { ok: false; error: ApiError };
