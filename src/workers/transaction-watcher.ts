@@ -3,8 +3,8 @@ import type { ChainClient, ChainRegistry, ReceiptView } from '../chain/chain-cli
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
 import { listProcessing, moveTransaction, type TransactionRow } from '../db/repositories/transactions.js';
-import { recordEvent } from '../domain/events/record-event.js';
-import { transactionView, type FailureReason } from '../domain/transactions/transaction-view.js';
+import { recordTransactionChange, WATCHER } from '../domain/transactions/record-change.js';
+import type { FailureReason } from '../domain/transactions/transaction-view.js';
 import type { Treasury } from '../chain/treasury.js';
 import { listPayoutsDue } from '../db/repositories/deposits.js';
 import { payOut, payoutDue } from '../domain/deposits/payout.js';
@@ -119,11 +119,7 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
         ...(outcome.failureReason ? { failureReason: outcome.failureReason } : {}),
         updatedAt: now,
       });
-      if (!updated) return;
-      const view = transactionView(updated);
-      const base = { integratorId: row.integratorId, objectType: 'transaction', objectId: row.id, object: view, at: now };
-      await recordEvent(tx, { ...base, type: 'transaction.status.changed', previousAttributes: { status: row.status } });
-      await recordEvent(tx, { ...base, type: outcome.status === 'completed' ? 'transaction.completed' : 'transaction.failed' });
+      if (updated) await recordTransactionChange(tx, updated, 'processing', { ...WATCHER, detail: outcome.failureReason ?? `mined in block ${outcome.receipt?.blockNumber}` }, now);
     });
   }
 

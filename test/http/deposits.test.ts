@@ -226,6 +226,7 @@ for (const backend of backends()) {
     let server: TestServer;
     let base: Anvil;
     let token: string;
+    let operatorId: string;
     let integrator: SeededIntegrator;
     const treasuryKey = `0x${'11'.repeat(32)}`;
 
@@ -238,7 +239,9 @@ for (const backend of backends()) {
         TREASURY_PRIVATE_KEY: treasuryKey,
         DEPOSIT_BANK_USD: JSON.stringify({ bank_name: 'First Example Bank', bank_address: '2 Main St', bank_beneficiary_name: 'Example Custody LLC', bank_beneficiary_address: '3 Main St', bank_account_number: '987654321', bank_routing_number: '011000015' }),
       });
-      token = (await createOperator(server.database, 'Bank feed', server.clock.now())).token;
+      const operator = await createOperator(server.database, 'Bank feed', server.clock.now());
+      token = operator.token;
+      operatorId = operator.operatorId;
       integrator = await server.seedIntegrator('Prod');
       await base.setBalance(server.treasury!.address, ETH);
     });
@@ -300,6 +303,19 @@ for (const backend of backends()) {
       assert.deepEqual([cancel.status, cancel.body.status, cancel.body.failureReason], [200, 'failed', 'cancelled'], cancel.text);
       const late = await adminCall(server, token, 'POST', `/deposits/${ref2}/funds-received`, { amount: '100' });
       assert.deepEqual([late.status, late.body.code], [409, 'invalid_transaction_state'], late.text);
+      const [paidRow] = await server.database.db.select().from(transactions).where(eq(transactions.transactionId, paid.transactionId));
+      const audited = await adminCall(server, token, 'GET', `/deposits/${reference}`);
+      assert.deepEqual(
+        audited.body.history.map((h: { fromStatus: string | null; toStatus: string; actorType: string; actorId: string | null; detail: string | null }) => [h.fromStatus, h.toStatus, h.actorType, h.actorId, h.detail]),
+        [
+          [null, 'waiting_for_funds', 'integrator', integrator.publicKey, 'deposit of 100 USD'],
+          ['waiting_for_funds', 'funds_in_transfer', 'operator', operatorId, 'received 100.00 USD'],
+          ['funds_in_transfer', 'processing', 'system', 'transaction-watcher', `payout from the treasury, nonce ${paidRow!.nonce}`],
+          ['processing', 'completed', 'system', 'transaction-watcher', `mined in block ${done.transactionReceipt.blockNumber}`],
+        ],
+      );
+      const cancelledAudit = await adminCall(server, token, 'GET', `/deposits/${ref2}`);
+      assert.deepEqual(cancelledAudit.body.history.at(-1).detail, 'no funds within 30 days');
       const unknown = await adminCall(server, token, 'GET', '/deposits/DEP-000000000000');
       assert.equal(unknown.status, 404);
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { serializeTransaction } from 'viem';
-import { authenticators, transactions, usedStampChallenges } from '../../src/db/schema/index.js';
+import { authenticators, transactions, transactionTransitions, usedStampChallenges } from '../../src/db/schema/index.js';
 import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { createCustomer, ETH, recipient, settled as settledVia, signedBody as makeSignedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
@@ -90,6 +90,14 @@ for (const backend of backends()) {
         ['transaction.status.changed', 'completed', 'processing'],
         ['transaction.completed', 'completed', undefined],
       ]);
+      const audit = await server.database.db.select().from(transactionTransitions).where(eq(transactionTransitions.transactionRowId, row!.id)).orderBy(transactionTransitions.id);
+      assert.deepEqual(
+        audit.map((t) => [t.fromStatus, t.toStatus, t.actorType, t.actorId, t.detail]),
+        [
+          [null, 'processing', 'integrator', acme.publicKey, 'approved by passkey'],
+          ['processing', 'completed', 'system', 'transaction-watcher', `mined in block ${done.transactionReceipt.blockNumber}`],
+        ],
+      );
       const [passkeyRow] = await server.database.db.select().from(authenticators).where(eq(authenticators.userId, alice.userId));
       assert.equal(passkeyRow!.signCount, alice.passkey.signCount, 'the counter advanced');
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
-import { accounts, entities, transactions, users, wallets, type VerificationStatus } from '../schema/index.js';
+import { accounts, entities, transactions, transactionTransitions, users, wallets, type VerificationStatus } from '../schema/index.js';
 import type { TransactionRow } from './transactions.js';
 
 /** The integrator's account with its owner's status and its custody wallet, if any. */
@@ -65,4 +65,9 @@ export async function recordPayoutFailure(db: Executor, id: string, error: strin
       ...(discard ? { payoutRaw: null, transactionHash: null, nonce: null } : {}),
     })
     .where(and(eq(transactions.id, id), eq(transactions.status, 'funds_in_transfer')));
+}
+
+/** A transaction's audit trail, oldest first. */
+export async function listTransactionTransitions(db: Executor, transactionRowId: string) {
+  return db.select().from(transactionTransitions).where(eq(transactionTransitions.transactionRowId, transactionRowId)).orderBy(asc(transactionTransitions.id));
 }

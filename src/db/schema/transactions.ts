@@ -99,3 +99,29 @@ export const usedStampChallenges = pgTable('used_stamp_challenges', {
     .references(() => transactions.id),
   createdAt: createdAt(),
 });
+
+/**
+ * Every status change of a transaction: who or what caused it (the integrator's credential, an operator, the
+ * sandbox, or the service itself) and a detail (the approval, the amount received, the reason). Written in the same
+ * database transaction as the change and its event; never updated or deleted.
+ */
+export const transactionTransitions = pgTable(
+  'transaction_transitions',
+  {
+    id: uuid('id').primaryKey(),
+    integratorId: uuid('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    transactionRowId: uuid('transaction_row_id')
+      .notNull()
+      .references(() => transactions.id),
+    /** Null for the creation. */
+    fromStatus: text('from_status').$type<TransactionStatus>(),
+    toStatus: text('to_status').$type<TransactionStatus>().notNull(),
+    actorType: text('actor_type', { enum: ['integrator', 'operator', 'system', 'sandbox'] }).notNull(),
+    actorId: text('actor_id'),
+    detail: text('detail'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('transaction_transitions_transaction_idx').on(t.transactionRowId, t.id)],
+);

@@ -2,12 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { ChainRegistry } from '../../chain/chain-client.js';
 import type { Treasury } from '../../chain/treasury.js';
 import type { Database, Tx } from '../../db/database.js';
-import { findDepositAccount, findDepositByReference } from '../../db/repositories/deposits.js';
+import { findDepositAccount, findDepositByReference, listTransactionTransitions } from '../../db/repositories/deposits.js';
 import { findTransaction, insertTransaction, moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
 import type { TransactionStatus } from '../../db/schema/index.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
-import { recordEvent } from '../events/record-event.js';
+import { integratorCause, recordTransactionChange, type TransactionCause } from '../transactions/record-change.js';
 import { newId } from '../ids.js';
 import { transactionView, type FiatDepositInstructions, type TransactionView } from '../transactions/transaction-view.js';
 import type { DepositConfig, DepositCurrency } from './deposit-config.js';
@@ -100,21 +100,23 @@ export async function createDeposit(ctx: MutationContext, deps: DepositDeps, inp
       updatedAt: ctx.now,
     });
     if (!row) throw new Error('deposit reference collision');
-    const view = transactionView(row);
-    await recordEvent(tx, { integratorId, type: 'transaction.created', objectType: 'transaction', objectId: row.id, object: view, at: ctx.now });
-    return view;
+    return recordTransactionChange(tx, row, null, integratorCause(ctx.actor, `deposit of ${input.amount} ${input.currency}`), ctx.now);
   });
 }
 
 /** A status change of a deposit with its events, in the caller's transaction; 409 when the deposit is elsewhere. */
-async function moveDeposit(tx: Tx, row: TransactionRow, to: TransactionStatus, patch: Parameters<typeof moveTransaction>[3], at: Date, options: Parameters<typeof moveTransaction>[4] = {}): Promise<TransactionView> {
+async function moveDeposit(
+  tx: Tx,
+  row: TransactionRow,
+  to: TransactionStatus,
+  patch: Parameters<typeof moveTransaction>[3],
+  cause: TransactionCause,
+  at: Date,
+  options: Parameters<typeof moveTransaction>[4] = {},
+): Promise<TransactionView> {
   const moved = await moveTransaction(tx, row.id, row.status, { ...patch, status: to, updatedAt: at }, options);
   if (!moved) throw new ApiError('invalid_transaction_state', 'The transaction changed meanwhile (or its payout was signed); read it and try again');
-  const view = transactionView(moved);
-  const base = { integratorId: row.integratorId, objectType: 'transaction', objectId: row.id, object: view, at };
-  await recordEvent(tx, { ...base, type: 'transaction.status.changed', previousAttributes: { status: row.status } });
-  if (to === 'failed') await recordEvent(tx, { ...base, type: 'transaction.failed' });
-  return view;
+  return recordTransactionChange(tx, moved, row.status, cause, at);
 }
 
 function expectDeposit(row: TransactionRow | undefined, allowed: TransactionStatus[], action: string): TransactionRow {
@@ -129,37 +131,55 @@ function expectDeposit(row: TransactionRow | undefined, allowed: TransactionStat
  * The bank transfer arrived: waiting_for_funds -> funds_in_transfer with the amount received (what is paid out;
  * it may differ from the amount asked). The payout follows in the background (the transaction watcher).
  */
-function fundsArrived(tx: Tx, row: TransactionRow, amount: string, deps: Pick<DepositDeps, 'config'>, at: Date): Promise<TransactionView> {
+function fundsArrived(tx: Tx, row: TransactionRow, amount: string, deps: Pick<DepositDeps, 'config'>, cause: TransactionCause, at: Date): Promise<TransactionView> {
   const wei = weiFor(amount, row.depositCurrency as DepositCurrency, deps.config);
-  return moveDeposit(tx, row, 'funds_in_transfer', { receivedAmount: amount, value: wei.toString() }, at);
+  return moveDeposit(tx, row, 'funds_in_transfer', { receivedAmount: amount, value: wei.toString() }, { ...cause, detail: `received ${amount} ${row.depositCurrency}` }, at);
 }
 
 /** Sandbox: simulate-deposit, the integrator's own deposit by its transactionId. */
 export async function simulateDeposit(ctx: MutationContext, deps: Pick<DepositDeps, 'config'>, input: { transactionId: string; amount: string }): Promise<TransactionView> {
   positive(input.amount, '/amount');
   const row = expectDeposit(await findTransaction(ctx.db.db, ctx.actor.integratorId, input.transactionId), ['waiting_for_funds'], 'funded');
-  return runMutation(ctx, (tx) => fundsArrived(tx, row, input.amount, deps, ctx.now));
+  const cause: TransactionCause = { actorType: 'sandbox', ...(ctx.actor.publicKey ? { actorId: ctx.actor.publicKey } : {}) };
+  return runMutation(ctx, (tx) => fundsArrived(tx, row, input.amount, deps, cause, ctx.now));
 }
 
 /** Operators (or a bank feed): funds received for a reference. */
-export async function receiveDepositFunds(db: Database, deps: Pick<DepositDeps, 'config'>, input: { reference: string; amount: string }, at: Date): Promise<TransactionView> {
+export async function receiveDepositFunds(db: Database, deps: Pick<DepositDeps, 'config'>, input: { reference: string; amount: string }, operatorId: string, at: Date): Promise<TransactionView> {
   positive(input.amount, '/amount');
   const row = expectDeposit(await findDepositByReference(db.db, input.reference), ['waiting_for_funds'], 'funded');
-  return db.db.transaction((tx) => fundsArrived(tx, row, input.amount, deps, at));
+  return db.db.transaction((tx) => fundsArrived(tx, row, input.amount, deps, { actorType: 'operator', actorId: operatorId }, at));
 }
 
 /** Operators: the deposit will not be paid out (no funds came, or they were returned). */
-export async function cancelDeposit(db: Database, input: { reference: string }, at: Date): Promise<TransactionView> {
+export async function cancelDeposit(db: Database, input: { reference: string; reason: string }, operatorId: string, at: Date): Promise<TransactionView> {
   const row = expectDeposit(await findDepositByReference(db.db, input.reference), ['waiting_for_funds', 'funds_in_transfer'], 'cancelled');
   // A payout already signed may be on its way to the node: only a deposit without one can be cancelled safely.
   if (row.payoutRaw) throw new ApiError('invalid_transaction_state', 'The payout is already signed and may be broadcast; wait for its outcome', { extensions: { fromStatus: row.status, action: 'cancelled' } });
   // Guarded in the update too: a payout signed after the read above makes this a 409, never a cancelled payout.
-  return db.db.transaction(async (tx) => moveDeposit(tx, row, 'failed', { failureReason: 'cancelled' }, at, { unsignedPayoutOnly: true }));
+  return db.db.transaction(async (tx) => moveDeposit(tx, row, 'failed', { failureReason: 'cancelled' }, { actorType: 'operator', actorId: operatorId, detail: input.reason }, at, { unsignedPayoutOnly: true }));
 }
 
-/** Operators: a deposit by reference, with its integrator. */
-export async function depositByReference(db: Database, reference: string): Promise<TransactionView & { integratorId: string }> {
+export interface TransitionView {
+  fromStatus: TransactionStatus | null;
+  toStatus: TransactionStatus;
+  actorType: string;
+  actorId: string | null;
+  detail: string | null;
+  at: string;
+}
+
+/** Operators: a deposit by reference, with its integrator and its audit trail (who moved it, when, why). */
+export async function depositByReference(db: Database, reference: string): Promise<TransactionView & { integratorId: string; history: TransitionView[] }> {
   const row = await findDepositByReference(db.db, reference);
   if (!row) throw notFound('Deposit');
-  return { ...transactionView(row), integratorId: row.integratorId };
+  const history = (await listTransactionTransitions(db.db, row.id)).map((t) => ({
+    fromStatus: t.fromStatus,
+    toStatus: t.toStatus,
+    actorType: t.actorType,
+    actorId: t.actorId,
+    detail: t.detail,
+    at: t.createdAt.toISOString(),
+  }));
+  return { ...transactionView(row), integratorId: row.integratorId, history };
 }

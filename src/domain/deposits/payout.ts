@@ -6,8 +6,7 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/database.js';
 import { recordPayoutFailure, signedPayoutNonces, storeSignedPayout } from '../../db/repositories/deposits.js';
 import { moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
-import { recordEvent } from '../events/record-event.js';
-import { transactionView } from '../transactions/transaction-view.js';
+import { recordTransactionChange, WATCHER } from '../transactions/record-change.js';
 
 export interface PayoutDeps {
   database: Database;
@@ -85,8 +84,6 @@ export async function payOut(deps: PayoutDeps, row: TransactionRow): Promise<voi
   const now = clock();
   await database.db.transaction(async (tx) => {
     const moved = await moveTransaction(tx, row.id, 'funds_in_transfer', { status: 'processing', broadcastedAt: now, payoutError: null, updatedAt: now });
-    if (!moved) return;
-    const view = transactionView(moved);
-    await recordEvent(tx, { integratorId: row.integratorId, type: 'transaction.status.changed', objectType: 'transaction', objectId: row.id, object: view, previousAttributes: { status: 'funds_in_transfer' }, at: now });
+    if (moved) await recordTransactionChange(tx, moved, 'funds_in_transfer', { ...WATCHER, detail: `payout from the treasury, nonce ${moved.nonce}` }, now);
   });
 }

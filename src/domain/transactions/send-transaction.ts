@@ -6,7 +6,7 @@ import type { Tx } from '../../db/database.js';
 import { findSigningAccount, findTransaction, findWalletOfAccount, insertTransaction, type AccountRowWithStatus, type TransactionRow } from '../../db/repositories/transactions.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, notFound, type FieldError } from '../errors.js';
-import { recordEvent } from '../events/record-event.js';
+import { integratorCause, recordTransactionChange } from './record-change.js';
 import { newId } from '../ids.js';
 import { transactionView, type TransactionView } from './transaction-view.js';
 
@@ -176,8 +176,7 @@ export async function sendTransaction(
       });
       if (!row) throw new TransactionIdTaken();
       await approval.use(tx, rowId);
-      const view = transactionView(row);
-      await recordEvent(tx, { integratorId, type: 'transaction.created', objectType: 'transaction', objectId: row.id, object: view, at: ctx.now });
+      const view = await recordTransactionChange(tx, row, null, integratorCause(ctx.actor, `approved by ${approval.kind}`), ctx.now);
       // Last: once the node has the transaction, only the commit remains.
       try {
         await chain.broadcast(signed);

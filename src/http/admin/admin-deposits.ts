@@ -28,7 +28,7 @@ export function adminDepositRoutes(api: Api, deps: Deps): void {
       },
     },
     async (request) => {
-      const result = await receiveDepositFunds(deps.database, { config: deps.config.deposits }, { reference: request.params.reference, amount: request.body.amount }, deps.clock());
+      const result = await receiveDepositFunds(deps.database, { config: deps.config.deposits }, { reference: request.params.reference, amount: request.body.amount }, request.operator!.operatorId, deps.clock());
       request.log.info({ operator: request.operator!.name, reference: request.params.reference, amount: request.body.amount }, 'deposit funds received');
       deps.transactionBroadcast?.fire();
       return result;
@@ -45,7 +45,7 @@ export function adminDepositRoutes(api: Api, deps: Deps): void {
       },
     },
     async (request) => {
-      const result = await cancelDeposit(deps.database, { reference: request.params.reference }, deps.clock());
+      const result = await cancelDeposit(deps.database, { reference: request.params.reference, reason: request.body.reason }, request.operator!.operatorId, deps.clock());
       request.log.info({ operator: request.operator!.name, reference: request.params.reference, reason: request.body.reason }, 'deposit cancelled');
       return result;
     },
