@@ -88,8 +88,8 @@ for (const backend of backends()) {
       const paying = await eventually(() => read(transactionId), (r) => r.body.status === 'processing', 'the payout to be broadcast', 15_000);
       const hash = paying.body.transactionHash as string;
 
+      // The node forgets it. (Not checked here: a watcher round may already have sent it again, which is the point.)
       await base.rpc('anvil_dropTransaction', [hash]);
-      assert.equal(await base.rpc('eth_getTransactionByHash', [hash]), null, 'the node forgot it');
       server.clock.advance(DROPPED_AFTER_MS + 1000);
       await server.watcher!.nextRound();
       const again = await read(transactionId);
