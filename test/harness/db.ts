@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../src/db/database.js';
 import { events } from '../../src/db/schema/index.js';
 
@@ -13,4 +13,15 @@ export function eventsOfType(database: Database, integratorId: string, type: str
     .from(events)
     .where(and(eq(events.integratorId, integratorId), eq(events.type, type)))
     .orderBy(asc(events.id));
+}
+
+/**
+ * PostgreSQL: how many statements of this database whose text matches `pattern` (ILIKE) wait on a lock now;
+ * tests use it to know that a request has reached the lock they hold.
+ */
+export async function statementsWaitingOnLocks(database: Database, pattern: string): Promise<number> {
+  const res = (await database.db.execute(
+    sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike ${pattern}`,
+  )) as unknown as { rows: { n: number }[] };
+  return Number(res.rows[0]!.n);
 }

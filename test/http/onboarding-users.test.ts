@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { privateKeyToAccount } from 'viem/accounts';
-import { wallets } from '../../src/db/schema/index.js';
+import { authenticators, wallets } from '../../src/db/schema/index.js';
 import { backends } from '../harness/backends.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
-import { eventsFor } from '../harness/db.js';
+import { eventsFor, statementsWaitingOnLocks } from '../harness/db.js';
+import { eventually } from '../harness/eventually.js';
 import { berliner, californian, doc, personDocs, signedAt } from '../harness/fixtures.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 
@@ -159,6 +160,44 @@ for (const backend of backends()) {
       });
       assert.equal(again.status, 409);
       assert.equal(again.body.code, 'authenticator_exists');
+    });
+
+    it('a passkey registered by a concurrent request after this one checked it is still a 409 authenticator_exists, never a 500', { skip: backend !== 'postgres' && 'PGlite has one connection: requests cannot interleave' }, async () => {
+      const passkey = new SoftwareAuthenticator();
+      const holder = await acme.client.post('/v1/submit/create-user', { userInfo: berliner({ email: 'holder@example.de' }), partnerSignedAgreementId: 'agr', serviceTermsSignedAt: signedAt() });
+      assert.equal(holder.status, 201, holder.text);
+      const credentialId = passkey.authenticator().attestation.credentialId;
+      const waitingOnLocks = () => statementsWaitingOnLocks(server.database, '%insert into%authenticators%');
+      // The other request: its row is written but not committed, so this request's check sees the id free and
+      // its insert waits on that row until the other commits.
+      const { pending } = await server.database.db.transaction(async (tx) => {
+        await tx.insert(authenticators).values({
+          id: crypto.randomUUID(),
+          integratorId: acme.integratorId,
+          userId: holder.body.userId,
+          authenticatorName: 'first',
+          credentialId,
+          challenge: 'c',
+          clientDataJson: 'e30',
+          attestationObject: 'oA',
+          transports: [],
+        });
+        const request = acme.client.post('/v1/submit/create-user', {
+          userInfo: berliner({ email: 'second@example.de' }),
+          partnerSignedAgreementId: 'agr',
+          serviceTermsSignedAt: signedAt(),
+          authenticators: [passkey.authenticator()],
+        });
+        await eventually(waitingOnLocks, (n) => n === 1, 'create-user to wait for the concurrent registration');
+        // Wrapped, so that the transaction commits now rather than waiting for the answer.
+        return { pending: request };
+      });
+      const res = await pending;
+      assert.equal(res.status, 409, res.text);
+      assert.equal(res.body.code, 'authenticator_exists');
+      assert.match(res.body.detail, new RegExp(credentialId));
+      const users = (await server.database.db.execute(sql`select count(*)::int as n from users where user_info->>'email' = 'second@example.de'`)) as unknown as { rows: { n: number }[] };
+      assert.equal(Number(users.rows[0]!.n), 0, 'nothing of the refused request was kept');
     });
 
     it('answers another integrator’s user and account with the same 404 as missing ones', async () => {

@@ -25,8 +25,14 @@ export async function updateUser(db: Executor, id: string, patch: Partial<typeof
   return row!;
 }
 
-export async function insertAuthenticators(db: Executor, rows: (typeof authenticators.$inferInsert)[]): Promise<void> {
-  if (rows.length > 0) await db.insert(authenticators).values(rows);
+/**
+ * Inserts the authenticators whose credential id is still free and returns the ids it inserted: a concurrent
+ * request that registered one of them first (after this one's check) leaves it out instead of failing.
+ */
+export async function insertAuthenticators(db: Executor, rows: (typeof authenticators.$inferInsert)[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const inserted = await db.insert(authenticators).values(rows).onConflictDoNothing({ target: authenticators.credentialId }).returning({ credentialId: authenticators.credentialId });
+  return inserted.map((r) => r.credentialId);
 }
 
 /** Which of these credential ids are registered already (anywhere: a passkey belongs to one user). */

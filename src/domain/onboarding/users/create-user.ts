@@ -145,7 +145,7 @@ export async function createUserWithAccount(ctx: MutationContext, input: CreateU
     });
     if (custodial) await insertWallet(tx, { id: walletId, integratorId, accountId, address: custodial.address, privateKeySealed: custodial.privateKeySealed, createdAt: ctx.now });
 
-    await insertAuthenticators(
+    const registered = await insertAuthenticators(
       tx,
       passkeys.prepared.map((a) => ({
         id: newId(),
@@ -166,6 +166,9 @@ export async function createUserWithAccount(ctx: MutationContext, input: CreateU
         createdAt: ctx.now,
       })),
     );
+    // Registered meanwhile by a concurrent request (the check above saw it free): the same answer as the check.
+    const lost = credentialIds.filter((id) => !registered.includes(id));
+    if (lost.length > 0) throw new ApiError('authenticator_exists', `Authenticator credential id already registered: ${lost.join(', ')}`);
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'user', id: userId }, documents.prepared, ctx.now);
     // Created complete means verification requested: the checks run now.
     await checkIfEnteredReview(tx, { type: 'user', id: userId, integratorId, status: user.verificationStatus }, 'not_started', ctx.policy, ctx.now);
