@@ -57,6 +57,7 @@ export const ERROR_CODES = {
   chain_unavailable: { status: 502, title: 'The chain node could not be reached' },
   otp_delivery_failed: { status: 502, title: 'The mail server did not accept the one-time code' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
+  resource_busy: { status: 503, title: 'The records this request changes were busy; nothing was changed' },
   otp_unavailable: { status: 503, title: 'One-time codes cannot be sent: no mail transport is configured' },
   deposits_unavailable: { status: 503, title: 'Deposits are not configured on this deployment' },
 } as const satisfies Record<string, { status: number; title: string }>;

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { isTransientConflict } from '../db/conflicts.js';
 import { ApiError, ERROR_CODES, type ErrorCode, type FieldError, type ProblemExtensions } from '../domain/errors.js';
 import type { Problem } from './schemas/problem.js';
 import { toFieldErrors } from './validation.js';
@@ -68,6 +69,12 @@ export function registerProblemHandling(app: FastifyInstance): void {
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, 'client error');
       return sendProblem(reply, 'validation_failed', 'The request could not be processed as sent');
+    }
+    if (isTransientConflict(error)) {
+      // A 5xx, so the Idempotency-Key is given back and the same request can be retried (a 4xx would be stored).
+      request.log.warn({ err: error }, 'transaction lost a lock conflict; nothing was changed');
+      reply.header('retry-after', '1');
+      return sendProblem(reply, 'resource_busy', 'Another request or the webhook worker was changing the same records; nothing was changed. Retry with the same Idempotency-Key');
     }
     request.log.error({ err: error }, 'unhandled error');
     return sendProblem(reply, 'internal_error', 'An internal error occurred; quote the requestId when reporting it');

@@ -1,5 +1,5 @@
 import { randomUUID, type KeyObject } from 'node:crypto';
-import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { WebhookConfig } from '../config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
@@ -7,7 +7,7 @@ import { privateKeyFromRaw, signWebhook } from '../crypto/webhook-signature.js';
 import type { Database, Executor } from '../db/database.js';
 import { DELIVERY_CHANNEL, findEventsByIds } from '../db/repositories/events.js';
 import { claimDueDeliveries, releaseClaims, finishAttempt, finishSuccesses, nextDueAt, type Claimed, type SuccessRecord } from '../db/repositories/webhook-deliveries.js';
-import { findSubscriptionsByIds, signingKeysOf, type SigningKeyRow, type SubscriptionRow } from '../db/repositories/webhook-subscriptions.js';
+import { endFailingStreaks, findSubscriptionsByIds, lockSubscriptionsForRecording, signingKeysOf, type SigningKeyRow, type SubscriptionRow } from '../db/repositories/webhook-subscriptions.js';
 import { webhookSubscriptions } from '../db/schema/index.js';
 import { toEventView } from '../domain/events/event-view.js';
 import { newId } from '../domain/ids.js';
@@ -180,19 +180,11 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
       result = await sender.send(subscription.url, headersFor(subscription, keys, event.id, body), body);
     }
     const attemptedAt = new Date(clock().getTime() - result.durationMs);
-    const outcome = {
-      attemptId: newId(),
-      attemptedAt,
-      durationMs: result.durationMs,
-      responseStatus: result.status,
-      responseBody: result.body,
-      error: result.error,
-    };
     if (subscription.enabled && isSuccess(result.status)) {
-      if (subscription.failingSince) maybeFailing.add(subscription.id);
       // The slot is free once the receiver answered: the success is recorded with the next group in the
       // background (the claim's lease keeps the delivery from being taken meanwhile).
-      const recording = recordSuccess({ claim: { id: claim.id, token }, outcome: { ...outcome, success: true }, now: clock() }, subscription.id)
+      const success: SuccessRecord = { claim: { id: claim.id, token }, subscriptionId: subscription.id, attemptedAt, durationMs: result.durationMs, responseStatus: result.status!, responseBody: result.body, now: clock() };
+      const recording = recordSuccess(success)
         .catch((err: unknown) => log.error({ err, deliveryId: claim.id }, 'webhook success not recorded; the delivery will be retried after its lease'))
         .finally(() => {
           unrecorded.delete(recording);
@@ -201,7 +193,9 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
       unrecorded.add(recording);
       return;
     }
+    const outcome = { attemptId: newId(), attemptedAt, durationMs: result.durationMs, responseStatus: result.status, responseBody: result.body, error: result.error };
     await database.db.transaction(async (tx) => {
+      await lockSubscriptionsForRecording(tx, [subscription.id], 'update');
       const now = clock();
       const step = subscription.enabled ? nextStep({ status: result.status, retryAfter: result.retryAfter }, claim.scheduleStep, config.retryScheduleMs, now) : { kind: 'failed' as const };
       const next =
@@ -217,35 +211,38 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
     });
   }
 
-  /** Subscriptions that may have a failing streak to end (failingSince set when loaded, or failed here since). */
-  const maybeFailing = new Set<string>();
-  let successes: { record: SuccessRecord; subscriptionId: string; done: () => void; failed: (err: unknown) => void }[] = [];
+  let successes: { record: SuccessRecord; done: () => void; failed: (err: unknown) => void }[] = [];
   let flushTimer: NodeJS.Timeout | undefined;
 
-  function recordSuccess(record: SuccessRecord, subscriptionId: string): Promise<void> {
+  function recordSuccess(record: SuccessRecord): Promise<void> {
     return new Promise<void>((done, failed) => {
-      successes.push({ record, subscriptionId, done, failed });
+      successes.push({ record, done, failed });
       if (successes.length >= SUCCESS_BATCH) flushSuccesses();
       else flushTimer ??= setTimeout(flushSuccesses, FLUSH_DELAY_MS);
     });
   }
 
-  /** One transaction for a group of successes; a success also ends its subscription's failing streak. */
+  /**
+   * One transaction records a group of successes: their subscriptions locked first (the API's lock order), then
+   * one statement. Failing streaks end after the commit, so the worker never waits for a subscription while
+   * holding deliveries that another worker disabling it needs.
+   */
   function flushSuccesses(): void {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = undefined;
     const group = successes;
     successes = [];
     if (group.length === 0) return;
+    const records = group.map((g) => g.record);
     database.db
       .transaction(async (tx) => {
-        const recorded = await finishSuccesses(tx, group.map((g) => g.record));
+        await lockSubscriptionsForRecording(tx, [...new Set(records.map((r) => r.subscriptionId))], 'share');
+        return finishSuccesses(tx, records);
+      })
+      .then(async ({ recorded, failingSubscriptions }) => {
         if (recorded.size < group.length) log.warn({ lost: group.length - recorded.size }, 'webhook claims lost before their attempts were recorded (lease expired)');
-        const ended = [...new Set(group.filter((g) => recorded.has(g.record.claim.id) && maybeFailing.has(g.subscriptionId)).map((g) => g.subscriptionId))];
-        if (ended.length > 0) {
-          await tx.update(webhookSubscriptions).set({ failingSince: null }).where(and(inArray(webhookSubscriptions.id, ended), isNotNull(webhookSubscriptions.failingSince)));
-          for (const id of ended) maybeFailing.delete(id);
-        }
+        // Recorded either way: a streak left open ends with the next success.
+        await endFailingStreaks(db, failingSubscriptions).catch((err: unknown) => log.error({ err, subscriptionIds: failingSubscriptions }, 'failing streak not ended'));
       })
       .then(
         () => group.forEach((g) => g.done()),
@@ -255,7 +252,6 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
 
   /** A failure starts or continues a failing streak; 410 or a streak longer than disableAfterMs disables the subscription. */
   async function trackFailure(tx: Executor, subscription: SubscriptionRow, outcome: string, result: SendResult, now: Date): Promise<void> {
-    maybeFailing.add(subscription.id);
     const [row] = await tx
       .update(webhookSubscriptions)
       .set({ failingSince: sql`coalesce(${webhookSubscriptions.failingSince}, ${now.toISOString()}::timestamptz)` })

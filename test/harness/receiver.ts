@@ -27,6 +27,8 @@ export interface ReceiverResponse {
   status?: number;
   headers?: Record<string, string>;
   body?: string | Buffer;
+  /** Answers only once this settles (the request is recorded on arrival): a test holds a delivery in flight. */
+  until?: Promise<unknown>;
 }
 
 export interface Receiver {
@@ -103,9 +105,13 @@ export async function startReceiver(): Promise<Receiver> {
       };
       const answer = queue.shift() ?? fallback;
       requests.push(entry);
-      res.statusCode = answer.status ?? 200;
-      for (const [k, v] of Object.entries(answer.headers ?? {})) res.setHeader(k, v);
-      res.end(answer.body ?? '');
+      const send = () => {
+        res.statusCode = answer.status ?? 200;
+        for (const [k, v] of Object.entries(answer.headers ?? {})) res.setHeader(k, v);
+        res.end(answer.body ?? '');
+      };
+      if (answer.until) void answer.until.finally(send);
+      else send();
       wake();
     });
   });

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { createPublicKey, randomUUID, verify } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { isTransientConflict } from '../../src/db/conflicts.js';
 import { verifyWebhook, WebhookVerificationError } from '../../src/client/index.js';
 import { webhookSubscriptions } from '../../src/db/schema/index.js';
 import { eventually } from '../harness/eventually.js';
 import { backends } from '../harness/backends.js';
-import { eventsOfType } from '../harness/db.js';
+import { eventsOfType, statementsWaitingOnLocks } from '../harness/db.js';
 import { californian, signedAt } from '../harness/fixtures.js';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../harness/receiver.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
@@ -131,7 +132,9 @@ for (const backend of backends()) {
 
     it('retries a failing receiver with the same webhook-id; history shows one delivery with every attempt', async () => {
       const { integrator, receiver: r, path } = await subscribed();
-      r.respond({ status: 500, body: `first failure ${'x'.repeat(3000)}` }, { status: 500, body: 'second failure' });
+      // The success's body is recorded through an array parameter: quotes, braces, backslashes and "NULL" survive.
+      const tricky = 'NULL "quoted", {braces} \\ back\\slash ✓';
+      r.respond({ status: 500, body: `first failure ${'x'.repeat(3000)}` }, { status: 500, body: 'second failure' }, { status: 200, body: tricky });
       const event = await trigger(integrator);
       const arrivals = await r.waitFor(3);
       assert.deepEqual(
@@ -151,7 +154,7 @@ for (const backend of backends()) {
         [
           [1, 500, `first failure ${'x'.repeat(3000)}`.slice(0, 1024), null, false],
           [2, 500, 'second failure', null, false],
-          [3, 200, 'ok', null, true],
+          [3, 200, tricky, null, true],
         ],
       );
       for (const a of delivery.attempts) assert.ok(Number.isInteger(a.durationMs) && a.durationMs >= 0);
@@ -501,6 +504,80 @@ for (const backend of backends()) {
       assert.equal((await other.client.post(`${path}/deliveries/${failed.id}/retry`)).status, 404);
     });
 
+    it('a request that loses a lock conflict (deadlock) answers 503 resource_busy with Retry-After, and the same Idempotency-Key then succeeds', { skip: backend !== 'postgres' && 'PGlite has one connection: nothing to conflict with' }, async () => {
+      const { integrator, receiver: r, sub, path } = await subscribed();
+      const waitingOnLocks = () => statementsWaitingOnLocks(server.database, '%update%webhook_deliveries%');
+      // A transaction taking the delivery's row and then the subscription's (the order every path of ours avoids,
+      // see the next test). The retry locks the subscription and then waits for the delivery: a cycle. PostgreSQL
+      // breaks it against whichever transaction checks first, deadlock_timeout after it began waiting: normally
+      // the retry, which began waiting first; on a loaded machine the test's own transaction can be the one. Then
+      // the retry went through, and the scenario is played again on a new delivery.
+      for (let round = 1, received = 0; ; round++) {
+        const event = await trigger(integrator);
+        await r.waitFor(++received);
+        const delivery = await settled(integrator, path, event.id, 'succeeded', 1);
+        const retry = () => integrator.client.post(`${path}/deliveries/${delivery.id}/retry`, undefined, { headers: { 'idempotency-key': `busy-${delivery.id}` } });
+        let answer!: ReturnType<typeof retry>;
+        let testLost = false;
+        try {
+          await server.database.db.transaction(async (tx) => {
+            await tx.execute(sql`select id from webhook_deliveries where id = ${delivery.id} for update`);
+            answer = retry();
+            await eventually(waitingOnLocks, (n) => n === 1, 'the retry to wait for the delivery row');
+            await tx.execute(sql`update webhook_subscriptions set failing_since = null where id = ${sub.id}`);
+          });
+        } catch (err) {
+          if (!isTransientConflict(err) || round === 3) throw err;
+          testLost = true;
+        }
+        const lost = await answer;
+        if (testLost) {
+          assert.equal(lost.status, 202, lost.text);
+          await settled(integrator, path, event.id, 'succeeded', 2);
+          await r.waitFor(++received);
+          continue;
+        }
+        assert.equal(lost.status, 503, lost.text);
+        assert.equal(lost.body.code, 'resource_busy');
+        assert.equal(lost.headers.get('retry-after'), '1');
+        assert.match(lost.headers.get('content-type')!, /^application\/problem\+json/);
+        assert.equal((await deliveryOf(integrator, path, event.id)).status, 'succeeded', 'nothing was changed');
+
+        const again = await retry();
+        assert.equal(again.status, 202, again.text);
+        assert.equal(again.body.status, 'pending');
+        await settled(integrator, path, event.id, 'succeeded', 2);
+        return;
+      }
+    });
+
+    it('the worker takes a subscription before its deliveries, the API\'s lock order: a request holding the subscription changes the delivery without waiting', { skip: backend !== 'postgres' && 'PGlite has one connection: nothing to conflict with' }, async () => {
+      const { integrator, receiver: r, sub, path } = await subscribed();
+      // In a failing streak, so that recording a success also has the subscription row to update.
+      await server.database.db.update(webhookSubscriptions).set({ failingSince: new Date(server.clock.now().getTime() - 60_000) }).where(eq(webhookSubscriptions.id, sub.id));
+      // The delivery is in flight (its answer held) when a request locks the subscription.
+      let answer!: () => void;
+      r.respond({ status: 200, until: new Promise<void>((resolve) => (answer = resolve)) });
+      const event = await trigger(integrator);
+      await r.waitFor(1);
+      const outcome = await server.database.db.transaction(async (tx) => {
+        // As PATCH enabled:false does: the subscription first (FOR UPDATE) ...
+        await tx.execute(sql`select id from webhook_subscriptions where id = ${sub.id} for update`);
+        answer();
+        await eventually(() => statementsWaitingOnLocks(server.database, '%from "webhook_subscriptions"%for key share%'), (n) => n === 1, 'the worker to wait for the subscription before recording');
+        // ... then its deliveries: the worker holds none of them, so this does not wait (no deadlock to break).
+        const given = (await tx.execute(
+          sql`update webhook_deliveries set status = 'failed', claim_token = null, last_error = 'subscription_disabled' where event_id = ${event.id} returning id`,
+        )) as unknown as { rows: unknown[] };
+        return { given: given.rows.length };
+      });
+      assert.equal(outcome.given, 1);
+      // The worker's claim was taken from it: its success is not recorded over the API's change.
+      await eventually(() => statementsWaitingOnLocks(server.database, '%webhook_%'), (n) => n === 0, 'the worker to go on');
+      const delivery = await deliveryOf(integrator, path, event.id);
+      assert.deepEqual([delivery.status, delivery.attempts.length, delivery.lastError], ['failed', 0, 'subscription_disabled']);
+    });
+
     // The two tests below move the server clock forward (24 h, then 5 days); they come last so that no other
     // test's deliveries or failure streaks are caught by the jump.
 
@@ -540,6 +617,28 @@ for (const backend of backends()) {
       assert.equal(verifyWebhook(single.rawBody, single.headers, newKey, now()).id, afterGrace.id);
       assert.throws(() => verifyWebhook(single.rawBody, single.headers, oldKey, now()), /no valid signature/);
       await settled(integrator, path, afterGrace.id, 'succeeded', 1);
+    });
+
+    it('a success ends the failing streak: a failure five days after the first one, with a success between, does not disable', async () => {
+      const { integrator, receiver: r, sub, path } = await subscribed();
+      r.setDefault({ status: 500, body: 'down' });
+      const first = await trigger(integrator);
+      await r.waitFor(4);
+      await settled(integrator, path, first.id, 'failed', 4);
+
+      r.setDefault({ status: 200, body: 'ok' });
+      const success = await trigger(integrator);
+      assert.equal((await r.waitFor(5))[4]!.header('webhook-id'), success.id);
+      await settled(integrator, path, success.id, 'succeeded', 1);
+
+      r.setDefault({ status: 500, body: 'down again' });
+      server.clock.advance(server.config.webhooks.disableAfterMs + 1000);
+      const later = await trigger(integrator);
+      await r.waitFor(9);
+      await settled(integrator, path, later.id, 'failed', 4);
+      assert.equal((await integrator.client.get(path)).body.subscription.enabled, true, 'the streak began again after the success');
+      const disabled = (await integrator.client.get(`/v1/events?type=webhook_subscription.disabled&objectId=${sub.id}`)).body.data;
+      assert.equal(disabled.length, 0);
     });
 
     it('disables a subscription whose deliveries have failed for WEBHOOK_DISABLE_AFTER_SECONDS (reason failing)', async () => {

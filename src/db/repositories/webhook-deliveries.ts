@@ -178,34 +178,43 @@ export async function attemptsOf(db: Executor, deliveryIds: string[]): Promise<A
 
 export interface SuccessRecord {
   claim: { id: string; token: string };
-  outcome: AttemptOutcome;
+  subscriptionId: string;
+  attemptedAt: Date;
+  durationMs: number;
+  responseStatus: number;
+  responseBody: string | null;
   now: Date;
 }
 
 /**
- * Records many successful attempts at once (one UPDATE guarded by each claim token, one multi-row INSERT):
- * the common case costs two statements per batch instead of two per delivery. Returns the ids recorded; a
- * delivery whose claim was lost meanwhile is left to its new owner.
+ * Records many successful attempts in one statement: each delivery moves to succeeded (guarded by its claim
+ * token) and its attempt row is inserted. The records travel as a handful of array parameters, so the
+ * statement's text and planning cost do not grow with the group. Returns the deliveries recorded (a delivery
+ * whose claim was lost meanwhile is left to its new owner) and the subscriptions among theirs that were in a
+ * failing streak, for the caller to end once this commits (see lockSubscriptionsForRecording).
  */
-export async function finishSuccesses(db: Executor, records: SuccessRecord[]): Promise<Set<string>> {
-  if (records.length === 0) return new Set();
-  const values = sql.join(
-    records.map((r) => sql`(${r.claim.id}::uuid, ${r.claim.token}::uuid, ${r.now.toISOString()}::timestamptz)`),
-    sql`, `,
-  );
-  const result = await db.execute<{ id: string; attempts: number }>(sql`
-    update webhook_deliveries d
-    set status = 'succeeded', attempts = d.attempts + 1, claim_token = null, last_error = null, next_attempt_at = v.now, updated_at = v.now
-    from (values ${values}) as v(id, token, now)
-    where d.id = v.id and d.claim_token = v.token
-    returning d.id, d.attempts`);
-  const rows = (result as unknown as { rows: { id: string; attempts: number }[] }).rows;
-  const attempts = new Map(rows.map((r) => [r.id, Number(r.attempts)]));
-  const recorded = records.filter((r) => attempts.has(r.claim.id));
-  if (recorded.length > 0) {
-    await db.insert(webhookAttempts).values(
-      recorded.map((r) => ({ id: r.outcome.attemptId, deliveryId: r.claim.id, attemptNumber: attempts.get(r.claim.id)!, ...withoutId(r.outcome) })),
-    );
-  }
-  return new Set(attempts.keys());
+export async function finishSuccesses(db: Executor, records: SuccessRecord[]): Promise<{ recorded: Set<string>; failingSubscriptions: string[] }> {
+  if (records.length === 0) return { recorded: new Set(), failingSubscriptions: [] };
+  const column = <T>(pick: (r: SuccessRecord) => T) => sql.param(records.map(pick));
+  const result = await db.execute<{ id: string }>(sql`
+    with v as (
+      select * from unnest(
+        ${column((r) => r.claim.id)}::uuid[], ${column((r) => r.claim.token)}::uuid[], ${column((r) => r.now.toISOString())}::timestamptz[],
+        ${column((r) => r.attemptedAt.toISOString())}::timestamptz[], ${column((r) => r.durationMs)}::int[],
+        ${column((r) => r.responseStatus)}::smallint[], ${column((r) => r.responseBody)}::text[]
+      ) as v(id, token, now, attempted_at, duration_ms, response_status, response_body)
+    ), done as (
+      update webhook_deliveries d
+      set status = 'succeeded', attempts = d.attempts + 1, claim_token = null, last_error = null, next_attempt_at = v.now, updated_at = v.now
+      from v where d.id = v.id and d.claim_token = v.token
+      returning d.id, d.subscription_id, d.attempts
+    ), attempt as (
+      insert into webhook_attempts (id, delivery_id, attempt_number, attempted_at, duration_ms, response_status, response_body, error, success)
+      select uuid_v7(v.attempted_at), done.id, done.attempts, v.attempted_at, v.duration_ms, v.response_status, v.response_body, null, true
+      from done join v on v.id = done.id
+    )
+    select done.id, done.subscription_id, s.failing_since is not null as failing
+    from done join webhook_subscriptions s on s.id = done.subscription_id`);
+  const rows = (result as unknown as { rows: { id: string; subscription_id: string; failing: boolean }[] }).rows;
+  return { recorded: new Set(rows.map((r) => r.id)), failingSubscriptions: [...new Set(rows.filter((r) => r.failing).map((r) => r.subscription_id))] };
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, gt, inArray, isNull, or } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, inArray, isNotNull, isNull, or } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { webhookSigningKeys, webhookSubscriptions } from '../schema/index.js';
 
@@ -64,4 +64,30 @@ export async function retireSigningKey(db: Executor, keyId: string, at: Date): P
 export async function findSubscriptionsByIds(db: Executor, ids: string[]): Promise<SubscriptionRow[]> {
   if (ids.length === 0) return [];
   return db.select().from(webhookSubscriptions).where(inArray(webhookSubscriptions.id, ids));
+}
+
+/**
+ * Lock order between the delivery worker and the API: the subscription before its deliveries. The API locks a
+ * subscription FOR UPDATE and then changes or deletes its deliveries; a worker recording attempts takes its
+ * subscriptions first, in id order, so neither ever waits for the other while holding what the other needs.
+ * `share` (KEY SHARE): recording successes, which leaves the subscription row alone and must not queue behind
+ * other workers; `update` (NO KEY UPDATE): recording a failure, which updates the subscription.
+ */
+export async function lockSubscriptionsForRecording(db: Executor, ids: string[], mode: 'share' | 'update'): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .select({ id: webhookSubscriptions.id })
+    .from(webhookSubscriptions)
+    .where(inArray(webhookSubscriptions.id, [...ids].sort()))
+    .orderBy(asc(webhookSubscriptions.id))
+    .for(mode === 'share' ? 'key share' : 'no key update');
+}
+
+/** A success ends these subscriptions' failing streaks. */
+export async function endFailingStreaks(db: Executor, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(webhookSubscriptions)
+    .set({ failingSince: null })
+    .where(and(inArray(webhookSubscriptions.id, ids), isNotNull(webhookSubscriptions.failingSince)));
 }

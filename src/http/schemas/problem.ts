@@ -44,7 +44,7 @@ const DESCRIPTIONS: Record<number, string> = {
   429: 'Rate limit exceeded; see Retry-After',
   500: 'Internal error (no internals are disclosed)',
   502: 'An upstream refused or could not be reached: the chain node (transactions) or the mail server (otp/init)',
-  503: 'Service unavailable',
+  503: 'Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key',
 };
 
 const ProblemRef = Type.Unsafe<Problem>(Type.Ref('Problem'));
@@ -58,6 +58,6 @@ export function problemResponses(...statuses: number[]): Record<number, unknown>
   return out;
 }
 
-/** Every signed route can fail authentication, rate limiting or the server. */
+/** Every signed route can fail authentication, rate limiting or the server; a write can also lose a lock conflict (503 resource_busy). */
 export const SIGNED_READ_ERRORS = [400, 401, 429, 500] as const;
-export const SIGNED_WRITE_ERRORS = [400, 401, 403, 409, 413, 415, 422, 429, 500] as const;
+export const SIGNED_WRITE_ERRORS = [400, 401, 403, 409, 413, 415, 422, 429, 500, 503] as const;
