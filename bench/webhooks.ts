@@ -15,6 +15,9 @@
  *   compared with (goal: burst and drain ≥ 0.5 × bare).
  * - steady: 200 events/s (one event per transaction, like API requests) for BENCH_DURATION s (default 10);
  *   latency p50/p99 (goal: p99 < 1 s).
+ * - drain by worker processes (PostgreSQL only): BENCH_WORKER_PROCESSES (default 2; 0 skips) `npm run worker`
+ *   processes, started, warmed up (1,000 deliveries each) and idle, drain 5,000 events queued in one transaction; deliveries/s = events / (commit →
+ *   last arrival). The scale-out path, compared with bare like the others.
  *
  * Every event must arrive exactly once (else exit 1). CPU per phase, from /proc: this process (worker + event
  * writes, or the undici loop), the receiver, PostgreSQL's backends of the bench database, and other processes
@@ -46,7 +49,7 @@ import { API_VERSION } from '../src/version.js';
 import { startWebhookWorker, type WebhookWorker } from '../src/workers/webhook-worker.js';
 import { provisionDatabase } from '../test/harness/backends.js';
 import { BACKEND_LABEL, DEFAULT_POSTGRES_URL, postgresAnswers, type BackendKind } from './lib/backend.js';
-import { freePort, startChild, stopAllChildren, stopChild, type Child } from './lib/children.js';
+import { exited, freePort, startChild, stopAllChildren, stopChild, type Child } from './lib/children.js';
 import { QUIET_PCT, waitForQuiet, watchCpu, type CpuFigures } from './lib/cpu.js';
 
 function positiveInt(name: string, fallback: number, min = 1): number {
@@ -62,6 +65,7 @@ const WARMUP_EVENTS = 300;
 const STEADY_RATE = positiveInt('BENCH_RATE', 200);
 const DURATION_SECONDS = positiveInt('BENCH_DURATION', 10);
 const QUIET_WAIT_SECONDS = positiveInt('BENCH_QUIET_WAIT', 30, 0);
+const WORKER_PROCESSES = positiveInt('BENCH_WORKER_PROCESSES', 2, 0);
 const GOALS = { minRatioVsBare: 0.5, maxSteadyP99Ms: 1000 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -167,7 +171,11 @@ interface Setup {
   kind: BackendKind;
   database: Database;
   databaseName?: string;
+  /** PostgreSQL: the bench database, for worker processes. */
+  databaseUrl?: string;
   secrets: SecretBox;
+  /** The key behind `secrets` (worker processes open the subscription's signing key with it). */
+  encryptionKeyHex: string;
   integratorId: string;
   config: WebhookConfig;
   log: CountingLog;
@@ -252,9 +260,14 @@ function countingLog(): CountingLog {
   return log;
 }
 
+type Phase = 'burst' | 'drain' | 'bare' | 'steady' | 'processes';
+/** The phases whose deliveries/s are compared with the bare loop's. */
+const COMPARED: Phase[] = ['burst', 'drain', 'processes'];
+const phaseLabel = (p: Phase) => (p === 'processes' ? `drain, ${WORKER_PROCESSES} worker processes` : p);
+
 interface PhaseResult {
   backend: BackendKind;
-  phase: 'burst' | 'drain' | 'bare' | 'steady';
+  phase: Phase;
   count: number;
   seconds: number;
   perSec: number;
@@ -307,8 +320,24 @@ async function waitForRecorded(database: Database, timeoutMs: number): Promise<v
   }
 }
 
-function cpuWatch(s: Setup, receiver: ReceiverClient) {
-  return watchCpu({ serverPid: receiver.child.proc.pid!, pids: [receiver.child.proc.pid!], ...(s.databaseName ? { database: s.databaseName } : {}) });
+function cpuWatch(s: Setup, receiver: ReceiverClient, group?: number[]) {
+  return watchCpu({ serverPid: receiver.child.proc.pid!, pids: [receiver.child.proc.pid!], ...(group ? { group } : {}), ...(s.databaseName ? { database: s.databaseName } : {}) });
+}
+
+/** Waits for `count` arrivals, stops the CPU count, and judges the arrivals once every success is recorded. */
+async function collect(s: Setup, receiver: ReceiverClient, created: Map<string, number>, count: number, cpu: ReturnType<typeof cpuWatch>) {
+  await receiver.waitFor(count, 120_000);
+  const cpuFigures = cpu.stop();
+  const taken = await receiver.take();
+  await waitForRecorded(s.database, 30_000);
+  return { cpuFigures, j: judge(created, taken) };
+}
+
+/** `n` events delivered and recorded, their figures thrown away: JIT, pools, keep-alive sockets, the receiver. */
+async function warmUp(s: Setup, receiver: ReceiverClient, n: number): Promise<void> {
+  await writeEvents(s, n, BATCH, new Map());
+  await receiver.waitFor(n, 60_000);
+  await waitForRecorded(s.database, 30_000);
 }
 
 async function quiet(s: Setup, receiver: ReceiverClient): Promise<void> {
@@ -326,11 +355,7 @@ async function burst(s: Setup, receiver: ReceiverClient): Promise<PhaseResult> {
   const started = Date.now();
   await writeEvents(s, EVENTS, BATCH, created);
   const written = Date.now();
-  await receiver.waitFor(EVENTS, 120_000);
-  const cpuFigures = cpu.stop();
-  const taken = await receiver.take();
-  await waitForRecorded(s.database, 30_000);
-  const j = judge(created, taken);
+  const { cpuFigures, j } = await collect(s, receiver, created, EVENTS, cpu);
   const first = Math.min(...created.values());
   const seconds = (j.lastArrival - first) / 1000;
   return {
@@ -359,16 +384,55 @@ async function drain(s: Setup, receiver: ReceiverClient, worker: WebhookWorker):
   const cpu = cpuWatch(s, receiver);
   const started = Date.now();
   const restarted = await startWorker(s);
-  await receiver.waitFor(EVENTS, 120_000);
-  const cpuFigures = cpu.stop();
-  const taken = await receiver.take();
-  await waitForRecorded(s.database, 30_000);
-  const j = judge(created, taken);
+  const { cpuFigures, j } = await collect(s, receiver, created, EVENTS, cpu);
   const seconds = (j.lastArrival - started) / 1000;
   return {
     worker: restarted,
     result: { backend: s.kind, phase: 'drain', count: EVENTS, seconds, perSec: EVENTS / seconds, missing: j.missing, duplicates: j.duplicates, cpu: cpuFigures },
   };
+}
+
+/**
+ * Drain by worker processes (PostgreSQL): the in-process worker stopped, WORKER_PROCESSES `npm run worker`
+ * processes (src/worker-main.ts) started, warmed up (1,000 deliveries each) and idle, then the events queued in
+ * one transaction; deliveries/s = events / (commit → last arrival). The scale-out path: claims are exclusive, so
+ * the processes share the work.
+ */
+async function drainByProcesses(s: Setup, receiver: ReceiverClient): Promise<PhaseResult> {
+  const env = {
+    DATABASE_URL: s.databaseUrl!,
+    ENCRYPTION_KEY: s.encryptionKeyHex,
+    APP_ENV: 'sandbox',
+    LOG_LEVEL: 'info',
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    WEBHOOK_CONCURRENCY: String(s.config.concurrency),
+  };
+  const workers = Array.from({ length: WORKER_PROCESSES }, (_, i) => startChild(`worker ${i + 1}`, ['--import', 'tsx', 'src/worker-main.ts'], env));
+  try {
+    const deadline = Date.now() + 30_000;
+    for (const w of workers) {
+      while (!w.tail().includes('webhook worker ready')) {
+        if (exited(w.proc) || Date.now() > deadline) throw new Error(`${w.name} did not start:\n${w.tail()}`);
+        await sleep(50);
+      }
+    }
+    // Warm-up, as the in-process worker had: 1,000 deliveries per process.
+    await receiver.take();
+    await warmUp(s, receiver, 1000 * WORKER_PROCESSES);
+    await quiet(s, receiver);
+    await receiver.take();
+    const created = new Map<string, number>();
+    await s.database.db.transaction(async (tx) => {
+      for (let i = 0; i < EVENTS; i++) await writeOne(tx, s, created);
+    });
+    const committed = Date.now();
+    const cpu = cpuWatch(s, receiver, workers.map((w) => w.proc.pid!));
+    const { cpuFigures, j } = await collect(s, receiver, created, EVENTS, cpu);
+    const seconds = (j.lastArrival - committed) / 1000;
+    return { backend: s.kind, phase: 'processes', count: EVENTS, seconds, perSec: EVENTS / seconds, missing: j.missing, duplicates: j.duplicates, cpu: cpuFigures };
+  } finally {
+    await Promise.all(workers.map((w) => stopChild(w)));
+  }
 }
 
 /** The same number of similar POSTs from a bare undici loop, with the worker's concurrency. */
@@ -425,11 +489,7 @@ async function steady(s: Setup, receiver: ReceiverClient): Promise<PhaseResult> 
   }
   await Promise.all(writes);
   const writeSeconds = (performance.now() - t0) / 1000;
-  await receiver.waitFor(total, 120_000);
-  const cpuFigures = cpu.stop();
-  const taken = await receiver.take();
-  await waitForRecorded(s.database, 30_000);
-  const j = judge(created, taken);
+  const { cpuFigures, j } = await collect(s, receiver, created, total, cpu);
   return {
     backend: s.kind,
     phase: 'steady',
@@ -452,6 +512,7 @@ async function steady(s: Setup, receiver: ReceiverClient): Promise<PhaseResult> 
 async function setUp(kind: BackendKind, receiver: ReceiverClient, postgresUrl: string | undefined): Promise<Setup> {
   let database: Database;
   let databaseName: string | undefined;
+  let databaseUrl: string | undefined;
   let cleanup: () => Promise<void>;
   if (kind === 'pglite') {
     const dataDir = mkdtempSync(join(tmpdir(), 'webhook-bench-'));
@@ -461,10 +522,12 @@ async function setUp(kind: BackendKind, receiver: ReceiverClient, postgresUrl: s
     const { target, drop } = await provisionDatabase('postgres', postgresUrl);
     if (target.kind !== 'postgres') throw new Error('expected postgres');
     databaseName = new URL(target.url).pathname.slice(1);
+    databaseUrl = target.url;
     database = await openDatabase(target);
     cleanup = drop;
   }
-  const secrets = new SecretBox(randomBytes(32));
+  const encryptionKey = randomBytes(32);
+  const secrets = new SecretBox(encryptionKey);
   const config = loadConfig({
     APP_ENV: 'sandbox',
     LOG_LEVEL: 'warn',
@@ -482,7 +545,9 @@ async function setUp(kind: BackendKind, receiver: ReceiverClient, postgresUrl: s
     kind,
     database,
     ...(databaseName ? { databaseName } : {}),
+    ...(databaseUrl ? { databaseUrl } : {}),
     secrets,
+    encryptionKeyHex: encryptionKey.toString('hex'),
     integratorId,
     config,
     log: countingLog(),
@@ -502,16 +567,12 @@ async function benchBackend(kind: BackendKind, receiver: ReceiverClient, postgre
   let worker: WebhookWorker | undefined;
   try {
     worker = await startWorker(s);
-    // Warm-up: JIT, connections (pool, keep-alive sockets), the receiver.
-    const warm = new Map<string, number>();
-    await writeEvents(s, WARMUP_EVENTS, BATCH, warm);
-    await receiver.waitFor(WARMUP_EVENTS, 60_000);
-    await waitForRecorded(s.database, 30_000);
+    await warmUp(s, receiver, WARMUP_EVENTS);
     await bare(s, receiver, WARMUP_EVENTS, false);
 
     const results: PhaseResult[] = [];
     const step = (r: PhaseResult) => {
-      console.error(`  ${r.phase}: ${fmt(r.perSec)}/s${r.latencyP99Ms !== undefined ? `, p50 ${r.latencyP50Ms} ms, p99 ${r.latencyP99Ms} ms` : ''}`);
+      console.error(`  ${phaseLabel(r.phase)}: ${fmt(r.perSec)}/s${r.latencyP99Ms !== undefined ? `, p50 ${r.latencyP50Ms} ms, p99 ${r.latencyP99Ms} ms` : ''}`);
       results.push(r);
     };
     step(await burst(s, receiver));
@@ -520,6 +581,11 @@ async function benchBackend(kind: BackendKind, receiver: ReceiverClient, postgre
     step(drained.result);
     step((await bare(s, receiver, EVENTS))!);
     step(await steady(s, receiver));
+    if (s.databaseUrl && WORKER_PROCESSES > 0) {
+      await worker.stop();
+      worker = undefined;
+      step(await drainByProcesses(s, receiver));
+    }
     if (s.log.warnings + s.log.errors > 0) console.error(`  worker logged ${s.log.warnings} warning(s), ${s.log.errors} error(s)`);
     return results;
   } finally {
@@ -542,23 +608,23 @@ function printTable(results: PhaseResult[], concurrency: number, notes: string[]
   const warnings: string[] = [];
   for (const r of results) {
     const bareRun = results.find((b) => b.backend === r.backend && b.phase === 'bare');
-    const vsBare = r.phase === 'burst' || r.phase === 'drain' ? (bareRun ? (r.perSec / bareRun.perSec).toFixed(2) : '') : '';
+    const vsBare = COMPARED.includes(r.phase) ? (bareRun ? (r.perSec / bareRun.perSec).toFixed(2) : '') : '';
     const latency = r.latencyP50Ms !== undefined ? `${fmt(r.latencyP50Ms)} / ${fmt(r.latencyP99Ms!)} / ${fmt(r.latencyMaxMs!)} ms` : '';
     lines.push(
-      `| ${BACKEND_LABEL[r.backend]} | ${r.phase} | ${fmt(r.count)} | ${r.phase === 'steady' ? '' : fmt(r.perSec)} | ${r.writtenPerSec ? fmt(r.writtenPerSec) : ''} | ${latency} | ${vsBare} | ${pct(r.cpu.loadGeneratorCpuPct)} | ${pct(r.cpu.serverCpuPct)} | ${pct(r.cpu.postgresCpuPct)} | ${pct(r.cpu.otherCpuPct)} |`,
+      `| ${BACKEND_LABEL[r.backend]} | ${phaseLabel(r.phase)} | ${fmt(r.count)} | ${r.phase === 'steady' ? '' : fmt(r.perSec)} | ${r.writtenPerSec ? fmt(r.writtenPerSec) : ''} | ${latency} | ${vsBare} | ${r.cpu.groupCpuPct !== undefined ? `${pct(r.cpu.groupCpuPct)} (processes)` : pct(r.cpu.loadGeneratorCpuPct)} | ${pct(r.cpu.serverCpuPct)} | ${pct(r.cpu.postgresCpuPct)} | ${pct(r.cpu.otherCpuPct)} |`,
     );
-    if (r.missing || r.duplicates) warnings.push(`FAIL ${BACKEND_LABEL[r.backend]} ${r.phase}: ${r.missing} missing, ${r.duplicates} duplicate deliveries`);
-    if ((r.cpu.otherCpuPct ?? 0) > QUIET_PCT) warnings.push(`warning: ${BACKEND_LABEL[r.backend]} ${r.phase} measured while other processes used ${pct(r.cpu.otherCpuPct)} CPU (busiest: ${r.cpu.otherBusiest})`);
+    if (r.missing || r.duplicates) warnings.push(`FAIL ${BACKEND_LABEL[r.backend]} ${phaseLabel(r.phase)}: ${r.missing} missing, ${r.duplicates} duplicate deliveries`);
+    if ((r.cpu.otherCpuPct ?? 0) > QUIET_PCT) warnings.push(`warning: ${BACKEND_LABEL[r.backend]} ${phaseLabel(r.phase)} measured while other processes used ${pct(r.cpu.otherCpuPct)} CPU (busiest: ${r.cpu.otherBusiest})`);
   }
   const checks: string[] = [];
   for (const backend of [...new Set(results.map((r) => r.backend))]) {
     const of = (phase: PhaseResult['phase']) => results.find((r) => r.backend === backend && r.phase === phase);
     const bareRun = of('bare');
-    for (const phase of ['burst', 'drain'] as const) {
+    for (const phase of COMPARED) {
       const r = of(phase);
       if (r && bareRun) {
         const ratio = r.perSec / bareRun.perSec;
-        checks.push(`${BACKEND_LABEL[backend]} ${phase} / bare deliveries/s: ${ratio.toFixed(2)} (goal >= ${GOALS.minRatioVsBare}) ${ratio >= GOALS.minRatioVsBare ? 'PASS' : 'MISS'}`);
+        checks.push(`${BACKEND_LABEL[backend]} ${phaseLabel(phase)} / bare deliveries/s: ${ratio.toFixed(2)} (goal >= ${GOALS.minRatioVsBare}) ${ratio >= GOALS.minRatioVsBare ? 'PASS' : 'MISS'}`);
       }
     }
     const st = of('steady');

@@ -45,6 +45,8 @@ export interface CpuFigures {
   /** Processes outside the bench, % of one core, and the busiest of them when that is more than QUIET_PCT. */
   otherCpuPct?: number;
   otherBusiest?: string;
+  /** The `group` processes together (e.g. worker processes), % of one core. */
+  groupCpuPct?: number;
 }
 
 /** PostgreSQL's shared helper processes (WAL writer, checkpointer, ...) serve the bench too. */
@@ -55,7 +57,7 @@ const POSTGRES_HELPER = /^postgres: (\S+: )?(checkpointer|background writer|walw
  * server; this process counts too); `database`: the bench database's name, whose PostgreSQL backends (process
  * title `postgres: ... <db> ...`) do the API's work.
  */
-export function watchCpu(own: { serverPid: number; pids: number[]; database?: string }): { stop: () => CpuFigures } {
+export function watchCpu(own: { serverPid: number; pids: number[]; database?: string; group?: number[] }): { stop: () => CpuFigures } {
   const before = snapshot();
   const started = process.hrtime.bigint();
   return {
@@ -69,11 +71,14 @@ export function watchCpu(own: { serverPid: number; pids: number[]; database?: st
       let generator = 0;
       let postgres = 0;
       let other = 0;
+      let group = 0;
+      const grouped = new Set(own.group ?? []);
       let busiest: [number, string] = [0, ''];
       for (const [pid, proc] of after) {
         const used = proc.ticks - (before.get(pid)?.ticks ?? 0);
         if (used <= 0) continue;
         if (pid === own.serverPid) server += used;
+        else if (grouped.has(pid)) group += used;
         else if (pid === process.pid) generator += used;
         else if (own.database && proc.cmd.startsWith('postgres:') && proc.cmd.includes(` ${own.database} `)) postgres += used;
         else if (mine.has(pid) || proc.cmd === '' || POSTGRES_HELPER.test(proc.cmd)) continue; // ours, or kernel threads
@@ -88,6 +93,7 @@ export function watchCpu(own: { serverPid: number; pids: number[]; database?: st
         postgresCpuPct: own.database ? pct(postgres) : undefined,
         otherCpuPct: pct(other),
         otherBusiest: pct(other) > QUIET_PCT ? busiest[1] : undefined,
+        ...(own.group ? { groupCpuPct: pct(group) } : {}),
       };
     },
   };
