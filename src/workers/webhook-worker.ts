@@ -273,8 +273,16 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
       stopping = true;
       await rounds.stop();
       // Claims not started yet go back to the outbox at once rather than after their lease.
+      // Subscriptions first, as everywhere. If this fails (a lock conflict), the claims simply expire with their lease.
       const waiting = queue.splice(0);
-      if (waiting.length > 0) await releaseClaims(db, waiting.map((q) => ({ id: q.claim.id, token: q.token })), clock());
+      if (waiting.length > 0) {
+        await db
+          .transaction(async (tx) => {
+            await lockSubscriptionsForRecording(tx, [...new Set(waiting.map((q) => q.claim.subscriptionId))], 'share');
+            await releaseClaims(tx, waiting.map((q) => ({ id: q.claim.id, token: q.token })), clock());
+          })
+          .catch((err: unknown) => log.warn({ err, claims: waiting.length }, 'webhook claims not given back; they return to the outbox when their lease ends'));
+      }
       // Deliveries in flight get a short grace; then their connections are cut and they are recorded as
       // failed attempts, to be retried (by this or another worker) like any other failure.
       const settled = Promise.allSettled([...inFlight]);

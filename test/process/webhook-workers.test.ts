@@ -14,6 +14,7 @@ import { newId } from '../../src/domain/ids.js';
 import { createIntegrator } from '../../src/domain/integrators/integrators.js';
 import { createSubscription } from '../../src/domain/webhooks/subscriptions.js';
 import { postgresUrl, provisionDatabase } from '../harness/backends.js';
+import { statementsWaitingOnLocks } from '../harness/db.js';
 
 /*
  * Standalone webhook workers (`src/worker-main.ts`, each its own process) against one PostgreSQL database:
@@ -76,8 +77,11 @@ async function stopWorker(w: WorkerProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** A local endpoint answering 200 (after `delayMs`), recording each delivery's webhook-id and connection. */
-async function startReceiver(opts: { delayMs?: number; onArrival?: (count: number) => void } = {}): Promise<Receiver> {
+/**
+ * A local endpoint answering 200 (after `delayMs`, or once `hold` settles), recording each delivery's webhook-id
+ * and connection.
+ */
+async function startReceiver(opts: { delayMs?: number; hold?: Promise<void>; onArrival?: (count: number) => void } = {}): Promise<Receiver> {
   const arrivals: Arrival[] = [];
   const server = http.createServer((req, res) => {
     arrivals.push({ webhookId: String(req.headers['webhook-id']), remotePort: req.socket.remotePort ?? 0 });
@@ -85,7 +89,8 @@ async function startReceiver(opts: { delayMs?: number; onArrival?: (count: numbe
     req.resume();
     req.on('end', () => {
       const answer = () => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-      if (opts.delayMs) setTimeout(answer, opts.delayMs);
+      if (opts.hold) void opts.hold.then(answer);
+      else if (opts.delayMs) setTimeout(answer, opts.delayMs);
       else answer();
     });
   });
@@ -347,5 +352,44 @@ describe('standalone webhook workers on one PostgreSQL database', { skip: postgr
     // The killed worker's unfinished attempts were never recorded: every row shows one (successful) attempt.
     assert.deepEqual(await deliveryStates(s.database), [{ status: 'succeeded', attempts: 1, n: EVENTS }]);
     assert.ok(alive(second), second.output());
+  });
+  it('a worker stopped with SIGTERM gives its unstarted claims back at once, taking their subscription first (the API\'s lock order)', async () => {
+    const WORKER_CONCURRENCY = 2;
+    let answer!: () => void;
+    const receiver = await startReceiver({ hold: new Promise<void>((resolve) => (answer = resolve)) });
+    // The default lease (timeout + 30 s) outlasts the test: only the worker's release can return a claim now.
+    const s = await setUp(receiver.url, { WEBHOOK_CONCURRENCY: String(WORKER_CONCURRENCY) });
+    const worker = startWorker(s.workerEnv);
+    await listening(s.database, s.name, 1, [worker]);
+    await burst(s, 10);
+    const progress = () => `arrivals: ${receiver.arrivals.length}\n${worker.output()}`;
+    const claimed = sql`select count(*)::int as n from webhook_deliveries where claim_token is not null`;
+    // Two in flight (their answers held) and two more claimed ahead, waiting for a slot.
+    await until('the worker to fill its slots and claim ahead', async () => receiver.arrivals.length === WORKER_CONCURRENCY && (await scalar(s.database, claimed)) === 2 * WORKER_CONCURRENCY, 15_000, progress);
+    const sent = new Set(receiver.arrivals.map((a) => a.webhookId));
+
+    const exited = once(worker.child, 'exit');
+    await s.database.db.transaction(async (tx) => {
+      // As PATCH and DELETE do: the subscription first. The stopping worker must wait for it before it touches
+      // a delivery, or the two could each hold what the other needs next.
+      await tx.execute(sql`select id from webhook_subscriptions for update`);
+      worker.child.kill('SIGTERM');
+      await until('the worker to wait for the subscription before giving its claims back', async () => (await statementsWaitingOnLocks(s.database, '%from "webhook_subscriptions"%for key share%')) === 1, 15_000, progress);
+      assert.equal(await scalar(s.database, claimed), 2 * WORKER_CONCURRENCY, 'no claim was given back before the subscription was taken');
+    });
+    await exited;
+    answer();
+    assert.equal(worker.child.exitCode, 0, worker.output());
+
+    const rows = (await s.database.db.execute(
+      sql`select event_id, status, attempts, claim_token, next_attempt_at <= now() as due from webhook_deliveries order by event_id`,
+    )) as unknown as { rows: { event_id: string; status: string; attempts: number; claim_token: string | null; due: boolean }[] };
+    assert.equal(rows.rows.length, 10);
+    assert.deepEqual(rows.rows.filter((r) => r.claim_token !== null), [], 'every claim was given back or recorded');
+    // The two in flight were cut after the stop's grace and recorded as failed attempts, to be retried.
+    assert.deepEqual(rows.rows.filter((r) => sent.has(r.event_id)).map((r) => [r.status, Number(r.attempts)]), [['pending', 1], ['pending', 1]]);
+    // Every other one, the two claimed ahead among them, is due now rather than at the end of a lease.
+    const unsent = rows.rows.filter((r) => !sent.has(r.event_id));
+    assert.deepEqual(unsent.map((r) => [r.status, Number(r.attempts), r.due]), Array.from({ length: 8 }, () => ['pending', 0, true]));
   });
 });
