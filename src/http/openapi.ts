@@ -1,11 +1,31 @@
-import swagger from '@fastify/swagger';
+import swagger, { type SwaggerTransform } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { API_VERSION } from '../version.js';
+import { ADMIN_PREFIX } from './admin/admin-api.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The operators' OpenAPI document (/admin/api), the second instance of @fastify/swagger. */
+    adminSwagger(): Record<string, unknown>;
+  }
+}
+
+/** A document keeps the routes whose URL `keep` accepts; the others are hidden from it. */
+const documenting =
+  (keep: (url: string) => boolean): SwaggerTransform =>
+  ({ schema, url }) => ({ schema: keep(url) ? schema : { ...schema, hide: true }, url });
+
+const isAdmin = (url: string) => url.startsWith(`${ADMIN_PREFIX}/`);
+
+// Shared schemas (Problem, Credential) appear under components.schemas by their $id.
+const refResolver = { buildLocalReference: (json: { $id?: unknown }, _baseUri: unknown, _fragment: unknown, i: number) => String(json.$id ?? `def-${i}`) };
 
 /**
- * The OpenAPI document is generated from the route schemas that validate requests, so it cannot drift.
- * The spec's security scheme is "an API key made of three headers": three apiKey schemes required together.
+ * The OpenAPI documents are generated from the route schemas that validate requests, so they cannot drift.
+ * Two of them: the integrators' (/openapi.json, /docs), whose security scheme is the spec's "API key made of
+ * three headers" (three apiKey schemes required together), and the operators' (/admin/openapi.json,
+ * /admin/docs), a bearer token.
  */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -32,11 +52,36 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
       security: [{ pubkey: [], timestamp: [], signature: [] }],
     },
-    refResolver: {
-      // Shared schemas (Problem, Credential) appear under components.schemas by their $id.
-      buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
-    },
+    transform: documenting((url) => !isAdmin(url)),
+    refResolver,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swagger, {
+    decorator: 'adminSwagger',
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Operator (admin) API',
+        version: API_VERSION,
+        description:
+          'The review queue and decisions on every integrator’s cases, document content, and deposits by reference (funds received, cancel). ' +
+          'For operators and bank-feed integrations; see docs/review.md and docs/deposits.md. Errors are RFC 9457 problem details.',
+      },
+      components: { securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer', description: 'An operator token (npm run -s admin -- operators create --name <name>)' } } },
+      security: [{ operatorToken: [] }],
+    },
+    transform: documenting(isAdmin),
+    refResolver,
+  });
+  // Each docs page in its own scope: @fastify/swagger-ui decorates its instance, once per instance.
+  await app.register(async (scope) => scope.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } }));
+  await app.register(async (scope) =>
+    scope.register(swaggerUi, {
+      routePrefix: '/admin/docs',
+      uiConfig: { docExpansion: 'list', deepLinking: true },
+      transformSpecificationClone: false,
+      transformSpecification: () => app.adminSwagger(),
+    }),
+  );
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/admin/openapi.json', { schema: { hide: true } }, async () => app.adminSwagger());
 }

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import type { ApiResponse } from '../../src/client/index.js';
 import { randomUUID } from 'node:crypto';
 import { generateP256KeyPair } from '../../src/crypto/p256.js';
@@ -10,11 +8,10 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
+import { openApiChecker, type OpenApiDoc, type Operation } from '../harness/openapi.js';
 import { berliner, californian, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-type Doc = { paths: Record<string, Record<string, any>>; [k: string]: any };
 type Ctx = { server: TestServer; acme: SeededIntegrator; reader: SeededIntegrator; globex: SeededIntegrator; foreign: ForeignRecords; own: ForeignRecords; own2: Payer };
 /** Records created by one integrator, to address from another. */
 type ForeignRecords = {
@@ -363,16 +360,15 @@ async function plain(server: TestServer, path: string): Promise<ApiResponse> {
   return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
 }
 
-const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 /** A concrete URL for a templated path (its parameters do not matter where it is used). */
 const operationUrl = (path: string) => path.replace(/\{[^}]+\}/g, '0x02');
 
 for (const backend of backends()) {
   describe(`OpenAPI document and real responses [${backend}]`, () => {
     let ctx: Ctx;
-    let doc: Doc;
-    let ajv: Ajv2020;
-    const operations: { method: string; path: string; op: any }[] = [];
+    let doc: OpenApiDoc;
+    let operations: Operation[];
+    let assertConforms: ReturnType<typeof openApiChecker>['assertConforms'];
 
     before(async () => {
       anvil = await startAnvil(8453);
@@ -383,38 +379,12 @@ for (const backend of backends()) {
       const reader = { ...acme, publicKey: issued.body.credential.publicKey, privateKey: issued.body.privateKey, client: server.clientFor(issued.body.privateKey) };
       ctx = { server, acme, reader, globex, foreign: await seedRecords(server, globex), own: await seedRecords(server, acme), own2: await seedPayer(server, acme) };
       doc = (await plain(server, '/openapi.json')).body;
-      ajv = new Ajv2020({ strict: false, allErrors: true });
-      addFormats(ajv);
-      ajv.addSchema(doc, 'openapi');
-      for (const [path, item] of Object.entries(doc.paths)) {
-        for (const [method, op] of Object.entries(item)) operations.push({ method: method.toUpperCase(), path, op });
-      }
+      ({ operations, assertConforms } = openApiChecker(doc));
     });
     after(async () => {
       await ctx?.server.close();
       await anvil?.stop();
     });
-
-    function operationFor(method: string, url: string) {
-      const path = url.split('?')[0]!;
-      return operations.find((o) => o.method === method && new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
-    }
-
-    function assertConforms(method: string, url: string, res: ApiResponse) {
-      const entry = operationFor(method, url);
-      assert.ok(entry, `${method} ${url} is documented`);
-      const declared = entry.op.responses[String(res.status)];
-      assert.ok(declared, `${entry.op.operationId}: status ${res.status} is declared (${res.text.slice(0, 200)})`);
-      if (res.status === 204) {
-        assert.equal(res.text, '');
-        return;
-      }
-      const contentType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
-      assert.ok(declared.content?.[contentType], `${entry.op.operationId} ${res.status}: content type ${contentType} is declared`);
-      const ref = `openapi#/paths/${escape(entry.path)}/${method.toLowerCase()}/responses/${res.status}/content/${escape(contentType)}/schema`;
-      const validate = ajv.compile({ $ref: ref });
-      assert.ok(validate(res.body), `${entry.op.operationId} ${res.status}: ${ajv.errorsText(validate.errors)} in ${res.text.slice(0, 300)}`);
-    }
 
     it('is OpenAPI 3.1 at version 0.2.0 with the three-header security scheme', () => {
       assert.equal(doc.openapi, '3.1.0');

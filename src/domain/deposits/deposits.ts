@@ -163,7 +163,7 @@ export async function cancelDeposit(db: Database, input: { reference: string; re
 export interface TransitionView {
   fromStatus: TransactionStatus | null;
   toStatus: TransactionStatus;
-  actorType: string;
+  actorType: TransactionCause['actorType'];
   actorId: string | null;
   detail: string | null;
   at: string;

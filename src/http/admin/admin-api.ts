@@ -1,12 +1,24 @@
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
-import { VERIFICATION_STATUSES } from '../../db/schema/verification-status.js';
 import { ApiError } from '../../domain/errors.js';
 import { operatorForToken } from '../../domain/operators/operators.js';
-import { DECISIONS } from '../../domain/verification/decisions.js';
 import { decideAsOperator, getCase, getDocumentContent, listReviews, type OperatorRef } from '../../domain/verification/review.js';
+import { problemResponses } from '../schemas/problem.js';
 import type { Api, Deps } from '../types.js';
 import { adminDepositRoutes } from './admin-deposits.js';
+import {
+  ADMIN_READ_ERRORS,
+  ADMIN_TAGS,
+  ADMIN_WRITE_ERRORS,
+  CaseParams,
+  CaseSchema,
+  DecisionBody,
+  DecisionResultSchema,
+  DocumentContentResponse,
+  DocumentParams,
+  OperatorSchema,
+  ReviewPageSchema,
+  ReviewQuery,
+} from './admin-schemas.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,13 +28,6 @@ declare module 'fastify' {
 }
 
 export const ADMIN_PREFIX = '/admin/api';
-
-const Uuid = () => Type.String({ format: 'uuid' });
-const SubjectTypeSchema = Type.Enum(['user', 'associated_person', 'entity'], { type: 'string' });
-const CaseParams = Type.Object({ subjectType: SubjectTypeSchema, subjectId: Uuid() }, { additionalProperties: false });
-
-// The admin API is an internal operator surface: kept out of the integrators' OpenAPI document (docs/ describes it).
-const HIDDEN = { hide: true } as const;
 
 const WWW_AUTHENTICATE = { 'www-authenticate': 'Bearer realm="admin"' };
 
@@ -68,23 +73,28 @@ export async function registerAdminApi(app: Api, deps: Deps): Promise<void> {
 
       adminDepositRoutes(api, deps);
 
-      api.get('/whoami', { schema: HIDDEN }, async (request) => ({ operatorId: request.operator!.operatorId, name: request.operator!.name }));
+      api.get(
+        '/whoami',
+        {
+          schema: {
+            operationId: 'adminWhoami',
+            tags: ADMIN_TAGS.operator,
+            summary: 'The operator behind the token',
+            response: { 200: OperatorSchema, ...problemResponses(...ADMIN_READ_ERRORS) },
+          },
+        },
+        async (request) => ({ operatorId: request.operator!.operatorId, name: request.operator!.name }),
+      );
 
       api.get(
         '/reviews',
         {
           schema: {
-            ...HIDDEN,
-            querystring: Type.Object(
-              {
-                status: Type.Optional(Type.Enum([...VERIFICATION_STATUSES], { type: 'string', default: 'under_review' })),
-                integratorId: Type.Optional(Uuid()),
-                olderThanSeconds: Type.Optional(Type.Integer({ minimum: 0 })),
-                limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-                startingAfter: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-              },
-              { additionalProperties: false },
-            ),
+            operationId: 'listReviews',
+            tags: ADMIN_TAGS.reviews,
+            summary: 'The review queue: every integrator’s cases in one status (under_review by default), oldest first',
+            querystring: ReviewQuery,
+            response: { 200: ReviewPageSchema, ...problemResponses(...ADMIN_READ_ERRORS) },
           },
         },
         async (request) => {
@@ -100,25 +110,33 @@ export async function registerAdminApi(app: Api, deps: Deps): Promise<void> {
         },
       );
 
-      api.get('/reviews/:subjectType/:subjectId', { schema: { ...HIDDEN, params: CaseParams } }, async (request) => {
-        const found = await getCase(deps.database, request.params.subjectType, request.params.subjectId);
-        return { ...found, record: withContentUrls(found.record) };
-      });
+      api.get(
+        '/reviews/:subjectType/:subjectId',
+        {
+          schema: {
+            operationId: 'getCase',
+            tags: ADMIN_TAGS.reviews,
+            summary: 'One case: the record as its integrator reads it, findings, what is missing, and its history',
+            params: CaseParams,
+            response: { 200: CaseSchema, ...problemResponses(...ADMIN_READ_ERRORS, 404) },
+          },
+        },
+        async (request) => {
+          const found = await getCase(deps.database, request.params.subjectType, request.params.subjectId);
+          return { ...found, record: withContentUrls(found.record) as Record<string, unknown> };
+        },
+      );
 
       api.post(
         '/reviews/:subjectType/:subjectId/decisions',
         {
           schema: {
-            ...HIDDEN,
+            operationId: 'decideCase',
+            tags: ADMIN_TAGS.reviews,
+            summary: 'Approve, reject or ask for resubmission, as the operator (audited with the reasons)',
             params: CaseParams,
-            body: Type.Object(
-              {
-                decision: Type.Enum([...DECISIONS], { type: 'string' }),
-                reasons: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { minItems: 1, maxItems: 10 })),
-                documents: Type.Optional(Type.Array(Uuid(), { maxItems: 20 })),
-              },
-              { additionalProperties: false },
-            ),
+            body: DecisionBody,
+            response: { 200: DecisionResultSchema, ...problemResponses(...ADMIN_WRITE_ERRORS, 404, 409, 422) },
           },
         },
         async (request) => {
@@ -138,7 +156,15 @@ export async function registerAdminApi(app: Api, deps: Deps): Promise<void> {
 
       api.get(
         '/documents/:documentId/content',
-        { schema: { ...HIDDEN, params: Type.Object({ documentId: Uuid() }, { additionalProperties: false }) } },
+        {
+          schema: {
+            operationId: 'getDocumentContent',
+            tags: ADMIN_TAGS.reviews,
+            summary: 'A document’s bytes, for display to the operator (the contentUrl of a case’s documents)',
+            params: DocumentParams,
+            response: { 200: DocumentContentResponse, ...problemResponses(...ADMIN_READ_ERRORS, 404) },
+          },
+        },
         async (request, reply) => {
           const { mediaType, bytes } = await getDocumentContent(deps.database, deps.secrets, request.params.documentId);
           return reply

@@ -1,11 +1,10 @@
 import { Type } from 'typebox';
 import { treasuryFor } from '../../chain/treasury.js';
 import { AMOUNT_PATTERN, cancelDeposit, depositByReference, receiveDepositFunds } from '../../domain/deposits/deposits.js';
+import { TransactionSchema } from '../routes/transactions/transactions.js';
+import { problemResponses } from '../schemas/problem.js';
 import type { Api, Deps } from '../types.js';
-
-// Internal operator surface, like the rest of /admin/api: not in the integrators' OpenAPI document.
-const HIDDEN = { hide: true } as const;
-const ReferenceParams = Type.Object({ reference: Type.String({ pattern: '^DEP-[0-9A-Z]{12}$' }) }, { additionalProperties: false });
+import { ADMIN_READ_ERRORS, ADMIN_TAGS, ADMIN_WRITE_ERRORS, DepositAuditSchema, ReferenceParams, TreasurySchema } from './admin-schemas.js';
 
 /**
  * Deposits as operators (or a bank-feed integration holding an operator token) move them in production:
@@ -14,17 +13,43 @@ const ReferenceParams = Type.Object({ reference: Type.String({ pattern: '^DEP-[0
 export function adminDepositRoutes(api: Api, deps: Deps): void {
   const treasury = treasuryFor({ key: deps.config.deposits.treasuryKey, sandbox: deps.config.appEnv === 'sandbox', secrets: deps.secrets });
 
-  api.get('/treasury', { schema: HIDDEN }, async () => ({ address: treasury?.address ?? null, chainIds: deps.chains.chainIds() }));
+  api.get(
+    '/treasury',
+    {
+      schema: {
+        operationId: 'getTreasury',
+        tags: ADMIN_TAGS.deposits,
+        summary: 'The treasury wallet deposits are paid out from (to fund it), and the chains configured',
+        response: { 200: TreasurySchema, ...problemResponses(...ADMIN_READ_ERRORS) },
+      },
+    },
+    async () => ({ address: treasury?.address ?? null, chainIds: deps.chains.chainIds() }),
+  );
 
-  api.get('/deposits/:reference', { schema: { ...HIDDEN, params: ReferenceParams } }, async (request) => depositByReference(deps.database, request.params.reference));
+  api.get(
+    '/deposits/:reference',
+    {
+      schema: {
+        operationId: 'getDepositByReference',
+        tags: ADMIN_TAGS.deposits,
+        summary: 'A deposit by the reference on its transfer instructions, with its integrator and audit trail',
+        params: ReferenceParams,
+        response: { 200: DepositAuditSchema, ...problemResponses(...ADMIN_READ_ERRORS, 404) },
+      },
+    },
+    async (request) => depositByReference(deps.database, request.params.reference),
+  );
 
   api.post(
     '/deposits/:reference/funds-received',
     {
       schema: {
-        ...HIDDEN,
+        operationId: 'receiveDepositFunds',
+        tags: ADMIN_TAGS.deposits,
+        summary: 'Records that the fiat arrived: the deposit moves to funds_in_transfer and its payout is sent',
         params: ReferenceParams,
         body: Type.Object({ amount: Type.String({ pattern: AMOUNT_PATTERN, description: 'The amount that arrived, decimal, in the deposit’s currency' }) }, { additionalProperties: false }),
+        response: { 200: TransactionSchema, ...problemResponses(...ADMIN_WRITE_ERRORS, 404, 409, 422) },
       },
     },
     async (request) => {
@@ -39,9 +64,12 @@ export function adminDepositRoutes(api: Api, deps: Deps): void {
     '/deposits/:reference/cancel',
     {
       schema: {
-        ...HIDDEN,
+        operationId: 'cancelDeposit',
+        tags: ADMIN_TAGS.deposits,
+        summary: 'Cancels a deposit whose funds will not arrive (failed, failureReason cancelled)',
         params: ReferenceParams,
         body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false }),
+        response: { 200: TransactionSchema, ...problemResponses(...ADMIN_WRITE_ERRORS, 404, 409) },
       },
     },
     async (request) => {

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+export type OpenApiDoc = { paths: Record<string, Record<string, any>>; [k: string]: any };
+export interface Operation {
+  method: string;
+  path: string;
+  op: any;
+}
+/** What a check needs of a response: status, headers, and the parsed JSON body or the raw text. */
+export interface CheckedResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  body?: unknown;
+}
+
+const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Checks real responses against an OpenAPI document: the operation exists, declares the status and the content
+ * type, and (JSON) the body validates against the declared schema; a binary body is declared `format: binary`.
+ */
+export function openApiChecker(doc: OpenApiDoc) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema(doc, 'openapi');
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) operations.push({ method: method.toUpperCase(), path, op });
+  }
+
+  function operationFor(method: string, url: string): Operation | undefined {
+    const path = url.split('?')[0]!;
+    return operations.find((o) => o.method === method && new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
+  }
+
+  function assertConforms(method: string, url: string, res: CheckedResponse): void {
+    const entry = operationFor(method, url);
+    assert.ok(entry, `${method} ${url} is documented`);
+    const declared = entry.op.responses[String(res.status)];
+    assert.ok(declared, `${entry.op.operationId}: status ${res.status} is declared (${res.text.slice(0, 200)})`);
+    if (res.status === 204) {
+      assert.equal(res.text, '');
+      return;
+    }
+    const contentType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
+    const media = declared.content?.[contentType];
+    assert.ok(media, `${entry.op.operationId} ${res.status}: content type ${contentType} is declared`);
+    if (!/json$/.test(contentType)) {
+      assert.equal(media.schema?.format, 'binary', `${entry.op.operationId} ${res.status}: ${contentType} is declared binary`);
+      return;
+    }
+    const ref = `openapi#/paths/${escape(entry.path)}/${method.toLowerCase()}/responses/${res.status}/content/${escape(contentType)}/schema`;
+    const validate = ajv.compile({ $ref: ref });
+    assert.ok(validate(res.body), `${entry.op.operationId} ${res.status}: ${ajv.errorsText(validate.errors)} in ${res.text.slice(0, 300)}`);
+  }
+
+  return { operations, operationFor, assertConforms };
+}

@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createOperator } from '../../src/domain/operators/operators.js';
+import { startAnvil, type Anvil } from '../harness/anvil.js';
+import { backends } from '../harness/backends.js';
+import { createCustomer, ETH, type Customer } from '../harness/customers.js';
+import { californian, personDocs, signedAt } from '../harness/fixtures.js';
+import { openApiChecker, type CheckedResponse, type OpenApiDoc, type Operation } from '../harness/openapi.js';
+import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+
+/*
+ * The operators' OpenAPI document (/admin/openapi.json): generated from the admin routes' own schemas, kept apart
+ * from the integrators' document, and checked here against real responses of every admin operation.
+ */
+
+interface Ctx {
+  server: TestServer;
+  acme: SeededIntegrator;
+  token: string;
+  customer: Customer;
+}
+
+const uuidNobodyHas = () => randomUUID();
+
+async function call(server: TestServer, method: string, path: string, init: { token?: string | null; body?: unknown } = {}): Promise<CheckedResponse & { bytes: Buffer }> {
+  const headers: Record<string, string> = {};
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(server.url + path, { method, headers, ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const json = /json/.test(res.headers.get('content-type') ?? '');
+  const text = json ? bytes.toString('utf8') : '';
+  return { status: res.status, headers: res.headers, text, body: json && text ? JSON.parse(text) : undefined, bytes };
+}
+
+/** An under_review user of Acme with a passport and a proof of address. */
+async function underReview(c: Ctx): Promise<{ userId: string; documentIds: string[] }> {
+  c.server.clock.advance(1000);
+  const created = await c.acme.client.post('/v1/submit/create-individual-account', { userInfo: californian({ email: `case-${randomUUID()}@example.com` }), serviceTermsSignedAt: signedAt(), verificationDocuments: personDocs() });
+  assert.equal(created.status, 201, created.text);
+  return { userId: created.body.userId, documentIds: created.body.verificationDocuments.map((d: { documentId: string }) => d.documentId) };
+}
+
+/** A USD deposit of the customer waiting for funds; its reference. */
+async function waitingDeposit(c: Ctx): Promise<string> {
+  c.server.clock.advance(1000);
+  const res = await c.acme.client.post('/v1/submit/create-deposit', { accountId: c.customer.accountId, amount: '10.00', currency: 'USD', chainId: 8453 });
+  assert.equal(res.status, 201, res.text);
+  return res.body.fiatDepositInstructions.reference;
+}
+
+/** Real calls per operation: its success and its typical failures. */
+const EXAMPLES: Record<string, (c: Ctx) => Promise<CheckedResponse[]>> = {
+  adminWhoami: async (c) => [await call(c.server, 'GET', '/admin/api/whoami', { token: c.token }), await call(c.server, 'GET', '/admin/api/whoami'), await call(c.server, 'GET', '/admin/api/whoami', { token: 'op_wrong' })],
+  listReviews: async (c) => {
+    await underReview(c);
+    await underReview(c);
+    const page = await call(c.server, 'GET', '/admin/api/reviews?limit=1', { token: c.token });
+    return [
+      page,
+      await call(c.server, 'GET', `/admin/api/reviews?limit=1&startingAfter=${(page.body as { nextCursor: string }).nextCursor}`, { token: c.token }),
+      await call(c.server, 'GET', '/admin/api/reviews?status=active&integratorId=' + c.acme.integratorId, { token: c.token }),
+      await call(c.server, 'GET', '/admin/api/reviews?limit=0', { token: c.token }),
+      await call(c.server, 'GET', '/admin/api/reviews?startingAfter=nonsense', { token: c.token }),
+    ];
+  },
+  getCase: async (c) => {
+    const { userId } = await underReview(c);
+    return [
+      await call(c.server, 'GET', `/admin/api/reviews/user/${userId}`, { token: c.token }),
+      await call(c.server, 'GET', `/admin/api/reviews/user/${uuidNobodyHas()}`, { token: c.token }),
+      await call(c.server, 'GET', `/admin/api/reviews/robot/${userId}`, { token: c.token }),
+    ];
+  },
+  decideCase: async (c) => {
+    const { userId } = await underReview(c);
+    const path = `/admin/api/reviews/user/${userId}/decisions`;
+    return [
+      await call(c.server, 'POST', path, { token: c.token, body: { decision: 'reject' } }),
+      await call(c.server, 'POST', path, { token: c.token, body: { decision: 'approve', reasons: ['documents match'] } }),
+      await call(c.server, 'POST', path, { token: c.token, body: { decision: 'approve' } }),
+      await call(c.server, 'POST', `/admin/api/reviews/user/${uuidNobodyHas()}/decisions`, { token: c.token, body: { decision: 'approve' } }),
+      await call(c.server, 'POST', path, { token: c.token, body: { decision: 'maybe', extra: 1 } }),
+    ];
+  },
+  getDocumentContent: async (c) => {
+    const { documentIds } = await underReview(c);
+    const responses = await Promise.all(documentIds.map((id) => call(c.server, 'GET', `/admin/api/documents/${id}/content`, { token: c.token })));
+    assert.deepEqual(responses.map((r) => r.headers.get('content-type')).sort(), ['application/pdf', 'image/png']);
+    for (const r of responses) assert.ok(r.bytes.length > 0);
+    return [...responses, await call(c.server, 'GET', `/admin/api/documents/${uuidNobodyHas()}/content`, { token: c.token })];
+  },
+  getTreasury: async (c) => [await call(c.server, 'GET', '/admin/api/treasury', { token: c.token })],
+  getDepositByReference: async (c) => {
+    const reference = await waitingDeposit(c);
+    return [
+      await call(c.server, 'GET', `/admin/api/deposits/${reference}`, { token: c.token }),
+      await call(c.server, 'GET', '/admin/api/deposits/DEP-000000000000', { token: c.token }),
+      await call(c.server, 'GET', '/admin/api/deposits/nope', { token: c.token }),
+    ];
+  },
+  receiveDepositFunds: async (c) => {
+    const reference = await waitingDeposit(c);
+    const path = `/admin/api/deposits/${reference}/funds-received`;
+    return [
+      await call(c.server, 'POST', path, { token: c.token, body: { amount: '10.00' } }),
+      await call(c.server, 'POST', path, { token: c.token, body: { amount: '10.00' } }),
+      await call(c.server, 'POST', path, { token: c.token, body: { amount: 'ten' } }),
+      await call(c.server, 'POST', '/admin/api/deposits/DEP-000000000000/funds-received', { token: c.token, body: { amount: '1' } }),
+    ];
+  },
+  cancelDeposit: async (c) => {
+    const reference = await waitingDeposit(c);
+    const path = `/admin/api/deposits/${reference}/cancel`;
+    return [
+      await call(c.server, 'POST', path, { token: c.token, body: { reason: 'no funds within 30 days' } }),
+      await call(c.server, 'POST', path, { token: c.token, body: { reason: 'again' } }),
+      await call(c.server, 'POST', path, { token: c.token, body: { reason: '' } }),
+    ];
+  },
+};
+
+for (const backend of backends()) {
+  describe(`admin OpenAPI document and real responses [${backend}]`, () => {
+    let anvil: Anvil;
+    let ctx: Ctx;
+    let doc: OpenApiDoc;
+    let operations: Operation[];
+    let assertConforms: ReturnType<typeof openApiChecker>['assertConforms'];
+
+    before(async () => {
+      anvil = await startAnvil(8453);
+      const server = await startServer(backend, { CHAIN_RPC_URLS: `8453=${anvil.url}` });
+      await anvil.setBalance(server.treasury!.address, 10n * ETH);
+      const acme = await server.seedIntegrator('Acme');
+      const { token } = await createOperator(server.database, 'Alice', server.clock.now());
+      ctx = { server, acme, token, customer: await createCustomer(server, acme) };
+      doc = (await call(server, 'GET', '/admin/openapi.json')).body as OpenApiDoc;
+      ({ operations, assertConforms } = openApiChecker(doc));
+    });
+    after(async () => {
+      await ctx?.server.close();
+      await anvil?.stop();
+    });
+
+    it('is OpenAPI 3.1 with the bearer scheme, every operation under /admin/api and declaring 401; the integrators’ document has none of them', async () => {
+      assert.equal(doc.openapi, '3.1.0');
+      assert.deepEqual(doc.components.securitySchemes, { operatorToken: { type: 'http', scheme: 'bearer', description: doc.components.securitySchemes.operatorToken.description } });
+      assert.deepEqual(doc.security, [{ operatorToken: [] }]);
+      assert.ok(operations.length >= 9, `operations: ${operations.length}`);
+      for (const { path, op } of operations) {
+        assert.match(path, /^\/admin\/api\//);
+        assert.ok(op.operationId, `${path} has an operationId`);
+        assert.ok(op.responses['401'], `${op.operationId} declares 401`);
+      }
+      const integrators = (await call(ctx.server, 'GET', '/openapi.json')).body as OpenApiDoc;
+      assert.deepEqual(Object.keys(integrators.paths).filter((p) => p.startsWith('/admin')), []);
+      assert.ok(Object.keys(integrators.paths).some((p) => p.startsWith('/v1/')));
+    });
+
+    it('serves its own docs page', async () => {
+      const page = await fetch(`${ctx.server.url}/admin/docs`);
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /swagger-ui/i);
+      const served = await call(ctx.server, 'GET', '/admin/docs/json');
+      assert.deepEqual(served.body, doc);
+    });
+
+    it('has an example for every operation, and every real response validates against the document', async () => {
+      const ids = operations.map((o) => o.op.operationId as string);
+      assert.deepEqual(ids.filter((id) => !EXAMPLES[id]), [], 'operations without examples');
+      assert.deepEqual(Object.keys(EXAMPLES).filter((id) => !ids.includes(id)), [], 'examples of operations the document lacks');
+      const seen = new Set<string>();
+      for (const { method, path, op } of operations) {
+        for (const res of await EXAMPLES[op.operationId]!(ctx)) {
+          assertConforms(method, path, res);
+          seen.add(`${op.operationId} ${res.status}`);
+        }
+      }
+      // Each operation's success was among them, and the failures the examples mean to show.
+      for (const id of ids) assert.ok(seen.has(`${id} 200`), `${id} answered 200 in its examples`);
+      for (const expected of ['adminWhoami 401', 'listReviews 400', 'getCase 404', 'getCase 400', 'decideCase 400', 'decideCase 409', 'decideCase 404', 'getDocumentContent 404', 'getDepositByReference 404', 'receiveDepositFunds 409', 'receiveDepositFunds 400', 'cancelDeposit 409', 'cancelDeposit 400']) {
+        assert.ok(seen.has(expected), `${expected} was exercised (seen: ${[...seen].join(', ')})`);
+      }
+    });
+  });
+}
