@@ -133,7 +133,7 @@ export async function registerAdminApi(app: Api, deps: Deps): Promise<void> {
           schema: {
             operationId: 'decideCase',
             tags: ADMIN_TAGS.reviews,
-            summary: 'Approve, reject or ask for resubmission, as the operator (audited with the reasons)',
+            summary: 'A decision on the case (approve, reject, request_resubmission, deactivate, reactivate, reopen) as the operator, audited with its reasons',
             params: CaseParams,
             body: DecisionBody,
             response: { 200: DecisionResultSchema, ...problemResponses(...ADMIN_WRITE_ERRORS, 404, 409, 422) },

@@ -7,7 +7,7 @@ import { Nullable, Uuid, VerificationStatusSchema } from '../schemas/onboarding/
 
 /*
  * The operators' API, described by the same schemas that validate its requests and shape its answers; they make
- * the admin OpenAPI document (/admin/openapi.json, docs/admin-api.md).
+ * the admin OpenAPI document (/admin/openapi.json; docs/review.md).
  */
 
 const DateTime = () => Type.String({ format: 'date-time' });
