@@ -7,7 +7,7 @@ import { privateKeyFromRaw, signWebhook } from '../crypto/webhook-signature.js';
 import type { Database, Executor } from '../db/database.js';
 import { DELIVERY_CHANNEL, findEventsByIds } from '../db/repositories/events.js';
 import { claimDueDeliveries, releaseClaims, finishAttempt, finishSuccesses, nextDueAt, type Claimed, type SuccessRecord } from '../db/repositories/webhook-deliveries.js';
-import { endFailingStreaks, findSubscriptionsByIds, lockSubscriptionsForRecording, signingKeysOf, type SigningKeyRow, type SubscriptionRow } from '../db/repositories/webhook-subscriptions.js';
+import { endFailingStreaks, findSubscriptionsByIds, lockSubscriptionsBeforeDeliveries, signingKeysOf, type SigningKeyRow, type SubscriptionRow } from '../db/repositories/webhook-subscriptions.js';
 import { webhookSubscriptions } from '../db/schema/index.js';
 import { toEventView } from '../domain/events/event-view.js';
 import { newId } from '../domain/ids.js';
@@ -195,7 +195,7 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
     }
     const outcome = { attemptId: newId(), attemptedAt, durationMs: result.durationMs, responseStatus: result.status, responseBody: result.body, error: result.error };
     await database.db.transaction(async (tx) => {
-      await lockSubscriptionsForRecording(tx, [subscription.id], 'update');
+      await lockSubscriptionsBeforeDeliveries(tx, [subscription.id], 'update');
       const now = clock();
       const step = subscription.enabled ? nextStep({ status: result.status, retryAfter: result.retryAfter }, claim.scheduleStep, config.retryScheduleMs, now) : { kind: 'failed' as const };
       const next =
@@ -236,7 +236,7 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
     const records = group.map((g) => g.record);
     database.db
       .transaction(async (tx) => {
-        await lockSubscriptionsForRecording(tx, [...new Set(records.map((r) => r.subscriptionId))], 'share');
+        await lockSubscriptionsBeforeDeliveries(tx, records.map((r) => r.subscriptionId), 'share');
         return finishSuccesses(tx, records);
       })
       .then(async ({ recorded, failingSubscriptions }) => {
@@ -278,7 +278,7 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
       if (waiting.length > 0) {
         await db
           .transaction(async (tx) => {
-            await lockSubscriptionsForRecording(tx, [...new Set(waiting.map((q) => q.claim.subscriptionId))], 'share');
+            await lockSubscriptionsBeforeDeliveries(tx, waiting.map((q) => q.claim.subscriptionId), 'share');
             await releaseClaims(tx, waiting.map((q) => ({ id: q.claim.id, token: q.token })), clock());
           })
           .catch((err: unknown) => log.warn({ err, claims: waiting.length }, 'webhook claims not given back; they return to the outbox when their lease ends'));

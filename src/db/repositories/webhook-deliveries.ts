@@ -191,7 +191,7 @@ export interface SuccessRecord {
  * token) and its attempt row is inserted. The records travel as a handful of array parameters, so the
  * statement's text and planning cost do not grow with the group. Returns the deliveries recorded (a delivery
  * whose claim was lost meanwhile is left to its new owner) and the subscriptions among theirs that were in a
- * failing streak, for the caller to end once this commits (see lockSubscriptionsForRecording).
+ * failing streak, for the caller to end once this commits (see lockSubscriptionsBeforeDeliveries).
  */
 export async function finishSuccesses(db: Executor, records: SuccessRecord[]): Promise<{ recorded: Set<string>; failingSubscriptions: string[] }> {
   if (records.length === 0) return { recorded: new Set(), failingSubscriptions: [] };

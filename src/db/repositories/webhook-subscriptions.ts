@@ -68,17 +68,18 @@ export async function findSubscriptionsByIds(db: Executor, ids: string[]): Promi
 
 /**
  * Lock order between the delivery worker and the API: the subscription before its deliveries. The API locks a
- * subscription FOR UPDATE and then changes or deletes its deliveries; a worker recording attempts takes its
- * subscriptions first, in id order, so neither ever waits for the other while holding what the other needs.
- * `share` (KEY SHARE): recording successes, which leaves the subscription row alone and must not queue behind
- * other workers; `update` (NO KEY UPDATE): recording a failure, which updates the subscription.
+ * subscription FOR UPDATE and then changes or deletes its deliveries; a worker recording attempts or giving
+ * claims back takes their subscriptions first, in id order, so neither ever waits for the other while holding
+ * what the other needs. `share` (KEY SHARE): recording successes or releasing claims, which leaves the
+ * subscription row alone and must not queue behind other workers; `update` (NO KEY UPDATE): recording a
+ * failure, which updates the subscription. `ids` may repeat.
  */
-export async function lockSubscriptionsForRecording(db: Executor, ids: string[], mode: 'share' | 'update'): Promise<void> {
+export async function lockSubscriptionsBeforeDeliveries(db: Executor, ids: string[], mode: 'share' | 'update'): Promise<void> {
   if (ids.length === 0) return;
   await db
     .select({ id: webhookSubscriptions.id })
     .from(webhookSubscriptions)
-    .where(inArray(webhookSubscriptions.id, [...ids].sort()))
+    .where(inArray(webhookSubscriptions.id, [...new Set(ids)]))
     .orderBy(asc(webhookSubscriptions.id))
     .for(mode === 'share' ? 'key share' : 'no key update');
 }
