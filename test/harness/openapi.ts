@@ -59,5 +59,5 @@ export function openApiChecker(doc: OpenApiDoc) {
     assert.ok(validate(res.body), `${entry.op.operationId} ${res.status}: ${ajv.errorsText(validate.errors)} in ${res.text.slice(0, 300)}`);
   }
 
-  return { operations, operationFor, assertConforms };
+  return { operations, assertConforms };
 }

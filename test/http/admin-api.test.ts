@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { verificationTransitions } from '../../src/db/schema/index.js';
 import { createOperator } from '../../src/domain/operators/operators.js';
+import { adminRequest } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
 import { eventsFor } from '../harness/db.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
@@ -24,21 +25,8 @@ for (const backend of backends()) {
     });
     after(() => server.close());
 
-    const admin = async (path: string, init: { method?: string; body?: unknown; token?: string | null } = {}) => {
-      const headers: Record<string, string> = {};
-      const token = init.token === undefined ? operator.token : init.token;
-      if (token !== null) headers.authorization = `Bearer ${token}`;
-      if (init.body !== undefined) headers['content-type'] = 'application/json';
-      const response = await fetch(server.url + path, {
-        method: init.method ?? 'GET',
-        headers,
-        ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-      });
-      const buffer = Buffer.from(await response.arrayBuffer());
-      const type = response.headers.get('content-type') ?? '';
-      const body = /json/.test(type) && buffer.length > 0 ? JSON.parse(buffer.toString('utf8')) : undefined;
-      return { status: response.status, headers: response.headers, body, buffer };
-    };
+    const admin = (path: string, init: { method?: string; body?: unknown; token?: string | null } = {}) =>
+      adminRequest(server, init.method ?? 'GET', path, { token: init.token === undefined ? operator.token : init.token, body: init.body });
 
     /** An under_review user of `integrator`, created a second after the previous one. */
     const underReview = async (integrator: SeededIntegrator = acme) => {
@@ -146,7 +134,7 @@ for (const backend of backends()) {
         assert.equal(content.headers.get('content-disposition'), 'inline');
         assert.equal(content.headers.get('cache-control'), 'no-store');
         assert.equal(content.headers.get('x-content-type-options'), 'nosniff');
-        assert.ok(content.buffer.equals(bytesOf(sent.document)), 'the exact bytes the integrator uploaded');
+        assert.ok(content.bytes.equals(bytesOf(sent.document)), 'the exact bytes the integrator uploaded');
       }
 
       assert.equal((await admin(`/admin/api/documents/${crypto.randomUUID()}/content`)).status, 404);

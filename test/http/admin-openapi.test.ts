@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createOperator } from '../../src/domain/operators/operators.js';
+import { adminRequest } from '../harness/admin.js';
 import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, type Customer } from '../harness/customers.js';
@@ -23,17 +24,6 @@ interface Ctx {
 
 const uuidNobodyHas = () => randomUUID();
 
-async function call(server: TestServer, method: string, path: string, init: { token?: string | null; body?: unknown } = {}): Promise<CheckedResponse & { bytes: Buffer }> {
-  const headers: Record<string, string> = {};
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(server.url + path, { method, headers, ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) });
-  const bytes = Buffer.from(await res.arrayBuffer());
-  const json = /json/.test(res.headers.get('content-type') ?? '');
-  const text = json ? bytes.toString('utf8') : '';
-  return { status: res.status, headers: res.headers, text, body: json && text ? JSON.parse(text) : undefined, bytes };
-}
-
 /** An under_review user of Acme with a passport and a proof of address. */
 async function underReview(c: Ctx): Promise<{ userId: string; documentIds: string[] }> {
   c.server.clock.advance(1000);
@@ -52,71 +42,71 @@ async function waitingDeposit(c: Ctx): Promise<string> {
 
 /** Real calls per operation: its success and its typical failures. */
 const EXAMPLES: Record<string, (c: Ctx) => Promise<CheckedResponse[]>> = {
-  adminWhoami: async (c) => [await call(c.server, 'GET', '/admin/api/whoami', { token: c.token }), await call(c.server, 'GET', '/admin/api/whoami'), await call(c.server, 'GET', '/admin/api/whoami', { token: 'op_wrong' })],
+  adminWhoami: async (c) => [await adminRequest(c.server, 'GET', '/admin/api/whoami', { token: c.token }), await adminRequest(c.server, 'GET', '/admin/api/whoami'), await adminRequest(c.server, 'GET', '/admin/api/whoami', { token: 'op_wrong' })],
   listReviews: async (c) => {
     await underReview(c);
     await underReview(c);
-    const page = await call(c.server, 'GET', '/admin/api/reviews?limit=1', { token: c.token });
+    const page = await adminRequest(c.server, 'GET', '/admin/api/reviews?limit=1', { token: c.token });
     return [
       page,
-      await call(c.server, 'GET', `/admin/api/reviews?limit=1&startingAfter=${(page.body as { nextCursor: string }).nextCursor}`, { token: c.token }),
-      await call(c.server, 'GET', '/admin/api/reviews?status=active&integratorId=' + c.acme.integratorId, { token: c.token }),
-      await call(c.server, 'GET', '/admin/api/reviews?limit=0', { token: c.token }),
-      await call(c.server, 'GET', '/admin/api/reviews?startingAfter=nonsense', { token: c.token }),
+      await adminRequest(c.server, 'GET', `/admin/api/reviews?limit=1&startingAfter=${(page.body as { nextCursor: string }).nextCursor}`, { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/reviews?status=active&integratorId=' + c.acme.integratorId, { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/reviews?limit=0', { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/reviews?startingAfter=nonsense', { token: c.token }),
     ];
   },
   getCase: async (c) => {
     const { userId } = await underReview(c);
     return [
-      await call(c.server, 'GET', `/admin/api/reviews/user/${userId}`, { token: c.token }),
-      await call(c.server, 'GET', `/admin/api/reviews/user/${uuidNobodyHas()}`, { token: c.token }),
-      await call(c.server, 'GET', `/admin/api/reviews/robot/${userId}`, { token: c.token }),
+      await adminRequest(c.server, 'GET', `/admin/api/reviews/user/${userId}`, { token: c.token }),
+      await adminRequest(c.server, 'GET', `/admin/api/reviews/user/${uuidNobodyHas()}`, { token: c.token }),
+      await adminRequest(c.server, 'GET', `/admin/api/reviews/robot/${userId}`, { token: c.token }),
     ];
   },
   decideCase: async (c) => {
     const { userId } = await underReview(c);
     const path = `/admin/api/reviews/user/${userId}/decisions`;
     return [
-      await call(c.server, 'POST', path, { token: c.token, body: { decision: 'reject' } }),
-      await call(c.server, 'POST', path, { token: c.token, body: { decision: 'approve', reasons: ['documents match'] } }),
-      await call(c.server, 'POST', path, { token: c.token, body: { decision: 'approve' } }),
-      await call(c.server, 'POST', `/admin/api/reviews/user/${uuidNobodyHas()}/decisions`, { token: c.token, body: { decision: 'approve' } }),
-      await call(c.server, 'POST', path, { token: c.token, body: { decision: 'maybe', extra: 1 } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { decision: 'reject' } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { decision: 'approve', reasons: ['documents match'] } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { decision: 'approve' } }),
+      await adminRequest(c.server, 'POST', `/admin/api/reviews/user/${uuidNobodyHas()}/decisions`, { token: c.token, body: { decision: 'approve' } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { decision: 'maybe', extra: 1 } }),
     ];
   },
   getDocumentContent: async (c) => {
     const { documentIds } = await underReview(c);
-    const responses = await Promise.all(documentIds.map((id) => call(c.server, 'GET', `/admin/api/documents/${id}/content`, { token: c.token })));
+    const responses = await Promise.all(documentIds.map((id) => adminRequest(c.server, 'GET', `/admin/api/documents/${id}/content`, { token: c.token })));
     assert.deepEqual(responses.map((r) => r.headers.get('content-type')).sort(), ['application/pdf', 'image/png']);
     for (const r of responses) assert.ok(r.bytes.length > 0);
-    return [...responses, await call(c.server, 'GET', `/admin/api/documents/${uuidNobodyHas()}/content`, { token: c.token })];
+    return [...responses, await adminRequest(c.server, 'GET', `/admin/api/documents/${uuidNobodyHas()}/content`, { token: c.token })];
   },
-  getTreasury: async (c) => [await call(c.server, 'GET', '/admin/api/treasury', { token: c.token })],
+  getTreasury: async (c) => [await adminRequest(c.server, 'GET', '/admin/api/treasury', { token: c.token })],
   getDepositByReference: async (c) => {
     const reference = await waitingDeposit(c);
     return [
-      await call(c.server, 'GET', `/admin/api/deposits/${reference}`, { token: c.token }),
-      await call(c.server, 'GET', '/admin/api/deposits/DEP-000000000000', { token: c.token }),
-      await call(c.server, 'GET', '/admin/api/deposits/nope', { token: c.token }),
+      await adminRequest(c.server, 'GET', `/admin/api/deposits/${reference}`, { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/deposits/DEP-000000000000', { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/deposits/nope', { token: c.token }),
     ];
   },
   receiveDepositFunds: async (c) => {
     const reference = await waitingDeposit(c);
     const path = `/admin/api/deposits/${reference}/funds-received`;
     return [
-      await call(c.server, 'POST', path, { token: c.token, body: { amount: '10.00' } }),
-      await call(c.server, 'POST', path, { token: c.token, body: { amount: '10.00' } }),
-      await call(c.server, 'POST', path, { token: c.token, body: { amount: 'ten' } }),
-      await call(c.server, 'POST', '/admin/api/deposits/DEP-000000000000/funds-received', { token: c.token, body: { amount: '1' } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { amount: '10.00' } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { amount: '10.00' } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { amount: 'ten' } }),
+      await adminRequest(c.server, 'POST', '/admin/api/deposits/DEP-000000000000/funds-received', { token: c.token, body: { amount: '1' } }),
     ];
   },
   cancelDeposit: async (c) => {
     const reference = await waitingDeposit(c);
     const path = `/admin/api/deposits/${reference}/cancel`;
     return [
-      await call(c.server, 'POST', path, { token: c.token, body: { reason: 'no funds within 30 days' } }),
-      await call(c.server, 'POST', path, { token: c.token, body: { reason: 'again' } }),
-      await call(c.server, 'POST', path, { token: c.token, body: { reason: '' } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { reason: 'no funds within 30 days' } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { reason: 'again' } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { reason: '' } }),
     ];
   },
 };
@@ -136,7 +126,7 @@ for (const backend of backends()) {
       const acme = await server.seedIntegrator('Acme');
       const { token } = await createOperator(server.database, 'Alice', server.clock.now());
       ctx = { server, acme, token, customer: await createCustomer(server, acme) };
-      doc = (await call(server, 'GET', '/admin/openapi.json')).body as OpenApiDoc;
+      doc = (await adminRequest(server, 'GET', '/admin/openapi.json')).body as OpenApiDoc;
       ({ operations, assertConforms } = openApiChecker(doc));
     });
     after(async () => {
@@ -154,7 +144,7 @@ for (const backend of backends()) {
         assert.ok(op.operationId, `${path} has an operationId`);
         assert.ok(op.responses['401'], `${op.operationId} declares 401`);
       }
-      const integrators = (await call(ctx.server, 'GET', '/openapi.json')).body as OpenApiDoc;
+      const integrators = (await adminRequest(ctx.server, 'GET', '/openapi.json')).body as OpenApiDoc;
       assert.deepEqual(Object.keys(integrators.paths).filter((p) => p.startsWith('/admin')), []);
       assert.ok(Object.keys(integrators.paths).some((p) => p.startsWith('/v1/')));
     });
@@ -163,7 +153,7 @@ for (const backend of backends()) {
       const page = await fetch(`${ctx.server.url}/admin/docs`);
       assert.equal(page.status, 200);
       assert.match(await page.text(), /swagger-ui/i);
-      const served = await call(ctx.server, 'GET', '/admin/docs/json');
+      const served = await adminRequest(ctx.server, 'GET', '/admin/docs/json');
       assert.deepEqual(served.body, doc);
     });
 

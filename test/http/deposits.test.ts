@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { transactions } from '../../src/db/schema/index.js';
 import { createOperator } from '../../src/domain/operators/operators.js';
+import { adminRequest } from '../harness/admin.js';
 import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
@@ -26,15 +27,7 @@ function until(who: SeededIntegrator, transactionId: string, ok: (body: any) => 
   ).then((r) => r.body);
 }
 
-async function adminCall(server: TestServer, token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.url}/admin/api${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
-}
+const adminCall = (server: TestServer, token: string, method: string, path: string, body?: unknown) => adminRequest(server, method, `/admin/api${path}`, { token, body });
 
 for (const backend of backends()) {
   describe(`deposits: create-deposit, simulate-deposit, payout on anvil [${backend}]`, () => {

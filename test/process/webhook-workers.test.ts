@@ -353,6 +353,7 @@ describe('standalone webhook workers on one PostgreSQL database', { skip: postgr
     assert.deepEqual(await deliveryStates(s.database), [{ status: 'succeeded', attempts: 1, n: EVENTS }]);
     assert.ok(alive(second), second.output());
   });
+
   it('a worker stopped with SIGTERM gives its unstarted claims back at once, taking their subscription first (the API\'s lock order)', async () => {
     const WORKER_CONCURRENCY = 2;
     let answer!: () => void;
