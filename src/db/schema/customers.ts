@@ -116,6 +116,6 @@ export const authenticators = pgTable(
     attestationFormat: text('attestation_format'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('authenticators_credential_key').on(t.credentialId), index('authenticators_user_idx').on(t.userId)],
+  (t) => [uniqueIndex('authenticators_integrator_credential_key').on(t.integratorId, t.credentialId), index('authenticators_user_idx').on(t.userId)],
 );
 

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
 import { integrators } from './integrators.js';
 
@@ -15,7 +15,14 @@ export const idempotencyKeys = pgTable(
     // in_progress -> committed (in the mutation's own transaction) -> completed (response stored).
     state: text('state', { enum: ['in_progress', 'committed', 'completed'] }).notNull(),
     responseStatus: integer('response_status'),
+    /** Only rows written before responses were sealed (they expire within 24 h of the upgrade); new rows use responseSealed. */
     responseBody: text('response_body'),
+    /** The response body sealed with AES-256-GCM (context `idempotency:{integratorId}:{key}`): it may carry secrets and PII. */
+    responseSealed: text('response_sealed'),
+    /** The credential that made the request: a response carrying a secret is replayed to it alone. */
+    credentialId: uuid('credential_id'),
+    /** Whether the stored response carries a secret (a private key, an approval token). */
+    responseSecret: boolean('response_secret').notNull().default(false),
     responseContentType: text('response_content_type'),
     lockedAt: timestamp('locked_at', { withTimezone: true, mode: 'date' }).notNull(),
     createdAt: createdAt(),

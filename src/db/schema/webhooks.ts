@@ -18,7 +18,10 @@ export const webhookSubscriptions = pgTable(
     url: text('url').notNull(),
     enabled: boolean('enabled').notNull(),
     eventTypes: jsonb('event_types').$type<string[]>().notNull(),
+    /** Header names with masked values (what views show); the values themselves are only in httpHeadersSealed. */
     httpHeaders: jsonb('http_headers').$type<Record<string, string>>().notNull(),
+    /** The custom headers (JSON object) sealed with AES-256-GCM, context `webhook-headers:{id}`; null when there are none. */
+    httpHeadersSealed: text('http_headers_sealed'),
     endpointSafetyMetadata: jsonb('endpoint_safety_metadata').notNull(),
     activeSigningKeyId: uuid('active_signing_key_id').notNull(),
     /** Why the service disabled it (`gone`, `failing`); null when enabled or disabled by the integrator. */
