@@ -72,12 +72,34 @@ describe('WebhookSender connect-time address check', () => {
       `https://[::ffff:127.0.0.1]:${receiver.port}/hook`,
       'https://10.0.0.1/hook',
       'https://169.254.169.254/latest/meta-data',
+      // IPv6 forms carrying 127.0.0.1: IPv4-compatible, NAT64, 6to4, Teredo (client 127.0.0.1, obfuscated).
+      `https://[::127.0.0.1]:${receiver.port}/hook`,
+      `https://[64:ff9b::127.0.0.1]:${receiver.port}/hook`,
+      `https://[2002:7f00:1::1]:${receiver.port}/hook`,
+      `https://[2001:0:4136:e378:8000:63bf:80ff:fffe]:${receiver.port}/hook`,
     ]) {
       const result = await s.send(url, HEADERS, '{}');
       assert.equal(result.status, null, url);
       assert.ok(result.error?.startsWith('blocked_address'), `${url}: ${result.error}`);
     }
     assert.deepEqual(dns.asked, [], 'literals are judged without any lookup');
+    assert.equal(receiver.requests.length, 0);
+  });
+
+  it('refuses a name resolving to an IPv6 address that embeds an IPv4 address (IPv4-compatible, NAT64, 6to4), at connect time', async () => {
+    const dns = fakeDns({ 'compat.test': ['::7f00:1'], 'nat64.test': ['64:ff9b::a9fe:a9fe'], 'sixtofour.test': ['2002:7f00:1::1'], 'special.test': ['192.0.0.9'] });
+    const s = sender(false, dns);
+    for (const [host, range] of [
+      ['compat.test', 'ipv4Compatible'],
+      ['nat64.test', 'nat64'],
+      ['sixtofour.test', '6to4'],
+      ['special.test', 'anycast'],
+    ] as const) {
+      const result = await s.send(`https://${host}:${receiver.port}/hook`, HEADERS, '{}');
+      assert.equal(result.status, null, host);
+      assert.ok(result.error?.startsWith('blocked_address') && result.error.includes(`a ${range} address`), `${host}: ${result.error}`);
+    }
+    assert.deepEqual(dns.asked, ['compat.test', 'nat64.test', 'sixtofour.test', 'special.test']);
     assert.equal(receiver.requests.length, 0);
   });
 
