@@ -24,7 +24,14 @@ export interface Config {
   /** 32 bytes, or undefined in sandbox (then generated into dataDir). */
   encryptionKey: Buffer | undefined;
   logLevel: LogLevel;
+  /** BODY_LIMIT_BYTES: largest body of an operation that carries no documents (default 1 MiB). */
   bodyLimitBytes: number;
+  /** DOCUMENT_BODY_LIMIT_BYTES: largest body of an operation that carries documents (default 48 MiB). */
+  documentBodyLimitBytes: number;
+  /** LARGE_BODY_CONCURRENCY: bodies above BODY_LIMIT_BYTES read at once per process; others wait their turn. */
+  largeBodyConcurrency: number;
+  /** AUTH_FAILURE_LIMIT: failed authentications per source address per minute before answering 429. */
+  authFailureLimit: number;
   rateLimitMax: number;
   rateLimitWindowSeconds: number;
   /** Alpha-3 codes whose nationals or residents need additionalUserInfo. */
@@ -162,6 +169,17 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return Number(raw);
 }
 
+/** Small bodies everywhere; documents routes alone may take large ones, and only a few of those at once. */
+function bodyLimits(env: NodeJS.ProcessEnv): Pick<Config, 'bodyLimitBytes' | 'documentBodyLimitBytes' | 'largeBodyConcurrency'> {
+  const bodyLimitBytes = integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024);
+  // Three 10 MiB documents as base64 (4/3 larger) plus the rest of the JSON.
+  const documentBodyLimitBytes = integer(env, 'DOCUMENT_BODY_LIMIT_BYTES', Math.max(48 * 1024 * 1024, bodyLimitBytes), 1024, 256 * 1024 * 1024);
+  if (documentBodyLimitBytes < bodyLimitBytes) {
+    throw new ConfigError(`DOCUMENT_BODY_LIMIT_BYTES must be at least BODY_LIMIT_BYTES (${bodyLimitBytes})`);
+  }
+  return { bodyLimitBytes, documentBodyLimitBytes, largeBodyConcurrency: integer(env, 'LARGE_BODY_CONCURRENCY', 4, 1, 1000) };
+}
+
 function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -272,8 +290,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appEnv,
     encryptionKey,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-    // Three 10 MiB documents as base64 (4/3 larger) plus the rest of the JSON.
-    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 48 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+    ...bodyLimits(env),
+    authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 50, 1, 1_000_000),
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 6000, 1, 1_000_000),
     rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
   };

@@ -8,6 +8,8 @@ import { webhookRoutes } from './routes/webhooks/subscriptions.js';
 import { registerAdminConsole } from './admin/console.js';
 import { registerSignedScope } from './auth/signed-scope.js';
 import { registerJsonBody } from './json-body.js';
+import { registerBodyLimits } from './body-limits.js';
+import { FailureLimiter } from './auth/failure-limiter.js';
 import { registerOpenApi } from './openapi.js';
 import { frameworkErrorHandler, registerProblemHandling } from './problem.js';
 import { healthRoute } from './routes/health/health.js';
@@ -58,13 +60,15 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  registerJsonBody(app);
+  const parseBody = registerJsonBody(app);
+  registerBodyLimits(app, deps.config);
   registerProblemHandling(app);
   await registerOpenApi(app);
+  const failures = new FailureLimiter(deps.config.authFailureLimit, deps.clock);
 
   opsRoutes(app, deps);
   const operations: Operation[] = [];
-  await registerSignedScope(app, deps, operations, (api) => {
+  await registerSignedScope(app, deps, operations, { parse: parseBody, failures }, (api) => {
     healthRoute(api, deps);
     whoamiRoute(api, operations);
     credentialRoutes(api, deps);
@@ -79,7 +83,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     eventRoutes(api, deps);
     webhookRoutes(api, deps);
   });
-  await registerAdminApi(app, deps);
+  await registerAdminApi(app, deps, failures);
   await registerAdminConsole(app);
 
   await app.ready();

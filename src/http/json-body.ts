@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, type FieldError } from '../domain/errors.js';
 
 const MAX_REPORTED = 20;
@@ -55,35 +55,89 @@ function parseError(text: string): ApiError {
     : new ApiError('malformed_json', 'The request body is not valid JSON');
 }
 
+/** Deepest nesting of arrays and objects a body may have; ours need a handful, recursion needs a bound. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Nesting depth of JSON text, measured on the text before any parser or recursive check sees it (a body nested
+ * thousands deep would overflow their stacks). Iterative; strings are skipped so brackets inside them do not count.
+ */
+export function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The body exactly as received: the signature covers these bytes, never a re-serialization. */
     rawBody?: Buffer;
+    /** Set once rawBody has been parsed into `body` (parsing waits until the request is authenticated). */
+    bodyParsed?: boolean;
   }
 }
 
-/**
- * JSON is the only accepted body type (anything else is a 415). The parser keeps the raw bytes for the
- * signature check and parses with Fastify's own prototype-poisoning-safe parser.
- */
-export function registerJsonBody(app: FastifyInstance): void {
-  app.removeAllContentTypeParsers();
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json$/i, { parseAs: 'buffer' }, (request, body, done) => {
-    const raw = body as Buffer;
-    request.rawBody = raw;
-    // Clients send Content-Type on every request, including bodiless DELETEs.
-    if (raw.length === 0) return done(null, undefined);
-    const text = raw.toString('utf8');
+type JsonParser = ReturnType<FastifyInstance['getDefaultJsonParser']>;
+
+function parseText(request: FastifyRequest, parseJson: JsonParser, text: string): Promise<unknown> {
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
+    return Promise.reject(
+      new ApiError('validation_failed', `The body is nested more than ${MAX_JSON_DEPTH} levels deep`, {
+        errors: [{ pointer: '', code: 'too_deep', detail: `arrays and objects may be nested at most ${MAX_JSON_DEPTH} levels deep`, in: 'body' }],
+      }),
+    );
+  }
+  return new Promise((resolve, reject) => {
     parseJson(request, text, (err, parsed) => {
-      if (err) return done(parseError(text), undefined);
+      if (err) return reject(parseError(text));
       // Cheap pre-check on the text: NUL only ever arrives escaped as \u0000.
       if (text.includes('\\u0000')) {
         const errors: FieldError[] = [];
         nulCharacters(parsed, '', errors);
-        if (errors.length > 0) return done(new ApiError('validation_failed', 'The body contains NUL characters', { errors }), undefined);
+        if (errors.length > 0) return reject(new ApiError('validation_failed', 'The body contains NUL characters', { errors }));
       }
-      done(null, parsed);
+      resolve(parsed);
     });
   });
+}
+
+/**
+ * JSON is the only accepted body type (anything else is a 415). Reading and parsing are two steps: the content
+ * parser only collects the bytes (within the route's body limit), and `parseBody` turns them into `body` once
+ * the caller is known: the signed scope calls it after the signature is verified, every other route through a
+ * route-level preValidation hook. An unauthenticated body is never parsed.
+ */
+export function registerJsonBody(app: FastifyInstance): (request: FastifyRequest) => Promise<void> {
+  app.removeAllContentTypeParsers();
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json$/i, { parseAs: 'buffer' }, (request, body, done) => {
+    request.rawBody = body as Buffer;
+    done(null, undefined);
+  });
+
+  async function parseBody(request: FastifyRequest): Promise<void> {
+    if (request.bodyParsed) return;
+    request.bodyParsed = true;
+    const raw = request.rawBody;
+    // Clients send Content-Type on every request, including bodiless DELETEs.
+    if (!raw || raw.length === 0) return;
+    request.body = await parseText(request, parseJson, raw.toString('utf8'));
+  }
+
+  app.addHook('onRoute', (route) => {
+    const existing = route.preValidation ? (Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation]) : [];
+    // Route-level hooks run after every scope's hooks: the signed scope has parsed by then, others parse here.
+    route.preValidation = [...existing, parseBody] as typeof route.preValidation;
+  });
+  return parseBody;
 }

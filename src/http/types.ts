@@ -46,5 +46,7 @@ declare module 'fastify' {
      * these too, so every bad field is reported in one response rather than over two round trips.
      */
     bodyChecks?: (body: unknown) => FieldError[];
+    /** The success answer carries a secret: an Idempotency-Key replays it only to the credential that made the request. */
+    secretResponse?: boolean;
   }
 }

@@ -52,11 +52,19 @@ export async function completeClaim(
   integratorId: string,
   key: string,
   lockedAt: Date,
-  response: { status: number; body: string; contentType: string },
+  response: { status: number; sealedBody: string; contentType: string; credentialId: string; secret: boolean },
 ): Promise<void> {
   await db
     .update(idempotencyKeys)
-    .set({ state: 'completed', responseStatus: response.status, responseBody: response.body, responseContentType: response.contentType })
+    .set({
+      state: 'completed',
+      responseStatus: response.status,
+      responseBody: null,
+      responseSealed: response.sealedBody,
+      responseContentType: response.contentType,
+      credentialId: response.credentialId,
+      responseSecret: response.secret,
+    })
     .where(byToken(integratorId, key, lockedAt));
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
+import type { FailureLimiter } from '../auth/failure-limiter.js';
 import { operatorForToken } from '../../domain/operators/operators.js';
 import { decideAsOperator, getCase, getDocumentContent, listReviews, type OperatorRef } from '../../domain/verification/review.js';
 import { problemResponses } from '../schemas/problem.js';
@@ -62,13 +63,19 @@ function withContentUrls(record: unknown): unknown {
  * The operators' review API, in its own encapsulated scope: its bearer-token hook never sees /v1 requests and
  * the /v1 signature hooks never see these.
  */
-export async function registerAdminApi(app: Api, deps: Deps): Promise<void> {
+export async function registerAdminApi(app: Api, deps: Deps, failures: FailureLimiter): Promise<void> {
   await app.register(
     async (scope) => {
       const api = scope as unknown as Api;
       api.addHook('onRequest', async (request, reply) => {
         reply.header('cache-control', 'no-store');
-        request.operator = await authenticateOperator(request, deps);
+        try {
+          request.operator = await authenticateOperator(request, deps);
+        } catch (err) {
+          // Token guessing is limited per source address like bad signatures; a body is never read for it.
+          if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined) reply.header('connection', 'close');
+          throw err instanceof ApiError ? failures.fail(request.ip, err) : err;
+        }
       });
 
       adminDepositRoutes(api, deps);

@@ -1,9 +1,11 @@
+import type { KeyObject } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.js';
 import { parseDerSignature } from '../../crypto/der-signature.js';
 import { PublicKeyCache, isCompressedPublicKeyHex, normalizePublicKeyHex, verifyDer } from '../../crypto/p256.js';
 import { buildSignedMessage, messageHash, signedPathCandidates } from '../../crypto/request-signature.js';
 import type { CredentialCache } from '../../db/credential-cache.js';
+import type { CredentialRow } from '../../db/repositories/credentials.js';
 import type { Scope } from '../../domain/credentials/credentials.js';
 import { ApiError } from '../../domain/errors.js';
 
@@ -36,11 +38,24 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** What the headers alone establish, before a byte of the body is read. */
+export interface PendingAuth {
+  key: KeyObject;
+  signature: Buffer;
+  timestamp: string;
+  seconds: number;
+  credential: CredentialRow;
+}
+
 export function createAuthenticator(deps: { credentials: CredentialCache; clock: Clock; keys?: PublicKeyCache }) {
   const keys = deps.keys ?? new PublicKeyCache();
 
-  /** Verifies the three headers against the request as received and resolves the credential. */
-  return async function authenticate(request: FastifyRequest): Promise<Authenticated> {
+  /**
+   * Step 1 (onRequest, nothing of the body read yet): the three headers are present and well-formed, the
+   * timestamp is inside the window, and the key belongs to an active credential. An upload from anyone else
+   * is refused before it costs memory.
+   */
+  async function checkHeaders(request: FastifyRequest): Promise<PendingAuth> {
     const pubkey = header(request, 'x-pubkey');
     const timestamp = header(request, 'x-timestamp');
     const signature = header(request, 'x-signature');
@@ -76,20 +91,28 @@ export function createAuthenticator(deps: { credentials: CredentialCache; clock:
     if (!TIMESTAMP.test(timestamp!)) {
       throw new ApiError('malformed_timestamp', 'X-Timestamp must be the Unix time in whole seconds, as decimal digits');
     }
-    const ts = Number(timestamp);
+    const seconds = Number(timestamp);
     const nowSeconds = Math.floor(deps.clock().getTime() / 1000);
-    if (Math.abs(nowSeconds - ts) > TIMESTAMP_TOLERANCE_SECONDS) {
+    if (Math.abs(nowSeconds - seconds) > TIMESTAMP_TOLERANCE_SECONDS) {
       throw new ApiError(
         'timestamp_out_of_window',
         `X-Timestamp must be within ${TIMESTAMP_TOLERANCE_SECONDS} s of the server time (server time ${nowSeconds})`,
       );
     }
 
+    const credential = await deps.credentials.get(normalizePublicKeyHex(pubkey!));
+    if (!credential) throw new ApiError('unknown_credential', 'No credential has this public key');
+    if (!credential.active) throw new ApiError('credential_inactive', 'This credential is deactivated');
+    return { key, signature: sigBytes, timestamp: timestamp!, seconds, credential };
+  }
+
+  /** Step 2 (preValidation, body read but not parsed): the signature over the raw bytes as received. */
+  function verify(request: FastifyRequest, pending: PendingAuth): Authenticated {
     const url = request.raw.url ?? request.url;
     let verified: Buffer | undefined;
     for (const path of signedPathCandidates(url)) {
-      const message = buildSignedMessage(timestamp!, request.method, path, request.rawBody);
-      if (verifyDer(key, message, sigBytes)) {
+      const message = buildSignedMessage(pending.timestamp, request.method, path, request.rawBody);
+      if (verifyDer(pending.key, message, pending.signature)) {
         verified = message;
         break;
       }
@@ -100,11 +123,7 @@ export function createAuthenticator(deps: { credentials: CredentialCache; clock:
         'The signature does not match SHA-256 of {timestamp}{METHOD}{path_and_query}{body} for this key (see docs/authentication.md)',
       );
     }
-
-    const credential = await deps.credentials.get(normalizePublicKeyHex(pubkey!));
-    if (!credential) throw new ApiError('unknown_credential', 'No credential has this public key');
-    if (!credential.active) throw new ApiError('credential_inactive', 'This credential is deactivated');
-
+    const { credential } = pending;
     return {
       integratorId: credential.integratorId,
       credentialId: credential.id,
@@ -112,7 +131,9 @@ export function createAuthenticator(deps: { credentials: CredentialCache; clock:
       label: credential.label,
       scope: credential.scope,
       messageHash: messageHash(verified).toString('hex'),
-      timestamp: ts,
+      timestamp: pending.seconds,
     };
-  };
+  }
+
+  return { checkHeaders, verify };
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Db } from '../../db/database.js';
 import * as repo from '../../db/repositories/idempotency-keys.js';
 import type { IdempotencyClaim } from '../../domain/context.js';
@@ -26,7 +27,16 @@ function fingerprint(request: FastifyRequest): string {
     .digest('hex');
 }
 
-export function createIdempotency(deps: { db: Db; clock: Clock }) {
+/** The sealing context binds a stored answer to its integrator and key: copied to another row, it does not open. */
+const sealContext = (integratorId: string, key: string) => `idempotency:${integratorId}:${key}`;
+
+export function createIdempotency(deps: { db: Db; clock: Clock; secrets: SecretBox }) {
+  /** The stored answer's body: sealed (every row since 0014), or in clear for a row written before. */
+  function storedBody(row: repo.IdempotencyRow): string {
+    if (row.responseSealed !== null) return deps.secrets.open(row.responseSealed, sealContext(row.integratorId, row.key)).toString('utf8');
+    return row.responseBody ?? '';
+  }
+
   /**
    * preHandler: claims the key, or answers from the stored response. Returns true when the reply was sent.
    * Only POST takes a key (PATCH and DELETE are idempotent by their nature).
@@ -58,11 +68,17 @@ export function createIdempotency(deps: { db: Db; clock: Clock }) {
         throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with a different method, path or body');
       }
       if (existing.state === 'completed') {
+        if (existing.responseSecret && existing.credentialId !== request.auth!.credentialId) {
+          throw new ApiError(
+            'idempotency_key_other_credential',
+            'The answer stored under this Idempotency-Key carries a secret; only the credential that made the request can replay it',
+          );
+        }
         await reply
           .code(existing.responseStatus!)
           .header('content-type', existing.responseContentType ?? 'application/json')
           .header('idempotent-replayed', 'true')
-          .send(existing.responseBody ?? '');
+          .send(storedBody(existing));
         return true;
       }
       if (existing.state === 'in_progress' && now.getTime() - existing.lockedAt.getTime() > IDEMPOTENCY_STALE_MS) {
@@ -97,7 +113,15 @@ export function createIdempotency(deps: { db: Db; clock: Clock }) {
     }
     const contentType = String(reply.getHeader('content-type') ?? 'application/json');
     const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
-    await repo.completeClaim(deps.db, integratorId, key, lockedAt, { status: reply.statusCode, body, contentType });
+    // Every stored answer is sealed: bodies carry personal data, and some (secretResponse routes) keys or tokens.
+    const secret = reply.statusCode < 300 && request.routeOptions.config?.secretResponse === true;
+    await repo.completeClaim(deps.db, integratorId, key, lockedAt, {
+      status: reply.statusCode,
+      sealedBody: deps.secrets.seal(body, sealContext(integratorId, key)),
+      contentType,
+      credentialId: request.auth!.credentialId,
+      secret,
+    });
   }
 
   /** Gives the key back without storing anything (the request was refused before it ran). */

@@ -4,7 +4,8 @@ import { CredentialCache } from '../../db/credential-cache.js';
 import { scopeAllows, type Access } from '../../domain/credentials/scopes.js';
 import { ApiError } from '../../domain/errors.js';
 import type { Api, Deps, Operation } from '../types.js';
-import { createAuthenticator } from './authenticate.js';
+import { createAuthenticator, type PendingAuth } from './authenticate.js';
+import type { FailureLimiter } from './failure-limiter.js';
 import { createIdempotency } from './idempotency.js';
 import { createReplayGuard } from './replay-guard.js';
 
@@ -14,20 +15,46 @@ export function accessOf(request: FastifyRequest): Access {
   return request.routeOptions.config.access ?? (MUTATING.has(request.method) ? 'write' : 'read');
 }
 
-/**
- * The encapsulated scope every /v1 route lives in. Order per request: authenticate and check scope
- * (preValidation, so a bad key is a 401 even with a bad body), rate limit per credential, validate the
- * input, claim the Idempotency-Key, refuse replays, then the handler.
- */
 const CREDENTIAL_ROUTES = '/v1/integrator/credentials';
 
-export async function registerSignedScope(app: Api, deps: Deps, operations: Operation[], routes: (api: Api) => void): Promise<void> {
+declare module 'fastify' {
+  interface FastifyRequest {
+    pendingAuth?: PendingAuth;
+  }
+}
+
+/** Whether the client is still to send a body the server has not read. */
+function bodyPending(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return length !== undefined ? length !== '0' : request.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * The encapsulated scope every /v1 route lives in. Order per request:
+ * 1. onRequest, before any of the body is read: headers, timestamp window, key known and active (an upload
+ *    from anyone else is refused at the cost of its headers; the connection is closed rather than drained);
+ * 2. the body's bytes are read, within the operation's limit (body-limits.ts);
+ * 3. preValidation: the signature over those raw bytes, the scope, the rate limit per credential, and only then
+ *    the JSON is parsed (so a bad key is a 401 even with a bad body, and an unsigned body is never parsed);
+ * 4. validation, the Idempotency-Key claim, the replay guard, the handler.
+ * Every authentication failure counts against the source address (failure-limiter.ts).
+ */
+export async function registerSignedScope(
+  app: Api,
+  deps: Deps,
+  operations: Operation[],
+  body: { parse: (request: FastifyRequest) => Promise<void>; failures: FailureLimiter },
+  routes: (api: Api) => void,
+): Promise<void> {
   const credentials = new CredentialCache(deps.database);
   await credentials.start();
   app.addHook('onClose', () => credentials.stop());
-  const authenticate = createAuthenticator({ credentials, clock: deps.clock });
-  const idempotency = createIdempotency({ db: deps.database.db, clock: deps.clock });
+  const authenticator = createAuthenticator({ credentials, clock: deps.clock });
+  const idempotency = createIdempotency({ db: deps.database.db, clock: deps.clock, secrets: deps.secrets });
   const replayGuard = createReplayGuard({ db: deps.database.db, clock: deps.clock });
+
+  /** Counts a 401 against the caller's address (a 429 once over the limit); anything else passes through. */
+  const refuse = (request: FastifyRequest, err: unknown): unknown => (err instanceof ApiError && err.status === 401 ? body.failures.fail(request.ip, err) : err);
 
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
@@ -39,8 +66,21 @@ export async function registerSignedScope(app: Api, deps: Deps, operations: Oper
       }
     });
 
+    scope.addHook('onRequest', async (request, reply) => {
+      try {
+        request.pendingAuth = await authenticator.checkHeaders(request);
+      } catch (err) {
+        if (bodyPending(request)) reply.header('connection', 'close');
+        throw refuse(request, err);
+      }
+    });
+
     scope.addHook('preValidation', async (request) => {
-      request.auth = await authenticate(request);
+      try {
+        request.auth = authenticator.verify(request, request.pendingAuth!);
+      } catch (err) {
+        throw refuse(request, err);
+      }
       if (!scopeAllows(request.auth.scope, accessOf(request))) {
         throw new ApiError('insufficient_scope', `A ${request.auth.scope} credential cannot call ${request.method} ${request.routeOptions.url}`);
       }
@@ -55,6 +95,9 @@ export async function registerSignedScope(app: Api, deps: Deps, operations: Oper
       errorResponseBuilder: (_request, context) =>
         new ApiError('rate_limited', `Rate limit of ${context.max} requests per ${context.after} exceeded for this credential`),
     });
+
+    // Registered after the rate limit: a throttled caller's body is not parsed either.
+    scope.addHook('preValidation', body.parse);
 
     scope.addHook('preHandler', async (request, reply) => {
       if (await idempotency.claim(request, reply)) return reply;
@@ -80,4 +123,3 @@ export async function registerSignedScope(app: Api, deps: Deps, operations: Oper
     routes(scope as unknown as Api);
   });
 }
-

@@ -21,7 +21,7 @@ export const CreateCredentialResponse = Type.Object(
   {
     credential: CredentialRef,
     privateKey: Type.Optional(
-      Type.String({ pattern: '^0x[0-9a-f]{64}$', description: 'Only when the server generated the key pair: returned once, never stored' }),
+      Type.String({ pattern: '^0x[0-9a-f]{64}$', description: 'Only when the server generated the key pair: returned once, never stored in clear (an Idempotency-Key replay returns it again to the same credential, within 24 h)' }),
     ),
   },
   { additionalProperties: false, description: 'The new credential' },
@@ -58,6 +58,8 @@ export function credentialRoutes(api: Api, deps: Deps): void {
   api.post(
     '/v1/integrator/credentials',
     {
+      // The answer may carry the generated private key (idempotency.ts seals it and replays it to this credential only).
+      config: { secretResponse: true },
       schema: {
         operationId: 'createCredential',
         tags: TAGS,

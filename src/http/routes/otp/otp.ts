@@ -81,6 +81,8 @@ export function otpRoutes(api: Api, deps: Deps): void {
   api.post(
     '/v1/otp/verify',
     {
+      // The answer carries the approval token (idempotency.ts seals it and replays it to this credential only).
+      config: { secretResponse: true },
       schema: {
         operationId: 'verifyOtp',
         tags: TAGS,
