@@ -10,6 +10,7 @@ import { createIntegrator, listIntegrators } from '../domain/integrators/integra
 import { createOperator, listOperators } from '../domain/operators/operators.js';
 import { DECISIONS, type Decision } from '../domain/verification/decisions.js';
 import { decideAsOperator, getCase, listReviews } from '../domain/verification/review.js';
+import { safeErrorMessage } from '../logging.js';
 import { policyFromConfig } from '../policy.js';
 import { openRuntime } from '../runtime.js';
 
@@ -146,7 +147,7 @@ try {
     process.stderr.write(`error: ${err.code}: ${err.detail}${err.options.errors ? ` (${err.options.errors.map((e) => e.detail).join('; ')})` : ''}\n`);
     process.exit(err.status === 404 ? 66 : err.status === 409 ? 75 : 65); // EX_NOINPUT, EX_TEMPFAIL, EX_DATAERR
   }
-  const cause = (err as Error).cause as Error | undefined;
-  process.stderr.write(`error: ${(err as Error).message}${cause?.message ? `: ${cause.message}` : ''}\n`);
+  // Redacted like the logs: a failed query's message carries its parameters (names, emails, SSN digits).
+  process.stderr.write(`error: ${safeErrorMessage(err)}\n`);
   process.exit(70);
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import type { DestinationStream } from 'pino';
 import { ChainRegistry } from '../../src/chain/chain-client.js';
 import { treasuryFor, type Treasury } from '../../src/chain/treasury.js';
 import { createClient, type Client } from '../../src/client/index.js';
@@ -9,6 +10,7 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 import { createIntegrator } from '../../src/domain/integrators/integrators.js';
 import { buildApp } from '../../src/http/app.js';
 import type { Api } from '../../src/http/types.js';
+import { loggerOptions } from '../../src/logging.js';
 import { policyFromConfig } from '../../src/policy.js';
 import { Signal } from '../../src/workers/signal.js';
 import { startTransactionWatcher, type TransactionWatcher } from '../../src/workers/transaction-watcher.js';
@@ -46,18 +48,29 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  /**
+   * Where the server's log lines go (JSON, one per line), written through the production logger options
+   * (src/logging.ts `loggerOptions`: redaction and error serializer). At `info` unless env sets LOG_LEVEL.
+   * Without it the server logs nothing.
+   */
+  logDestination?: DestinationStream;
+}
+
 /** Starts the real application on a free loopback port over a fresh database of the given backend. */
-export async function startServer(backend: Backend, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startServer(backend: Backend, env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestServer> {
   // Production needs a relying party; tests of production servers get one unless they name their own.
   const relyingParty = env.APP_ENV === 'production' ? { WEBAUTHN_RP_IDS: 'wallet.example', WEBAUTHN_ORIGINS: 'https://wallet.example' } : {};
-  const config = loadConfig({ APP_ENV: 'sandbox', LOG_LEVEL: 'silent', ...relyingParty, ...env });
+  // Every test shares 127.0.0.1: the per-address limit on failed authentications is lifted unless a test sets it.
+  const config = loadConfig({ APP_ENV: 'sandbox', LOG_LEVEL: 'silent', AUTH_FAILURE_LIMIT: '1000000', ...relyingParty, ...env });
   const { target, drop } = await provisionDatabase(backend);
   const database = await openDatabase(target);
   const clock = new TestClock();
   const secrets = new SecretBox(randomBytes(32));
   const chains = new ChainRegistry(config.chainRpcUrls, 5_000);
   const transactionBroadcast = new Signal();
-  const app = await buildApp({ config, database, clock: clock.now, secrets, policy: policyFromConfig(config), chains, transactionBroadcast });
+  const logger = options.logDestination ? loggerOptions(env.LOG_LEVEL ? config.logLevel : 'info', options.logDestination) : undefined;
+  const app = await buildApp({ config, database, clock: clock.now, secrets, policy: policyFromConfig(config), chains, transactionBroadcast }, logger ? { logger } : {});
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const worker = config.webhooks.runWorker
