@@ -69,8 +69,9 @@ for (const backend of backends()) {
     });
     after(() => server.close());
 
-    const signed = (method: string, path: string, body: Buffer | string, privateKey = acme.privateKey) =>
-      signRequest(importPrivateKey(privateKey), String(server.clock.seconds()), method, path, body);
+    const signed = (method: string, path: string, body: Buffer | string, privateKey = acme.privateKey): Record<string, string> => ({
+      ...signRequest(importPrivateKey(privateKey), String(server.clock.seconds()), method, path, body),
+    });
 
     /** A create-user body padded with a large description field, so it is valid JSON of about `size` bytes. */
     function largeCreateUser(size: number): Buffer {
@@ -100,7 +101,7 @@ for (const backend of backends()) {
         [{ ...signed('POST', '/v1/submit/create-user', body), 'X-Timestamp': String(server.clock.seconds() - 3600) }, 'timestamp_out_of_window'],
       ];
       for (const [headers, code] of cases) {
-        const up = upload(server.url, '/v1/submit/create-user', headers as unknown as Record<string, string>, body, 4096);
+        const up = upload(server.url, '/v1/submit/create-user', headers, body, 4096);
         const res = await up.response;
         assert.equal(up.sent(), 4096, `${code}: answered before the body was sent`);
         assert.deepEqual([res.status, res.body.code], [401, code]);
@@ -112,13 +113,13 @@ for (const backend of backends()) {
       const body = Buffer.from('{"not": json at all');
       const headers = signed('POST', '/v1/submit/create-user', '{"other":"body"}');
       const res = await fetch(`${server.url}/v1/submit/create-user`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-      const problem = await res.json();
+      const problem = (await res.json()) as { code: string };
       assert.deepEqual([res.status, problem.code], [401, 'invalid_signature']);
     });
 
     it('limits bodies per operation: 1 MiB where no document is carried (413 before reading), 48 MiB on documents routes', async () => {
       const big = Buffer.from(JSON.stringify({ name: 'x'.repeat(2 * MiB), url: 'https://example.com/hook' }));
-      const up = upload(server.url, '/v1/webhooks/subscriptions', signed('POST', '/v1/webhooks/subscriptions', big) as unknown as Record<string, string>, big, 1024);
+      const up = upload(server.url, '/v1/webhooks/subscriptions', signed('POST', '/v1/webhooks/subscriptions', big), big, 1024);
       const res = await up.response;
       assert.equal(up.sent(), 1024, 'a declared length over the limit is refused unread');
       assert.deepEqual([res.status, res.body.code], [413, 'payload_too_large']);
@@ -135,12 +136,12 @@ for (const backend of backends()) {
       const bodyA = largeCreateUser(3 * MiB);
       const bodyB = largeCreateUser(3 * MiB + 10);
       server.clock.advance(1000);
-      const first = upload(server.url, '/v1/submit/create-user', signed('POST', '/v1/submit/create-user', bodyA) as unknown as Record<string, string>, bodyA, MiB);
+      const first = upload(server.url, '/v1/submit/create-user', signed('POST', '/v1/submit/create-user', bodyA), bodyA, MiB);
       const order: string[] = [];
       // The first holds the only slot while half sent: the second, sent whole, must not be answered before it.
       const firstDone = first.response.then((r) => (order.push('first'), r));
       await new Promise((r) => setImmediate(r));
-      const second = upload(server.url, '/v1/submit/create-user', signed('POST', '/v1/submit/create-user', bodyB) as unknown as Record<string, string>, bodyB, bodyB.length);
+      const second = upload(server.url, '/v1/submit/create-user', signed('POST', '/v1/submit/create-user', bodyB), bodyB, bodyB.length);
       second.finish();
       const secondDone = second.response.then((r) => (order.push('second'), r));
       // Let the second get as far as it can: the first only finishes once the second has had its chance.
@@ -164,7 +165,7 @@ for (const backend of backends()) {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken}` },
         body: deep,
       });
-      const problem = await admin.json();
+      const problem = (await admin.json()) as { code: string; errors?: { code: string }[] };
       assert.deepEqual([admin.status, problem.code, problem.errors?.[0]?.code], [400, 'validation_failed', 'too_deep']);
     });
 
@@ -174,7 +175,7 @@ for (const backend of backends()) {
         fetch(`${server.url}/v1/integrator/whoami`, { headers: { ...signed('GET', '/v1/integrator/whoami', ''), 'X-Signature': '0x3006020101020101' } });
       for (let i = 0; i < 5; i++) assert.equal((await bad()).status, 401);
       const limited = await bad();
-      const problem = await limited.json();
+      const problem = (await limited.json()) as { code: string };
       assert.deepEqual([limited.status, problem.code], [429, 'auth_rate_limited']);
       assert.ok(Number(limited.headers.get('retry-after')) > 0);
 
