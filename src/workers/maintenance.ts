@@ -1,9 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import type { Db } from '../db/database.js';
 import { purgeEventsBefore } from '../db/repositories/events.js';
 import { purgeExpiredClaims } from '../db/repositories/idempotency-keys.js';
 import { purgeExpiredNonces } from '../db/repositories/request-nonces.js';
+import { lockUnsealedHeaders, storeSealedHeaders } from '../db/repositories/webhook-subscriptions.js';
+import { sealHeaders } from '../domain/webhooks/custom-headers.js';
 
 const DAY_MS = 86_400_000;
 
@@ -20,6 +23,29 @@ export async function purgeExpired(db: Db, clock: Clock, eventRetentionDays = 30
   };
 }
 
+const SEAL_BATCH = 100;
+
+/**
+ * Seals the custom headers of webhook subscriptions written before they were sealed at rest (or by a process of
+ * the previous version during a rolling upgrade), replacing their clear values with masks. Idempotent: a sealed
+ * row is never touched again. Until a row is converted the worker reads its clear values, so nothing waits on it.
+ */
+export async function sealLegacyWebhookHeaders(db: Db, secrets: SecretBox): Promise<number> {
+  let sealed = 0;
+  for (;;) {
+    const batch = await db.transaction(async (tx) => {
+      const rows = await lockUnsealedHeaders(tx, SEAL_BATCH);
+      for (const row of rows) {
+        const stored = sealHeaders(secrets, row.id, row.httpHeaders);
+        if (stored.httpHeadersSealed !== null && (await storeSealedHeaders(tx, row.id, stored.httpHeaders, stored.httpHeadersSealed))) sealed++;
+      }
+      return rows.length;
+    });
+    // Fewer than a batch: done (rows skipped because a PATCH held them are taken next round).
+    if (batch < SEAL_BATCH) return sealed;
+  }
+}
+
 /**
  * The tables whose rows churn (inserted, updated and deleted all day). PGlite has no autovacuum: without a
  * VACUUM their indexes fill with dead entries and, without ANALYZE, the planner never learns their size (the
@@ -33,7 +59,8 @@ export async function vacuumChurningTables(db: Db): Promise<void> {
 
 /**
  * Runs the purge every `intervalMs` until stopped (and, where the database has no autovacuum, a VACUUM ANALYZE of
- * the churning tables); a failed round is logged and retried next time.
+ * the churning tables); a failed round is logged and retried next time. Given the secrets, it also seals legacy
+ * webhook headers at once and then every round (sealLegacyWebhookHeaders).
  */
 export function startMaintenance(
   db: Db,
@@ -42,12 +69,22 @@ export function startMaintenance(
   intervalMs = 60_000,
   eventRetentionDays = 30,
   vacuum = false,
+  secrets?: SecretBox,
 ): () => void {
   let running = false;
+  const sealLegacy = () => (secrets ? sealLegacyWebhookHeaders(db, secrets) : undefined);
+  // At start-up rather than a minute later: these rows hold receivers' secrets in clear.
+  running = Boolean(secrets);
+  void Promise.resolve(sealLegacy())
+    .catch((err: unknown) => log.warn({ err }, 'sealing legacy webhook headers failed; retried next round'))
+    .finally(() => {
+      running = false;
+    });
   const timer = setInterval(() => {
     if (running) return;
     running = true;
     purgeExpired(db, clock, eventRetentionDays)
+      .then(() => sealLegacy())
       .then(() => (vacuum ? vacuumChurningTables(db) : undefined))
       .catch((err: unknown) => log.warn({ err }, 'maintenance round failed'))
       .finally(() => {

@@ -11,7 +11,7 @@ import { endFailingStreaks, findSubscriptionsByIds, lockSubscriptionsBeforeDeliv
 import { webhookSubscriptions } from '../db/schema/index.js';
 import { toEventView } from '../domain/events/event-view.js';
 import { newId } from '../domain/ids.js';
-import { isReservedHeader } from '../domain/webhooks/custom-headers.js';
+import { isReservedHeader, openHeaders } from '../domain/webhooks/custom-headers.js';
 import { isSuccess, nextStep } from '../domain/webhooks/retry-policy.js';
 import { disableSubscription, signingKeyContext } from '../domain/webhooks/subscriptions.js';
 import type { Resolver } from '../domain/webhooks/url-safety.js';
@@ -154,7 +154,8 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
     const ordered = [...keys].sort((a, b) => (a.id === subscription.activeSigningKeyId ? -1 : b.id === subscription.activeSigningKeyId ? 1 : 0));
     const privateKeys = ordered.map((k) => signingKey(k));
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(subscription.httpHeaders)) if (!isReservedHeader(name)) headers[name.toLowerCase()] = value;
+    // Sealed at rest (a legacy row not yet sealed by maintenance: its clear values).
+    for (const [name, value] of Object.entries(openHeaders(deps.secrets, subscription))) if (!isReservedHeader(name)) headers[name.toLowerCase()] = value;
     return {
       ...headers,
       'user-agent': headers['user-agent'] ?? USER_AGENT,

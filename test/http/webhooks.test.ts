@@ -5,6 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { isTransientConflict } from '../../src/db/conflicts.js';
 import { verifyWebhook, WebhookVerificationError } from '../../src/client/index.js';
 import { webhookSubscriptions } from '../../src/db/schema/index.js';
+import { sealLegacyWebhookHeaders, startMaintenance } from '../../src/workers/maintenance.js';
 import { eventually } from '../harness/eventually.js';
 import { backends } from '../harness/backends.js';
 import { eventsOfType, statementsWaitingOnLocks } from '../harness/db.js';
@@ -254,7 +255,7 @@ for (const backend of backends()) {
     it('sends custom httpHeaders with every attempt and refuses reserved names and CR/LF values', async () => {
       const httpHeaders = { 'X-Receiver-Token': 'tok-123', 'X-Second': 'two words\tand a tab' };
       const { integrator, receiver: r, sub, path } = await subscribed({ httpHeaders });
-      assert.deepEqual(sub.httpHeaders, httpHeaders);
+      assert.deepEqual(sub.httpHeaders, { 'X-Receiver-Token': '[redacted]', 'X-Second': '[redacted]' }, 'values are shown masked');
       r.respond({ status: 500 });
       const event = await trigger(integrator);
       const arrivals = await r.waitFor(2);
@@ -291,7 +292,115 @@ for (const backend of backends()) {
       }
       const list = await integrator.client.get(BASE);
       assert.equal(list.body.subscriptions.length, 1, 'no refused subscription was created');
-      assert.deepEqual(list.body.subscriptions[0].subscription.httpHeaders, httpHeaders, 'no refused patch was applied');
+      assert.deepEqual(list.body.subscriptions[0].subscription.httpHeaders, sub.httpHeaders, 'no refused patch was applied');
+      const again = await trigger(integrator);
+      const last = await r.waitFor(3);
+      assert.equal(last[2]!.header('webhook-id'), again.id);
+      assert.equal(last[2]!.header('x-receiver-token'), 'tok-123', 'no refused patch changed a value either');
+    });
+
+    /** Every row of every table of the server's database, as text, that contains `needle`. */
+    const rowsContaining = async (needle: string): Promise<string[]> => {
+      const tables = (await server.database.db.execute(
+        sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
+      )) as unknown as { rows: { name: string }[] };
+      assert.ok(tables.rows.some((t) => t.name === 'webhook_subscriptions') && tables.rows.some((t) => t.name === 'events'));
+      const found: string[] = [];
+      for (const { name } of tables.rows) {
+        const res = (await server.database.db.execute(sql`select t::text as row from ${sql.identifier(name)} t where strpos(t::text, ${needle}) > 0`)) as unknown as { rows: { row: string }[] };
+        found.push(...res.rows.map((r) => `${name}: ${r.row.slice(0, 300)}`));
+      }
+      return found;
+    };
+
+    it('seals custom header values at rest: no row of any table holds them, views and events mask them, deliveries carry them', async () => {
+      const secret = `s3cr3t-value-${randomUUID()}`;
+      const integrator = await server.seedIntegrator(`Hooks ${++integrators}`);
+      const r = await receiver();
+      const created = await integrator.client.post(
+        BASE,
+        { name: 'sealed', url: `${r.url}/hook`, eventTypes: ['credential.*'], httpHeaders: { Authorization: `Bearer ${secret}` } },
+        // Stored responses are checked too (the key itself is no secret).
+        { headers: { 'Idempotency-Key': `sealed-${randomUUID()}` } },
+      );
+      assert.equal(created.status, 201, created.text);
+      const sub = created.body.subscription;
+      const path = `${BASE}/${sub.id}`;
+      assert.deepEqual(sub.httpHeaders, { Authorization: '[redacted]' });
+      const [row] = await server.database.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, sub.id));
+      assert.deepEqual(row!.httpHeaders, { Authorization: '[redacted]' }, 'the clear column keeps names and masks');
+      assert.deepEqual(JSON.parse(server.secrets.open(row!.httpHeadersSealed!, `webhook-headers:${sub.id}`).toString('utf8')), { Authorization: `Bearer ${secret}` });
+      assert.deepEqual(await rowsContaining(secret), []);
+
+      const first = await trigger(integrator);
+      const got = await r.next();
+      assert.equal(got.header('webhook-id'), first.id);
+      assert.equal(got.header('authorization'), `Bearer ${secret}`);
+
+      // An update that changes the value: detected on the real values, sealed again, still nowhere in clear.
+      const rotated = `${secret}-2`;
+      const updated = await integrator.client.patch(path, { httpHeaders: { Authorization: `Bearer ${rotated}`, 'X-Extra': 'x' } });
+      assert.equal(updated.status, 200, updated.text);
+      assert.deepEqual(updated.body.subscription.httpHeaders, { Authorization: '[redacted]', 'X-Extra': '[redacted]' });
+      const events = await eventsOfType(server.database, integrator.integratorId, 'webhook_subscription.updated');
+      assert.equal(events.length, 1, 'a changed value is a change');
+      // A value-only change: previousAttributes names the headers, masked.
+      const sameNames = await integrator.client.patch(path, { httpHeaders: { Authorization: `Bearer ${secret}`, 'X-Extra': 'y' } });
+      assert.equal(sameNames.status, 200, sameNames.text);
+      const [, valueOnly] = await eventsOfType(server.database, integrator.integratorId, 'webhook_subscription.updated');
+      assert.deepEqual((valueOnly!.data as any).previousAttributes.httpHeaders, { Authorization: '[redacted]', 'X-Extra': '[redacted]' });
+      // The same values again are no change (no event); sending back the masks as read keeps the values.
+      server.clock.advance(1000); // the same body as before: a new second, or it is a replay
+      assert.equal((await integrator.client.patch(path, { httpHeaders: { Authorization: `Bearer ${secret}`, 'X-Extra': 'y' } })).status, 200);
+      assert.equal((await integrator.client.patch(path, { httpHeaders: sameNames.body.subscription.httpHeaders })).status, 200);
+      assert.equal((await eventsOfType(server.database, integrator.integratorId, 'webhook_subscription.updated')).length, 2, 'neither was a change');
+      assert.deepEqual(await rowsContaining(secret), []);
+      assert.deepEqual(await rowsContaining(rotated), []);
+
+      const second = await trigger(integrator);
+      const next = await r.next();
+      assert.equal(next.header('webhook-id'), second.id);
+      assert.equal(next.header('authorization'), `Bearer ${secret}`);
+      assert.equal(next.header('x-extra'), 'y');
+    });
+
+    it('a legacy row with headers in clear is still delivered, then sealed by maintenance (idempotently) and delivered the same', async () => {
+      const secret = `s3cr3t-value-${randomUUID()}`;
+      const { integrator, receiver: r, sub, path } = await subscribed();
+      // As a row written before sealing: clear values, nothing sealed.
+      await server.database.db.update(webhookSubscriptions).set({ httpHeaders: { Authorization: `Bearer ${secret}` }, httpHeadersSealed: null }).where(eq(webhookSubscriptions.id, sub.id));
+      assert.equal((await rowsContaining(secret)).length, 1);
+      const before = await trigger(integrator);
+      const legacy = await r.next();
+      assert.equal(legacy.header('webhook-id'), before.id);
+      assert.equal(legacy.header('authorization'), `Bearer ${secret}`, 'the worker reads a legacy row as it is');
+      assert.deepEqual((await integrator.client.get(path)).body.subscription.httpHeaders, { Authorization: '[redacted]' }, 'masked even before sealing');
+      await settled(integrator, path, before.id, 'succeeded');
+
+      assert.ok((await sealLegacyWebhookHeaders(server.database.db, server.secrets)) >= 1);
+      assert.deepEqual(await rowsContaining(secret), []);
+      const [row] = await server.database.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, sub.id));
+      assert.deepEqual(row!.httpHeaders, { Authorization: '[redacted]' });
+      const sealedOnce = row!.httpHeadersSealed;
+      assert.equal(await sealLegacyWebhookHeaders(server.database.db, server.secrets), 0, 'nothing left to seal');
+      const [again] = await server.database.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, sub.id));
+      assert.equal(again!.httpHeadersSealed, sealedOnce, 'a sealed row is not touched again');
+
+      const after = await trigger(integrator);
+      const converted = await r.next();
+      assert.equal(converted.header('webhook-id'), after.id);
+      assert.equal(converted.header('authorization'), `Bearer ${secret}`);
+
+      // The maintenance loop given the secrets does it by itself, at start-up (not a minute later).
+      await server.database.db.update(webhookSubscriptions).set({ httpHeaders: { Authorization: `Bearer ${secret}` }, httpHeadersSealed: null }).where(eq(webhookSubscriptions.id, sub.id));
+      const warnings: unknown[] = [];
+      const stop = startMaintenance(server.database.db, server.clock.now, { warn: (obj) => warnings.push(obj) }, 3_600_000, 30, false, server.secrets);
+      try {
+        await eventually(() => rowsContaining(secret), (rows) => rows.length === 0, 'maintenance sealing the legacy row at start-up');
+      } finally {
+        stop();
+      }
+      assert.deepEqual(warnings, []);
     });
 
     it('subscription CRUD: shapes, read_only access, URL re-check, events for every change, 404 after delete', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, gt, inArray, isNotNull, isNull, or } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { webhookSigningKeys, webhookSubscriptions } from '../schema/index.js';
 
@@ -91,4 +91,30 @@ export async function endFailingStreaks(db: Executor, ids: string[]): Promise<vo
     .update(webhookSubscriptions)
     .set({ failingSince: null })
     .where(and(inArray(webhookSubscriptions.id, ids), isNotNull(webhookSubscriptions.failingSince)));
+}
+
+/**
+ * Rows written before custom headers were sealed: values in clear, nothing sealed. Locked for the caller's
+ * transaction; rows another transaction holds (a PATCH, a worker recording a failure) are skipped, to be taken next
+ * time.
+ */
+export async function lockUnsealedHeaders(db: Executor, limit: number): Promise<Pick<SubscriptionRow, 'id' | 'httpHeaders'>[]> {
+  return db
+    .select({ id: webhookSubscriptions.id, httpHeaders: webhookSubscriptions.httpHeaders })
+    .from(webhookSubscriptions)
+    .where(and(isNull(webhookSubscriptions.httpHeadersSealed), sql`${webhookSubscriptions.httpHeaders} <> '{}'::jsonb`))
+    .orderBy(asc(webhookSubscriptions.id))
+    .limit(limit)
+    // NO KEY UPDATE (no key changes): a worker's KEY SHARE while it records successes does not hold it up.
+    .for('no key update', { skipLocked: true });
+}
+
+/** Replaces a legacy row's clear values; only while it is still unsealed (a PATCH may have sealed it meanwhile). */
+export async function storeSealedHeaders(db: Executor, id: string, masked: Record<string, string>, sealed: string): Promise<boolean> {
+  const rows = await db
+    .update(webhookSubscriptions)
+    .set({ httpHeaders: masked, httpHeadersSealed: sealed })
+    .where(and(eq(webhookSubscriptions.id, id), isNull(webhookSubscriptions.httpHeadersSealed)))
+    .returning({ id: webhookSubscriptions.id });
+  return rows.length > 0;
 }

@@ -1,3 +1,4 @@
+import type { SecretBox } from '../../crypto/secret-box.js';
 import { ApiError, type FieldError } from '../errors.js';
 
 /**
@@ -61,4 +62,51 @@ export function customHeaderErrors(headers: Record<string, string>): FieldError[
 export function assertCustomHeaders(headers: Record<string, string>): void {
   const errors = customHeaderErrors(headers);
   if (errors.length > 0) throw new ApiError('validation_failed', `${errors.length} field(s) failed validation`, { errors });
+}
+
+/** What views and events show instead of a header's value: values often hold a receiver's secret. */
+export const MASKED = '[redacted]';
+
+export function maskHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.keys(headers).map((k) => [k, MASKED]));
+}
+
+/** Binds sealed headers to their subscription: a ciphertext copied to another row does not open. */
+export function headersContext(subscriptionId: string): string {
+  return `webhook-headers:${subscriptionId}`;
+}
+
+/** The two columns that store custom headers: names with masked values in clear, the values only sealed. */
+export interface StoredHeaders {
+  httpHeaders: Record<string, string>;
+  httpHeadersSealed: string | null;
+}
+
+export function sealHeaders(secrets: SecretBox, subscriptionId: string, headers: Record<string, string>): StoredHeaders {
+  const none = Object.keys(headers).length === 0;
+  return { httpHeaders: maskHeaders(headers), httpHeadersSealed: none ? null : secrets.seal(JSON.stringify(headers), headersContext(subscriptionId)) };
+}
+
+/**
+ * The headers with their real values. A row written before sealing (sealed null) still has them in clear
+ * until maintenance seals it (sealLegacyWebhookHeaders), so those are read as they are.
+ */
+export function openHeaders(secrets: SecretBox, row: { id: string } & StoredHeaders): Record<string, string> {
+  if (row.httpHeadersSealed === null) return row.httpHeaders;
+  return JSON.parse(secrets.open(row.httpHeadersSealed, headersContext(row.id)).toString('utf8')) as Record<string, string>;
+}
+
+/**
+ * Views show values masked, so a client that sends back what it read would overwrite its secrets with the
+ * mask: a masked value for a header the subscription already has keeps that header's current value.
+ */
+export function keepMaskedValues(next: Record<string, string>, current: Record<string, string>): Record<string, string> {
+  const byName = new Map(Object.entries(current).map(([k, v]) => [k.toLowerCase(), v]));
+  return Object.fromEntries(Object.entries(next).map(([k, v]) => [k, v === MASKED ? (byName.get(k.toLowerCase()) ?? v) : v]));
+}
+
+/** Same names and values, in whatever order (jsonb does not keep the order a client sent). */
+export function sameHeaders(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && b[k] === a[k]);
 }

@@ -8,7 +8,7 @@ import { ApiError, notFound, type FieldError } from '../errors.js';
 import { isSubscribableType } from '../events/catalogue.js';
 import { recordEvent } from '../events/record-event.js';
 import { newId } from '../ids.js';
-import { assertCustomHeaders } from './custom-headers.js';
+import { assertCustomHeaders, keepMaskedValues, maskHeaders, openHeaders, sameHeaders, sealHeaders } from './custom-headers.js';
 import { checkEndpoint, systemResolver, type EndpointSafety, type Resolver, type SafetyRules } from './url-safety.js';
 
 export const ALGORITHM = 'ed25519';
@@ -36,6 +36,10 @@ export interface SubscriptionListing {
   algorithm: typeof ALGORITHM;
 }
 
+/**
+ * The subscription as the API and events show it. Custom header values are always masked: they often hold a
+ * receiver's secret, and are stored only sealed (a legacy row not yet sealed is masked here all the same).
+ */
 export function toView(row: repo.SubscriptionRow): SubscriptionView {
   return {
     id: row.id,
@@ -44,28 +48,13 @@ export function toView(row: repo.SubscriptionRow): SubscriptionView {
     enabled: row.enabled,
     eventTypes: row.eventTypes,
     endpointSafetyMetadata: row.endpointSafetyMetadata as EndpointSafety,
-    httpHeaders: row.httpHeaders,
+    httpHeaders: maskHeaders(row.httpHeaders),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     name: row.name,
     activeSigningKeyId: row.activeSigningKeyId,
   };
 }
-
-/**
- * The subscription as events carry it: custom header values are masked, since they often hold a receiver's
- * secret and events travel further than the subscription API (to every `*` subscription, the events API).
- */
-function eventView(row: repo.SubscriptionRow): SubscriptionView {
-  const view = toView(row);
-  return { ...view, httpHeaders: maskHeaders(view.httpHeaders) };
-}
-
-function maskHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.keys(headers).map((k) => [k, MASKED]));
-}
-
-export const MASKED = '[redacted]';
 
 function toListing(row: repo.SubscriptionRow, publicKey: string): SubscriptionListing {
   return { subscription: toView(row), publicKey: `${PUBLIC_KEY_PREFIX}${publicKey}`, algorithm: ALGORITHM };
@@ -143,14 +132,14 @@ export async function createSubscription(ctx: MutationContext, input: Subscripti
       url: input.url,
       enabled: input.enabled ?? true,
       eventTypes,
-      httpHeaders,
+      ...sealHeaders(ctx.secrets, id, httpHeaders),
       endpointSafetyMetadata: safety,
       activeSigningKeyId: key.row.id,
       createdAt: ctx.now,
       updatedAt: ctx.now,
     });
     await repo.insertSigningKey(tx, key.row);
-    await recordEvent(tx, { integratorId: row.integratorId, type: 'webhook_subscription.created', objectType: 'webhook_subscription', objectId: id, object: eventView(row), at: ctx.now });
+    await recordEvent(tx, { integratorId: row.integratorId, type: 'webhook_subscription.created', objectType: 'webhook_subscription', objectId: id, object: toView(row), at: ctx.now });
     return toListing(row, key.publicKey);
   });
 }
@@ -190,7 +179,12 @@ export async function updateSubscription(ctx: MutationContext, id: string, patch
       changes.endpointSafetyMetadata = safety;
     }
     if (eventTypes !== undefined && JSON.stringify(eventTypes) !== JSON.stringify(current.eventTypes)) changes.eventTypes = eventTypes;
-    if (patch.httpHeaders !== undefined && JSON.stringify(patch.httpHeaders) !== JSON.stringify(current.httpHeaders)) changes.httpHeaders = patch.httpHeaders;
+    if (patch.httpHeaders !== undefined) {
+      // Compared by their real values: the stored clear column holds only masks.
+      const currentHeaders = openHeaders(ctx.secrets, current);
+      const nextHeaders = keepMaskedValues(patch.httpHeaders, currentHeaders);
+      if (!sameHeaders(nextHeaders, currentHeaders)) Object.assign(changes, sealHeaders(ctx.secrets, id, nextHeaders));
+    }
     if (patch.enabled !== undefined && patch.enabled !== current.enabled) {
       changes.enabled = patch.enabled;
       // Re-enabling starts a fresh failure streak; disabling by hand is not a failure.
@@ -200,10 +194,11 @@ export async function updateSubscription(ctx: MutationContext, id: string, patch
     if (Object.keys(changes).length === 0) return toListing(current, current.activePublicKey);
     const row = await repo.updateSubscription(tx, id, { ...changes, updatedAt: ctx.now });
     if (changes.enabled === false) await failPendingDeliveries(tx, id, 'subscription_disabled', ctx.now);
-    const after = eventView(row);
+    const after = toView(row);
     const previousAttributes: Record<string, unknown> = { updatedAt: before.updatedAt };
     for (const k of Object.keys(changes) as (keyof SubscriptionView)[]) {
-      if (k in before) previousAttributes[k] = k === 'httpHeaders' ? maskHeaders(before.httpHeaders) : before[k];
+      // httpHeadersSealed is no attribute of the view; httpHeaders there are masked already.
+      if (k in before) previousAttributes[k] = before[k];
     }
     await recordEvent(tx, { integratorId: row.integratorId, type: 'webhook_subscription.updated', objectType: 'webhook_subscription', objectId: id, object: after, previousAttributes, at: ctx.now });
     return toListing(row, current.activePublicKey);
@@ -214,7 +209,7 @@ export async function deleteSubscription(ctx: MutationContext, id: string): Prom
   await runMutation(ctx, async (tx) => {
     const current = await lockSubscription(tx, ctx.actor.integratorId, id);
     await repo.deleteSubscription(tx, id);
-    await recordEvent(tx, { integratorId: current.integratorId, type: 'webhook_subscription.deleted', objectType: 'webhook_subscription', objectId: id, object: eventView(current), at: ctx.now });
+    await recordEvent(tx, { integratorId: current.integratorId, type: 'webhook_subscription.deleted', objectType: 'webhook_subscription', objectId: id, object: toView(current), at: ctx.now });
   });
 }
 
@@ -231,7 +226,7 @@ export async function rotateSigningKey(ctx: MutationContext, id: string): Promis
       type: 'webhook_subscription.key_rotated',
       objectType: 'webhook_subscription',
       objectId: id,
-      object: eventView(row),
+      object: toView(row),
       previousAttributes: { activeSigningKeyId: current.activeSigningKeyId, updatedAt: current.updatedAt.toISOString() },
       at: ctx.now,
     });
@@ -251,7 +246,7 @@ export async function disableSubscription(tx: Executor, subscription: repo.Subsc
     type: 'webhook_subscription.disabled',
     objectType: 'webhook_subscription',
     objectId: row.id,
-    object: eventView(row),
+    object: toView(row),
     previousAttributes: { enabled: true, updatedAt: subscription.updatedAt.toISOString() },
     extra: { reason, detail },
     at: now,
