@@ -37,11 +37,16 @@ export async function findWalletOfAccount(db: Executor, accountId: string, optio
   return row;
 }
 
-export async function findUserAuthenticator(db: Executor, userId: string, credentialId: string) {
+/**
+ * The passkey a stamp names, among this integrator's user's own: credential ids are unique per integrator
+ * only, so the lookup is always scoped by integrator and user (another integrator's row with the same id is
+ * never found).
+ */
+export async function findUserAuthenticator(db: Executor, integratorId: string, userId: string, credentialId: string) {
   const [row] = await db
     .select()
     .from(authenticators)
-    .where(and(eq(authenticators.userId, userId), eq(authenticators.credentialId, credentialId)));
+    .where(and(eq(authenticators.integratorId, integratorId), eq(authenticators.userId, userId), eq(authenticators.credentialId, credentialId)));
   return row;
 }
 
@@ -63,11 +68,11 @@ export async function useChallenge(db: Executor, row: typeof usedStampChallenges
 }
 
 /** Compare-and-set of the signature counter (docs/passkeys.md); false when another request moved it first. */
-export async function advanceSignCount(db: Executor, authenticatorId: string, from: number, to: number): Promise<boolean> {
+export async function advanceSignCount(db: Executor, integratorId: string, authenticatorId: string, from: number, to: number): Promise<boolean> {
   const updated = await db
     .update(authenticators)
     .set({ signCount: to })
-    .where(and(eq(authenticators.id, authenticatorId), eq(authenticators.signCount, from)))
+    .where(and(eq(authenticators.integratorId, integratorId), eq(authenticators.id, authenticatorId), eq(authenticators.signCount, from)))
     .returning({ id: authenticators.id });
   return updated.length === 1;
 }

@@ -26,22 +26,28 @@ export async function updateUser(db: Executor, id: string, patch: Partial<typeof
 }
 
 /**
- * Inserts the authenticators whose credential id is still free and returns the ids it inserted: a concurrent
- * request that registered one of them first (after this one's check) leaves it out instead of failing.
+ * Inserts the authenticators whose credential id is still free for this integrator and returns the ids it
+ * inserted: a concurrent request that registered one of them first (after this one's check) leaves it out
+ * instead of failing. Credential ids are unique per integrator (`authenticators_integrator_credential_key`),
+ * never across integrators: another integrator's registration must not be observable (docs/passkeys.md).
  */
-export async function insertAuthenticators(db: Executor, rows: (typeof authenticators.$inferInsert)[]): Promise<string[]> {
+export async function insertAuthenticators(db: Executor, integratorId: string, rows: Omit<typeof authenticators.$inferInsert, 'integratorId'>[]): Promise<string[]> {
   if (rows.length === 0) return [];
-  const inserted = await db.insert(authenticators).values(rows).onConflictDoNothing({ target: authenticators.credentialId }).returning({ credentialId: authenticators.credentialId });
+  const inserted = await db
+    .insert(authenticators)
+    .values(rows.map((row) => ({ ...row, integratorId })))
+    .onConflictDoNothing({ target: [authenticators.integratorId, authenticators.credentialId] })
+    .returning({ credentialId: authenticators.credentialId });
   return inserted.map((r) => r.credentialId);
 }
 
-/** Which of these credential ids are registered already (anywhere: a passkey belongs to one user). */
-export async function existingAuthenticatorIds(db: Executor, credentialIds: string[]): Promise<string[]> {
+/** Which of these credential ids this integrator has registered already (another integrator's do not count). */
+export async function existingAuthenticatorIds(db: Executor, integratorId: string, credentialIds: string[]): Promise<string[]> {
   if (credentialIds.length === 0) return [];
   const rows = await db
     .select({ id: authenticators.credentialId })
     .from(authenticators)
-    .where(inArray(authenticators.credentialId, credentialIds));
+    .where(and(eq(authenticators.integratorId, integratorId), inArray(authenticators.credentialId, credentialIds)));
   return rows.map((r) => r.id);
 }
 

@@ -17,7 +17,8 @@ export function passkeyApproval(webAuthnStamp: string): Approve {
   return async (ctx, account, signedBody) => {
     const parsed = parseStamp(webAuthnStamp);
     if (!parsed.ok) throw invalidStamp(parsed.code, `webAuthnStamp ${parsed.detail}`);
-    const authenticator = await findUserAuthenticator(ctx.db.db, account.userId, parsed.stamp.credentialId.toString('base64url'));
+    // Scoped by integrator and user: credential ids are unique per integrator only (docs/passkeys.md).
+    const authenticator = await findUserAuthenticator(ctx.db.db, ctx.actor.integratorId, account.userId, parsed.stamp.credentialId.toString('base64url'));
     if (!authenticator) throw invalidStamp('credential_mismatch', 'The stamp’s credential is not a passkey of the account’s user');
     const stampedBody = stampedBodyText(signedBody);
     const verified = verifyStamp({
@@ -40,7 +41,7 @@ export function passkeyApproval(webAuthnStamp: string): Approve {
         // Unique: of two requests racing with one stamp, the second waits here and then finds it used.
         const used = await useChallenge(tx, { challenge: verified.challenge, integratorId: ctx.actor.integratorId, authenticatorId: authenticator.id, transactionRowId, createdAt: ctx.now });
         if (!used) throw reuse();
-        if (verified.signCount !== authenticator.signCount && !(await advanceSignCount(tx, authenticator.id, authenticator.signCount, verified.signCount))) {
+        if (verified.signCount !== authenticator.signCount && !(await advanceSignCount(tx, ctx.actor.integratorId, authenticator.id, authenticator.signCount, verified.signCount))) {
           throw invalidStamp('counter_regression', 'The passkey’s signature counter moved meanwhile (a concurrent request); stamp the body again');
         }
       },

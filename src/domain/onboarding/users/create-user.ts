@@ -106,7 +106,7 @@ export async function createUserWithAccount(ctx: MutationContext, input: CreateU
   return runMutation(ctx, async (tx) => {
     const integratorId = ctx.actor.integratorId;
     const credentialIds = passkeys.prepared.map((a) => a.credentialId);
-    const taken = await existingAuthenticatorIds(tx, credentialIds);
+    const taken = await existingAuthenticatorIds(tx, integratorId, credentialIds);
     if (taken.length > 0) throw new ApiError('authenticator_exists', `Authenticator credential id already registered: ${taken.join(', ')}`);
 
     const userId = newId();
@@ -147,9 +147,9 @@ export async function createUserWithAccount(ctx: MutationContext, input: CreateU
 
     const registered = await insertAuthenticators(
       tx,
+      integratorId,
       passkeys.prepared.map((a) => ({
         id: newId(),
-        integratorId,
         userId,
         authenticatorName: a.authenticatorName,
         credentialId: a.credentialId,
