@@ -50,8 +50,11 @@ export async function findUserAuthenticator(db: Executor, integratorId: string, 
   return row;
 }
 
-export async function isChallengeUsed(db: Executor, challenge: string): Promise<boolean> {
-  const [row] = await db.select({ challenge: usedStampChallenges.challenge }).from(usedStampChallenges).where(eq(usedStampChallenges.challenge, challenge));
+export async function isChallengeUsed(db: Executor, integratorId: string, challenge: string): Promise<boolean> {
+  const [row] = await db
+    .select({ challenge: usedStampChallenges.challenge })
+    .from(usedStampChallenges)
+    .where(and(eq(usedStampChallenges.integratorId, integratorId), eq(usedStampChallenges.challenge, challenge)));
   return row !== undefined;
 }
 

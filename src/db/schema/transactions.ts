@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
 import { accounts, authenticators, wallets } from './customers.js';
 import { integrators } from './integrators.js';
@@ -86,19 +86,24 @@ export const transactions = pgTable(
  * Stamp challenges already used (docs/passkeys.md: a stamp is single-use). Written in the transaction that
  * records what the stamp authorised, and only then: a refused attempt does not use its stamp up.
  */
-export const usedStampChallenges = pgTable('used_stamp_challenges', {
-  challenge: text('challenge').primaryKey(),
-  integratorId: uuid('integrator_id')
-    .notNull()
-    .references(() => integrators.id),
-  authenticatorId: uuid('authenticator_id')
-    .notNull()
-    .references(() => authenticators.id),
-  transactionRowId: uuid('transaction_row_id')
-    .notNull()
-    .references(() => transactions.id),
-  createdAt: createdAt(),
-});
+export const usedStampChallenges = pgTable(
+  'used_stamp_challenges',
+  {
+    challenge: text('challenge').notNull(),
+    integratorId: uuid('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    authenticatorId: uuid('authenticator_id')
+      .notNull()
+      .references(() => authenticators.id),
+    transactionRowId: uuid('transaction_row_id')
+      .notNull()
+      .references(() => transactions.id),
+    createdAt: createdAt(),
+  },
+  // Per integrator: whether another integrator used a stamp is none of this one's business (no cross-tenant oracle).
+  (t) => [primaryKey({ columns: [t.integratorId, t.challenge] })],
+);
 
 /**
  * Every status change of a transaction: who or what caused it (the integrator's credential, an operator, the

@@ -29,10 +29,10 @@ export function passkeyApproval(webAuthnStamp: string): Approve {
     });
     if (!verified.ok) {
       // A replayed stamp also fails the counter check (its counter is the stored one): name it for what it is.
-      if (verified.code === 'counter_regression' && (await isChallengeUsed(ctx.db.db, stampChallenge(stampedBody)))) throw reuse();
+      if (verified.code === 'counter_regression' && (await isChallengeUsed(ctx.db.db, ctx.actor.integratorId, stampChallenge(stampedBody)))) throw reuse();
       throw invalidStamp(verified.code, verified.detail);
     }
-    if (await isChallengeUsed(ctx.db.db, verified.challenge)) throw reuse();
+    if (await isChallengeUsed(ctx.db.db, ctx.actor.integratorId, verified.challenge)) throw reuse();
 
     return {
       kind: 'passkey',
