@@ -102,6 +102,8 @@ export class ApiError extends Error {
     } = {},
   ) {
     super(detail);
+    // A field error names its part; the domain's checks are of bodies unless they say otherwise.
+    if (options.errors) this.options = { ...options, errors: options.errors.map((e) => (e.in ? e : { ...e, in: 'body' })) };
     this.name = 'ApiError';
     this.status = ERROR_CODES[code].status;
     this.title = ERROR_CODES[code].title;

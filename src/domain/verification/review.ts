@@ -58,9 +58,19 @@ export interface ReviewItem {
 function encodeCursor(since: string, id: string): string {
   return Buffer.from(`${since}|${id}`).toString('base64url');
 }
+const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+/**
+ * Only what encodeCursor wrote: a canonical ISO instant (it must read back as itself, so no 0000 year, no
+ * 2023-02-30, no leap second) and a lower-case UUID. Anything else is a 400 naming startingAfter, never text
+ * handed to PostgreSQL's casts.
+ */
 function decodeCursor(cursor: string): { since: string; id: string } {
-  const [since, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!since || !id || Number.isNaN(Date.parse(since)) || !/^[0-9a-f-]{36}$/.test(id)) {
+  const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const since = match?.[1];
+  const id = match?.[2];
+  const at = since === undefined ? Number.NaN : Date.parse(since);
+  if (!since || !id || Number.isNaN(at) || new Date(at).toISOString() !== since || since.startsWith('0000') || encodeCursor(since, id) !== cursor) {
     throw new ApiError('validation_failed', 'Invalid cursor', { errors: [{ pointer: '/startingAfter', code: 'invalid_format', detail: 'startingAfter is not a cursor from this queue', in: 'query' }] });
   }
   return { since, id };

@@ -30,9 +30,9 @@ export const ReviewQuery = Type.Object(
   {
     status: Type.Optional(Type.Enum([...VERIFICATION_STATUSES], { type: 'string', default: 'under_review' })),
     integratorId: Type.Optional(Uuid()),
-    olderThanSeconds: Type.Optional(Type.Integer({ minimum: 0, description: 'Only cases unchanged for at least this long' })),
+    olderThanSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_155_760_000, description: 'Only cases unchanged for at least this long (at most 100 years)' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-    startingAfter: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The nextCursor of the previous page' })),
+    startingAfter: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', description: 'The nextCursor of the previous page' })),
   },
   { additionalProperties: false },
 );

@@ -32,7 +32,7 @@ export function depositRoutes(api: Api, deps: Deps): void {
             accountId: Uuid('An active account with a wallet (individual accounts)'),
             amount: Amount('The fiat amount to be paid in'),
             currency: Type.Enum([...DEPOSIT_CURRENCIES], { type: 'string', description: 'USD (ACH, wire) or EUR (SEPA)' }),
-            chainId: Type.Integer({ minimum: 0, description: 'The chain the crypto is paid out on (CHAIN_RPC_URLS)' }),
+            chainId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'The chain the crypto is paid out on (CHAIN_RPC_URLS)' }),
           },
           { additionalProperties: false },
         ),

@@ -68,7 +68,7 @@ export const TransactionSchema = Type.Object(
     kind: Type.Enum(['transfer', 'deposit'], { type: 'string', description: 'Extension: a transfer from the account’s wallet, or a fiat deposit paid out to it' }),
     deposit: Type.Optional(DepositSchema),
     accountId: Uuid('Extension: the account whose wallet signs (transfers) or receives (deposits)'),
-    chainId: Type.Integer({ minimum: 0, description: 'Extension' }),
+    chainId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Extension' }),
     transactionHash: Nullable(Type.String({ description: 'Extension: the hash of the signed transaction, known from broadcast on' })),
     failureReason: Type.Optional(Type.Enum(['reverted', 'dropped', 'cancelled'], { type: 'string', description: 'Extension, failed only' })),
     createdAt: Type.String({ format: 'date-time' }),
@@ -100,7 +100,7 @@ export function transactionDeps(request: FastifyRequest, deps: Deps): Transactio
 }
 
 export const ChainIdQuery = Type.Object(
-  { chain_id: Type.Integer({ minimum: 0, description: 'A configured chain (CHAIN_RPC_URLS): 1 is Ethereum, 8453 Base' }) },
+  { chain_id: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'A configured chain (CHAIN_RPC_URLS): 1 is Ethereum, 8453 Base' }) },
   { additionalProperties: false },
 );
 

@@ -8,7 +8,7 @@ const range = (description: string) => Type.String({ pattern: '^\\d{1,15}_\\d{1,
 const financialFields = {
   sourceOfFunds: Type.Optional(Type.Enum([...ENTITY_SOURCES_OF_FUNDS], { type: 'string' })),
   estimatedAnnualRevenueUsd: Type.Optional(range('<low>_<high>, integers, low < high')),
-  expectedMonthlyPaymentsUsd: Type.Optional(Type.Integer({ minimum: 0 })),
+  expectedMonthlyPaymentsUsd: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
   hasMaterialIntermediaryEntityOwner: Type.Optional(Type.Boolean()),
 };
 const FinancialInfoInput = Type.Object(financialFields, { additionalProperties: false });
@@ -31,7 +31,7 @@ const entityInfoFields = <F extends typeof FinancialInfoInput | typeof Financial
     Type.Object(
       {
         businessDescription: Type.Optional(Text(2000, { minLength: 1 })),
-        businessIndustry: Type.Optional(Type.Integer({ minimum: 0, description: 'Numeric industry code (NAICS, 2 to 6 digits)' })),
+        businessIndustry: Type.Optional(Type.Integer({ minimum: 0, maximum: 999_999, description: 'Numeric industry code (NAICS, 2 to 6 digits)' })),
       },
       { additionalProperties: false },
     ),
