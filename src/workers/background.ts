@@ -25,7 +25,7 @@ export interface BackgroundDeps {
  * (when chains are configured), and the webhook delivery worker unless WEBHOOK_WORKER=0 (then `npm run worker` processes deliver). Returns the function that stops it.
  */
 export async function startBackgroundWork(deps: BackgroundDeps, options: { webhooks: boolean } = { webhooks: deps.config.webhooks.runWorker }): Promise<() => Promise<void>> {
-  const stopMaintenance = startMaintenance(deps.database.db, deps.clock, deps.log, 60_000, deps.config.eventRetentionDays, deps.database.kind === 'pglite');
+  const stopMaintenance = startMaintenance(deps.database.db, deps.clock, deps.log, deps.secrets, 60_000, deps.config.eventRetentionDays, deps.database.kind === 'pglite');
   const worker = options.webhooks
     ? await startWebhookWorker({ database: deps.database, secrets: deps.secrets, clock: deps.clock, config: deps.config.webhooks, log: deps.log })
     : undefined;

@@ -59,22 +59,21 @@ export async function vacuumChurningTables(db: Db): Promise<void> {
 
 /**
  * Runs the purge every `intervalMs` until stopped (and, where the database has no autovacuum, a VACUUM ANALYZE of
- * the churning tables); a failed round is logged and retried next time. Given the secrets, it also seals legacy
- * webhook headers at once and then every round (sealLegacyWebhookHeaders).
+ * the churning tables); a failed round is logged and retried next time. It also seals legacy webhook headers at
+ * once and then every round (sealLegacyWebhookHeaders).
  */
 export function startMaintenance(
   db: Db,
   clock: Clock,
   log: { warn: (obj: unknown, msg: string) => void },
+  secrets: SecretBox,
   intervalMs = 60_000,
   eventRetentionDays = 30,
   vacuum = false,
-  secrets?: SecretBox,
 ): () => void {
-  let running = false;
-  const sealLegacy = () => (secrets ? sealLegacyWebhookHeaders(db, secrets) : undefined);
+  const sealLegacy = () => sealLegacyWebhookHeaders(db, secrets);
   // At start-up rather than a minute later: these rows hold receivers' secrets in clear.
-  running = Boolean(secrets);
+  let running = true;
   void Promise.resolve(sealLegacy())
     .catch((err: unknown) => log.warn({ err }, 'sealing legacy webhook headers failed; retried next round'))
     .finally(() => {
