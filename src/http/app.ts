@@ -29,6 +29,9 @@ import { ProblemSchema } from './schemas/problem.js';
 import type { Api, Deps, Operation } from './types.js';
 import { validatorCompiler } from './validation.js';
 
+/** Path parameters up to this long reach their schema (which names them); beyond it the router refuses them. */
+const MAX_PATH_PARAM_LENGTH = 2048;
+
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
@@ -42,7 +45,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     genReqId: () => `req_${newId()}`,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     // No trailing-slash or case aliases: a path either is the spec's path or it is unknown.
-    routerOptions: { ignoreTrailingSlash: false, caseSensitive: true },
+    routerOptions: { ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: MAX_PATH_PARAM_LENGTH },
     // Bounded waits protect the server from slow clients (slowloris).
     requestTimeout: 30_000,
     frameworkErrors: frameworkErrorHandler,

@@ -30,8 +30,16 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 /** Errors the router raises before any hook runs (a URL that cannot be decoded). */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-request-id', request.id);
-  const code: ErrorCode = error.code === 'FST_ERR_BAD_URL' ? 'malformed_url' : 'validation_failed';
-  void sendProblem(reply, code, code === 'malformed_url' ? 'The URL contains an invalid percent-encoding' : ERROR_CODES[code].title);
+  if (error.code === 'FST_ERR_BAD_URL') {
+    void sendProblem(reply, 'malformed_url', 'The URL contains an invalid percent-encoding');
+    return;
+  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    // The router cannot say which parameter: the path as a whole is named.
+    void sendProblem(reply, 'validation_failed', 'A path parameter is too long', [{ pointer: '', code: 'too_long', detail: 'a path parameter is longer than the router accepts', in: 'path' }]);
+    return;
+  }
+  void sendProblem(reply, 'validation_failed', ERROR_CODES.validation_failed.title);
 }
 
 /**

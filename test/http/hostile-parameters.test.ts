@@ -93,6 +93,14 @@ for (const backend of backends()) {
       }
     });
 
+    it('long path parameters: named by their schema up to the router limit, a path problem beyond it', async () => {
+      const long = 'a'.repeat(1500);
+      assertNames(await acme.client.get(`/v1/webhooks/subscriptions/${long}`), '/subscriptionId', 'path');
+      const tooLong = await acme.client.get(`/v1/webhooks/subscriptions/${'a'.repeat(3000)}`);
+      assert.equal(tooLong.status, 400, tooLong.text);
+      assert.deepEqual(tooLong.body.errors.map((e: { in: string; code: string }) => [e.in, e.code]), [['path', 'too_long']]);
+    });
+
     it('a cursor from the queue still pages', async () => {
       for (let i = 0; i < 2; i++) {
         server.clock.advance(1000);

@@ -267,10 +267,10 @@ const encode = (s: string) =>
 
 // Node refuses a request line over 16 KiB before the application sees it (431, not ours): query values stay below.
 const MAX_URL_VALUE = 4_000;
-// The router refuses a path parameter over 100 characters (maxParamLength) before any schema runs, and
-// problem.ts's frameworkErrorHandler answers that 400 without naming a field (reported; not this file's to fix):
-// path values stay within it until that handler names the parameter.
-const MAX_PATH_VALUE = 100;
+// The router refuses a path parameter over 2,048 encoded characters (maxParamLength in app.ts) before any schema
+// runs, and cannot say which parameter it was (a 400 with `in: "path"` and an empty pointer). Path values stay
+// below it: 170 characters are at most 2,040 once percent-encoded (4 UTF-8 bytes of 3 characters each).
+const MAX_PATH_VALUE = 170;
 
 // ---------------------------------------------------------------------------------------------------------------
 
