@@ -97,3 +97,17 @@ export function verifyDer(publicKey: KeyObject, message: Buffer, signature: Buff
     return false;
   }
 }
+
+/**
+ * verifyDer on libuv's thread pool: hashing a message of tens of megabytes takes long enough to stall every other
+ * request if it ran on the event loop.
+ */
+export function verifyDerOffThread(publicKey: KeyObject, message: Buffer, signature: Buffer): Promise<boolean> {
+  return new Promise((resolve) => {
+    try {
+      verify('sha256', message, { key: publicKey, dsaEncoding: 'der' }, signature, (err, valid) => resolve(!err && valid));
+    } catch {
+      resolve(false);
+    }
+  });
+}

@@ -1,4 +1,4 @@
-import { createHash, type KeyObject } from 'node:crypto';
+import { createHash, webcrypto, type KeyObject } from 'node:crypto';
 import { signDer } from './p256.js';
 
 /**
@@ -14,6 +14,11 @@ export function buildSignedMessage(timestamp: string, method: string, pathAndQue
 
 export function messageHash(message: Buffer): Buffer {
   return createHash('sha256').update(message).digest();
+}
+
+/** SHA-256 on libuv's thread pool (WebCrypto), for inputs large enough to stall the event loop. */
+export async function sha256OffThread(data: Buffer): Promise<Buffer> {
+  return Buffer.from(await webcrypto.subtle.digest('SHA-256', data));
 }
 
 /** The path forms a signature may cover: as received, and without the leading `/v1` (see docs/authentication.md). */

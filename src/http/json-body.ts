@@ -60,20 +60,30 @@ export const MAX_JSON_DEPTH = 64;
 
 /**
  * Nesting depth of JSON text, measured on the text before any parser or recursive check sees it (a body nested
- * thousands deep would overflow their stacks). Iterative; strings are skipped so brackets inside them do not count.
+ * thousands deep would overflow their stacks). Iterative. It jumps from one structural character to the next
+ * with a native regex and over strings with indexOf: a document body is megabytes of base64 inside one string,
+ * which a character-by-character loop would walk at a fraction of the speed.
  */
 export function jsonDepthExceeds(text: string, limit: number): boolean {
+  const structural = /["[\]{}]/g;
   let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
+  let match: RegExpExecArray | null;
+  while ((match = structural.exec(text)) !== null) {
+    const c = text.charCodeAt(match.index);
+    if (c === 0x22) {
+      // The closing quote is the next one not escaped (preceded by an even number of backslashes).
+      let end = match.index;
+      for (;;) {
+        end = text.indexOf('"', end + 1);
+        if (end < 0) return false; // unterminated: the parser refuses it
+        let backslashes = 0;
+        while (text.charCodeAt(end - 1 - backslashes) === 0x5c) backslashes++;
+        if (backslashes % 2 === 0) break;
+      }
+      structural.lastIndex = end + 1;
+    } else if (c === 0x7b || c === 0x5b) {
       if (++depth > limit) return true;
-    } else if (c === 0x7d || c === 0x5d) depth--;
+    } else depth--;
   }
   return false;
 }

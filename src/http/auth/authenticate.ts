@@ -2,8 +2,8 @@ import type { KeyObject } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.js';
 import { parseDerSignature } from '../../crypto/der-signature.js';
-import { PublicKeyCache, isCompressedPublicKeyHex, normalizePublicKeyHex, verifyDer } from '../../crypto/p256.js';
-import { buildSignedMessage, messageHash, signedPathCandidates } from '../../crypto/request-signature.js';
+import { PublicKeyCache, isCompressedPublicKeyHex, normalizePublicKeyHex, verifyDer, verifyDerOffThread } from '../../crypto/p256.js';
+import { buildSignedMessage, messageHash, sha256OffThread, signedPathCandidates } from '../../crypto/request-signature.js';
 import type { CredentialCache } from '../../db/credential-cache.js';
 import type { CredentialRow } from '../../db/repositories/credentials.js';
 import type { Scope } from '../../domain/credentials/credentials.js';
@@ -29,6 +29,9 @@ declare module 'fastify' {
     auth?: Authenticated;
   }
 }
+
+/** Bodies above this are verified and hashed on the thread pool. */
+const OFF_THREAD_BYTES = 256 * 1024;
 
 const SIGNATURE_HEX = /^0x(?:[0-9a-fA-F]{2}){8,72}$/;
 const TIMESTAMP = /^\d{1,12}$/;
@@ -107,12 +110,14 @@ export function createAuthenticator(deps: { credentials: CredentialCache; clock:
   }
 
   /** Step 2 (preValidation, body read but not parsed): the signature over the raw bytes as received. */
-  function verify(request: FastifyRequest, pending: PendingAuth): Authenticated {
+  async function verify(request: FastifyRequest, pending: PendingAuth): Promise<Authenticated> {
     const url = request.raw.url ?? request.url;
+    // Small messages are verified inline (a thread hop costs more than the hash); large ones off the event loop.
+    const large = (request.rawBody?.length ?? 0) > OFF_THREAD_BYTES;
     let verified: Buffer | undefined;
     for (const path of signedPathCandidates(url)) {
       const message = buildSignedMessage(pending.timestamp, request.method, path, request.rawBody);
-      if (verifyDer(pending.key, message, pending.signature)) {
+      if (large ? await verifyDerOffThread(pending.key, message, pending.signature) : verifyDer(pending.key, message, pending.signature)) {
         verified = message;
         break;
       }
@@ -130,7 +135,7 @@ export function createAuthenticator(deps: { credentials: CredentialCache; clock:
       publicKey: credential.publicKey,
       label: credential.label,
       scope: credential.scope,
-      messageHash: messageHash(verified).toString('hex'),
+      messageHash: (large ? await sha256OffThread(verified) : messageHash(verified)).toString('hex'),
       timestamp: pending.seconds,
     };
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.js';
+import { sha256OffThread } from '../../crypto/request-signature.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Db } from '../../db/database.js';
 import * as repo from '../../db/repositories/idempotency-keys.js';
@@ -20,11 +21,14 @@ declare module 'fastify' {
   }
 }
 
-function fingerprint(request: FastifyRequest): string {
-  return createHash('sha256')
-    .update(`${request.method} ${request.raw.url ?? request.url}\n`)
-    .update(request.rawBody ?? Buffer.alloc(0))
-    .digest('hex');
+/** Bodies above this are hashed on the thread pool rather than the event loop. */
+const OFF_THREAD_BYTES = 256 * 1024;
+
+async function fingerprint(request: FastifyRequest): Promise<string> {
+  const head = `${request.method} ${request.raw.url ?? request.url}\n`;
+  const body = request.rawBody ?? Buffer.alloc(0);
+  if (body.length > OFF_THREAD_BYTES) return (await sha256OffThread(Buffer.concat([Buffer.from(head), body]))).toString('hex');
+  return createHash('sha256').update(head).update(body).digest('hex');
 }
 
 /** The sealing context binds a stored answer to its integrator and key: copied to another row, it does not open. */
@@ -51,7 +55,7 @@ export function createIdempotency(deps: { db: Db; clock: Clock; secrets: SecretB
       });
     }
     const integratorId = request.auth!.integratorId;
-    const print = fingerprint(request);
+    const print = await fingerprint(request);
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = deps.clock();
       if (await repo.insertClaim(deps.db, { integratorId, key, fingerprint: print, lockedAt: now, createdAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) })) {

@@ -77,7 +77,7 @@ export async function registerSignedScope(
 
     scope.addHook('preValidation', async (request) => {
       try {
-        request.auth = authenticator.verify(request, request.pendingAuth!);
+        request.auth = await authenticator.verify(request, request.pendingAuth!);
       } catch (err) {
         throw refuse(request, err);
       }
