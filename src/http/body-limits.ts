@@ -104,6 +104,11 @@ export function registerBodyLimits(app: FastifyInstance, limits: BodyLimits): vo
       released = true;
       slots.release();
     };
+    // The client may have gone while it waited: its 'close' has fired already and would never free the slot.
+    if (request.raw.destroyed || request.raw.socket?.destroyed) {
+      release();
+      throw new ApiError('service_unavailable', 'The connection closed while the body waited for its turn');
+    }
     // 'close' fires once the response is finished or the connection died, whichever comes first.
     reply.raw.once('close', release);
     request.raw.once('error', release);

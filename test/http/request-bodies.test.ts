@@ -152,6 +152,34 @@ for (const backend of backends()) {
       assert.deepEqual(order, ['first', 'second']);
     });
 
+    it('a large upload abandoned while it waits for its turn gives its turn back', async () => {
+      const body = () => largeCreateUser(3 * MiB + Math.floor(Math.random() * 1000));
+      server.clock.advance(1000);
+      const holder = body();
+      const first = upload(server.url, '/v1/submit/create-user', signed('POST', '/v1/submit/create-user', holder), holder, MiB);
+      await waitForServerToHold(server);
+      // The second waits behind the first, then its client goes away.
+      const quitter = body();
+      const abandoned = httpRequest(`${server.url}/v1/submit/create-user`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(quitter.length), ...signed('POST', '/v1/submit/create-user', quitter) },
+      });
+      abandoned.on('error', () => {});
+      abandoned.write(quitter.subarray(0, 1024));
+      await waitForServerToHold(server);
+      abandoned.destroy();
+      await waitForServerToHold(server);
+      first.finish();
+      assert.equal((await first.response).status, 400);
+      // Had the abandoned one kept the only slot, this would wait 10 s and get a 503.
+      server.clock.advance(1000);
+      const next = body();
+      const third = upload(server.url, '/v1/submit/create-user', signed('POST', '/v1/submit/create-user', next), next, next.length);
+      third.finish();
+      const answer = await third.response;
+      assert.equal(answer.status, 400, JSON.stringify(answer.body));
+    });
+
     it('refuses a body nested 5,000 levels deep with a 400 naming the body, on the signed API and the operators API', async () => {
       const deep = `{"a":${'['.repeat(5000)}${']'.repeat(5000)}}`;
       server.clock.advance(1000);
