@@ -73,7 +73,9 @@ describe('chain client against real anvil nodes (chain ids 1 and 8453)', () => {
 
     const rich = await fundedWallet(mainnet);
     const first = await signWithCustodyKey(secrets, rich.privateKeySealed, rich.walletId, parseUnsignedTransaction(transfer(1, 0)));
-    await client.broadcast(first);
+    const firstHash = await client.broadcast(first);
+    // Mined first (automine lags on a loaded machine): while still pending, the same nonce is a replacement, not too low.
+    await eventually(() => client.receipt(firstHash), (r) => r !== null, 'the first transfer mined');
     const again = await signWithCustodyKey(secrets, rich.privateKeySealed, rich.walletId, parseUnsignedTransaction(transfer(1, 0, 2n)));
     await assert.rejects(client.broadcast(again), (err: RpcFailure) => err instanceof RpcFailure && err.code === 'nonce_too_low');
   });
