@@ -7,6 +7,7 @@ import { signRequest } from '../../src/crypto/request-signature.js';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { adminRequest } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
+import { openApiChecker, type OpenApiDoc } from '../harness/openapi.js';
 import { californian, signedAt } from '../harness/fixtures.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 
@@ -203,9 +204,12 @@ for (const backend of backends()) {
         fetch(`${server.url}/v1/integrator/whoami`, { headers: { ...signed('GET', '/v1/integrator/whoami', ''), 'X-Signature': '0x3006020101020101' } });
       for (let i = 0; i < 5; i++) assert.equal((await bad()).status, 401);
       const limited = await bad();
-      const problem = (await limited.json()) as { code: string };
+      const text = await limited.text();
+      const problem = JSON.parse(text) as { code: string };
       assert.deepEqual([limited.status, problem.code], [429, 'auth_rate_limited']);
       assert.ok(Number(limited.headers.get('retry-after')) > 0);
+      const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as OpenApiDoc;
+      openApiChecker(doc).assertConforms('GET', '/v1/integrator/whoami', { status: limited.status, headers: limited.headers, text, body: problem });
 
       const good = await acme.client.get('/v1/integrator/whoami');
       assert.equal(good.status, 200, 'a correctly signed request from the same address is served');
@@ -220,6 +224,8 @@ for (const backend of backends()) {
       const limited = await adminRequest(server, 'GET', '/admin/api/whoami', { token: 'op_wrong' });
       assert.deepEqual([limited.status, limited.body.code], [429, 'auth_rate_limited']);
       assert.ok(Number(limited.headers.get('retry-after')) > 0);
+      const doc = (await (await fetch(`${server.url}/admin/openapi.json`)).json()) as OpenApiDoc;
+      openApiChecker(doc).assertConforms('GET', '/admin/api/whoami', limited);
       assert.equal((await adminRequest(server, 'GET', '/admin/api/whoami', { token: operatorToken })).status, 200);
     });
   });
