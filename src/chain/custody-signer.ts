@@ -1,6 +1,7 @@
 import { parseTransaction, type Hex, type TransactionSerializable } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { SecretBox } from '../crypto/secret-box.js';
+import { sealContexts } from '../crypto/seal-contexts.js';
 
 export class UnsignedTransactionError extends Error {
   override readonly name = 'UnsignedTransactionError';
@@ -28,7 +29,7 @@ export function parseUnsignedTransaction(text: string): TransactionSerializable 
  */
 export async function signWithCustodyKey(secrets: SecretBox, sealedKey: string, walletId: string, tx: TransactionSerializable): Promise<Hex> {
   // Sealed as its 0x-prefixed hex text (custodial-wallet.ts).
-  const key = secrets.open(sealedKey, `wallet:${walletId}`);
+  const key = secrets.open(sealedKey, sealContexts.walletKey(walletId));
   try {
     return await privateKeyToAccount(key.toString('utf8') as Hex).signTransaction(tx);
   } finally {

@@ -110,6 +110,14 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The one way to build a 400 for bad fields: every error found at once, each naming its part (`in`), with a
+ * count as detail unless the caller says something more useful.
+ */
+export function invalidFields(errors: readonly FieldError[], detail = `${errors.length} field(s) failed validation`): ApiError {
+  return new ApiError('validation_failed', detail, { errors: [...errors] });
+}
+
 /** One 404 for a missing record and for another integrator's record, so existence never leaks. */
 export function notFound(what: string): ApiError {
   return new ApiError('not_found', `${what} not found`);

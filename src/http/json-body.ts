@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, type FieldError } from '../domain/errors.js';
+import { ApiError, invalidFields, type FieldError } from '../domain/errors.js';
 
 const MAX_REPORTED = 20;
 
@@ -51,7 +51,7 @@ function parseError(text: string): ApiError {
   const errors: FieldError[] = [];
   forbiddenKeys(plain, '', errors);
   return errors.length > 0
-    ? new ApiError('validation_failed', `${errors.length} field(s) failed validation`, { errors })
+    ? invalidFields(errors)
     : new ApiError('malformed_json', 'The request body is not valid JSON');
 }
 
@@ -102,9 +102,10 @@ type JsonParser = ReturnType<FastifyInstance['getDefaultJsonParser']>;
 function parseText(request: FastifyRequest, parseJson: JsonParser, text: string): Promise<unknown> {
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
     return Promise.reject(
-      new ApiError('validation_failed', `The body is nested more than ${MAX_JSON_DEPTH} levels deep`, {
-        errors: [{ pointer: '', code: 'too_deep', detail: `arrays and objects may be nested at most ${MAX_JSON_DEPTH} levels deep`, in: 'body' }],
-      }),
+      invalidFields(
+        [{ pointer: '', code: 'too_deep', detail: `arrays and objects may be nested at most ${MAX_JSON_DEPTH} levels deep`, in: 'body' }],
+        `The body is nested more than ${MAX_JSON_DEPTH} levels deep`,
+      ),
     );
   }
   return new Promise((resolve, reject) => {
@@ -114,7 +115,7 @@ function parseText(request: FastifyRequest, parseJson: JsonParser, text: string)
       if (text.includes('\\u0000')) {
         const errors: FieldError[] = [];
         nulCharacters(parsed, '', errors);
-        if (errors.length > 0) return reject(new ApiError('validation_failed', 'The body contains NUL characters', { errors }));
+        if (errors.length > 0) return reject(invalidFields(errors, 'The body contains NUL characters'));
       }
       resolve(parsed);
     });

@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldError } from '../domain/errors.js';
+import { UUID_PATTERN } from '../domain/ids.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -50,7 +51,7 @@ function buildAjv(coerceTypes: boolean): Ajv {
   const syntax = fullFormats as unknown as Record<'date' | 'date-time', { validate: (s: string) => boolean }>;
   ajv.addFormat('date-time', { type: 'string', validate: (s: string) => syntax['date-time'].validate(s) && inStorableRange(s) });
   // ajv-formats also takes urn:uuid:…, which PostgreSQL's uuid type refuses: the plain 8-4-4-4-12 form only.
-  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+  ajv.addFormat('uuid', UUID_PATTERN);
   ajv.addFormat('date', { type: 'string', validate: (s: string) => syntax.date.validate(s) && inStorableRange(`${s}T00:00:00Z`) });
   return ajv;
 }

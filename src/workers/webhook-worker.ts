@@ -13,11 +13,12 @@ import { toEventView } from '../domain/events/event-view.js';
 import { newId } from '../domain/ids.js';
 import { isReservedHeader, openHeaders } from '../domain/webhooks/custom-headers.js';
 import { isSuccess, nextStep } from '../domain/webhooks/retry-policy.js';
-import { disableSubscription, signingKeyContext } from '../domain/webhooks/subscriptions.js';
+import { disableSubscription } from '../domain/webhooks/subscriptions.js';
 import type { Resolver } from '../domain/webhooks/url-safety.js';
 import { API_VERSION } from '../version.js';
 import { Rounds } from './rounds.js';
 import { WebhookSender, type SendResult } from './webhook-sender.js';
+import { sealContexts } from '../crypto/seal-contexts.js';
 
 export interface WorkerLog {
   warn(obj: unknown, msg: string): void;
@@ -142,7 +143,7 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
     let key = keyObjects.get(k.id);
     if (!key) {
       if (keyObjects.size >= KEY_CACHE_LIMIT) keyObjects.clear();
-      key = privateKeyFromRaw(deps.secrets.open(k.sealedPrivateKey, signingKeyContext(k.id)));
+      key = privateKeyFromRaw(deps.secrets.open(k.sealedPrivateKey, sealContexts.webhookSigningKey(k.id)));
       keyObjects.set(k.id, key);
     }
     return key;

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../database.js';
+import { selectRows, type Executor } from '../database.js';
 import { events } from '../schema/index.js';
 
 export interface EventInsert {
@@ -31,7 +31,7 @@ export async function appendEvent(db: Executor, e: EventInsert): Promise<{ seque
     e.subscriptionPatterns.map((p) => sql`${p}`),
     sql`, `,
   );
-  const result = await db.execute<{ sequence: number; deliveries: number }>(sql`
+  const rows = await selectRows<{ sequence: number; deliveries: number }>(db, sql`
     with seq as (
       insert into event_sequences (object_id, last) values (${e.objectId}, 1)
       on conflict (object_id) do update set last = event_sequences.last + 1
@@ -52,7 +52,6 @@ export async function appendEvent(db: Executor, e: EventInsert): Promise<{ seque
       select pg_notify(${DELIVERY_CHANNEL}, '') from (select 1 from queued limit 1) q
     )
     select ev.sequence, (select count(*) from queued)::int as deliveries, (select count(*) from woke)::int as woke from ev`);
-  const rows = (result as unknown as { rows: { sequence: number; deliveries: number }[] }).rows;
   return { sequence: Number(rows[0]!.sequence), deliveries: Number(rows[0]!.deliveries) };
 }
 

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
-import type { Executor } from '../database.js';
+import { selectRows, type Executor } from '../database.js';
 import { webhookAttempts, webhookDeliveries } from '../schema/index.js';
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -19,7 +19,7 @@ export interface Claimed {
  * mid-delivery leaves the row to be claimed again once the lease ends.
  */
 export async function claimDueDeliveries(db: Executor, now: Date, leaseUntil: Date, token: string, limit: number): Promise<Claimed[]> {
-  const result = await db.execute<{ id: string; subscription_id: string; event_id: string; attempts: number; schedule_step: number }>(sql`
+  const rows = await selectRows<{ id: string; subscription_id: string; event_id: string; attempts: number; schedule_step: number }>(db, sql`
     with due as (
       select id from webhook_deliveries
       where status = 'pending' and next_attempt_at <= ${now.toISOString()}::timestamptz
@@ -31,7 +31,6 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseUntil: Da
     set next_attempt_at = ${leaseUntil.toISOString()}::timestamptz, claim_token = ${token}, updated_at = ${now.toISOString()}::timestamptz
     from due where d.id = due.id
     returning d.id, d.subscription_id, d.event_id, d.attempts, d.schedule_step`);
-  const rows = (result as unknown as { rows: { id: string; subscription_id: string; event_id: string; attempts: number; schedule_step: number }[] }).rows;
   return rows.map((r) => ({ id: r.id, subscriptionId: r.subscription_id, eventId: r.event_id, attempts: Number(r.attempts), scheduleStep: Number(r.schedule_step) }));
 }
 
@@ -196,7 +195,7 @@ export interface SuccessRecord {
 export async function finishSuccesses(db: Executor, records: SuccessRecord[]): Promise<{ recorded: Set<string>; failingSubscriptions: string[] }> {
   if (records.length === 0) return { recorded: new Set(), failingSubscriptions: [] };
   const column = <T>(pick: (r: SuccessRecord) => T) => sql.param(records.map(pick));
-  const result = await db.execute<{ id: string }>(sql`
+  const rows = await selectRows<{ id: string; subscription_id: string; failing: boolean }>(db, sql`
     with v as (
       select * from unnest(
         ${column((r) => r.claim.id)}::uuid[], ${column((r) => r.claim.token)}::uuid[], ${column((r) => r.now.toISOString())}::timestamptz[],
@@ -215,6 +214,5 @@ export async function finishSuccesses(db: Executor, records: SuccessRecord[]): P
     )
     select done.id, done.subscription_id, s.failing_since is not null as failing
     from done join webhook_subscriptions s on s.id = done.subscription_id`);
-  const rows = (result as unknown as { rows: { id: string; subscription_id: string; failing: boolean }[] }).rows;
   return { recorded: new Set(rows.map((r) => r.id)), failingSubscriptions: [...new Set(rows.filter((r) => r.failing).map((r) => r.subscription_id))] };
 }

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database.js';
 import * as repo from '../../db/repositories/credentials.js';
 import { generateP256KeyPair, importCompressedPublicKey, normalizePublicKeyHex } from '../../crypto/p256.js';
 import { runMutation, type MutationContext } from '../context.js';
-import { ApiError, notFound } from '../errors.js';
+import { ApiError, invalidFields, notFound } from '../errors.js';
 import { recordEvent } from '../events/record-event.js';
 import { newId } from '../ids.js';
 
@@ -37,9 +37,10 @@ export function parsePublicKeyField(publicKey: string, pointer: string, where: '
     importCompressedPublicKey(publicKey);
     return normalizePublicKeyHex(publicKey);
   } catch {
-    throw new ApiError('validation_failed', 'publicKey is not a compressed P-256 public key', {
-      errors: [{ pointer, code: 'invalid_public_key', detail: 'must be a compressed SEC1 P-256 point on the curve, hex with 0x (33 bytes)', in: where }],
-    });
+    throw invalidFields(
+      [{ pointer, code: 'invalid_public_key', detail: 'must be a compressed SEC1 P-256 point on the curve, hex with 0x (33 bytes)', in: where }],
+      'publicKey is not a compressed P-256 public key',
+    );
   }
 }
 

@@ -6,7 +6,7 @@ import { findDepositAccount, findDepositByReference, listTransactionTransitions 
 import { findTransaction, insertTransaction, moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
 import type { TransactionStatus } from '../../db/schema/index.js';
 import { runMutation, type MutationContext } from '../context.js';
-import { ApiError, notFound } from '../errors.js';
+import { ApiError, invalidFields, notFound } from '../errors.js';
 import { integratorCause, recordTransactionChange, type TransactionCause } from '../transactions/record-change.js';
 import { newId } from '../ids.js';
 import { transactionView, type FiatDepositInstructions, type TransactionView } from '../transactions/transaction-view.js';
@@ -47,7 +47,7 @@ function newReference(): string {
 
 function positive(amount: string, pointer: string): void {
   if (toCents(amount) === 0n) {
-    throw new ApiError('validation_failed', '1 field(s) failed validation', { errors: [{ pointer, code: 'invalid_value', detail: 'must be greater than 0', in: 'body' }] });
+    throw invalidFields([{ pointer, code: 'invalid_value', detail: 'must be greater than 0', in: 'body' }]);
   }
 }
 

@@ -6,6 +6,7 @@ import type { FieldError } from '../errors.js';
 import { newId } from '../ids.js';
 import { parseDocumentDataUrl } from './documents/data-url.js';
 import type { DocumentView, SubmittedDocument } from './types.js';
+import { sealContexts } from '../../crypto/seal-contexts.js';
 
 export interface PreparedDocument {
   documentType: string;
@@ -73,7 +74,7 @@ export async function storeDocuments(
       sizeBytes: doc.bytes.length,
       sha256: doc.sha256,
       // Bound to the owner: sealed bytes copied to another owner's row do not open.
-      contentSealed: secrets.sealBytes(doc.bytes, `document:${owner.type}:${owner.id}`),
+      contentSealed: secrets.sealBytes(doc.bytes, sealContexts.document(owner.type, owner.id)),
       createdAt: now,
     });
   }

@@ -1,4 +1,4 @@
-import { ApiError, type FieldError } from '../errors.js';
+import { ApiError, invalidFields, type FieldError } from '../errors.js';
 
 /**
  * Throws one 400 carrying every field error found. A request whose only problem is missing KYC information
@@ -6,12 +6,10 @@ import { ApiError, type FieldError } from '../errors.js';
  */
 export function throwIfInvalid(errors: readonly FieldError[]): void {
   if (errors.length === 0) return;
-  const onlyAdditionalInfo = errors.every((e) => e.code === 'additional_user_info_required');
-  throw new ApiError(
-    onlyAdditionalInfo ? 'additional_user_info_required' : 'validation_failed',
-    onlyAdditionalInfo ? 'additionalUserInfo is required for this user' : `${errors.length} field(s) failed validation`,
-    { errors: [...errors] },
-  );
+  if (errors.every((e) => e.code === 'additional_user_info_required')) {
+    throw new ApiError('additional_user_info_required', 'additionalUserInfo is required for this user', { errors: [...errors] });
+  }
+  throw invalidFields(errors);
 }
 
 /** serviceTermsSignedAt cannot lie in the future (a few minutes of clock skew allowed). */

@@ -5,10 +5,11 @@ import { parseUnsignedTransaction, signWithCustodyKey, UnsignedTransactionError 
 import type { Tx } from '../../db/database.js';
 import { findSigningAccount, findTransaction, findWalletOfAccount, insertTransaction, type AccountRowWithStatus, type TransactionRow } from '../../db/repositories/transactions.js';
 import { runMutation, type MutationContext } from '../context.js';
-import { ApiError, notFound, type FieldError } from '../errors.js';
+import { ApiError, invalidFields, notFound, type FieldError } from '../errors.js';
 import { integratorCause, recordTransactionChange } from './record-change.js';
 import { newId } from '../ids.js';
 import { transactionView, type TransactionView } from './transaction-view.js';
+import { UUID_PATTERN } from '../ids.js';
 
 export const SIGN_TRANSACTION_ACTIVITY = 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2';
 export const ETHEREUM_TRANSACTION = 'TRANSACTION_TYPE_ETHEREUM';
@@ -49,8 +50,6 @@ export interface TransactionDeps {
   /** Called after a broadcast was committed (wakes the watcher). */
   onBroadcast?: () => void;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** JSON with object members sorted, so the same request always hashes the same whatever its member order. */
 function canonicalJson(value: unknown): string {
@@ -120,7 +119,7 @@ export async function sendTransaction(
     if (!(err instanceof UnsignedTransactionError)) throw err;
     errors.push({ pointer: '/signedBody/parameters/unsignedTransaction', code: 'invalid_value', detail: `unsignedTransaction ${err.message}`, in: 'body' });
   }
-  if (errors.length > 0 || !unsigned) throw new ApiError('validation_failed', `${errors.length} field(s) failed validation`, { errors });
+  if (errors.length > 0 || !unsigned) throw invalidFields(errors);
 
   const skew = Number(signedBody.timestampMs) - ctx.now.getTime();
   if (!Number.isSafeInteger(Number(signedBody.timestampMs)) || Math.abs(skew) > SIGNED_BODY_WINDOW_MS) {
@@ -128,7 +127,7 @@ export async function sendTransaction(
   }
 
   const { signWith } = signedBody.parameters;
-  const account = await findSigningAccount(ctx.db.db, integratorId, UUID.test(signedBody.organizationId) ? signedBody.organizationId.toLowerCase() : null, signWith);
+  const account = await findSigningAccount(ctx.db.db, integratorId, UUID_PATTERN.test(signedBody.organizationId) ? signedBody.organizationId.toLowerCase() : null, signWith);
   if (!account) throw notFound('Organization');
   if (account.custody === 'self_custodial') throw new ApiError('self_custodial_account', 'The account is self-custodial: its wallet is signed for by the end user, not by this service');
   if (account.custody !== 'custodial' || !account.walletAddress) throw notFound('Organization');

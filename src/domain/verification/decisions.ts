@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database.js';
 import { setDocumentErrors } from '../../db/repositories/documents.js';
 import type { VerificationStatus } from '../../db/schema/index.js';
 import type { Policy } from '../context.js';
-import { ApiError, type FieldError } from '../errors.js';
+import { invalidFields, type FieldError } from '../errors.js';
 import { recomputeEntityStatus } from '../onboarding/entities/recompute-status.js';
 import { applyTransition, type Cause } from './apply-transition.js';
 import type { LoadedSubject } from './subjects.js';
@@ -37,7 +37,7 @@ export async function applyDecision(
       const found = await setDocumentErrors(tx, subject.documentOwner, subject.ref.id, documentId, input.reasons?.length ? input.reasons : ['Resubmission requested']);
       if (!found) errors.push({ pointer: `/documents/${i}`, code: 'unknown_document', detail: `documents/${i} is not a document of this record`, in: 'body' });
     }
-    if (errors.length > 0) throw new ApiError('validation_failed', 'Unknown documents', { errors });
+    if (errors.length > 0) throw invalidFields(errors, 'Unknown documents');
   }
   if (subject.parentEntity) await recomputeEntityStatus(tx, subject.parentEntity, { actorType: 'system' }, policy, at);
   return status;

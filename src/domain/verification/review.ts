@@ -1,18 +1,19 @@
 import { eq, sql } from 'drizzle-orm';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import type { Database, Executor } from '../../db/database.js';
+import { selectRows, type Database, type Executor } from '../../db/database.js';
 import { findAccountByEntity } from '../../db/repositories/accounts.js';
 import { listFindings } from '../../db/repositories/findings.js';
 import { listTransitions, type SubjectType } from '../../db/repositories/verification.js';
 import { documents } from '../../db/schema/index.js';
 import type { VerificationStatus } from '../../db/schema/index.js';
 import type { Policy } from '../context.js';
-import { ApiError, notFound } from '../errors.js';
+import { invalidFields, notFound } from '../errors.js';
 import { getEntityDetails } from '../onboarding/entities/entity-accounts.js';
 import { getAssociatedPerson } from '../onboarding/persons/associated-persons.js';
 import { getUserDetails } from '../onboarding/users/user-reads.js';
 import { applyDecision, reasonRequired, type Decision, type DecisionInput } from './decisions.js';
 import { loadSubjectById } from './subjects.js';
+import { sealContexts } from '../../crypto/seal-contexts.js';
 
 export interface OperatorRef {
   operatorId: string;
@@ -31,9 +32,7 @@ export async function decideAsOperator(
 ): Promise<{ subjectType: SubjectType; subjectId: string; verificationStatus: VerificationStatus }> {
   const reason = (input.reasons ?? []).join('; ').trim();
   if (reasonRequired(decision) && reason === '') {
-    throw new ApiError('validation_failed', `A reason is required to ${decision.replace('_', ' ')}`, {
-      errors: [{ pointer: '/reasons', code: 'required', detail: `reasons is required for ${decision}`, in: 'body' }],
-    });
+    throw invalidFields([{ pointer: '/reasons', code: 'required', detail: `reasons is required for ${decision}`, in: 'body' }], `A reason is required to ${decision.replace('_', ' ')}`);
   }
   return db.db.transaction(async (tx) => {
     const subject = await loadSubjectById(tx, target.subjectType, target.subjectId);
@@ -71,7 +70,7 @@ function decodeCursor(cursor: string): { since: string; id: string } {
   const id = match?.[2];
   const at = since === undefined ? Number.NaN : Date.parse(since);
   if (!since || !id || Number.isNaN(at) || new Date(at).toISOString() !== since || since.startsWith('0000') || encodeCursor(since, id) !== cursor) {
-    throw new ApiError('validation_failed', 'Invalid cursor', { errors: [{ pointer: '/startingAfter', code: 'invalid_format', detail: 'startingAfter is not a cursor from this queue', in: 'query' }] });
+    throw invalidFields([{ pointer: '/startingAfter', code: 'invalid_format', detail: 'startingAfter is not a cursor from this queue', in: 'query' }], 'Invalid cursor');
   }
   return { since, id };
 }
@@ -82,7 +81,7 @@ export async function listReviews(
 ): Promise<{ data: ReviewItem[]; hasMore: boolean; nextCursor: string | null }> {
   const cursor = options.startingAfter ? decodeCursor(options.startingAfter) : undefined;
   const cutoff = options.olderThanSeconds !== undefined ? new Date(options.now.getTime() - options.olderThanSeconds * 1000).toISOString() : undefined;
-  const result = await db.execute<{ subject_type: SubjectType; subject_id: string; integrator_id: string; integrator_name: string; status: VerificationStatus; name: string; since: string }>(sql`
+  const rows = await selectRows<{ subject_type: SubjectType; subject_id: string; integrator_id: string; integrator_name: string; status: VerificationStatus; name: string; since: string | Date }>(db, sql`
     select q.subject_type, q.subject_id, q.integrator_id, i.name as integrator_name, q.status, q.name, q.since
     from (
       select 'user' as subject_type, id as subject_id, integrator_id, verification_status as status,
@@ -102,7 +101,6 @@ export async function listReviews(
       ${cursor ? sql`and (q.since, q.subject_id) > (${cursor.since}::timestamptz, ${cursor.id}::uuid)` : sql``}
     order by q.since, q.subject_id
     limit ${options.limit + 1}`);
-  const rows = (result as unknown as { rows: { subject_type: SubjectType; subject_id: string; integrator_id: string; integrator_name: string; status: VerificationStatus; name: string; since: string | Date }[] }).rows;
   const data = rows.slice(0, options.limit).map((r) => ({
     subjectType: r.subject_type,
     subjectId: r.subject_id,
@@ -153,5 +151,5 @@ export async function getCase(db: Database, subjectType: SubjectType, subjectId:
 export async function getDocumentContent(db: Database, secrets: SecretBox, documentId: string): Promise<{ mediaType: string; bytes: Buffer }> {
   const [row] = await db.db.select().from(documents).where(eq(documents.id, documentId));
   if (!row) throw notFound('Document');
-  return { mediaType: row.mediaType, bytes: secrets.openBytes(row.contentSealed, `document:${row.ownerType}:${row.ownerId}`) };
+  return { mediaType: row.mediaType, bytes: secrets.openBytes(row.contentSealed, sealContexts.document(row.ownerType, row.ownerId)) };
 }

@@ -1,5 +1,6 @@
 import type { SecretBox } from '../../crypto/secret-box.js';
-import { ApiError, type FieldError } from '../errors.js';
+import { invalidFields, type FieldError } from '../errors.js';
+import { sealContexts } from '../../crypto/seal-contexts.js';
 
 /**
  * Custom headers sent with every delivery. They can never replace what the delivery itself depends on: the
@@ -61,7 +62,7 @@ export function customHeaderErrors(headers: Record<string, string>): FieldError[
 
 export function assertCustomHeaders(headers: Record<string, string>): void {
   const errors = customHeaderErrors(headers);
-  if (errors.length > 0) throw new ApiError('validation_failed', `${errors.length} field(s) failed validation`, { errors });
+  if (errors.length > 0) throw invalidFields(errors);
 }
 
 /** What views and events show instead of a header's value: values often hold a receiver's secret. */
@@ -69,11 +70,6 @@ export const MASKED = '[redacted]';
 
 export function maskHeaders(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.keys(headers).map((k) => [k, MASKED]));
-}
-
-/** Binds sealed headers to their subscription: a ciphertext copied to another row does not open. */
-export function headersContext(subscriptionId: string): string {
-  return `webhook-headers:${subscriptionId}`;
 }
 
 /** The two columns that store custom headers: names with masked values in clear, the values only sealed. */
@@ -84,7 +80,7 @@ export interface StoredHeaders {
 
 export function sealHeaders(secrets: SecretBox, subscriptionId: string, headers: Record<string, string>): StoredHeaders {
   const none = Object.keys(headers).length === 0;
-  return { httpHeaders: maskHeaders(headers), httpHeadersSealed: none ? null : secrets.seal(JSON.stringify(headers), headersContext(subscriptionId)) };
+  return { httpHeaders: maskHeaders(headers), httpHeadersSealed: none ? null : secrets.seal(JSON.stringify(headers), sealContexts.webhookHeaders(subscriptionId)) };
 }
 
 /**
@@ -93,7 +89,7 @@ export function sealHeaders(secrets: SecretBox, subscriptionId: string, headers:
  */
 export function openHeaders(secrets: SecretBox, row: { id: string } & StoredHeaders): Record<string, string> {
   if (row.httpHeadersSealed === null) return row.httpHeaders;
-  return JSON.parse(secrets.open(row.httpHeadersSealed, headersContext(row.id)).toString('utf8')) as Record<string, string>;
+  return JSON.parse(secrets.open(row.httpHeadersSealed, sealContexts.webhookHeaders(row.id)).toString('utf8')) as Record<string, string>;
 }
 
 /**

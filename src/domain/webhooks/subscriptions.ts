@@ -4,12 +4,13 @@ import * as repo from '../../db/repositories/webhook-subscriptions.js';
 import { generateEd25519KeyPair, PUBLIC_KEY_PREFIX } from '../../crypto/webhook-signature.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { runMutation, type MutationContext } from '../context.js';
-import { ApiError, notFound, type FieldError } from '../errors.js';
+import { ApiError, invalidFields, notFound, type FieldError } from '../errors.js';
 import { isSubscribableType } from '../events/catalogue.js';
 import { recordEvent } from '../events/record-event.js';
 import { newId } from '../ids.js';
 import { assertCustomHeaders, keepMaskedValues, maskHeaders, openHeaders, sameHeaders, sealHeaders } from './custom-headers.js';
 import { checkEndpoint, systemResolver, type EndpointSafety, type Resolver, type SafetyRules } from './url-safety.js';
+import { sealContexts } from '../../crypto/seal-contexts.js';
 
 export const ALGORITHM = 'ed25519';
 /** After a rotation the previous key keeps signing this long, so receivers can switch without a gap. */
@@ -82,7 +83,7 @@ function normaliseEventTypes(eventTypes: string[] | '*'): string[] {
       errors.push({ pointer: `/eventTypes/${i}`, code: 'unknown_event_type', detail: `${t} is not an event type (see docs/event-types.md), a prefix wildcard like user.* or *` });
     }
   });
-  if (errors.length > 0) throw new ApiError('validation_failed', `${errors.length} field(s) failed validation`, { errors });
+  if (errors.length > 0) throw invalidFields(errors);
   return [...new Set(list)];
 }
 
@@ -92,7 +93,7 @@ async function safeEndpoint(url: string, env: WebhookEnvironment, now: Date): Pr
   try {
     parsed = new URL(url);
   } catch {
-    throw new ApiError('validation_failed', 'url is not an absolute URL', { errors: [{ pointer: '/url', code: 'invalid_format', detail: 'must be an absolute https URL' }] });
+    throw invalidFields([{ pointer: '/url', code: 'invalid_format', detail: 'must be an absolute https URL' }], 'url is not an absolute URL');
   }
   const safety = await checkEndpoint(parsed, env.rules, now, env.resolve ?? systemResolver);
   if (!safety.allowed) {
@@ -107,14 +108,9 @@ function newSigningKey(secrets: SecretBox, subscriptionId: string, now: Date) {
   const pair = generateEd25519KeyPair();
   const id = newId();
   return {
-    row: { id, subscriptionId, publicKey: pair.publicKey, sealedPrivateKey: secrets.seal(pair.privateKey, signingKeyContext(id)), createdAt: now },
+    row: { id, subscriptionId, publicKey: pair.publicKey, sealedPrivateKey: secrets.seal(pair.privateKey, sealContexts.webhookSigningKey(id)), createdAt: now },
     publicKey: pair.publicKey,
   };
-}
-
-/** Binds a sealed private key to its key row: a ciphertext copied to another row does not open. */
-export function signingKeyContext(keyId: string): string {
-  return `webhook_signing_key:${keyId}`;
 }
 
 export async function createSubscription(ctx: MutationContext, input: SubscriptionInput, env: WebhookEnvironment): Promise<SubscriptionListing> {

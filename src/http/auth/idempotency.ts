@@ -6,7 +6,9 @@ import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Db } from '../../db/database.js';
 import * as repo from '../../db/repositories/idempotency-keys.js';
 import type { IdempotencyClaim } from '../../domain/context.js';
-import { ApiError } from '../../domain/errors.js';
+import { ApiError, invalidFields } from '../../domain/errors.js';
+import { sealContexts } from '../../crypto/seal-contexts.js';
+import { authOf, integratorOf } from '../context.js';
 
 /** How long a stored response is replayed (Stripe: 24 h). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -31,13 +33,10 @@ async function fingerprint(request: FastifyRequest): Promise<string> {
   return createHash('sha256').update(head).update(body).digest('hex');
 }
 
-/** The sealing context binds a stored answer to its integrator and key: copied to another row, it does not open. */
-const sealContext = (integratorId: string, key: string) => `idempotency:${integratorId}:${key}`;
-
 export function createIdempotency(deps: { db: Db; clock: Clock; secrets: SecretBox }) {
   /** The stored answer's body: sealed (every row since 0014), or in clear for a row written before. */
   function storedBody(row: repo.IdempotencyRow): string {
-    if (row.responseSealed !== null) return deps.secrets.open(row.responseSealed, sealContext(row.integratorId, row.key)).toString('utf8');
+    if (row.responseSealed !== null) return deps.secrets.open(row.responseSealed, sealContexts.idempotentAnswer(row.integratorId, row.key)).toString('utf8');
     return row.responseBody ?? '';
   }
 
@@ -50,11 +49,12 @@ export function createIdempotency(deps: { db: Db; clock: Clock; secrets: SecretB
     if (raw === undefined || request.method !== 'POST') return false;
     const key = Array.isArray(raw) ? raw[0] ?? '' : raw;
     if (!KEY_FORMAT.test(key)) {
-      throw new ApiError('validation_failed', 'Idempotency-Key must be 1-255 visible ASCII characters', {
-        errors: [{ pointer: '/idempotency-key', code: 'invalid_format', detail: 'must be 1-255 visible ASCII characters', in: 'header' }],
-      });
+      throw invalidFields(
+        [{ pointer: '/idempotency-key', code: 'invalid_format', detail: 'must be 1-255 visible ASCII characters', in: 'header' }],
+        'Idempotency-Key must be 1-255 visible ASCII characters',
+      );
     }
-    const integratorId = request.auth!.integratorId;
+    const integratorId = integratorOf(request);
     const print = await fingerprint(request);
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = deps.clock();
@@ -72,7 +72,7 @@ export function createIdempotency(deps: { db: Db; clock: Clock; secrets: SecretB
         throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with a different method, path or body');
       }
       if (existing.state === 'completed') {
-        if (existing.responseSecret && existing.credentialId !== request.auth!.credentialId) {
+        if (existing.responseSecret && existing.credentialId !== authOf(request).credentialId) {
           throw new ApiError(
             'idempotency_key_other_credential',
             'The answer stored under this Idempotency-Key carries a secret; only the credential that made the request can replay it',
@@ -121,9 +121,9 @@ export function createIdempotency(deps: { db: Db; clock: Clock; secrets: SecretB
     const secret = reply.statusCode < 300 && request.routeOptions.config?.secretResponse === true;
     await repo.completeClaim(deps.db, integratorId, key, lockedAt, {
       status: reply.statusCode,
-      sealedBody: deps.secrets.seal(body, sealContext(integratorId, key)),
+      sealedBody: deps.secrets.seal(body, sealContexts.idempotentAnswer(integratorId, key)),
       contentType,
-      credentialId: request.auth!.credentialId,
+      credentialId: authOf(request).credentialId,
       secret,
     });
   }

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import { rememberNonce } from '../../db/repositories/request-nonces.js';
 import { ApiError } from '../../domain/errors.js';
 import { TIMESTAMP_TOLERANCE_SECONDS } from './authenticate.js';
+import { authOf } from '../context.js';
 
 /**
  * Refuses a mutating request whose (public key, message hash) was already seen while its timestamp is still
@@ -11,7 +12,7 @@ import { TIMESTAMP_TOLERANCE_SECONDS } from './authenticate.js';
  */
 export function createReplayGuard(deps: { db: Db; clock: Clock }) {
   return async function guard(request: FastifyRequest): Promise<void> {
-    const auth = request.auth!;
+    const auth = authOf(request);
     // The message stays acceptable until timestamp + tolerance; one extra second covers rounding.
     const expiresAt = new Date((auth.timestamp + TIMESTAMP_TOLERANCE_SECONDS + 1) * 1000);
     if (!(await rememberNonce(deps.db, auth.publicKey, auth.messageHash, expiresAt, deps.clock()))) {

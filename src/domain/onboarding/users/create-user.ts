@@ -25,6 +25,7 @@ import { checkSignedAt, throwIfInvalid } from '../validation-result.js';
 import { accountView } from '../accounts/account-view.js';
 import { createCustodialWallet } from './custodial-wallet.js';
 import { userAccountView, type UserAccountView } from './user-view.js';
+import { sealContexts } from '../../../crypto/seal-contexts.js';
 
 export interface CreateUserInput {
   userInfo: UserInfo;
@@ -76,7 +77,7 @@ export function sealSsn(ctx: MutationContext, ssn: string | null | undefined, ow
   if (!ssn) return { ssnSealed: null, ssnLast4: null, ssnFingerprint: null };
   const digits = normalizeSsn(ssn);
   return {
-    ssnSealed: ctx.secrets.seal(digits, `ssn:${ownerId}`),
+    ssnSealed: ctx.secrets.seal(digits, sealContexts.ssn(ownerId)),
     ssnLast4: digits.slice(-4),
     ssnFingerprint: ctx.secrets.fingerprint(digits, 'ssn'),
   };

@@ -1,5 +1,6 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { SecretBox } from '../../../crypto/secret-box.js';
+import { sealContexts } from '../../../crypto/seal-contexts.js';
 
 /**
  * A new secp256k1 key for a custodial account. Only the address leaves this function in clear; the private key
@@ -8,5 +9,5 @@ import type { SecretBox } from '../../../crypto/secret-box.js';
 export function createCustodialWallet(secrets: SecretBox, walletId: string): { address: string; privateKeySealed: string } {
   const privateKey = generatePrivateKey();
   const address = privateKeyToAccount(privateKey).address;
-  return { address, privateKeySealed: secrets.seal(privateKey, `wallet:${walletId}`) };
+  return { address, privateKeySealed: secrets.seal(privateKey, sealContexts.walletKey(walletId)) };
 }

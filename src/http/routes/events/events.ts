@@ -1,10 +1,11 @@
 import { EVENT_TYPES } from '../../../domain/events/catalogue.js';
 import { getEvent, listEvents } from '../../../domain/events/list-events.js';
-import { ApiError, type FieldError } from '../../../domain/errors.js';
+import { invalidFields, type FieldError } from '../../../domain/errors.js';
 import { listEventDeliveries } from '../../../domain/webhooks/deliveries.js';
 import { SIGNED_READ_ERRORS, problemResponses } from '../../schemas/problem.js';
 import { DeliveryPageSchema, EventIdParams, EventPageSchema, EventSchema, ListDeliveriesQuery, ListEventsQuery } from '../../schemas/webhooks.js';
 import type { Api, Deps } from '../../types.js';
+import { integratorOf } from '../../context.js';
 
 const TAGS = ['Events'];
 
@@ -25,7 +26,7 @@ function eventTypesFilter(type: string | undefined, types: string | undefined): 
     parts.forEach((t) => check(t, '/types'));
     list.push(...parts);
   }
-  if (errors.length > 0) throw new ApiError('validation_failed', `${errors.length} field(s) failed validation`, { errors });
+  if (errors.length > 0) throw invalidFields(errors);
   return list.length > 0 ? [...new Set(list)] : undefined;
 }
 
@@ -45,7 +46,7 @@ export function eventRoutes(api: Api, deps: Deps): void {
       const q = request.query;
       const types = eventTypesFilter(q.type, q.types);
       const date = (s: string | undefined) => (s === undefined ? undefined : new Date(s));
-      return listEvents(deps.database.db, request.auth!.integratorId, {
+      return listEvents(deps.database.db, integratorOf(request), {
         limit: q.limit ?? 20,
         order: q.order ?? 'desc',
         ...(q.startingAfter ? { startingAfter: q.startingAfter } : {}),
@@ -71,7 +72,7 @@ export function eventRoutes(api: Api, deps: Deps): void {
         response: { 200: { ...EventSchema, description: 'The event' }, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
       },
     },
-    async (request) => getEvent(deps.database.db, request.auth!.integratorId, request.params.eventId),
+    async (request) => getEvent(deps.database.db, integratorOf(request), request.params.eventId),
   );
 
   api.get(
@@ -88,7 +89,7 @@ export function eventRoutes(api: Api, deps: Deps): void {
     },
     async (request) => {
       const q = request.query;
-      return listEventDeliveries(deps.database.db, request.auth!.integratorId, request.params.eventId, {
+      return listEventDeliveries(deps.database.db, integratorOf(request), request.params.eventId, {
         limit: q.limit ?? 20,
         ...(q.startingAfter ? { startingAfter: q.startingAfter } : {}),
         ...(q.status ? { status: q.status } : {}),

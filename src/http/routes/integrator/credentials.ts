@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import * as credentials from '../../../domain/credentials/credentials.js';
-import { actorFrom } from '../../context.js';
+import { actorFrom, integratorOf } from '../../context.js';
 import { SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
 import type { Api, Deps } from '../../types.js';
@@ -52,7 +52,7 @@ export function credentialRoutes(api: Api, deps: Deps): void {
         },
       },
     },
-    async (request) => ({ credentials: await credentials.listCredentials(deps.database.db, request.auth!.integratorId) }),
+    async (request) => ({ credentials: await credentials.listCredentials(deps.database.db, integratorOf(request)) }),
   );
 
   api.post(

@@ -3,6 +3,7 @@ import { scopeAllows } from '../../../domain/credentials/scopes.js';
 import { SIGNED_READ_ERRORS, problemResponses } from '../../schemas/problem.js';
 import type { Api, Operation } from '../../types.js';
 import { PublicKeySchema, ScopeSchema } from './schemas.js';
+import { authOf } from '../../context.js';
 
 export const WhoamiResponse = Type.Object(
   {
@@ -29,7 +30,7 @@ export function whoamiRoute(api: Api, operations: Operation[]): void {
       },
     },
     async (request) => {
-      const auth = request.auth!;
+      const auth = authOf(request);
       const capabilities = [...new Set(operations.filter((op) => scopeAllows(auth.scope, op.access)).map((op) => op.operationId))].sort();
       return {
         integratorId: auth.integratorId,

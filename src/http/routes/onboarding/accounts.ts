@@ -4,6 +4,7 @@ import { AccountPageSchema, AccountSchema, ListAccountsQuery } from '../../schem
 import { Uuid } from '../../schemas/onboarding/common.js';
 import { SIGNED_READ_ERRORS, problemResponses } from '../../schemas/problem.js';
 import type { Api, Deps } from '../../types.js';
+import { integratorOf } from '../../context.js';
 
 const TAGS = ['Account management'];
 
@@ -19,7 +20,7 @@ export function accountRoutes(api: Api, deps: Deps): void {
         response: { 200: AccountSchema, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
       },
     },
-    async (request) => getAccountDetails(deps.database.db, request.auth!.integratorId, request.query.accountId),
+    async (request) => getAccountDetails(deps.database.db, integratorOf(request), request.query.accountId),
   );
 
   api.get(
@@ -35,7 +36,7 @@ export function accountRoutes(api: Api, deps: Deps): void {
     },
     async (request) => {
       const q = request.query;
-      return listAccounts(deps.database.db, request.auth!.integratorId, {
+      return listAccounts(deps.database.db, integratorOf(request), {
         limit: q.limit ?? 20,
         ...(q.startingAfter ? { startingAfter: q.startingAfter } : {}),
         ...(q.type ? { type: q.type } : {}),

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { createEntityAccount, entitySubmissionErrors, getEntityDetails, updateEntityAccount } from '../../../domain/onboarding/entities/entity-accounts.js';
-import { actorFrom } from '../../context.js';
+import { actorFrom, integratorOf } from '../../context.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { Uuid } from '../../schemas/onboarding/common.js';
 import { CreateEntityAccountBody, EntityAccountResponse, EntityDetailsResponse, UpdateEntityAccountBody } from '../../schemas/onboarding/entities.js';
@@ -53,6 +53,6 @@ export function entityRoutes(api: Api, deps: Deps): void {
         response: { 200: EntityDetailsResponse, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
       },
     },
-    async (request) => getEntityDetails(deps.database.db, request.auth!.integratorId, request.query.accountId),
+    async (request) => getEntityDetails(deps.database.db, integratorOf(request), request.query.accountId),
   );
 }

@@ -7,7 +7,7 @@ import {
   updateAssociatedPerson,
   type CreatePersonInput,
 } from '../../../domain/onboarding/persons/associated-persons.js';
-import { actorFrom } from '../../context.js';
+import { actorFrom, integratorOf } from '../../context.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { Uuid } from '../../schemas/onboarding/common.js';
 import {
@@ -33,7 +33,7 @@ export function personRoutes(api: Api, deps: Deps): void {
         response: { 200: AssociatedPersonResponse, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
       },
     },
-    async (request) => getAssociatedPerson(deps.database.db, request.auth!.integratorId, request.query.beneficiaryId),
+    async (request) => getAssociatedPerson(deps.database.db, integratorOf(request), request.query.beneficiaryId),
   );
 
   api.post(

@@ -3,7 +3,7 @@ import { toCreateUserStatus } from '../../../domain/onboarding/status.js';
 import { createUserWithAccount, userSubmissionErrors, type CreateUserInput } from '../../../domain/onboarding/users/create-user.js';
 import { getUserDetails } from '../../../domain/onboarding/users/user-reads.js';
 import { updateUser } from '../../../domain/onboarding/users/update-user.js';
-import { actorFrom } from '../../context.js';
+import { actorFrom, integratorOf } from '../../context.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
 import {
   AdditionalUserInfoSchema,
@@ -96,6 +96,6 @@ export function userRoutes(api: Api, deps: Deps): void {
         response: { 200: UserDetailsResponse, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
       },
     },
-    async (request) => getUserDetails(deps.database.db, request.auth!.integratorId, request.query.userId),
+    async (request) => getUserDetails(deps.database.db, integratorOf(request), request.query.userId),
   );
 }

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { initOtp, readOutbox, verifyOtp, type OtpDelivery } from '../../../domain/otp/otp.js';
 import { sendTransactionOtp } from '../../../domain/transactions/otp-approval.js';
-import { actorFrom } from '../../context.js';
+import { actorFrom, integratorOf } from '../../context.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { Text, Uuid } from '../../schemas/onboarding/common.js';
 import { SIGNED_READ_ERRORS, SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
@@ -127,6 +127,6 @@ export function otpRoutes(api: Api, deps: Deps): void {
         response: { 200: OutboxSchema, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
       },
     },
-    async (request) => readOutbox(deps.database, request.auth!.integratorId, request.query.userId, request.query.limit ?? 20),
+    async (request) => readOutbox(deps.database, integratorOf(request), request.query.userId, request.query.limit ?? 20),
   );
 }

@@ -4,7 +4,7 @@ import { sendTransactionPasskey } from '../../../domain/transactions/passkey-app
 import { ETHEREUM_TRANSACTION, SIGN_TRANSACTION_ACTIVITY, type TransactionDeps } from '../../../domain/transactions/send-transaction.js';
 import { getTransaction, listTransactions } from '../../../domain/transactions/transaction-reads.js';
 import { TRANSACTION_STATUSES } from '../../../db/schema/index.js';
-import { actorFrom } from '../../context.js';
+import { actorFrom, integratorOf } from '../../context.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { Nullable, Text, Uuid } from '../../schemas/onboarding/common.js';
 import { SIGNED_READ_ERRORS, SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
@@ -154,7 +154,7 @@ export function transactionRoutes(api: Api, deps: Deps): void {
         response: { 200: TransactionSchema, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
       },
     },
-    async (request) => getTransaction(deps.database.db, request.auth!.integratorId, request.query.transactionId),
+    async (request) => getTransaction(deps.database.db, integratorOf(request), request.query.transactionId),
   );
 
   api.get(
@@ -183,7 +183,7 @@ export function transactionRoutes(api: Api, deps: Deps): void {
     },
     async (request) => {
       const q = request.query;
-      return listTransactions(deps.database.db, request.auth!.integratorId, { accountId: q.accountId, limit: q.limit ?? 20, ...(q.startingAfter ? { startingAfter: q.startingAfter } : {}) });
+      return listTransactions(deps.database.db, integratorOf(request), { accountId: q.accountId, limit: q.limit ?? 20, ...(q.startingAfter ? { startingAfter: q.startingAfter } : {}) });
     },
   );
 }

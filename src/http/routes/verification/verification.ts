@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { requestVerification } from '../../../domain/verification/request-verification.js';
 import { simulateVerification } from '../../../domain/verification/simulate-verification.js';
-import { ApiError } from '../../../domain/errors.js';
+import { invalidFields } from '../../../domain/errors.js';
 import { actorFrom } from '../../context.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { Text, Uuid, VerificationStatusSchema } from '../../schemas/onboarding/common.js';
@@ -60,9 +60,10 @@ export function verificationRoutes(api: Api, deps: Deps): void {
     async (request) => {
       const { accountId, beneficiaryId } = request.body;
       if ((accountId === undefined) === (beneficiaryId === undefined)) {
-        throw new ApiError('validation_failed', 'Give exactly one of accountId and beneficiaryId', {
-          errors: [{ pointer: '/accountId', code: 'required', detail: 'exactly one of accountId and beneficiaryId is required', in: 'body' }],
-        });
+        throw invalidFields(
+          [{ pointer: '/accountId', code: 'required', detail: 'exactly one of accountId and beneficiaryId is required', in: 'body' }],
+          'Give exactly one of accountId and beneficiaryId',
+        );
       }
       return simulateVerification(actorFrom(request, deps), request.body);
     },

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import * as deliveries from '../../../domain/webhooks/deliveries.js';
 import * as subscriptions from '../../../domain/webhooks/subscriptions.js';
-import { actorFrom } from '../../context.js';
+import { actorFrom, integratorOf } from '../../context.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { SIGNED_READ_ERRORS, SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
 import {
@@ -36,7 +36,7 @@ export function webhookRoutes(api: Api, deps: Deps): void {
         },
       },
     },
-    async (request) => subscriptions.listSubscriptions(deps.database.db, request.auth!.integratorId),
+    async (request) => subscriptions.listSubscriptions(deps.database.db, integratorOf(request)),
   );
 
   api.post(
@@ -65,7 +65,7 @@ export function webhookRoutes(api: Api, deps: Deps): void {
         response: { 200: { ...SubscriptionListingSchema, description: 'The subscription' }, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
       },
     },
-    async (request) => subscriptions.getSubscription(deps.database.db, request.auth!.integratorId, request.params.subscriptionId),
+    async (request) => subscriptions.getSubscription(deps.database.db, integratorOf(request), request.params.subscriptionId),
   );
 
   api.patch(
@@ -129,7 +129,7 @@ export function webhookRoutes(api: Api, deps: Deps): void {
     },
     async (request) => {
       const q = request.query;
-      return deliveries.listSubscriptionDeliveries(deps.database.db, request.auth!.integratorId, request.params.subscriptionId, {
+      return deliveries.listSubscriptionDeliveries(deps.database.db, integratorOf(request), request.params.subscriptionId, {
         limit: q.limit ?? 20,
         ...(q.startingAfter ? { startingAfter: q.startingAfter } : {}),
         ...(q.status ? { status: q.status } : {}),

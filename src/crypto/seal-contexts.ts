@@ -1,0 +1,18 @@
+/**
+ * Every sealing context in one place. A context is bound to a ciphertext as additional data, so the sealing and
+ * the opening side must spell it identically; a value sealed for one row does not open for another.
+ */
+export const sealContexts = {
+  /** A custodial wallet's private key. */
+  walletKey: (walletId: string) => `wallet:${walletId}`,
+  /** A document's bytes, bound to the user, entity or person that owns it. */
+  document: (ownerType: string, ownerId: string) => `document:${ownerType}:${ownerId}`,
+  /** A social security number (the digits), bound to its owner. */
+  ssn: (ownerId: string) => `ssn:${ownerId}`,
+  /** The private half of a webhook signing key. */
+  webhookSigningKey: (keyId: string) => `webhook_signing_key:${keyId}`,
+  /** A subscription's custom header values (a JSON object). */
+  webhookHeaders: (subscriptionId: string) => `webhook-headers:${subscriptionId}`,
+  /** A stored idempotent answer. */
+  idempotentAnswer: (integratorId: string, key: string) => `idempotency:${integratorId}:${key}`,
+} as const;
