@@ -1,9 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
-import { systemClock } from './clock.js';
+import { loadConfigOrExit, openSystem, startWorkerProcess } from './composition-root.js';
 import { loggerOptions } from './logging.js';
-import { loadConfigOrExit, openRuntime } from './runtime.js';
-import { startWebhookWorker } from './workers/webhook-worker.js';
 
 /**
  * `npm run worker`: a webhook delivery worker on its own, for scale. Any number of them may run against one
@@ -13,15 +11,14 @@ import { startWebhookWorker } from './workers/webhook-worker.js';
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
-  const runtime = await openRuntime(config);
-  const worker = await startWebhookWorker({ database: runtime.database, secrets: runtime.secrets, clock: systemClock, config: config.webhooks, log });
+  const system = await openSystem(config);
+  const worker = await startWorkerProcess(system, log);
   closeWithGrace({ delay: 20_000 }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'worker shutting down after an error');
     else log.info({ signal }, 'worker shutting down');
     await worker.stop();
-    await runtime.database.close();
   });
-  log.info({ database: runtime.database.kind }, 'webhook worker ready');
+  log.info({ database: system.database.kind }, 'webhook worker ready');
 }
 
 await main();

@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { systemClock } from '../clock.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { VERIFICATION_STATUSES, type VerificationStatus } from '../db/schema/index.js';
@@ -11,8 +10,7 @@ import { createOperator, listOperators } from '../domain/operators/operators.js'
 import { DECISIONS, type Decision } from '../domain/verification/decisions.js';
 import { decideAsOperator, getCase, listReviews } from '../domain/verification/review.js';
 import { safeErrorMessage } from '../logging.js';
-import { policyFromConfig } from '../policy.js';
-import { openRuntime } from '../runtime.js';
+import { openSystem } from '../composition-root.js';
 
 const DECISION_COMMANDS: Record<string, Decision> = Object.fromEntries(DECISIONS.map((d) => [d.replace('_', '-'), d]));
 const SUBJECT_TYPES = ['user', 'associated_person', 'entity'] as const;
@@ -83,10 +81,10 @@ async function run(argv: string[]): Promise<unknown> {
   }
 
   const config = loadConfig();
-  const runtime = await openRuntime(config);
+  const system = await openSystem(config);
   try {
-    const now = systemClock();
-    const db = runtime.database;
+    const now = system.clock();
+    const db = system.database;
     if (group === 'integrators' && command === 'create') {
       const created = await createIntegrator(
         db,
@@ -125,9 +123,9 @@ async function run(argv: string[]): Promise<unknown> {
     const operator = (await listOperators(db)).find((o) => o.name === values.operator && o.active);
     if (!operator) throw new UsageError(`no active operator named "${values.operator}" (create one with: operators create --name NAME)`);
     // `return await`: the finally below closes the database, so the work must finish first.
-    return await decideAsOperator(db, target, DECISION_COMMANDS[command!]!, { reasons: values.reason ?? [], documents: values.document ?? [] }, { operatorId: operator.operatorId, name: operator.name }, policyFromConfig(config), now);
+    return await decideAsOperator(db, target, DECISION_COMMANDS[command!]!, { reasons: values.reason ?? [], documents: values.document ?? [] }, { operatorId: operator.operatorId, name: operator.name }, system.policy, now);
   } finally {
-    await runtime.database.close();
+    await system.close();
   }
 }
 

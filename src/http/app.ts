@@ -1,7 +1,6 @@
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { newId } from '../domain/ids.js';
-import { smtpMailer } from '../mail/mailer.js';
 import { registerAdminApi } from './admin/admin-api.js';
 import { eventRoutes } from './routes/events/events.js';
 import { webhookRoutes } from './routes/webhooks/subscriptions.js';
@@ -51,11 +50,6 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     frameworkErrors: frameworkErrorHandler,
     connectionTimeout: 60_000,
   }).withTypeProvider<TypeBoxTypeProvider>();
-  if (!deps.mailer && deps.config.otp.smtpUrl) {
-    const mailer = smtpMailer(deps.config.otp.smtpUrl, deps.config.otp.from);
-    deps = { ...deps, mailer };
-    app.addHook('onClose', async () => mailer.close());
-  }
 
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ProblemSchema);

@@ -25,7 +25,7 @@ export interface Deps {
   chains: ChainRegistry;
   /** Fired after a transaction was broadcast, to wake the transaction watcher. */
   transactionBroadcast?: Signal;
-  /** Sends one-time codes; built from SMTP_URL by buildApp when not given (none: sandbox outbox or unavailable). */
+  /** Sends one-time codes (SMTP_URL, built by the composition root); none: sandbox outbox, or 503 in production. */
   mailer?: Mailer;
 }
 

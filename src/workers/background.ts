@@ -6,8 +6,8 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { Database } from '../db/database.js';
 import { startMaintenance } from './maintenance.js';
 import type { Signal } from './signal.js';
-import { startTransactionWatcher } from './transaction-watcher.js';
-import { startWebhookWorker, type WorkerLog } from './webhook-worker.js';
+import { startTransactionWatcher, type TransactionWatcher } from './transaction-watcher.js';
+import { startWebhookWorker, type WebhookWorker, type WorkerLog } from './webhook-worker.js';
 
 export interface BackgroundDeps {
   config: Config;
@@ -20,25 +20,50 @@ export interface BackgroundDeps {
   transactionBroadcast?: Signal;
 }
 
+export interface BackgroundOptions {
+  /** Run the webhook delivery worker here (default WEBHOOK_WORKER; with 0 only `npm run worker` processes deliver). */
+  webhooks?: boolean;
+  /**
+   * Run the periodic maintenance (default true). The test harness turns it off: its tests move a fake clock by
+   * days and purge on purpose, and a round firing on its own in the middle would make them depend on timing.
+   */
+  maintenance?: boolean;
+}
+
+export interface Background {
+  worker: WebhookWorker | undefined;
+  watcher: TransactionWatcher | undefined;
+  /** Stops maintenance, the watcher and the worker (deliveries in flight finish or are handed back). */
+  stop(): Promise<void>;
+}
+
 /**
  * The work a server process does besides answering requests: the maintenance purge, the transaction watcher
- * (when chains are configured), and the webhook delivery worker unless WEBHOOK_WORKER=0 (then `npm run worker` processes deliver). Returns the function that stops it.
+ * (when chains are configured), and the webhook delivery worker unless WEBHOOK_WORKER=0.
  */
-export async function startBackgroundWork(deps: BackgroundDeps, options: { webhooks: boolean } = { webhooks: deps.config.webhooks.runWorker }): Promise<() => Promise<void>> {
-  const stopMaintenance = startMaintenance(deps.database.db, deps.clock, deps.log, deps.secrets, 60_000, deps.config.eventRetentionDays, deps.database.kind === 'pglite');
-  const worker = options.webhooks
-    ? await startWebhookWorker({ database: deps.database, secrets: deps.secrets, clock: deps.clock, config: deps.config.webhooks, log: deps.log })
-    : undefined;
+export async function startBackgroundWork(deps: BackgroundDeps, options: BackgroundOptions = {}): Promise<Background> {
+  const stopMaintenance =
+    options.maintenance === false
+      ? () => {}
+      : startMaintenance(deps.database.db, deps.clock, deps.log, deps.secrets, 60_000, deps.config.eventRetentionDays, deps.database.kind === 'pglite');
+  const worker =
+    (options.webhooks ?? deps.config.webhooks.runWorker)
+      ? await startWebhookWorker({ database: deps.database, secrets: deps.secrets, clock: deps.clock, config: deps.config.webhooks, log: deps.log })
+      : undefined;
   const treasury = treasuryFor({ key: deps.config.deposits.treasuryKey, sandbox: deps.config.appEnv === 'sandbox', secrets: deps.secrets });
   const watcher =
     deps.chains.chainIds().length > 0
       ? startTransactionWatcher({ database: deps.database, chains: deps.chains, clock: deps.clock, log: deps.log, ...(treasury ? { treasury } : {}) })
       : undefined;
   const unlisten = watcher ? deps.transactionBroadcast?.on(() => watcher.kick()) : undefined;
-  return async () => {
-    stopMaintenance();
-    unlisten?.();
-    await watcher?.stop();
-    await worker?.stop();
+  return {
+    worker,
+    watcher,
+    async stop() {
+      stopMaintenance();
+      unlisten?.();
+      await watcher?.stop();
+      await worker?.stop();
+    },
   };
 }

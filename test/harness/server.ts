@@ -1,20 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { DestinationStream } from 'pino';
-import { ChainRegistry } from '../../src/chain/chain-client.js';
+import type { ChainRegistry } from '../../src/chain/chain-client.js';
 import { treasuryFor, type Treasury } from '../../src/chain/treasury.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
+import { openSystem, startApiProcess } from '../../src/composition-root.js';
 import { SecretBox } from '../../src/crypto/secret-box.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { createIntegrator } from '../../src/domain/integrators/integrators.js';
-import { buildApp } from '../../src/http/app.js';
 import type { Api } from '../../src/http/types.js';
 import { loggerOptions } from '../../src/logging.js';
-import { policyFromConfig } from '../../src/policy.js';
-import { Signal } from '../../src/workers/signal.js';
-import { startTransactionWatcher, type TransactionWatcher } from '../../src/workers/transaction-watcher.js';
-import { startWebhookWorker, type WebhookWorker } from '../../src/workers/webhook-worker.js';
+import type { TransactionWatcher } from '../../src/workers/transaction-watcher.js';
+import type { WebhookWorker } from '../../src/workers/webhook-worker.js';
 import { provisionDatabase, type Backend } from './backends.js';
 import { TestClock } from './clock.js';
 
@@ -64,21 +62,18 @@ export async function startServer(backend: Backend, env: Record<string, string> 
   // Every test shares 127.0.0.1: the per-address limit on failed authentications is lifted unless a test sets it.
   const config = loadConfig({ APP_ENV: 'sandbox', LOG_LEVEL: 'silent', AUTH_FAILURE_LIMIT: '1000000', ...relyingParty, ...env });
   const { target, drop } = await provisionDatabase(backend);
-  const database = await openDatabase(target);
   const clock = new TestClock();
-  const secrets = new SecretBox(randomBytes(32));
-  const chains = new ChainRegistry(config.chainRpcUrls, 5_000);
-  const transactionBroadcast = new Signal();
+  // The server as main.ts composes it, over this test's database, clock and key. Maintenance stays off: tests move
+  // the clock by days and purge on purpose (background.ts says why).
+  const system = await openSystem(config, { database: await openDatabase(target), clock: clock.now, secrets: new SecretBox(randomBytes(32)), chainTimeoutMs: 5_000 });
+  const { database, secrets, chains } = system;
   const logger = options.logDestination ? loggerOptions(env.LOG_LEVEL ? config.logLevel : 'info', options.logDestination) : undefined;
-  const app = await buildApp({ config, database, clock: clock.now, secrets, policy: policyFromConfig(config), chains, transactionBroadcast }, logger ? { logger } : {});
+  const api = await startApiProcess(system, { ...(logger ? { logger } : {}), background: { maintenance: false } });
+  const { app } = api;
+  const { worker, watcher } = api.background;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const worker = config.webhooks.runWorker
-    ? await startWebhookWorker({ database, secrets, clock: clock.now, config: config.webhooks, log: app.log })
-    : undefined;
   const treasury = treasuryFor({ key: config.deposits.treasuryKey, sandbox: config.appEnv === 'sandbox', secrets });
-  const watcher = chains.chainIds().length > 0 ? startTransactionWatcher({ database, chains, clock: clock.now, log: app.log, ...(treasury ? { treasury } : {}) }) : undefined;
-  if (watcher) transactionBroadcast.on(() => watcher.kick());
 
   const clientFor = (privateKey: string) => createClient({ baseUrl: url, privateKey, now: () => clock.seconds() });
   return {
@@ -100,10 +95,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
     },
     async close() {
       try {
-        await app.close();
-        await worker?.stop();
-        await watcher?.stop();
-        await database.close();
+        await api.stop();
       } finally {
         // Always drop the per-test database, even when a test closed the connection itself.
         await drop();

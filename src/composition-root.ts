@@ -1,0 +1,122 @@
+import type { FastifyServerOptions } from 'fastify';
+import { ChainRegistry } from './chain/chain-client.js';
+import { systemClock, type Clock } from './clock.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { loadOrCreateSandboxKey } from './crypto/encryption-key.js';
+import { SecretBox } from './crypto/secret-box.js';
+import { openDatabase, type Database } from './db/database.js';
+import type { Policy } from './domain/context.js';
+import { buildApp } from './http/app.js';
+import type { Api } from './http/types.js';
+import { smtpMailer, type Mailer } from './mail/mailer.js';
+import { policyFromConfig } from './policy.js';
+import { startBackgroundWork, type Background, type BackgroundOptions } from './workers/background.js';
+import { Signal } from './workers/signal.js';
+import { startWebhookWorker, type WebhookWorker, type WorkerLog } from './workers/webhook-worker.js';
+
+/**
+ * The composition root: every dependency a process needs, built once from its configuration, and the one place
+ * that knows how the server, the standalone worker, the operator CLI and the test harness are put together and
+ * in which order they stop (requests, then background work, then mail, then the database).
+ */
+export interface System {
+  config: Config;
+  database: Database;
+  secrets: SecretBox;
+  clock: Clock;
+  policy: Policy;
+  chains: ChainRegistry;
+  /** Fired after a transaction was broadcast, to wake the transaction watcher. */
+  transactionBroadcast: Signal;
+  /** One-time codes by SMTP (SMTP_URL); undefined: the sandbox outbox, or 503 in production. */
+  mailer: Mailer | undefined;
+  /** Closes what the system holds (mail transport, database). Last, after everything using it stopped. */
+  close(): Promise<void>;
+}
+
+/** What a test (or a bench) supplies instead of what the configuration would open. */
+export interface SystemOverrides {
+  database?: Database;
+  secrets?: SecretBox;
+  clock?: Clock;
+  mailer?: Mailer;
+  /** Per-request JSON-RPC timeout (default the chain client's own). */
+  chainTimeoutMs?: number;
+}
+
+/** Opens the database and builds the rest; the caller owns the result and calls close() last. */
+export async function openSystem(config: Config, overrides: SystemOverrides = {}): Promise<System> {
+  const secrets = overrides.secrets ?? new SecretBox(config.encryptionKey ?? loadOrCreateSandboxKey(config.dataDir));
+  const database =
+    overrides.database ??
+    (await openDatabase(
+      config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl, poolMax: config.databasePoolMax } : { kind: 'pglite', dataDir: config.dataDir },
+    ));
+  const mailer = overrides.mailer ?? (config.otp.smtpUrl ? smtpMailer(config.otp.smtpUrl, config.otp.from) : undefined);
+  return {
+    config,
+    database,
+    secrets,
+    clock: overrides.clock ?? systemClock,
+    policy: policyFromConfig(config),
+    chains: new ChainRegistry(config.chainRpcUrls, overrides.chainTimeoutMs),
+    transactionBroadcast: new Signal(),
+    mailer,
+    async close() {
+      mailer?.close();
+      await database.close();
+    },
+  };
+}
+
+export interface ApiProcess {
+  app: Api;
+  background: Background;
+  /** Stops taking requests (in-flight ones finish), then the background work, then closes the system. */
+  stop(): Promise<void>;
+}
+
+/** The server: the HTTP application and the background work (maintenance, watcher, webhook worker). */
+export async function startApiProcess(system: System, options: { logger?: FastifyServerOptions['logger']; background?: BackgroundOptions } = {}): Promise<ApiProcess> {
+  const { config, database, clock, secrets, policy, chains, transactionBroadcast, mailer } = system;
+  const app = await buildApp(
+    { config, database, clock, secrets, policy, chains, transactionBroadcast, ...(mailer ? { mailer } : {}) },
+    options.logger === undefined ? {} : { logger: options.logger },
+  );
+  const background = await startBackgroundWork({ config, database, clock, secrets, chains, transactionBroadcast, log: app.log }, options.background);
+  return {
+    app,
+    background,
+    async stop() {
+      await app.close();
+      // After the server stops taking requests; deliveries in flight finish (or are retried by the next worker).
+      await background.stop();
+      await system.close();
+    },
+  };
+}
+
+/** `npm run worker`: a webhook delivery worker alone. */
+export async function startWorkerProcess(system: System, log: WorkerLog): Promise<{ worker: WebhookWorker; stop(): Promise<void> }> {
+  const worker = await startWebhookWorker({ database: system.database, secrets: system.secrets, clock: system.clock, config: system.config.webhooks, log });
+  return {
+    worker,
+    async stop() {
+      await worker.stop();
+      await system.close();
+    },
+  };
+}
+
+/** For process entry points: the validated configuration, or one line naming the bad variable and exit 78. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${err.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+}
