@@ -1,7 +1,7 @@
 import type { MutationContext } from '../context.js';
 import type { FieldError } from '../errors.js';
 import type { UserInfo } from './types.js';
-import { sealSsn } from './users/create-user.js';
+import { sealSsn } from './ssn-at-rest.js';
 import { validateUserInfo } from './validation/index.js';
 
 /**

@@ -1,7 +1,7 @@
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { recomputeEntityStatus } from '../onboarding/entities/recompute-status.js';
-import { integratorCause } from '../onboarding/users/create-user.js';
+import { integratorCause } from './cause.js';
 import type { VerificationStatus } from '../../db/schema/index.js';
 import { applyTransition } from './apply-transition.js';
 import { checkIfEnteredReview } from './checks/run-checks.js';

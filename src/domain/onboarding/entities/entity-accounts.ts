@@ -11,7 +11,7 @@ import { prepareDocuments, storeDocuments, toDocumentView } from '../document-st
 import { missingCompanyData, missingEntityDocuments } from '../requirements.js';
 import { initialEntityStatus } from '../status.js';
 import { recordInitialStatus } from '../../verification/apply-transition.js';
-import { integratorCause } from '../users/create-user.js';
+import { integratorCause } from '../../verification/cause.js';
 import type { EntityInfo, SubmittedDocument } from '../types.js';
 import { validateEntityInfo } from '../validation/index.js';
 import { checkSignedAt, throwIfInvalid } from '../validation-result.js';

@@ -13,7 +13,6 @@ import { checkIfEnteredReview } from '../../verification/checks/run-checks.js';
 import type { AdditionalUserInfo, Authenticator, SubmittedDocument, UserInfo } from '../types.js';
 import {
   additionalUserInfoRequired,
-  normalizeSsn,
   normalizeWalletAddress,
   prepareAuthenticators,
   validateAdditionalUserInfo,
@@ -22,10 +21,11 @@ import {
   validateWalletAddress,
 } from '../validation/index.js';
 import { checkSignedAt, throwIfInvalid } from '../validation-result.js';
+import { sealSsn, withoutSsn } from '../ssn-at-rest.js';
+import { integratorCause } from '../../verification/cause.js';
 import { accountView } from '../accounts/account-view.js';
 import { createCustodialWallet } from './custodial-wallet.js';
 import { userAccountView, type UserAccountView } from './user-view.js';
-import { sealContexts } from '../../../crypto/seal-contexts.js';
 
 export interface CreateUserInput {
   userInfo: UserInfo;
@@ -70,27 +70,6 @@ export function preparePasskeys(input: CreateUserInput, rules: Rules): { errors:
 /** Every domain-level error of a submission, passkeys and documents included (for bodies the schema already refused). */
 export function userSubmissionErrors(input: CreateUserInput, rules: Rules): FieldError[] {
   return [...validateUserSubmission(input, rules), ...preparePasskeys(input, rules).errors, ...prepareDocuments(input.verificationDocuments, '/verificationDocuments').errors];
-}
-
-/** The SSN is sealed, fingerprinted for duplicate checks, and only its last four digits stay readable. */
-export function sealSsn(ctx: MutationContext, ssn: string | null | undefined, ownerId: string) {
-  if (!ssn) return { ssnSealed: null, ssnLast4: null, ssnFingerprint: null };
-  const digits = normalizeSsn(ssn);
-  return {
-    ssnSealed: ctx.secrets.seal(digits, sealContexts.ssn(ownerId)),
-    ssnLast4: digits.slice(-4),
-    ssnFingerprint: ctx.secrets.fingerprint(digits, 'ssn'),
-  };
-}
-
-/** The integrator credential behind a change, for the verification audit trail. */
-export function integratorCause(ctx: MutationContext) {
-  return { actorType: 'integrator' as const, ...(ctx.actor.credentialId ? { actorId: ctx.actor.credentialId } : {}) };
-}
-
-export function withoutSsn(userInfo: UserInfo): Omit<UserInfo, 'socialSecurityNumber'> {
-  const { socialSecurityNumber: _ssn, ...rest } = userInfo;
-  return rest;
 }
 
 /**

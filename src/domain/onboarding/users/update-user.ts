@@ -12,7 +12,8 @@ import type { AdditionalUserInfo, SubmittedDocument, UserInfo } from '../types.j
 import { validateAdditionalUserInfo } from '../validation/index.js';
 import { throwIfInvalid } from '../validation-result.js';
 import { mergeUserInfo, previousAttributesOf } from '../person-update.js';
-import { integratorCause, withoutSsn } from './create-user.js';
+import { integratorCause } from '../../verification/cause.js';
+import { withoutSsn } from '../ssn-at-rest.js';
 import { userAccountView, type UserAccountView } from './user-view.js';
 
 export interface UpdateUserInput {
