@@ -12,7 +12,8 @@ import { smtpMailer, type Mailer } from './mail/mailer.js';
 import { policyFromConfig } from './policy.js';
 import { startBackgroundWork, type Background, type BackgroundOptions } from './workers/background.js';
 import { Signal } from './workers/signal.js';
-import { startWebhookWorker, type WebhookWorker, type WorkerLog } from './workers/webhook-worker.js';
+import { startWebhookWorker, type WebhookWorker } from './workers/webhook-worker.js';
+import type { Log } from './log.js';
 
 /**
  * The composition root: every dependency a process needs, built once from its configuration, and the one place
@@ -97,7 +98,7 @@ export async function startApiProcess(system: System, options: { logger?: Fastif
 }
 
 /** `npm run worker`: a webhook delivery worker alone. */
-export async function startWorkerProcess(system: System, log: WorkerLog): Promise<{ worker: WebhookWorker; stop(): Promise<void> }> {
+export async function startWorkerProcess(system: System, log: Log): Promise<{ worker: WebhookWorker; stop(): Promise<void> }> {
   const worker = await startWebhookWorker({ database: system.database, secrets: system.secrets, clock: system.clock, config: system.config.webhooks, log });
   return {
     worker,

@@ -7,14 +7,15 @@ import type { Database } from '../db/database.js';
 import { startMaintenance } from './maintenance.js';
 import type { Signal } from './signal.js';
 import { startTransactionWatcher, type TransactionWatcher } from './transaction-watcher.js';
-import { startWebhookWorker, type WebhookWorker, type WorkerLog } from './webhook-worker.js';
+import { startWebhookWorker, type WebhookWorker } from './webhook-worker.js';
+import type { Log } from '../log.js';
 
 export interface BackgroundDeps {
   config: Config;
   database: Database;
   clock: Clock;
   secrets: SecretBox;
-  log: WorkerLog;
+  log: Log;
   chains: ChainRegistry;
   /** Wakes the transaction watcher after a broadcast. */
   transactionBroadcast?: Signal;

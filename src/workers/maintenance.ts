@@ -7,6 +7,7 @@ import { purgeExpiredClaims } from '../db/repositories/idempotency-keys.js';
 import { purgeExpiredNonces } from '../db/repositories/request-nonces.js';
 import { lockUnsealedHeaders, storeSealedHeaders } from '../db/repositories/webhook-subscriptions.js';
 import { sealHeaders } from '../domain/webhooks/custom-headers.js';
+import type { Log } from '../log.js';
 
 const DAY_MS = 86_400_000;
 
@@ -65,7 +66,7 @@ export async function vacuumChurningTables(db: Db): Promise<void> {
 export function startMaintenance(
   db: Db,
   clock: Clock,
-  log: { warn: (obj: unknown, msg: string) => void },
+  log: Pick<Log, 'warn'>,
   secrets: SecretBox,
   intervalMs = 60_000,
   eventRetentionDays = 30,

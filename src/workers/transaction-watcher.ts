@@ -9,13 +9,13 @@ import type { Treasury } from '../chain/treasury.js';
 import { listPayoutsDue } from '../db/repositories/deposits.js';
 import { payOut, payoutDue } from '../domain/deposits/payout.js';
 import { Rounds } from './rounds.js';
-import type { WorkerLog } from './webhook-worker.js';
+import type { Log } from '../log.js';
 
 export interface TransactionWatcherDeps {
   database: Database;
   chains: ChainRegistry;
   clock: Clock;
-  log: WorkerLog;
+  log: Log;
   /** Pays funded deposits out (docs/deposits.md); without it deposits wait in funds_in_transfer. */
   treasury?: Treasury;
   pollIntervalMs?: number;

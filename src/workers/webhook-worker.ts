@@ -19,18 +19,14 @@ import { API_VERSION } from '../version.js';
 import { Rounds } from './rounds.js';
 import { WebhookSender, type SendResult } from './webhook-sender.js';
 import { sealContexts } from '../crypto/seal-contexts.js';
-
-export interface WorkerLog {
-  warn(obj: unknown, msg: string): void;
-  error(obj: unknown, msg: string): void;
-}
+import type { Log } from '../log.js';
 
 export interface WebhookWorkerDeps {
   database: Database;
   secrets: SecretBox;
   clock: Clock;
   config: WebhookConfig;
-  log: WorkerLog;
+  log: Log;
   /** Tests inject a resolver to exercise the connect-time address check. */
   resolve?: Resolver;
   /** Longest sleep between looks at the outbox when no NOTIFY arrives (a missed one, or a retry coming due). */

@@ -7,13 +7,14 @@ import type { Database } from '../../db/database.js';
 import { recordPayoutFailure, signedPayoutNonces, storeSignedPayout } from '../../db/repositories/deposits.js';
 import { moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
 import { recordTransactionChange, WATCHER } from '../transactions/record-change.js';
+import type { Log } from '../../log.js';
 
 export interface PayoutDeps {
   database: Database;
   chains: ChainRegistry;
   treasury: Treasury;
   clock: Clock;
-  log: { warn(obj: unknown, msg: string): void };
+  log: Pick<Log, 'warn'>;
 }
 
 const DEFINITE_REFUSALS = new Set<RpcFailureCode>(['insufficient_funds', 'nonce_too_low', 'nonce_too_high', 'replacement_underpriced', 'gas_too_low', 'fee_too_low', 'transaction_rejected']);

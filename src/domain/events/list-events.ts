@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/database.js';
 import { findEvent, listEvents as listEventRows, type EventFilter } from '../../db/repositories/events.js';
-import { notFound } from '../errors.js';
+import { invalidFields, notFound, type FieldError } from '../errors.js';
+import { EVENT_TYPES } from './catalogue.js';
 import { toEventView, type EventView } from './event-view.js';
 
 export interface EventPage {
@@ -19,4 +20,25 @@ export async function getEvent(db: Executor, integratorId: string, id: string): 
   const row = await findEvent(db, integratorId, id);
   if (!row) throw notFound('Event');
   return toEventView(row);
+}
+
+/** `type` and `types` name catalogue types only: a typo is a 400, not an empty page. */
+export function eventTypeFilter(type: string | undefined, types: string | undefined): string[] | undefined {
+  const errors: FieldError[] = [];
+  const check = (t: string, pointer: string) => {
+    if (!(t in EVENT_TYPES)) errors.push({ pointer, code: 'unknown_event_type', detail: `${t} is not an event type (docs/event-types.md)`, in: 'query' });
+  };
+  const list: string[] = [];
+  if (type !== undefined) {
+    check(type, '/type');
+    list.push(type);
+  }
+  if (types !== undefined) {
+    const parts = types.split(',').map((t) => t.trim());
+    if (parts.length > 20) errors.push({ pointer: '/types', code: 'too_many_items', detail: 'at most 20 types', in: 'query' });
+    parts.forEach((t) => check(t, '/types'));
+    list.push(...parts);
+  }
+  if (errors.length > 0) throw invalidFields(errors);
+  return list.length > 0 ? [...new Set(list)] : undefined;
 }

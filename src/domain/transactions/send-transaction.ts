@@ -10,6 +10,7 @@ import { integratorCause, recordTransactionChange } from './record-change.js';
 import { newId } from '../ids.js';
 import { transactionView, type TransactionView } from './transaction-view.js';
 import { UUID_PATTERN } from '../ids.js';
+import type { Log } from '../../log.js';
 
 export const SIGN_TRANSACTION_ACTIVITY = 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2';
 export const ETHEREUM_TRANSACTION = 'TRANSACTION_TYPE_ETHEREUM';
@@ -46,7 +47,7 @@ export type Approve = (ctx: MutationContext, account: AccountRowWithStatus & { u
 
 export interface TransactionDeps {
   chains: ChainRegistry;
-  log: { error(obj: unknown, msg: string): void };
+  log: Pick<Log, 'error'>;
   /** Called after a broadcast was committed (wakes the watcher). */
   onBroadcast?: () => void;
 }

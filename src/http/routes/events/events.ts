@@ -1,6 +1,4 @@
-import { EVENT_TYPES } from '../../../domain/events/catalogue.js';
-import { getEvent, listEvents } from '../../../domain/events/list-events.js';
-import { invalidFields, type FieldError } from '../../../domain/errors.js';
+import { eventTypeFilter, getEvent, listEvents } from '../../../domain/events/list-events.js';
 import { listEventDeliveries } from '../../../domain/webhooks/deliveries.js';
 import { SIGNED_READ_ERRORS, problemResponses } from '../../schemas/problem.js';
 import { DeliveryPageSchema, EventIdParams, EventPageSchema, EventSchema, ListDeliveriesQuery, ListEventsQuery } from '../../schemas/webhooks.js';
@@ -9,26 +7,6 @@ import { integratorOf } from '../../context.js';
 
 const TAGS = ['Events'];
 
-/** `type` and `types` name catalogue types only: a typo is a 400, not an empty page. */
-function eventTypesFilter(type: string | undefined, types: string | undefined): string[] | undefined {
-  const errors: FieldError[] = [];
-  const check = (t: string, pointer: string) => {
-    if (!(t in EVENT_TYPES)) errors.push({ pointer, code: 'unknown_event_type', detail: `${t} is not an event type (docs/event-types.md)`, in: 'query' });
-  };
-  const list: string[] = [];
-  if (type !== undefined) {
-    check(type, '/type');
-    list.push(type);
-  }
-  if (types !== undefined) {
-    const parts = types.split(',').map((t) => t.trim());
-    if (parts.length > 20) errors.push({ pointer: '/types', code: 'too_many_items', detail: 'at most 20 types', in: 'query' });
-    parts.forEach((t) => check(t, '/types'));
-    list.push(...parts);
-  }
-  if (errors.length > 0) throw invalidFields(errors);
-  return list.length > 0 ? [...new Set(list)] : undefined;
-}
 
 export function eventRoutes(api: Api, deps: Deps): void {
   api.get(
@@ -44,7 +22,7 @@ export function eventRoutes(api: Api, deps: Deps): void {
     },
     async (request) => {
       const q = request.query;
-      const types = eventTypesFilter(q.type, q.types);
+      const types = eventTypeFilter(q.type, q.types);
       const date = (s: string | undefined) => (s === undefined ? undefined : new Date(s));
       return listEvents(deps.database.db, integratorOf(request), {
         limit: q.limit ?? 20,
