@@ -70,6 +70,12 @@ class Slots {
   }
 }
 
+/** Whether the client is still to send a body the server has not read (a refusal then closes the connection). */
+export function bodyPending(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return length !== undefined ? length !== '0' : request.headers['transfer-encoding'] !== undefined;
+}
+
 function isLarge(request: FastifyRequest, limit: number): boolean {
   const length = request.headers['content-length'];
   // Without a length (chunked), the body may be anything up to the route's limit.

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
 import type { FailureLimiter } from '../auth/failure-limiter.js';
+import { bodyPending } from '../body-limits.js';
 import { operatorForToken } from '../../domain/operators/operators.js';
 import { decideAsOperator, getCase, getDocumentContent, listReviews, type OperatorRef } from '../../domain/verification/review.js';
 import { problemResponses } from '../schemas/problem.js';
@@ -73,7 +74,7 @@ export async function registerAdminApi(app: Api, deps: Deps, failures: FailureLi
           request.operator = await authenticateOperator(request, deps);
         } catch (err) {
           // Token guessing is limited per source address like bad signatures; a body is never read for it.
-          if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined) reply.header('connection', 'close');
+          if (bodyPending(request)) reply.header('connection', 'close');
           throw err instanceof ApiError ? failures.fail(request.ip, err) : err;
         }
       });

@@ -5,6 +5,7 @@ import { scopeAllows, type Access } from '../../domain/credentials/scopes.js';
 import { ApiError } from '../../domain/errors.js';
 import type { Api, Deps, Operation } from '../types.js';
 import { createAuthenticator, type PendingAuth } from './authenticate.js';
+import { bodyPending } from '../body-limits.js';
 import type { FailureLimiter } from './failure-limiter.js';
 import { createIdempotency } from './idempotency.js';
 import { createReplayGuard } from './replay-guard.js';
@@ -21,12 +22,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     pendingAuth?: PendingAuth;
   }
-}
-
-/** Whether the client is still to send a body the server has not read. */
-function bodyPending(request: FastifyRequest): boolean {
-  const length = request.headers['content-length'];
-  return length !== undefined ? length !== '0' : request.headers['transfer-encoding'] !== undefined;
 }
 
 /**
