@@ -16,8 +16,12 @@ export function messageHash(message: Buffer): Buffer {
   return createHash('sha256').update(message).digest();
 }
 
-/** SHA-256 on libuv's thread pool (WebCrypto), for inputs large enough to stall the event loop. */
-export async function sha256OffThread(data: Buffer): Promise<Buffer> {
+/** Above this size, hashing and signature checks run on libuv's thread pool: megabytes would stall the event loop. */
+export const OFF_THREAD_BYTES = 256 * 1024;
+
+/** SHA-256: inline for small inputs (a thread hop costs more than the hash), on the thread pool (WebCrypto) for large. */
+export async function sha256(data: Buffer): Promise<Buffer> {
+  if (data.length <= OFF_THREAD_BYTES) return messageHash(data);
   return Buffer.from(await webcrypto.subtle.digest('SHA-256', data));
 }
 

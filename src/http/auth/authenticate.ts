@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.js';
 import { parseDerSignature } from '../../crypto/der-signature.js';
 import { PublicKeyCache, isCompressedPublicKeyHex, normalizePublicKeyHex, verifyDer, verifyDerOffThread } from '../../crypto/p256.js';
-import { buildSignedMessage, messageHash, sha256OffThread, signedPathCandidates } from '../../crypto/request-signature.js';
+import { OFF_THREAD_BYTES, buildSignedMessage, sha256, signedPathCandidates } from '../../crypto/request-signature.js';
 import type { CredentialCache } from '../../db/credential-cache.js';
 import type { CredentialRow } from '../../db/repositories/credentials.js';
 import type { Scope } from '../../domain/credentials/credentials.js';
@@ -29,9 +29,6 @@ declare module 'fastify' {
     auth?: Authenticated;
   }
 }
-
-/** Bodies above this are verified and hashed on the thread pool. */
-const OFF_THREAD_BYTES = 256 * 1024;
 
 const SIGNATURE_HEX = /^0x(?:[0-9a-fA-F]{2}){8,72}$/;
 const TIMESTAMP = /^\d{1,12}$/;
@@ -135,7 +132,7 @@ export function createAuthenticator(deps: { credentials: CredentialCache; clock:
       publicKey: credential.publicKey,
       label: credential.label,
       scope: credential.scope,
-      messageHash: (large ? await sha256OffThread(verified) : messageHash(verified)).toString('hex'),
+      messageHash: (await sha256(verified)).toString('hex'),
       timestamp: pending.seconds,
     };
   }

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.js';
-import { sha256OffThread } from '../../crypto/request-signature.js';
+import { sha256 } from '../../crypto/request-signature.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Db } from '../../db/database.js';
 import * as repo from '../../db/repositories/idempotency-keys.js';
@@ -23,14 +22,9 @@ declare module 'fastify' {
   }
 }
 
-/** Bodies above this are hashed on the thread pool rather than the event loop. */
-const OFF_THREAD_BYTES = 256 * 1024;
-
 async function fingerprint(request: FastifyRequest): Promise<string> {
-  const head = `${request.method} ${request.raw.url ?? request.url}\n`;
-  const body = request.rawBody ?? Buffer.alloc(0);
-  if (body.length > OFF_THREAD_BYTES) return (await sha256OffThread(Buffer.concat([Buffer.from(head), body]))).toString('hex');
-  return createHash('sha256').update(head).update(body).digest('hex');
+  const head = Buffer.from(`${request.method} ${request.raw.url ?? request.url}\n`);
+  return (await sha256(Buffer.concat([head, request.rawBody ?? Buffer.alloc(0)]))).toString('hex');
 }
 
 export function createIdempotency(deps: { db: Db; clock: Clock; secrets: SecretBox }) {
