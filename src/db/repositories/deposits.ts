@@ -35,6 +35,14 @@ export async function listPayoutsDue(db: Executor, limit: number): Promise<Trans
     .limit(limit);
 }
 
+/**
+ * Serializes payout signing per (chain, treasury) until the caller's transaction ends, so two processes never pick
+ * the same nonce.
+ */
+export async function lockTreasuryNonces(tx: Executor, chainId: number, treasuryAddress: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`treasury:${chainId}:${treasuryAddress.toLowerCase()}`}, 0))`);
+}
+
 /** Nonces of payouts from `from` on a chain that are signed but not yet accepted by the node. */
 export async function signedPayoutNonces(db: Executor, chainId: number, from: string): Promise<number[]> {
   const rows = await db

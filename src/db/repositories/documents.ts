@@ -12,6 +12,12 @@ export async function insertDocument(db: Executor, row: typeof documents.$inferI
   await db.insert(documents).values(row).onConflictDoNothing({ target: [documents.ownerType, documents.ownerId, documents.sha256] });
 }
 
+/** One document with its sealed bytes, whoever owns it (operators read across integrators). */
+export async function findDocument(db: Executor, id: string): Promise<DocumentRow | undefined> {
+  const [row] = await db.select().from(documents).where(eq(documents.id, id));
+  return row;
+}
+
 /** The metadata columns: never `content_sealed`, which can be megabytes. */
 export const documentMetaColumns = {
   id: documents.id,

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
-import { accounts, authenticators, entities, transactions, usedStampChallenges, users, wallets, type TransactionStatus, type VerificationStatus } from '../schema/index.js';
+import { accounts, authenticators, entities, transactions, transactionTransitions, usedStampChallenges, users, wallets, type TransactionStatus, type VerificationStatus } from '../schema/index.js';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type WalletRow = typeof wallets.$inferSelect;
@@ -78,6 +78,11 @@ export async function advanceSignCount(db: Executor, integratorId: string, authe
     .where(and(eq(authenticators.integratorId, integratorId), eq(authenticators.id, authenticatorId), eq(authenticators.signCount, from)))
     .returning({ id: authenticators.id });
   return updated.length === 1;
+}
+
+/** One row of a transaction's audit trail. */
+export async function insertTransactionTransition(db: Executor, row: typeof transactionTransitions.$inferInsert): Promise<void> {
+  await db.insert(transactionTransitions).values(row);
 }
 
 /** Processing transactions, oldest first. */

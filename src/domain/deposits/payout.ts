@@ -1,10 +1,9 @@
-import { sql } from 'drizzle-orm';
 import { keccak256, type Address, type Hash, type Hex } from 'viem';
 import { RpcFailure, type ChainRegistry, type RpcFailureCode } from '../../chain/chain-client.js';
 import type { Treasury } from '../../chain/treasury.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/database.js';
-import { recordPayoutFailure, signedPayoutNonces, storeSignedPayout } from '../../db/repositories/deposits.js';
+import { lockTreasuryNonces, recordPayoutFailure, signedPayoutNonces, storeSignedPayout } from '../../db/repositories/deposits.js';
 import { moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
 import { recordTransactionChange, WATCHER } from '../transactions/record-change.js';
 import type { Log } from '../../log.js';
@@ -54,7 +53,7 @@ export async function payOut(deps: PayoutDeps, row: TransactionRow): Promise<voi
       const value = BigInt(row.value);
       const parameters = await chain.transferParameters(treasury.address, to, value);
       const signed = await database.db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`treasury:${row.chainId}:${treasury.address.toLowerCase()}`}, 0))`);
+        await lockTreasuryNonces(tx, row.chainId, treasury.address);
         const taken = new Set(await signedPayoutNonces(tx, row.chainId, treasury.address));
         let nonce = await chain.pendingNonce(treasury.address);
         while (taken.has(nonce)) nonce++;

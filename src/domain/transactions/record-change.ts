@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.js';
-import type { TransactionRow } from '../../db/repositories/transactions.js';
-import { transactionTransitions, type TransactionStatus } from '../../db/schema/index.js';
+import { insertTransactionTransition, type TransactionRow } from '../../db/repositories/transactions.js';
+import type { TransactionStatus } from '../../db/schema/index.js';
 import { recordEvent } from '../events/record-event.js';
 import { newId } from '../ids.js';
 import { transactionView, type TransactionView } from './transaction-view.js';
@@ -22,7 +22,7 @@ export const WATCHER: TransactionCause = { actorType: 'system', actorId: 'transa
  * reaching an end, `transaction.completed` or `transaction.failed`. Returns the view the events carry.
  */
 export async function recordTransactionChange(tx: Executor, row: TransactionRow, from: TransactionStatus | null, cause: TransactionCause, at: Date): Promise<TransactionView> {
-  await tx.insert(transactionTransitions).values({
+  await insertTransactionTransition(tx, {
     id: newId(),
     integratorId: row.integratorId,
     transactionRowId: row.id,

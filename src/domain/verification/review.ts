@@ -1,10 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import { selectRows, type Database, type Executor } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
 import { findAccountByEntity } from '../../db/repositories/accounts.js';
+import { findDocument } from '../../db/repositories/documents.js';
 import { listFindings } from '../../db/repositories/findings.js';
-import { listTransitions, type SubjectType } from '../../db/repositories/verification.js';
-import { documents } from '../../db/schema/index.js';
+import { listReviewQueue, listTransitions, type SubjectType } from '../../db/repositories/verification.js';
 import type { VerificationStatus } from '../../db/schema/index.js';
 import type { Policy } from '../context.js';
 import { invalidFields, notFound } from '../errors.js';
@@ -81,26 +80,7 @@ export async function listReviews(
 ): Promise<{ data: ReviewItem[]; hasMore: boolean; nextCursor: string | null }> {
   const cursor = options.startingAfter ? decodeCursor(options.startingAfter) : undefined;
   const cutoff = options.olderThanSeconds !== undefined ? new Date(options.now.getTime() - options.olderThanSeconds * 1000).toISOString() : undefined;
-  const rows = await selectRows<{ subject_type: SubjectType; subject_id: string; integrator_id: string; integrator_name: string; status: VerificationStatus; name: string; since: string | Date }>(db, sql`
-    select q.subject_type, q.subject_id, q.integrator_id, i.name as integrator_name, q.status, q.name, q.since
-    from (
-      select 'user' as subject_type, id as subject_id, integrator_id, verification_status as status,
-             coalesce(user_info->>'firstName', '') || ' ' || coalesce(user_info->>'lastName', '') as name, updated_at as since
-        from users
-      union all
-      select 'associated_person', id, integrator_id, verification_status,
-             coalesce(user_info->>'firstName', '') || ' ' || coalesce(user_info->>'lastName', ''), updated_at
-        from associated_persons where removed_at is null
-      union all
-      select 'entity', id, integrator_id, verification_status, coalesce(entity_info->>'businessLegalName', '(no legal name)'), updated_at
-        from entities
-    ) q join integrators i on i.id = q.integrator_id
-    where q.status = ${options.status}
-      ${options.integratorId ? sql`and q.integrator_id = ${options.integratorId}` : sql``}
-      ${cutoff ? sql`and q.since <= ${cutoff}::timestamptz` : sql``}
-      ${cursor ? sql`and (q.since, q.subject_id) > (${cursor.since}::timestamptz, ${cursor.id}::uuid)` : sql``}
-    order by q.since, q.subject_id
-    limit ${options.limit + 1}`);
+  const rows = await listReviewQueue(db, { status: options.status, integratorId: options.integratorId, cutoff, after: cursor, limit: options.limit });
   const data = rows.slice(0, options.limit).map((r) => ({
     subjectType: r.subject_type,
     subjectId: r.subject_id,
@@ -149,7 +129,7 @@ export async function getCase(db: Database, subjectType: SubjectType, subjectId:
 
 /** A document's bytes, opened for display to an operator. */
 export async function getDocumentContent(db: Database, secrets: SecretBox, documentId: string): Promise<{ mediaType: string; bytes: Buffer }> {
-  const [row] = await db.db.select().from(documents).where(eq(documents.id, documentId));
+  const row = await findDocument(db.db, documentId);
   if (!row) throw notFound('Document');
   return { mediaType: row.mediaType, bytes: secrets.openBytes(row.contentSealed, sealContexts.document(row.ownerType, row.ownerId)) };
 }
