@@ -1,0 +1,39 @@
+/** A configuration mistake; main prints its message as the one line before exiting. */
+export class ConfigError extends Error {}
+
+export function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+export function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'off', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be 1 or 0 (got "${raw}")`);
+}
+
+export function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!allowed.includes(raw as T)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+  return raw as T;
+}
+
+export function commaList(raw: string): string[] {
+  return raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+}
+
+/** Runs a domain parser, prefixing its message with the variable's name so the one-line error says which. */
+export function parsed<T>(name: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    throw new ConfigError(`${name}: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,96 @@
+import { originPatternProblem, rpIdProblem, type RelyingPartyPolicy } from '../crypto/webauthn/relying-party.js';
+import { DEPOSIT_CURRENCIES, parseBankDetails, parseRates, parseTreasuryKey, SANDBOX_BANKS, type DepositConfig } from '../domain/deposits/deposit-config.js';
+import { commaList, ConfigError, flag, integer, parsed } from './env.js';
+import type { AppEnv, Config, OtpConfig, WebhookConfig } from './types.js';
+
+// The parts of the configuration that take several variables or differ between sandbox and production.
+
+/** Standard Webhooks' schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. */
+export const DEFAULT_RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
+
+export function retrySchedule(env: NodeJS.ProcessEnv): number[] {
+  const raw = env.WEBHOOK_RETRY_SCHEDULE;
+  if (raw === undefined || raw === '') return DEFAULT_RETRY_SCHEDULE_SECONDS.map((s) => s * 1000);
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.length > 20 || parts.some((p) => !/^\d+(\.\d{1,3})?$/.test(p) || Number(p) > 7 * 86_400)) {
+    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE must be up to 20 comma-separated delays in seconds (0 to 604800, up to 3 decimals) (got "${raw}")`);
+  }
+  return parts.map((p) => Math.round(Number(p) * 1000));
+}
+
+/** WEBHOOK_ALLOW_PRIVATE (sandbox only), WEBHOOK_TIMEOUT_MS and WEBHOOK_LEASE_SECONDS. */
+export function webhookReach(env: NodeJS.ProcessEnv, appEnv: AppEnv): Pick<WebhookConfig, 'allowPrivate' | 'timeoutMs' | 'leaseMs'> {
+  const allowPrivate = flag(env, 'WEBHOOK_ALLOW_PRIVATE', false);
+  if (allowPrivate && appEnv === 'production') throw new ConfigError('WEBHOOK_ALLOW_PRIVATE is for sandbox only');
+  const timeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000);
+  // A lease must outlive the slowest attempt, or a second worker would send a delivery that is still in flight.
+  const leaseMs = integer(env, 'WEBHOOK_LEASE_SECONDS', 0, 1, 86_400) * 1000 || timeoutMs + 30_000;
+  if (leaseMs <= timeoutMs) throw new ConfigError(`WEBHOOK_LEASE_SECONDS must be longer than WEBHOOK_TIMEOUT_MS (${timeoutMs} ms)`);
+  return { allowPrivate, timeoutMs, leaseMs };
+}
+
+/** Sandbox: passkeys made on a local web app, on any port (browsers refuse IP addresses as rp ids, so no 127.0.0.1). */
+export const SANDBOX_WEBAUTHN: RelyingPartyPolicy = { rpIds: ['localhost'], origins: ['http://localhost:*', 'https://localhost:*'] };
+
+/** WEBAUTHN_RP_IDS and WEBAUTHN_ORIGINS: required in production, the localhost defaults in sandbox. */
+export function webauthn(env: NodeJS.ProcessEnv, appEnv: AppEnv): RelyingPartyPolicy {
+  const read = (name: 'WEBAUTHN_RP_IDS' | 'WEBAUTHN_ORIGINS', check: (entry: string) => string | null, fallback: readonly string[]): string[] => {
+    const entries = commaList(env[name] ?? '');
+    if (entries.length === 0) {
+      if (appEnv === 'production') throw new ConfigError(`${name} is required when APP_ENV=production`);
+      return [...fallback];
+    }
+    for (const entry of entries) {
+      const problem = check(entry);
+      if (problem) throw new ConfigError(`${name}: "${entry}" ${problem}`);
+    }
+    return [...new Set(entries)];
+  };
+  return {
+    rpIds: read('WEBAUTHN_RP_IDS', rpIdProblem, SANDBOX_WEBAUTHN.rpIds),
+    origins: read('WEBAUTHN_ORIGINS', (entry) => originPatternProblem(entry, appEnv === 'production'), SANDBOX_WEBAUTHN.origins),
+  };
+}
+
+/** SMTP_URL and SMTP_FROM; the OTP_* limits are read with the rest of the otp section. */
+export function smtp(env: NodeJS.ProcessEnv): Pick<OtpConfig, 'smtpUrl' | 'from'> {
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(smtpUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  }
+  const from = env.SMTP_FROM || 'Integrator API <no-reply@localhost>';
+  if (from.length > 320 || !/@/.test(from) || /[\r\n]/.test(from)) throw new ConfigError(`SMTP_FROM must be an email address on one line (got ${JSON.stringify(from)})`);
+  return { smtpUrl, from };
+}
+
+/** DEPOSIT_BANK_USD, DEPOSIT_BANK_EUR, DEPOSIT_RATES, TREASURY_PRIVATE_KEY: sandbox has fictitious defaults, production none. */
+export function depositConfig(env: NodeJS.ProcessEnv, appEnv: AppEnv): DepositConfig {
+  const banks: DepositConfig['banks'] = {};
+  for (const currency of DEPOSIT_CURRENCIES) {
+    const name = `DEPOSIT_BANK_${currency}`;
+    const raw = env[name];
+    if (raw) banks[currency] = parsed(name, () => parseBankDetails(raw, currency));
+    else if (appEnv === 'sandbox') banks[currency] = SANDBOX_BANKS[currency];
+  }
+  const weiPerUnit = parsed('DEPOSIT_RATES', () => parseRates(env.DEPOSIT_RATES ?? ''));
+  const key = env.TREASURY_PRIVATE_KEY;
+  const treasuryKey = key ? parsed('TREASURY_PRIVATE_KEY', () => parseTreasuryKey(key)) : undefined;
+  return { banks, weiPerUnit, treasuryKey };
+}
+
+/** Small bodies everywhere; documents routes alone may take large ones, and only a few of those at once. */
+export function bodyLimits(env: NodeJS.ProcessEnv): Pick<Config, 'bodyLimitBytes' | 'documentBodyLimitBytes' | 'largeBodyConcurrency'> {
+  const bodyLimitBytes = integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024);
+  // Three 10 MiB documents as base64 (4/3 larger) plus the rest of the JSON.
+  const documentBodyLimitBytes = integer(env, 'DOCUMENT_BODY_LIMIT_BYTES', Math.max(48 * 1024 * 1024, bodyLimitBytes), 1024, 256 * 1024 * 1024);
+  if (documentBodyLimitBytes < bodyLimitBytes) {
+    throw new ConfigError(`DOCUMENT_BODY_LIMIT_BYTES must be at least BODY_LIMIT_BYTES (${bodyLimitBytes})`);
+  }
+  return { bodyLimitBytes, documentBodyLimitBytes, largeBodyConcurrency: integer(env, 'LARGE_BODY_CONCURRENCY', 4, 1, 1000) };
+}

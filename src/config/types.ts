@@ -1,0 +1,73 @@
+import type { RelyingPartyPolicy } from '../crypto/webauthn/relying-party.js';
+import type { DepositConfig } from '../domain/deposits/deposit-config.js';
+
+// What loadConfig returns (load.ts reads and checks the environment into it).
+
+export type AppEnv = 'sandbox' | 'production';
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** DATABASE_POOL_MAX: PostgreSQL connections per process (default 20). */
+  databasePoolMax: number;
+  appEnv: AppEnv;
+  /** 32 bytes, or undefined in sandbox (then generated into dataDir). */
+  encryptionKey: Buffer | undefined;
+  logLevel: LogLevel;
+  /** BODY_LIMIT_BYTES: largest body of an operation that carries no documents (default 1 MiB). */
+  bodyLimitBytes: number;
+  /** DOCUMENT_BODY_LIMIT_BYTES: largest body of an operation that carries documents (default 48 MiB). */
+  documentBodyLimitBytes: number;
+  /** LARGE_BODY_CONCURRENCY: bodies above BODY_LIMIT_BYTES read at once per process; others wait their turn. */
+  largeBodyConcurrency: number;
+  /** AUTH_FAILURE_LIMIT: failed authentications per source address per minute before answering 429. */
+  authFailureLimit: number;
+  rateLimitMax: number;
+  rateLimitWindowSeconds: number;
+  /** Alpha-3 codes whose nationals or residents need additionalUserInfo. */
+  highRiskCountries: string[];
+  /** CSV of names to screen (docs/verification.md); undefined: none. */
+  watchListFile: string | undefined;
+  webhooks: WebhookConfig;
+  /** Relying-party ids and origins passkeys may be registered and used from (docs/passkeys.md). */
+  webauthn: RelyingPartyPolicy;
+  /** Events (and their delivery history) are kept this many days, at least 30. */
+  eventRetentionDays: number;
+  /** CHAIN_RPC_URLS: the JSON-RPC endpoint of each chain transactions may use (empty: none). */
+  chainRpcUrls: Map<number, string>;
+  /** One-time codes by email (docs/otp.md). */
+  otp: OtpConfig;
+  /** Fiat deposits: bank details per currency, payout rates, the treasury key (docs/deposits.md). */
+  deposits: DepositConfig;
+}
+
+export interface OtpConfig {
+  /** SMTP_URL (smtp:// or smtps://, nodemailer's form); undefined: sandbox writes to its outbox, production cannot send. */
+  smtpUrl: string | undefined;
+  /** SMTP_FROM: the sender address of the codes. */
+  from: string;
+  /** OTP_RESEND_SECONDS: a new code for the same user only after this long (default 30 s). */
+  resendIntervalMs: number;
+  /** OTP_MAX_PER_HOUR: codes sent to one user in any hour (default 10). */
+  maxPerHour: number;
+}
+
+export interface WebhookConfig {
+  /** Delays before the 2nd, 3rd… attempt, in milliseconds; after the last one a delivery has failed. */
+  retryScheduleMs: number[];
+  /** Sandbox only: http URLs and private/loopback addresses are allowed (local receivers). */
+  allowPrivate: boolean;
+  /** Whether this server process also runs the delivery worker (`npm run worker` runs it alone). */
+  runWorker: boolean;
+  timeoutMs: number;
+  /** A subscription whose deliveries have failed without a success for this long is disabled. */
+  disableAfterMs: number;
+  /** Deliveries in flight at once per worker process. */
+  concurrency: number;
+  /** How long a claim holds before another worker may take the delivery over (WEBHOOK_LEASE_SECONDS; default timeoutMs + 30 s). */
+  leaseMs: number;
+}
