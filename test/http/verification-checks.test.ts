@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { verificationFindings } from '../../src/db/schema/index.js';
-import { normaliseName, parseWatchList, WatchList } from '../../src/domain/verification/checks/watch-list.js';
+import { normalizeName, parseWatchList, WatchList } from '../../src/domain/verification/checks/watch-list.js';
 import { backends } from '../harness/backends.js';
 import { berliner, californian, companyInfo, doc, signedAt } from '../harness/fixtures.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
@@ -10,7 +10,7 @@ import { startServer, type SeededIntegrator, type TestServer } from '../harness/
 describe('watch list', () => {
   it('parses the documented CSV and matches names regardless of case, accents, punctuation and order', () => {
     const list = new WatchList(parseWatchList('name,birthDate,country,list\nJosé  Álvarez-Núñez,1970-01-02,ESP,L1\nNo Date,,,L2\n'));
-    assert.equal(normaliseName('Álvarez-Núñez, JOSÉ'), normaliseName('jose alvarez nunez'));
+    assert.equal(normalizeName('Álvarez-Núñez, JOSÉ'), normalizeName('jose alvarez nunez'));
     assert.equal(list.screen('NUÑEZ José Alvarez', '1970-01-02')?.kind, 'match');
     assert.equal(list.screen('José Álvarez-Núñez', '1980-05-05'), undefined, 'a different birth date is another person');
     assert.equal(list.screen('José Álvarez-Núñez', null)?.kind, 'possible');

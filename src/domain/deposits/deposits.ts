@@ -9,7 +9,7 @@ import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, invalidFields, notFound } from '../errors.js';
 import { integratorCause, recordTransactionChange, type TransactionCause } from '../transactions/record-change.js';
 import { newId } from '../ids.js';
-import { transactionView, type FiatDepositInstructions, type TransactionView } from '../transactions/transaction-view.js';
+import { toTransactionView, type FiatDepositInstructions, type TransactionView } from '../transactions/transaction-view.js';
 import type { DepositConfig, DepositCurrency } from './deposit-config.js';
 
 /** A positive amount with at most two decimals, as a string (money is never a float). */
@@ -181,5 +181,5 @@ export async function depositByReference(db: Database, reference: string): Promi
     detail: t.detail,
     at: t.createdAt.toISOString(),
   }));
-  return { ...transactionView(row), integratorId: row.integratorId, history };
+  return { ...toTransactionView(row), integratorId: row.integratorId, history };
 }

@@ -20,7 +20,7 @@ import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { recordEvent } from '../events/record-event.js';
 import { newId } from '../ids.js';
-import { userAccountView } from '../onboarding/users/user-view.js';
+import { toUserAccountView } from '../onboarding/users/user-view.js';
 
 /** docs/otp.md: a code lives 10 minutes and allows 5 guesses; its approval token lives 5 minutes, once. */
 export const OTP_TTL_MS = 10 * 60 * 1000;
@@ -174,7 +174,7 @@ export async function verifyOtp(ctx: MutationContext, input: { userId: string; c
       const account = (await findAccountByUser(tx, user.id))!;
       const [documents, passkeys] = await Promise.all([listDocuments(tx, 'user', user.id), countAuthenticators(tx, user.id)]);
       const updated = await updateUser(tx, user.id, { otpActivatedAt: ctx.now, updatedAt: ctx.now });
-      const object = userAccountView(updated, account, documents, passkeys);
+      const object = toUserAccountView(updated, account, documents, passkeys);
       await recordEvent(tx, { integratorId, type: 'user.updated', objectType: 'user', objectId: user.id, object, previousAttributes: { isOtpActivated: false }, at: ctx.now });
     }
     const approvalToken = `${APPROVAL_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
@@ -197,7 +197,7 @@ export interface OutboxMessageView {
   createdAt: string;
 }
 
-const outboxView = (row: OutboxRow): OutboxMessageView => ({
+const toOutboxMessageView = (row: OutboxRow): OutboxMessageView => ({
   id: row.id,
   userId: row.userId,
   channel: row.channel,
@@ -211,5 +211,5 @@ const outboxView = (row: OutboxRow): OutboxMessageView => ({
 /** Sandbox: the messages a user was sent, newest first. Another integrator's user is a 404. */
 export async function readOutbox(db: Database, integratorId: string, userId: string, limit: number): Promise<{ data: OutboxMessageView[] }> {
   if (!(await findUser(db.db, integratorId, userId))) throw notFound('User');
-  return { data: (await listOutbox(db.db, integratorId, userId, limit)).map(outboxView) };
+  return { data: (await listOutbox(db.db, integratorId, userId, limit)).map(toOutboxMessageView) };
 }

@@ -8,7 +8,7 @@ import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, invalidFields, notFound, type FieldError } from '../errors.js';
 import { integratorCause, recordTransactionChange } from './record-change.js';
 import { newId } from '../ids.js';
-import { transactionView, type TransactionView } from './transaction-view.js';
+import { toTransactionView, type TransactionView } from './transaction-view.js';
 import { UUID_PATTERN } from '../ids.js';
 import type { Log } from '../../log.js';
 
@@ -80,7 +80,7 @@ export function rpcProblem(failure: RpcFailure): ApiError {
 /** An earlier submission with this transactionId: the same request is answered again, another one refused. */
 function replay(row: TransactionRow, hash: string): { created: false; transaction: TransactionView } {
   if (row.requestHash !== hash) throw new ApiError('transaction_id_reused', 'This transactionId was already used with a different request');
-  return { created: false, transaction: transactionView(row) };
+  return { created: false, transaction: toTransactionView(row) };
 }
 
 class TransactionIdTaken extends Error {}

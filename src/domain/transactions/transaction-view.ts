@@ -40,7 +40,7 @@ export interface TransactionView {
   updatedAt: string;
 }
 
-export function transactionView(row: TransactionRow): TransactionView {
+export function toTransactionView(row: TransactionRow): TransactionView {
   const completed = row.status === 'completed';
   const view: TransactionView = {
     transactionId: row.transactionId,

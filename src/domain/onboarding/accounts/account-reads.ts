@@ -4,13 +4,13 @@ import { findEntity } from '../../../db/repositories/entities.js';
 import { findUser } from '../../../db/repositories/users.js';
 import type { VerificationStatus } from '../../../db/schema/index.js';
 import { notFound } from '../../errors.js';
-import { accountView, type AccountView } from './account-view.js';
+import { toAccountView, type AccountView } from './account-view.js';
 
 export async function getAccountDetails(db: Executor, integratorId: string, accountId: string): Promise<AccountView> {
   const account = await findAccount(db, integratorId, accountId);
   if (!account) throw notFound('Account');
   const owner = account.userId ? await findUser(db, integratorId, account.userId) : await findEntity(db, integratorId, account.entityId!);
-  return accountView(account, owner!.verificationStatus);
+  return toAccountView(account, owner!.verificationStatus);
 }
 
 export interface AccountPage {
@@ -26,5 +26,5 @@ export async function listAccounts(
 ): Promise<AccountPage> {
   if (options.startingAfter && !(await findAccount(db, integratorId, options.startingAfter))) throw notFound('Account startingAfter');
   const rows = await listAccountRows(db, integratorId, options);
-  return { data: rows.slice(0, options.limit).map((r) => accountView(r, r.verificationStatus)), hasMore: rows.length > options.limit };
+  return { data: rows.slice(0, options.limit).map((r) => toAccountView(r, r.verificationStatus)), hasMore: rows.length > options.limit };
 }

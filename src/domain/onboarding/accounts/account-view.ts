@@ -15,7 +15,7 @@ export interface AccountView {
   createdAt: string;
 }
 
-export function accountView(account: AccountRow, verificationStatus: VerificationStatus): AccountView {
+export function toAccountView(account: AccountRow, verificationStatus: VerificationStatus): AccountView {
   const view: AccountView = {
     accountId: account.id,
     type: account.type,

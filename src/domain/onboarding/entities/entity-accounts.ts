@@ -6,7 +6,7 @@ import { runMutation, type MutationContext } from '../../context.js';
 import { notFound, type FieldError } from '../../errors.js';
 import { recordEvent } from '../../events/record-event.js';
 import { newId } from '../../ids.js';
-import { accountView } from '../accounts/account-view.js';
+import { toAccountView } from '../accounts/account-view.js';
 import { prepareDocuments, storeDocuments, toDocumentView } from '../document-store.js';
 import { missingCompanyData, missingEntityDocuments } from '../requirements.js';
 import { initialEntityStatus } from '../status.js';
@@ -16,7 +16,7 @@ import type { EntityInfo, SubmittedDocument } from '../types.js';
 import { validateEntityInfo } from '../validation/index.js';
 import { checkSignedAt, throwIfInvalid } from '../validation-result.js';
 import { changedFields, mergeEntityInfo } from './entity-info-merge.js';
-import { entityAccountView, personSummary, type AssociatedPersonSummary, type EntityAccountView } from './entity-view.js';
+import { toEntityAccountView, personSummary, type AssociatedPersonSummary, type EntityAccountView } from './entity-view.js';
 import { recomputeEntityStatus } from './recompute-status.js';
 
 /** Set by us, not by the integrator (the spec: returned in responses, not in the update request). */
@@ -24,7 +24,7 @@ const DEFAULT_PRIMARY_CURRENCY = 'usd';
 
 async function viewOf(tx: Executor, entity: EntityRow): Promise<EntityAccountView> {
   const account = (await findAccountByEntity(tx, entity.id))!;
-  return entityAccountView(entity, account, await listDocuments(tx, 'entity', entity.id));
+  return toEntityAccountView(entity, account, await listDocuments(tx, 'entity', entity.id));
 }
 
 /** The entity behind an entity account of this integrator, or the same 404 as a missing one. */
@@ -86,7 +86,7 @@ export async function createEntityAccount(
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'entity', id: entityId }, documents.prepared, ctx.now);
     const view = await viewOf(tx, entity);
     await recordEvent(tx, { integratorId, type: 'entity.created', objectType: 'entity', objectId: entityId, object: view, at: ctx.now });
-    await recordEvent(tx, { integratorId, type: 'account.created', objectType: 'account', objectId: accountId, object: accountView(account, entity.verificationStatus), at: ctx.now });
+    await recordEvent(tx, { integratorId, type: 'account.created', objectType: 'account', objectId: accountId, object: toAccountView(account, entity.verificationStatus), at: ctx.now });
     return view;
   });
 }

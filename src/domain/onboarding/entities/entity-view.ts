@@ -24,7 +24,7 @@ export interface AssociatedPersonSummary {
   beneficiaryDetails: BeneficiaryDetails;
 }
 
-export function entityAccountView(entity: EntityRow, account: AccountRow, documents: DocumentMeta[]): EntityAccountView {
+export function toEntityAccountView(entity: EntityRow, account: AccountRow, documents: DocumentMeta[]): EntityAccountView {
   const info = entity.entityInfo as EntityInfo;
   const view: EntityAccountView = {
     entityId: entity.id,

@@ -32,7 +32,7 @@ export interface AssociatedPersonView {
   missingDocuments?: string[];
 }
 
-async function personView(db: Executor, person: PersonRow): Promise<AssociatedPersonView> {
+async function toAssociatedPersonView(db: Executor, person: PersonRow): Promise<AssociatedPersonView> {
   return personViewFrom(person, await listDocuments(db, 'associated_person', person.id));
 }
 
@@ -113,7 +113,7 @@ export async function createAssociatedPerson(
     await recordInitialStatus(tx, { type: 'associated_person', id, integratorId, status: person.verificationStatus }, integratorCause(ctx), ctx.now);
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'associated_person', id }, documents.prepared, ctx.now);
     await checkIfEnteredReview(tx, { type: 'associated_person', id, integratorId, status: person.verificationStatus }, 'not_started', ctx.policy, ctx.now);
-    const view = await personView(tx, person);
+    const view = await toAssociatedPersonView(tx, person);
     await recordEvent(tx, { integratorId, type: 'associated_person.created', objectType: 'associated_person', objectId: id, object: view, at: ctx.now });
     await recomputeEntityStatus(tx, entity, integratorCause(ctx), ctx.policy, ctx.now);
     return view;
@@ -135,7 +135,7 @@ export async function updateAssociatedPerson(ctx: MutationContext, input: Person
     const person = await findPerson(tx, integratorId, input.beneficiaryId, { lock: true });
     if (!person) throw notFound('Associated person');
     const entity = (await findEntity(tx, integratorId, person.entityId, { lock: true }))!;
-    const before = await personView(tx, person);
+    const before = await toAssociatedPersonView(tx, person);
 
     // Partial update: fields given replace the stored ones; an address is replaced whole.
     const { userInfo, sealed, ssnChanged, errors: userInfoErrors } = mergeUserInfo(ctx, person, input.userInfo);
@@ -154,7 +154,7 @@ export async function updateAssociatedPerson(ctx: MutationContext, input: Person
     await afterDataChange(tx, ref, complete, integratorCause(ctx), ctx.now);
     await checkIfEnteredReview(tx, ref, person.verificationStatus, ctx.policy, ctx.now);
     updated = (await findPerson(tx, integratorId, person.id))!;
-    const view = await personView(tx, updated);
+    const view = await toAssociatedPersonView(tx, updated);
     const previousAttributes = previousAttributesOf(before, view, ['userInfo', 'beneficiaryDetails', 'verificationDocuments'], ssnChanged);
     if (Object.keys(previousAttributes).length > 0) {
       await recordEvent(tx, { integratorId, type: 'associated_person.updated', objectType: 'associated_person', objectId: person.id, object: view, previousAttributes, at: ctx.now });
@@ -170,7 +170,7 @@ export async function removeAssociatedPerson(ctx: MutationContext, beneficiaryId
     const person = await findPerson(tx, integratorId, beneficiaryId, { lock: true });
     if (!person) throw notFound('Associated person');
     const entity = (await findEntity(tx, integratorId, person.entityId, { lock: true }))!;
-    const view = await personView(tx, person);
+    const view = await toAssociatedPersonView(tx, person);
     await updatePerson(tx, person.id, { removedAt: ctx.now, updatedAt: ctx.now });
     await recordEvent(tx, { integratorId, type: 'associated_person.removed', objectType: 'associated_person', objectId: person.id, object: view, at: ctx.now });
     await recomputeEntityStatus(tx, entity, integratorCause(ctx), ctx.policy, ctx.now);

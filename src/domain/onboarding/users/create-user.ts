@@ -23,9 +23,9 @@ import {
 import { checkSignedAt, throwIfInvalid } from '../validation-result.js';
 import { sealSsn, withoutSsn } from '../ssn-at-rest.js';
 import { integratorCause } from '../../verification/cause.js';
-import { accountView } from '../accounts/account-view.js';
+import { toAccountView } from '../accounts/account-view.js';
 import { createCustodialWallet } from './custodial-wallet.js';
-import { userAccountView, type UserAccountView } from './user-view.js';
+import { toUserAccountView, type UserAccountView } from './user-view.js';
 
 export interface CreateUserInput {
   userInfo: UserInfo;
@@ -153,14 +153,14 @@ export async function createUserWithAccount(ctx: MutationContext, input: CreateU
     // Created complete means verification requested: the checks run now.
     await checkIfEnteredReview(tx, { type: 'user', id: userId, integratorId, status: user.verificationStatus }, 'not_started', ctx.policy, ctx.now);
 
-    const view = userAccountView(user, account, await listDocuments(tx, 'user', userId), await countAuthenticators(tx, userId));
+    const view = toUserAccountView(user, account, await listDocuments(tx, 'user', userId), await countAuthenticators(tx, userId));
     await recordEvent(tx, { integratorId, type: 'user.created', objectType: 'user', objectId: userId, object: view, at: ctx.now });
     await recordEvent(tx, {
       integratorId,
       type: 'account.created',
       objectType: 'account',
       objectId: accountId,
-      object: accountView(account, user.verificationStatus),
+      object: toAccountView(account, user.verificationStatus),
       at: ctx.now,
     });
     return view;

@@ -14,7 +14,7 @@ import { throwIfInvalid } from '../validation-result.js';
 import { mergeUserInfo, previousAttributesOf } from '../person-update.js';
 import { integratorCause } from '../../verification/cause.js';
 import { withoutSsn } from '../ssn-at-rest.js';
-import { userAccountView, type UserAccountView } from './user-view.js';
+import { toUserAccountView, type UserAccountView } from './user-view.js';
 
 export interface UpdateUserInput {
   userId: string;
@@ -35,7 +35,7 @@ export function updateUser(ctx: MutationContext, input: UpdateUserInput): Promis
     const user = await findUser(tx, integratorId, input.userId, { lock: true });
     if (!user) throw notFound('User');
     const account = (await findAccountByUser(tx, user.id))!;
-    const before = userAccountView(user, account, await listDocuments(tx, 'user', user.id), await countAuthenticators(tx, user.id));
+    const before = toUserAccountView(user, account, await listDocuments(tx, 'user', user.id), await countAuthenticators(tx, user.id));
 
     const { userInfo, sealed, ssnChanged, errors } = mergeUserInfo(ctx, user, input.userInfo);
     throwIfInvalid(errors);
@@ -53,7 +53,7 @@ export function updateUser(ctx: MutationContext, input: UpdateUserInput): Promis
     await checkIfEnteredReview(tx, ref, user.verificationStatus, ctx.policy, ctx.now);
 
     // Re-read: the checks may have just written warnings or errors on the documents.
-    const after = userAccountView((await findUser(tx, integratorId, user.id))!, account, await listDocuments(tx, 'user', user.id), await countAuthenticators(tx, user.id));
+    const after = toUserAccountView((await findUser(tx, integratorId, user.id))!, account, await listDocuments(tx, 'user', user.id), await countAuthenticators(tx, user.id));
     const previousAttributes = previousAttributesOf(before, after, ['userInfo', 'additionalUserInfo', 'verificationDocuments'], ssnChanged);
     if (Object.keys(previousAttributes).length > 0) {
       await recordEvent(tx, { integratorId, type: 'user.updated', objectType: 'user', objectId: user.id, object: after, previousAttributes, at: ctx.now });

@@ -30,7 +30,7 @@ export interface UserAccountView {
 }
 
 /** The full view (get-user-details, events); create-user and create-individual-account trim it to the spec's shapes. */
-export function userAccountView(user: UserRow, account: AccountRow, documents: DocumentMeta[], authenticatorCount: number): UserAccountView {
+export function toUserAccountView(user: UserRow, account: AccountRow, documents: DocumentMeta[], authenticatorCount: number): UserAccountView {
   const userInfo = maskedUserInfo(user.userInfo, user.ssnLast4);
   const missing = missingPersonRequirements(user.userInfo as UserInfo, usableDocumentTypes(documents));
   const view: UserAccountView = {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 /**
  * Name screening list. File format (docs/verification.md): CSV with the header `name,birthDate,country,list`;
- * birthDate (YYYY-MM-DD) and country (alpha-3) may be empty. Names are compared normalised: case, accents,
+ * birthDate (YYYY-MM-DD) and country (alpha-3) may be empty. Names are compared normalized: case, accents,
  * punctuation and word order do not matter.
  */
 export interface WatchListEntry {
@@ -12,7 +12,7 @@ export interface WatchListEntry {
   list: string;
 }
 
-export function normaliseName(name: string): string {
+export function normalizeName(name: string): string {
   return name
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
@@ -40,7 +40,7 @@ export class WatchList {
 
   constructor(entries: WatchListEntry[]) {
     for (const entry of entries) {
-      const key = normaliseName(entry.name);
+      const key = normalizeName(entry.name);
       this.byName.set(key, [...(this.byName.get(key) ?? []), entry]);
     }
   }
@@ -51,7 +51,7 @@ export class WatchList {
 
   /** `match` when the name and a listed birth date agree; `possible` on the name alone (no date to compare). */
   screen(fullName: string, birthDate: string | null | undefined): { kind: 'match' | 'possible'; entry: WatchListEntry } | undefined {
-    for (const entry of this.byName.get(normaliseName(fullName)) ?? []) {
+    for (const entry of this.byName.get(normalizeName(fullName)) ?? []) {
       if (entry.birthDate && birthDate && entry.birthDate === birthDate) return { kind: 'match', entry };
       if (!entry.birthDate || !birthDate) return { kind: 'possible', entry };
     }
