@@ -7,7 +7,7 @@ import { findTransaction, insertTransaction, moveTransaction, type TransactionRo
 import type { TransactionStatus } from '../../db/schema/index.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, invalidFields, notFound } from '../errors.js';
-import { integratorCause, recordTransactionChange, type TransactionCause } from '../transactions/record-change.js';
+import { signingKeyCause, recordTransactionChange, type TransactionCause } from '../transactions/record-change.js';
 import { newId } from '../ids.js';
 import { toTransactionView, type FiatDepositInstructions, type TransactionView } from '../transactions/transaction-view.js';
 import type { DepositConfig, DepositCurrency } from './deposit-config.js';
@@ -100,7 +100,7 @@ export async function createDeposit(ctx: MutationContext, deps: DepositDeps, inp
       updatedAt: ctx.now,
     });
     if (!row) throw new Error('deposit reference collision');
-    return recordTransactionChange(tx, row, null, integratorCause(ctx.actor, `deposit of ${input.amount} ${input.currency}`), ctx.now);
+    return recordTransactionChange(tx, row, null, signingKeyCause(ctx.actor, `deposit of ${input.amount} ${input.currency}`), ctx.now);
   });
 }
 

@@ -45,7 +45,7 @@ export async function recordTransactionChange(tx: Executor, row: TransactionRow,
   return view;
 }
 
-/** The integrator behind a request, as a cause. */
-export function integratorCause(actor: { credentialId?: string; publicKey?: string }, detail?: string): TransactionCause {
+/** The integrator as its credential's public key, which transaction_transitions have always stored (credentialCause: the id). */
+export function signingKeyCause(actor: { credentialId?: string; publicKey?: string }, detail?: string): TransactionCause {
   return { actorType: 'integrator', ...(actor.publicKey ? { actorId: actor.publicKey } : {}), ...(detail ? { detail } : {}) };
 }

@@ -6,7 +6,7 @@ import type { Tx } from '../../db/database.js';
 import { findSigningAccount, findTransaction, findWalletOfAccount, insertTransaction, type AccountRowWithStatus, type TransactionRow } from '../../db/repositories/transactions.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, invalidFields, notFound, type FieldError } from '../errors.js';
-import { integratorCause, recordTransactionChange } from './record-change.js';
+import { signingKeyCause, recordTransactionChange } from './record-change.js';
 import { newId } from '../ids.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
 import { UUID_PATTERN } from '../ids.js';
@@ -176,7 +176,7 @@ export async function sendTransaction(
       });
       if (!row) throw new TransactionIdTaken();
       await approval.use(tx, rowId);
-      const view = await recordTransactionChange(tx, row, null, integratorCause(ctx.actor, `approved by ${approval.kind}`), ctx.now);
+      const view = await recordTransactionChange(tx, row, null, signingKeyCause(ctx.actor, `approved by ${approval.kind}`), ctx.now);
       // Last: once the node has the transaction, only the commit remains.
       try {
         await chain.broadcast(signed);

@@ -1,7 +1,7 @@
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { recomputeEntityStatus } from '../onboarding/entities/recompute-status.js';
-import { integratorCause } from './cause.js';
+import { credentialCause } from './cause.js';
 import type { VerificationStatus } from '../../db/schema/index.js';
 import { applyTransition } from './apply-transition.js';
 import { checkIfEnteredReview } from './checks/run-checks.js';
@@ -30,7 +30,7 @@ export function requestVerification(ctx: MutationContext, input: { accountId?: s
       });
     }
     const before = subject.ref.status;
-    const status = await applyTransition(tx, subject.ref, { type: 'request_verification', personsReady: subject.personsReady }, integratorCause(ctx), ctx.now);
+    const status = await applyTransition(tx, subject.ref, { type: 'request_verification', personsReady: subject.personsReady }, credentialCause(ctx), ctx.now);
     await checkIfEnteredReview(tx, subject.ref, before, ctx.policy, ctx.now);
     // A person under review is not active: an entity relying on it waits again.
     if (subject.parentEntity) await recomputeEntityStatus(tx, subject.parentEntity, { actorType: 'system' }, ctx.policy, ctx.now);

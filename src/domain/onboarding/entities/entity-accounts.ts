@@ -11,7 +11,7 @@ import { prepareDocuments, storeDocuments, toDocumentView } from '../document-st
 import { missingCompanyData, missingEntityDocuments } from '../requirements.js';
 import { initialEntityStatus } from '../status.js';
 import { recordInitialStatus } from '../../verification/apply-transition.js';
-import { integratorCause } from '../../verification/cause.js';
+import { credentialCause } from '../../verification/cause.js';
 import type { EntityInfo, SubmittedDocument } from '../types.js';
 import { validateEntityInfo } from '../validation/index.js';
 import { checkSignedAt, throwIfInvalid } from '../validation-result.js';
@@ -81,7 +81,7 @@ export async function createEntityAccount(
       createdAt: ctx.now,
       updatedAt: ctx.now,
     });
-    await recordInitialStatus(tx, { type: 'entity', id: entityId, integratorId, status }, integratorCause(ctx), ctx.now);
+    await recordInitialStatus(tx, { type: 'entity', id: entityId, integratorId, status }, credentialCause(ctx), ctx.now);
     const account = await insertAccount(tx, { id: accountId, integratorId, type: 'entity', entityId, createdAt: ctx.now, updatedAt: ctx.now });
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'entity', id: entityId }, documents.prepared, ctx.now);
     const view = await viewOf(tx, entity);
@@ -109,7 +109,7 @@ export async function updateEntityAccount(
     if (Object.keys(changes).length > 0) current = await updateEntity(tx, entity.id, { entityInfo: merged, updatedAt: ctx.now });
     const docsBefore = (await listDocuments(tx, 'entity', entity.id)).map(toDocumentView);
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'entity', id: entity.id }, documents.prepared, ctx.now);
-    current = await recomputeEntityStatus(tx, current, integratorCause(ctx), ctx.policy, ctx.now);
+    current = await recomputeEntityStatus(tx, current, credentialCause(ctx), ctx.policy, ctx.now);
     const view = await viewOf(tx, current);
     const docsAdded = view.entityDocuments.length > docsBefore.length;
     if (Object.keys(changes).length > 0 || docsAdded) {

@@ -17,7 +17,7 @@ import { recordInitialStatus } from '../../verification/apply-transition.js';
 import { checkIfEnteredReview } from '../../verification/checks/run-checks.js';
 import type { BeneficiaryDetails, DocumentView, SubmittedDocument, UserInfo } from '../types.js';
 import { mergeUserInfo, previousAttributesOf } from '../person-update.js';
-import { integratorCause } from '../../verification/cause.js';
+import { credentialCause } from '../../verification/cause.js';
 import { sealSsn, withoutSsn } from '../ssn-at-rest.js';
 import { maskedUserInfo } from '../users/user-view.js';
 import { checkUboTotal, validateBeneficiaryDetails, validateUserInfo } from '../validation/index.js';
@@ -110,12 +110,12 @@ export async function createAssociatedPerson(
       createdAt: ctx.now,
       updatedAt: ctx.now,
     });
-    await recordInitialStatus(tx, { type: 'associated_person', id, integratorId, status: person.verificationStatus }, integratorCause(ctx), ctx.now);
+    await recordInitialStatus(tx, { type: 'associated_person', id, integratorId, status: person.verificationStatus }, credentialCause(ctx), ctx.now);
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'associated_person', id }, documents.prepared, ctx.now);
     await checkIfEnteredReview(tx, { type: 'associated_person', id, integratorId, status: person.verificationStatus }, 'not_started', ctx.policy, ctx.now);
     const view = await toAssociatedPersonView(tx, person);
     await recordEvent(tx, { integratorId, type: 'associated_person.created', objectType: 'associated_person', objectId: id, object: view, at: ctx.now });
-    await recomputeEntityStatus(tx, entity, integratorCause(ctx), ctx.policy, ctx.now);
+    await recomputeEntityStatus(tx, entity, credentialCause(ctx), ctx.policy, ctx.now);
     return view;
   });
 }
@@ -151,7 +151,7 @@ export async function updateAssociatedPerson(ctx: MutationContext, input: Person
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'associated_person', id: person.id }, documents.prepared, ctx.now);
     const complete = missingPersonRequirements(userInfo, usableDocumentTypes(await listDocuments(tx, 'associated_person', person.id))).length === 0;
     const ref = { type: 'associated_person' as const, id: person.id, integratorId, status: updated.verificationStatus };
-    await afterDataChange(tx, ref, complete, integratorCause(ctx), ctx.now);
+    await afterDataChange(tx, ref, complete, credentialCause(ctx), ctx.now);
     await checkIfEnteredReview(tx, ref, person.verificationStatus, ctx.policy, ctx.now);
     updated = (await findPerson(tx, integratorId, person.id))!;
     const view = await toAssociatedPersonView(tx, updated);
@@ -159,7 +159,7 @@ export async function updateAssociatedPerson(ctx: MutationContext, input: Person
     if (Object.keys(previousAttributes).length > 0) {
       await recordEvent(tx, { integratorId, type: 'associated_person.updated', objectType: 'associated_person', objectId: person.id, object: view, previousAttributes, at: ctx.now });
     }
-    await recomputeEntityStatus(tx, entity, integratorCause(ctx), ctx.policy, ctx.now);
+    await recomputeEntityStatus(tx, entity, credentialCause(ctx), ctx.policy, ctx.now);
     return view;
   });
 }
@@ -173,7 +173,7 @@ export async function removeAssociatedPerson(ctx: MutationContext, beneficiaryId
     const view = await toAssociatedPersonView(tx, person);
     await updatePerson(tx, person.id, { removedAt: ctx.now, updatedAt: ctx.now });
     await recordEvent(tx, { integratorId, type: 'associated_person.removed', objectType: 'associated_person', objectId: person.id, object: view, at: ctx.now });
-    await recomputeEntityStatus(tx, entity, integratorCause(ctx), ctx.policy, ctx.now);
+    await recomputeEntityStatus(tx, entity, credentialCause(ctx), ctx.policy, ctx.now);
     return { beneficiaryId, removed: true };
   });
 }

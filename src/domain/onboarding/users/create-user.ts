@@ -22,7 +22,7 @@ import {
 } from '../validation/index.js';
 import { checkSignedAt, throwIfInvalid } from '../validation-result.js';
 import { sealSsn, withoutSsn } from '../ssn-at-rest.js';
-import { integratorCause } from '../../verification/cause.js';
+import { credentialCause } from '../../verification/cause.js';
 import { toAccountView } from '../accounts/account-view.js';
 import { createCustodialWallet } from './custodial-wallet.js';
 import { toUserAccountView, type UserAccountView } from './user-view.js';
@@ -104,7 +104,7 @@ export async function createUserWithAccount(ctx: MutationContext, input: CreateU
       updatedAt: ctx.now,
     });
 
-    await recordInitialStatus(tx, { type: 'user', id: userId, integratorId, status: user.verificationStatus }, integratorCause(ctx), ctx.now);
+    await recordInitialStatus(tx, { type: 'user', id: userId, integratorId, status: user.verificationStatus }, credentialCause(ctx), ctx.now);
 
     const accountId = newId();
     const selfCustodial = custody === 'auto' && input.walletAddress ? normalizeWalletAddress(input.walletAddress) : undefined;

@@ -12,7 +12,7 @@ import type { AdditionalUserInfo, SubmittedDocument, UserInfo } from '../types.j
 import { validateAdditionalUserInfo } from '../validation/index.js';
 import { throwIfInvalid } from '../validation-result.js';
 import { mergeUserInfo, previousAttributesOf } from '../person-update.js';
-import { integratorCause } from '../../verification/cause.js';
+import { credentialCause } from '../../verification/cause.js';
 import { withoutSsn } from '../ssn-at-rest.js';
 import { toUserAccountView, type UserAccountView } from './user-view.js';
 
@@ -49,7 +49,7 @@ export function updateUser(ctx: MutationContext, input: UpdateUserInput): Promis
     const docs = await listDocuments(tx, 'user', user.id);
     const complete = missingPersonRequirements(userInfo, usableDocumentTypes(docs)).length === 0;
     const ref = { type: 'user' as const, id: user.id, integratorId, status: user.verificationStatus };
-    await afterDataChange(tx, ref, complete, integratorCause(ctx), ctx.now);
+    await afterDataChange(tx, ref, complete, credentialCause(ctx), ctx.now);
     await checkIfEnteredReview(tx, ref, user.verificationStatus, ctx.policy, ctx.now);
 
     // Re-read: the checks may have just written warnings or errors on the documents.
