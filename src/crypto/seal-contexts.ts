@@ -9,6 +9,8 @@ export const sealContexts = {
   document: (ownerType: string, ownerId: string) => `document:${ownerType}:${ownerId}`,
   /** A social security number (the digits), bound to its owner. */
   ssn: (ownerId: string) => `ssn:${ownerId}`,
+  /** A bank account's number (ACH account number or IBAN), bound to its row. */
+  bankAccountNumber: (bankAccountId: string) => `bank_account:${bankAccountId}`,
   /** The private half of a webhook signing key. */
   webhookSigningKey: (keyId: string) => `webhook_signing_key:${keyId}`,
   /** A subscription's custom header values (a JSON object). */

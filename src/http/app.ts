@@ -23,6 +23,7 @@ import { depositRoutes } from './routes/transactions/deposits.js';
 import { otpRoutes } from './routes/otp/otp.js';
 import { transactionRoutes } from './routes/transactions/transactions.js';
 import { verificationRoutes } from './routes/verification/verification.js';
+import { bankAccountRoutes } from './routes/bank-accounts/bank-accounts.js';
 import { CredentialSchema } from './routes/integrator/schemas.js';
 import { ProblemSchema } from './schemas/problem.js';
 import type { Api, Deps, Operation } from './types.js';
@@ -73,6 +74,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     entityRoutes(api, deps);
     personRoutes(api, deps);
     accountRoutes(api, deps);
+    bankAccountRoutes(api, deps);
     verificationRoutes(api, deps);
     transactionRoutes(api, deps);
     otpRoutes(api, deps);

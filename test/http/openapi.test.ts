@@ -26,6 +26,7 @@ type ForeignRecords = {
   transactionId: string;
   organizationId: string;
   walletAddress: string;
+  bankAccountId: string;
 };
 
 /** An active custodial customer with a passkey and a funded wallet on chain 8453, and one transaction made. */
@@ -85,6 +86,8 @@ async function seedRecords(server: TestServer, who: SeededIntegrator): Promise<F
   const subscriptionId = subscription.body.subscription.id;
   const events = await who.client.get('/v1/events?limit=1');
   const deliveries = await who.client.get(`/v1/webhooks/subscriptions/${subscriptionId}/deliveries?limit=1`);
+  const bankAccount = await who.client.post('/v1/submit/create-bank-account', { accountId: payer.accountId, currency: 'EUR', accountHolderName: 'Someone Else', iban: { iban: 'DE89370400440532013000' } });
+  assert.equal(bankAccount.status, 201, bankAccount.text);
   return {
     userId: user.body.userId,
     accountId: user.body.accountId,
@@ -97,6 +100,7 @@ async function seedRecords(server: TestServer, who: SeededIntegrator): Promise<F
     transactionId: payer.transactionId,
     organizationId: payer.organizationId,
     walletAddress: payer.walletAddress,
+    bankAccountId: bankAccount.body.bankAccountId,
   };
 }
 
@@ -137,6 +141,11 @@ const ADDRESSED: Record<string, (c: Ctx, r: ForeignRecords) => Promise<ApiRespon
   listTransactions: (c, r) => c.acme.client.get(`/v1/query/list-transactions?accountId=${r.accountId}`),
   createDeposit: (c, r) => c.acme.client.post('/v1/submit/create-deposit', { accountId: r.accountId, amount: '1.00', currency: 'USD', chainId: 8453 }),
   simulateDeposit: (c, r) => c.acme.client.post('/v1/sandbox/simulate-deposit', { transactionId: r.transactionId, amount: '1.00' }),
+  createBankAccount: (c, r) => c.acme.client.post('/v1/submit/create-bank-account', { accountId: r.accountId, currency: 'USD', accountHolderName: 'Maria Garcia', us: { accountNumber: '12345678', routingNumber: '021000021', accountType: 'checking' } }),
+  listBankAccounts: (c, r) => c.acme.client.get(`/v1/query/list-bank-accounts?accountId=${r.accountId}`),
+  getBankAccount: (c, r) => c.acme.client.get(`/v1/query/get-bank-account?bankAccountId=${r.bankAccountId}`),
+  removeBankAccount: (c, r) => c.acme.client.post('/v1/submit/remove-bank-account', { bankAccountId: r.bankAccountId }),
+  simulateBankAccountReview: (c, r) => c.acme.client.post('/v1/sandbox/simulate-bank-account-review', { bankAccountId: r.bankAccountId, outcome: 'approve' }),
   initOtp: (c, r) => c.acme.client.post('/v1/otp/init', { userId: r.userId, channel: 'email' }),
   verifyOtp: (c, r) => c.acme.client.post('/v1/otp/verify', { userId: r.userId, code: '123456' }),
   getOtpOutbox: (c, r) => c.acme.client.get(`/v1/sandbox/otp-outbox?userId=${r.userId}`),
@@ -308,6 +317,31 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
     server.clock.advance(1000);
     return [funded, await acme.client.post('/v1/sandbox/simulate-deposit', body), await acme.client.post('/v1/sandbox/simulate-deposit', { transactionId: own2.transactionId, amount: '1' })];
   },
+  createBankAccount: async ({ acme, own2, own }) => [
+    await acme.client.post('/v1/submit/create-bank-account', { accountId: own2.accountId, currency: 'USD', accountHolderName: 'Maria Garcia', bankName: 'Chase', us: { accountNumber: '000123456789', routingNumber: '021000021', accountType: 'checking' } }),
+    await acme.client.post('/v1/submit/create-bank-account', {
+      accountId: own2.accountId,
+      currency: 'EUR',
+      accountHolderName: 'Maria Garcia',
+      iban: { iban: 'FR14 2004 1010 0505 0001 3M02 606', bic: 'BNPAFRPP' },
+      address: { streetLine1: '1 Rue de Rivoli', city: 'Paris', postalCode: '75001', country: 'FRA' },
+    }),
+    await acme.client.post('/v1/submit/create-bank-account', { accountId: own2.accountId, currency: 'EUR', accountHolderName: 'Maria Garcia', iban: { iban: 'DE89370400440532013001' } }),
+    await acme.client.post('/v1/submit/create-bank-account', { accountId: own.accountId, currency: 'USD', accountHolderName: 'Jonas Becker', us: { accountNumber: '1234', routingNumber: '021000021', accountType: 'savings' } }),
+  ],
+  listBankAccounts: async ({ acme, own2 }) => [
+    await acme.client.get(`/v1/query/list-bank-accounts?accountId=${own2.accountId}&limit=1`),
+    await acme.client.get('/v1/query/list-bank-accounts?accountId=nope'),
+  ],
+  getBankAccount: async ({ acme, own }) => [await acme.client.get(`/v1/query/get-bank-account?bankAccountId=${own.bankAccountId}`), await acme.client.get(`/v1/query/get-bank-account?bankAccountId=${randomUUID()}`)],
+  removeBankAccount: async ({ acme, own2 }) => {
+    const created = await acme.client.post('/v1/submit/create-bank-account', { accountId: own2.accountId, currency: 'USD', accountHolderName: 'Maria Garcia', us: { accountNumber: '99887766', routingNumber: '011000015', accountType: 'savings' } });
+    return [created, await acme.client.post('/v1/submit/remove-bank-account', { bankAccountId: created.body.bankAccountId }), await acme.client.post('/v1/submit/remove-bank-account', { bankAccountId: created.body.bankAccountId })];
+  },
+  simulateBankAccountReview: async ({ acme, own }) => [
+    await acme.client.post('/v1/sandbox/simulate-bank-account-review', { bankAccountId: own.bankAccountId, outcome: 'reject' }),
+    await acme.client.post('/v1/sandbox/simulate-bank-account-review', { bankAccountId: own.bankAccountId, outcome: 'approve' }),
+  ],
   initOtp: async ({ acme, own2, server }) => {
     server.clock.advance(31_000);
     return [
@@ -425,7 +459,7 @@ for (const backend of backends()) {
       const takesId = operations.filter(({ path, op }) => {
         const params = (op.parameters ?? []).map((p: any) => p.name as string);
         const body = op.requestBody?.content?.['application/json']?.schema?.properties ?? {};
-        return path.startsWith('/v1/') && [...params, ...Object.keys(body)].some((n) => /^(accountId|userId|entityId|beneficiaryId|pubkey|startingAfter|eventId|subscriptionId|deliveryId|transactionId)$/.test(n));
+        return path.startsWith('/v1/') && [...params, ...Object.keys(body)].some((n) => /^(accountId|userId|entityId|beneficiaryId|pubkey|startingAfter|eventId|subscriptionId|deliveryId|transactionId|bankAccountId)$/.test(n));
       });
       assert.deepEqual(takesId.map((o) => o.op.operationId).filter((id) => !ADDRESSED[id]), []);
     });

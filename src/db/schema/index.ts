@@ -12,3 +12,4 @@ export * from './findings.js';
 export * from './webhooks.js';
 export * from './transactions.js';
 export * from './otp.js';
+export * from './bank-accounts.js';

@@ -6,6 +6,7 @@ import { operatorForToken } from '../../domain/operators/operators.js';
 import { decideAsOperator, getCase, getDocumentContent, listReviews, type OperatorRef } from '../../domain/verification/review.js';
 import { problemResponses } from '../schemas/problem.js';
 import type { Api, Deps } from '../types.js';
+import { adminBankAccountRoutes } from './admin-bank-accounts.js';
 import { adminDepositRoutes } from './admin-deposits.js';
 import {
   ADMIN_READ_ERRORS,
@@ -80,6 +81,7 @@ export async function registerAdminApi(app: Api, deps: Deps, failures: FailureLi
       });
 
       adminDepositRoutes(api, deps);
+      adminBankAccountRoutes(api, deps);
 
       api.get(
         '/whoami',
