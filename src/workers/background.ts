@@ -46,7 +46,7 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
   const stopMaintenance =
     options.maintenance === false
       ? () => {}
-      : startMaintenance(deps.database.db, deps.clock, deps.log, deps.secrets, 60_000, deps.config.eventRetentionDays, deps.database.kind === 'pglite');
+      : startMaintenance({ db: deps.database.db, clock: deps.clock, log: deps.log, secrets: deps.secrets, intervalMs: 60_000, eventRetentionDays: deps.config.eventRetentionDays, vacuum: deps.database.kind === 'pglite' });
   const worker =
     (options.webhooks ?? deps.config.webhooks.runWorker)
       ? await startWebhookWorker({ database: deps.database, secrets: deps.secrets, clock: deps.clock, config: deps.config.webhooks, log: deps.log })

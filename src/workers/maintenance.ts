@@ -58,20 +58,26 @@ export async function vacuumChurningTables(db: Db): Promise<void> {
   for (const table of CHURNING_TABLES) await db.execute(sql.raw(`vacuum (analyze) ${table}`));
 }
 
+export interface MaintenanceOptions {
+  db: Db;
+  clock: Clock;
+  log: Pick<Log, 'warn'>;
+  secrets: SecretBox;
+  /** Between rounds (default 1 minute). */
+  intervalMs?: number;
+  /** Events older than this are purged (default 30). */
+  eventRetentionDays?: number;
+  /** VACUUM ANALYZE the churning tables each round: for a database without autovacuum (PGlite). Default false. */
+  vacuum?: boolean;
+}
+
 /**
  * Runs the purge every `intervalMs` until stopped (and, where the database has no autovacuum, a VACUUM ANALYZE of
  * the churning tables); a failed round is logged and retried next time. It also seals legacy webhook headers at
  * once and then every round (sealLegacyWebhookHeaders).
  */
-export function startMaintenance(
-  db: Db,
-  clock: Clock,
-  log: Pick<Log, 'warn'>,
-  secrets: SecretBox,
-  intervalMs = 60_000,
-  eventRetentionDays = 30,
-  vacuum = false,
-): () => void {
+export function startMaintenance(options: MaintenanceOptions): () => void {
+  const { db, clock, log, secrets, intervalMs = 60_000, eventRetentionDays = 30, vacuum = false } = options;
   const sealLegacy = () => sealLegacyWebhookHeaders(db, secrets);
   // At start-up rather than a minute later: these rows hold receivers' secrets in clear.
   let running = true;

@@ -394,7 +394,7 @@ for (const backend of backends()) {
       // The maintenance loop given the secrets does it by itself, at start-up (not a minute later).
       await server.database.db.update(webhookSubscriptions).set({ httpHeaders: { Authorization: `Bearer ${secret}` }, httpHeadersSealed: null }).where(eq(webhookSubscriptions.id, sub.id));
       const warnings: unknown[] = [];
-      const stop = startMaintenance(server.database.db, server.clock.now, { warn: (obj) => warnings.push(obj) }, server.secrets, 3_600_000, 30, false);
+      const stop = startMaintenance({ db: server.database.db, clock: server.clock.now, log: { warn: (obj) => warnings.push(obj) }, secrets: server.secrets, intervalMs: 3_600_000, eventRetentionDays: 30, vacuum: false });
       try {
         await eventually(() => rowsContaining(secret), (rows) => rows.length === 0, 'maintenance sealing the legacy row at start-up');
       } finally {
