@@ -40,6 +40,17 @@ async function waitingDeposit(c: Ctx): Promise<string> {
   return res.body.fiatDepositInstructions.reference;
 }
 
+let bankAccounts = 0;
+
+/** A bank account of the active customer whose holder name differs, so it waits for review. */
+async function pendingBankAccount(c: Ctx): Promise<string> {
+  c.server.clock.advance(1000);
+  const accountNumber = String(10_000_000 + ++bankAccounts);
+  const res = await c.acme.client.post('/v1/submit/create-bank-account', { accountId: c.customer.accountId, currency: 'USD', accountHolderName: 'Someone Else', us: { accountNumber, routingNumber: '021000021', accountType: 'checking' } });
+  assert.equal(res.body.status, 'pending_review', res.text);
+  return res.body.bankAccountId;
+}
+
 /** Real calls per operation: its success and its typical failures. */
 const EXAMPLES: Record<string, (c: Ctx) => Promise<CheckedResponse[]>> = {
   adminWhoami: async (c) => [await adminRequest(c.server, 'GET', '/admin/api/whoami', { token: c.token }), await adminRequest(c.server, 'GET', '/admin/api/whoami'), await adminRequest(c.server, 'GET', '/admin/api/whoami', { token: 'op_wrong' })],
@@ -80,6 +91,23 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<CheckedResponse[]>> = {
     assert.deepEqual(responses.map((r) => r.headers.get('content-type')).sort(), ['application/pdf', 'image/png']);
     for (const r of responses) assert.ok(r.bytes.length > 0);
     return [...responses, await adminRequest(c.server, 'GET', `/admin/api/documents/${uuidNobodyHas()}/content`, { token: c.token })];
+  },
+  listBankAccountReviews: async (c) => {
+    await pendingBankAccount(c);
+    return [await adminRequest(c.server, 'GET', '/admin/api/bank-accounts?limit=1', { token: c.token }), await adminRequest(c.server, 'GET', '/admin/api/bank-accounts?limit=0', { token: c.token })];
+  },
+  getBankAccountCase: async (c) => [
+    await adminRequest(c.server, 'GET', `/admin/api/bank-accounts/${await pendingBankAccount(c)}`, { token: c.token }),
+    await adminRequest(c.server, 'GET', `/admin/api/bank-accounts/${uuidNobodyHas()}`, { token: c.token }),
+  ],
+  decideBankAccount: async (c) => {
+    const path = `/admin/api/bank-accounts/${await pendingBankAccount(c)}/decisions`;
+    return [
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { outcome: 'reject' } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { outcome: 'approve' } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { outcome: 'reject', reason: 'not the customer' } }),
+      await adminRequest(c.server, 'POST', `/admin/api/bank-accounts/${uuidNobodyHas()}/decisions`, { token: c.token, body: { outcome: 'approve' } }),
+    ];
   },
   getTreasury: async (c) => [await adminRequest(c.server, 'GET', '/admin/api/treasury', { token: c.token })],
   getDepositByReference: async (c) => {
@@ -170,7 +198,7 @@ for (const backend of backends()) {
       }
       // Each operation's success was among them, and the failures the examples mean to show.
       for (const id of ids) assert.ok(seen.has(`${id} 200`), `${id} answered 200 in its examples`);
-      for (const expected of ['adminWhoami 401', 'listReviews 400', 'getCase 404', 'getCase 400', 'decideCase 400', 'decideCase 409', 'decideCase 404', 'getDocumentContent 404', 'getDepositByReference 404', 'receiveDepositFunds 409', 'receiveDepositFunds 400', 'cancelDeposit 409', 'cancelDeposit 400']) {
+      for (const expected of ['adminWhoami 401', 'listReviews 400', 'getCase 404', 'getCase 400', 'decideCase 400', 'decideCase 409', 'decideCase 404', 'getDocumentContent 404', 'getDepositByReference 404', 'receiveDepositFunds 409', 'receiveDepositFunds 400', 'cancelDeposit 409', 'cancelDeposit 400', 'listBankAccountReviews 400', 'getBankAccountCase 404', 'decideBankAccount 400', 'decideBankAccount 409', 'decideBankAccount 404']) {
         assert.ok(seen.has(expected), `${expected} was exercised (seen: ${[...seen].join(', ')})`);
       }
     });

@@ -336,7 +336,8 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
   getBankAccount: async ({ acme, own }) => [await acme.client.get(`/v1/query/get-bank-account?bankAccountId=${own.bankAccountId}`), await acme.client.get(`/v1/query/get-bank-account?bankAccountId=${randomUUID()}`)],
   removeBankAccount: async ({ acme, own2 }) => {
     const created = await acme.client.post('/v1/submit/create-bank-account', { accountId: own2.accountId, currency: 'USD', accountHolderName: 'Maria Garcia', us: { accountNumber: '99887766', routingNumber: '011000015', accountType: 'savings' } });
-    return [created, await acme.client.post('/v1/submit/remove-bank-account', { bankAccountId: created.body.bankAccountId }), await acme.client.post('/v1/submit/remove-bank-account', { bankAccountId: created.body.bankAccountId })];
+    assert.equal(created.status, 201, created.text);
+    return [await acme.client.post('/v1/submit/remove-bank-account', { bankAccountId: created.body.bankAccountId }), await acme.client.post('/v1/submit/remove-bank-account', { bankAccountId: created.body.bankAccountId })];
   },
   simulateBankAccountReview: async ({ acme, own }) => [
     await acme.client.post('/v1/sandbox/simulate-bank-account-review', { bankAccountId: own.bankAccountId, outcome: 'reject' }),
@@ -503,6 +504,7 @@ for (const backend of backends()) {
             transactionId: randomUUID(),
             organizationId: randomUUID(),
             walletAddress: privateKeyToAccount(generatePrivateKey()).address,
+            bankAccountId: randomUUID(),
           });
           assert.deepEqual({ ...foreign.body, requestId: 0 }, { ...missing.body, requestId: 0 }, op.operationId);
         }
