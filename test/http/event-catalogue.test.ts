@@ -128,6 +128,10 @@ describe('event catalogue', () => {
     ok(payer, 201);
     ok(await step(() => c.post('/v1/sandbox/simulate-verification', { accountId: payer.body.accountId, outcome: 'approve' })));
     await anvil.setBalance(payer.body.walletAddress, 10n ** 18n);
+    const bank = await step(() => c.post('/v1/submit/create-bank-account', { accountId: payer.body.accountId, currency: 'EUR', accountHolderName: 'Garcia Holdings', iban: { iban: 'DE89 3704 0044 0532 0130 00' } }));
+    ok(bank, 201);
+    ok(await step(() => c.post('/v1/sandbox/simulate-bank-account-review', { bankAccountId: bank.body.bankAccountId, outcome: 'approve' })));
+    ok(await step(() => c.post('/v1/submit/remove-bank-account', { bankAccountId: bank.body.bankAccountId })));
     const reverter = privateKeyToAccount(generatePrivateKey()).address;
     await anvil.rpc('anvil_setCode', [reverter, '0x5f5ffd']);
     for (const [nonce, to] of [[0, privateKeyToAccount(generatePrivateKey()).address], [1, reverter]] as const) {
