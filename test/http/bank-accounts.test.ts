@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { bankAccounts, bankAccountTransitions } from '../../src/db/schema/index.js';
@@ -75,6 +76,11 @@ for (const backend of backends()) {
       assert.equal(b.ibanCountry, null);
       assert.equal(b.bankName, 'Chase');
       assert.ok(!res.text.includes('9876543210'), 'the full number is never returned');
+      // docs/bank-accounts.md shows this answer: same fields, same kinds of values.
+      const documented = [...readFileSync(new URL('../../docs/bank-accounts.md', import.meta.url), 'utf8').matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1]!));
+      const example = documented.find((d) => 'bankAccountId' in d);
+      assert.deepEqual(Object.keys(example).sort(), VIEW_KEYS);
+      for (const key of VIEW_KEYS) if (!key.endsWith('Id')) assert.equal(typeof example[key], typeof (b as unknown as Record<string, unknown>)[key], key);
       const [row] = (await rows(alice.accountId)).filter((r) => r.id === b.bankAccountId);
       assert.ok(row);
       assert.ok(!row.numberSealed.includes('9876543210') && !row.numberFingerprint.includes('9876543210'), 'sealed and hashed, never in clear');
