@@ -1,15 +1,12 @@
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
+import type { SendOutcome } from '../domain/webhooks/attempt-outcome.js';
+import { isSuccess } from '../domain/webhooks/retry-policy.js';
 import { addressRange, systemResolver, type Resolver } from '../domain/webhooks/url-safety.js';
 
-export interface SendResult {
-  status: number | null;
-  /** The first 1 KiB of the response body, as text. */
-  body: string | null;
-  retryAfter: string | undefined;
-  error: string | null;
-  durationMs: number;
-}
+/** A send's outcome before its duration is known. */
+type Timeless<T> = T extends unknown ? Omit<T, 'durationMs'> : never;
+type Unclocked = Timeless<SendOutcome>;
 
 export interface SenderOptions {
   timeoutMs: number;
@@ -27,14 +24,17 @@ class BlockedAddressError extends Error {
 
 class TimeoutError extends Error {}
 
-/** The attempt's error as recorded: our own reasons as they are, others with their code. */
-function describe(err: unknown): string {
+/** The recorded error is capped (a library's message can be long). */
+const REASON_CHARS = 500;
+
+/** A failed request as recorded: our own reasons as they are, others with their code. */
+function describe(err: unknown): Unclocked {
   const chain: unknown[] = [];
   for (let e: unknown = err; e && chain.length < 5; e = (e as { cause?: unknown }).cause) chain.push(e);
   const own = chain.find((e) => e instanceof BlockedAddressError || e instanceof TimeoutError) as Error | undefined;
-  if (own) return own.message;
+  if (own) return { kind: own instanceof BlockedAddressError ? 'refused_address' : 'network_error', reason: own.message.slice(0, REASON_CHARS) };
   const root = (chain.find((e) => (e as { code?: unknown }).code !== undefined && !(e as Error).message?.startsWith('fetch failed')) ?? err) as NodeJS.ErrnoException;
-  return `${root.code ?? 'error'}: ${root.message}`;
+  return { kind: 'network_error', reason: `${root.code ?? 'error'}: ${root.message}`.slice(0, REASON_CHARS) };
 }
 
 /**
@@ -74,29 +74,29 @@ export class WebhookSender {
     );
   };
 
-  send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+  send(url: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
     const started = performance.now();
-    const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
+    const done = (r: Unclocked): SendOutcome => ({ ...r, durationMs: Math.round(performance.now() - started) });
     let target: URL;
     try {
       target = new URL(url);
     } catch {
-      return Promise.resolve(done({ status: null, body: null, retryAfter: undefined, error: 'invalid_url' }));
+      return Promise.resolve(done({ kind: 'refused_url', reason: 'invalid_url' }));
     }
     const host = target.hostname.startsWith('[') ? target.hostname.slice(1, -1) : target.hostname;
     if (isIP(host)) {
       const blocked = this.blockedReason(host);
-      if (blocked) return Promise.resolve(done({ status: null, body: null, retryAfter: undefined, error: blocked }));
+      if (blocked) return Promise.resolve(done({ kind: 'refused_address', reason: blocked }));
     }
     const secure = target.protocol === 'https:';
     if (!secure && !(target.protocol === 'http:' && this.options.allowPrivate)) {
-      return Promise.resolve(done({ status: null, body: null, retryAfter: undefined, error: `scheme_not_allowed: ${target.protocol}` }));
+      return Promise.resolve(done({ kind: 'refused_url', reason: `scheme_not_allowed: ${target.protocol}` }));
     }
 
     return this.post(target, headers, body).then(done);
   }
 
-  private async post(target: URL, headers: Record<string, string>, body: string): Promise<Omit<SendResult, 'durationMs'>> {
+  private async post(target: URL, headers: Record<string, string>, body: string): Promise<Unclocked> {
     // One deadline for connecting, the headers and the body together.
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(new TimeoutError(`timeout: no complete response within ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
@@ -119,16 +119,14 @@ export class WebhookSender {
       } catch {
         // A body cut off midway still leaves the status and what was read.
       }
+      const status = response.statusCode;
+      // PostgreSQL text cannot hold NUL; the rest is kept as the receiver sent it.
+      const text = Buffer.concat(kept).toString('utf8').replace(/\u0000/g, '');
+      if (isSuccess(status)) return { kind: 'delivered', status, body: text };
       const retryAfter = response.headers['retry-after'];
-      return {
-        status: response.statusCode,
-        // PostgreSQL text cannot hold NUL; the rest is kept as the receiver sent it.
-        body: Buffer.concat(kept).toString('utf8').replace(/\u0000/g, ''),
-        retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
-        error: null,
-      };
+      return { kind: 'http_error', status, body: text, retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined };
     } catch (err) {
-      return { status: null, body: null, retryAfter: undefined, error: describe(err).slice(0, 500) };
+      return describe(err);
     } finally {
       clearTimeout(timer);
     }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Resolver } from '../../src/domain/webhooks/url-safety.js';
+import { attemptFields, type SendOutcome } from '../../src/domain/webhooks/attempt-outcome.js';
 import { WebhookSender } from '../../src/workers/webhook-sender.js';
 import { startReceiver, type Receiver } from '../harness/receiver.js';
 
@@ -15,6 +16,9 @@ function fakeDns(table: Record<string, string[]>): Resolver & { asked: string[] 
   };
   return Object.assign(resolve, { asked });
 }
+
+/** The error an attempt with this outcome records (null when the receiver answered). */
+const errorOf = (o: SendOutcome): string | null => attemptFields(o).error;
 
 const HEADERS = { 'content-type': 'application/json', 'webhook-id': 'evt_1' };
 
@@ -39,9 +43,9 @@ describe('WebhookSender connect-time address check', () => {
     const dns = fakeDns({ 'rebind.test': ['127.0.0.1'] });
     const before = receiver.requests.length;
     const result = await sender(false, dns).send(`https://rebind.test:${receiver.port}/hook`, HEADERS, '{"a":1}');
-    assert.equal(result.status, null);
-    assert.ok(result.error?.startsWith('blocked_address'), result.error ?? 'no error');
-    assert.match(result.error!, /127\.0\.0\.1 is a loopback address/);
+    assert.equal(result.kind, 'refused_address');
+    assert.ok(errorOf(result)?.startsWith('blocked_address'), errorOf(result) ?? 'no error');
+    assert.match(errorOf(result)!, /127\.0\.0\.1 is a loopback address/);
     assert.deepEqual(dns.asked, ['rebind.test'], 'the check happened at connect time, through the injected resolver');
     assert.equal(receiver.requests.length, before, 'the receiver got nothing');
   });
@@ -55,9 +59,9 @@ describe('WebhookSender connect-time address check', () => {
       ['v6.test', 'loopback'],
     ] as const) {
       const result = await s.send(`https://${host}:${receiver.port}/hook`, HEADERS, '{}');
-      assert.equal(result.status, null, host);
-      assert.ok(result.error?.startsWith('blocked_address'), `${host}: ${result.error}`);
-      assert.ok(result.error!.includes(`a ${range} address`), `${host}: ${result.error}`);
+      assert.equal(result.kind, 'refused_address', host);
+      assert.ok(errorOf(result)?.startsWith('blocked_address'), `${host}: ${errorOf(result)}`);
+      assert.ok(errorOf(result)!.includes(`a ${range} address`), `${host}: ${errorOf(result)}`);
     }
     assert.equal(receiver.requests.length, 0);
   });
@@ -79,8 +83,8 @@ describe('WebhookSender connect-time address check', () => {
       `https://[2001:0:4136:e378:8000:63bf:80ff:fffe]:${receiver.port}/hook`,
     ]) {
       const result = await s.send(url, HEADERS, '{}');
-      assert.equal(result.status, null, url);
-      assert.ok(result.error?.startsWith('blocked_address'), `${url}: ${result.error}`);
+      assert.equal(result.kind, 'refused_address', url);
+      assert.ok(errorOf(result)?.startsWith('blocked_address'), `${url}: ${errorOf(result)}`);
     }
     assert.deepEqual(dns.asked, [], 'literals are judged without any lookup');
     assert.equal(receiver.requests.length, 0);
@@ -96,8 +100,8 @@ describe('WebhookSender connect-time address check', () => {
       ['special.test', 'anycast'],
     ] as const) {
       const result = await s.send(`https://${host}:${receiver.port}/hook`, HEADERS, '{}');
-      assert.equal(result.status, null, host);
-      assert.ok(result.error?.startsWith('blocked_address') && result.error.includes(`a ${range} address`), `${host}: ${result.error}`);
+      assert.equal(result.kind, 'refused_address', host);
+      assert.ok(errorOf(result)?.startsWith('blocked_address') && errorOf(result)!.includes(`a ${range} address`), `${host}: ${errorOf(result)}`);
     }
     assert.deepEqual(dns.asked, ['compat.test', 'nat64.test', 'sixtofour.test', 'special.test']);
     assert.equal(receiver.requests.length, 0);
@@ -107,10 +111,11 @@ describe('WebhookSender connect-time address check', () => {
     const dns = fakeDns({ 'rebind.test': ['127.0.0.1'] });
     const s = sender(false, dns);
     const plain = await s.send(`http://rebind.test:${receiver.port}/hook`, HEADERS, '{}');
-    assert.equal(plain.error, 'scheme_not_allowed: http:');
+    assert.deepEqual([plain.kind, errorOf(plain)], ['refused_url', 'scheme_not_allowed: http:']);
     const ftp = await s.send(`ftp://rebind.test:${receiver.port}/hook`, HEADERS, '{}');
-    assert.equal(ftp.error, 'scheme_not_allowed: ftp:');
-    assert.equal((await s.send('not a url', HEADERS, '{}')).error, 'invalid_url');
+    assert.deepEqual([ftp.kind, errorOf(ftp)], ['refused_url', 'scheme_not_allowed: ftp:']);
+    const invalid = await s.send('not a url', HEADERS, '{}');
+    assert.deepEqual([invalid.kind, errorOf(invalid)], ['refused_url', 'invalid_url']);
     assert.equal(receiver.requests.length, 0);
   });
 
@@ -129,24 +134,24 @@ describe('WebhookSender connect-time address check', () => {
     assert.equal(got.header('content-type'), 'application/json');
     assert.equal(got.header('x-custom'), 'v');
     assert.equal(got.header('host'), `rebind.test:${receiver.port}`);
-    assert.deepEqual({ status: result.status, body: result.body, retryAfter: result.retryAfter, error: result.error }, { status: 202, body: 'accepted', retryAfter: '7', error: null });
+    assert.deepEqual(result, { kind: 'delivered', status: 202, body: 'accepted', durationMs: result.durationMs });
     assert.ok(Number.isInteger(result.durationMs) && result.durationMs >= 0);
   });
 
   it('keeps only the first 1 KiB of a response and does not follow redirects', async () => {
     const s = sender(true);
-    receiver.respond({ status: 500, body: 'x'.repeat(5000) }, { status: 302, headers: { location: `${receiver.url}/elsewhere` }, body: '' });
+    receiver.respond({ status: 500, headers: { 'retry-after': '7' }, body: 'x'.repeat(5000) }, { status: 302, headers: { location: `${receiver.url}/elsewhere` }, body: '' });
     const big = s.send(`${receiver.url}/big`, HEADERS, '{}');
     await receiver.next();
     const bigResult = await big;
-    assert.equal(bigResult.status, 500);
-    assert.equal(bigResult.body, 'x'.repeat(1024));
+    assert.deepEqual(bigResult, { kind: 'http_error', status: 500, body: 'x'.repeat(1024), retryAfter: '7', durationMs: bigResult.durationMs });
 
     const count = receiver.requests.length;
     const redirected = s.send(`${receiver.url}/redirect`, HEADERS, '{}');
     await receiver.next();
     const redirectResult = await redirected;
-    assert.equal(redirectResult.status, 302);
+    assert.equal(redirectResult.kind, 'http_error');
+    assert.equal(attemptFields(redirectResult).responseStatus, 302);
     assert.equal(receiver.requests.length, count + 1, 'the Location was not followed');
   });
 
@@ -155,7 +160,7 @@ describe('WebhookSender connect-time address check', () => {
     const url = `${closed.url}/hook`;
     await closed.close();
     const result = await sender(true).send(url, HEADERS, '{}');
-    assert.equal(result.status, null);
-    assert.match(result.error ?? '', /^ECONNREFUSED/);
+    assert.equal(result.kind, 'network_error');
+    assert.match(errorOf(result) ?? '', /^ECONNREFUSED/);
   });
 });

@@ -1,12 +1,15 @@
 import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../database.js';
 import { webhookAttempts, webhookDeliveries } from '../schema/index.js';
+import { DELIVERY_CHANNEL } from './events.js';
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
 
+/** A delivery this worker holds: `token` proves the claim when its attempt is recorded or it is given back. */
 export interface Claimed {
   id: string;
+  token: string;
   subscriptionId: string;
   eventId: string;
   attempts: number;
@@ -31,7 +34,7 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseUntil: Da
     set next_attempt_at = ${leaseUntil.toISOString()}::timestamptz, claim_token = ${token}, updated_at = ${now.toISOString()}::timestamptz
     from due where d.id = due.id
     returning d.id, d.subscription_id, d.event_id, d.attempts, d.schedule_step`);
-  return rows.map((r) => ({ id: r.id, subscriptionId: r.subscription_id, eventId: r.event_id, attempts: Number(r.attempts), scheduleStep: Number(r.schedule_step) }));
+  return rows.map((r) => ({ id: r.id, token, subscriptionId: r.subscription_id, eventId: r.event_id, attempts: Number(r.attempts), scheduleStep: Number(r.schedule_step) }));
 }
 
 /** Gives claims back (due now, no token) while they are still this worker's; used by a stopping worker. */
@@ -68,6 +71,14 @@ export interface AttemptOutcome {
   success: boolean;
 }
 
+/** The delivery after an attempt; `lastError` null once it succeeded. */
+export interface DeliveryNext {
+  status: 'pending' | 'succeeded' | 'failed';
+  nextAttemptAt: Date;
+  scheduleStep: number;
+  lastError: string | null;
+}
+
 /**
  * Records an attempt and moves the delivery on, but only while this worker's claim still holds (the token
  * matches): after a lost lease another worker owns the row and this outcome is dropped. Returns false then.
@@ -76,7 +87,7 @@ export async function finishAttempt(
   db: Executor,
   claim: { id: string; token: string; attempts: number },
   outcome: AttemptOutcome,
-  next: { status: 'pending' | 'succeeded' | 'failed'; nextAttemptAt: Date; scheduleStep: number },
+  next: DeliveryNext,
   now: Date,
 ): Promise<boolean> {
   const updated = await db
@@ -87,7 +98,7 @@ export async function finishAttempt(
       scheduleStep: next.scheduleStep,
       nextAttemptAt: next.nextAttemptAt,
       claimToken: null,
-      lastError: outcome.success ? null : (outcome.error ?? `HTTP ${outcome.responseStatus}`),
+      lastError: next.lastError,
       updatedAt: now,
     })
     .where(and(eq(webhookDeliveries.id, claim.id), eq(webhookDeliveries.claimToken, claim.token)))
@@ -100,6 +111,11 @@ export async function finishAttempt(
 function withoutId(o: AttemptOutcome): Omit<AttemptOutcome, 'attemptId'> {
   const { attemptId: _, ...rest } = o;
   return rest;
+}
+
+/** Wakes the delivery workers (LISTEN on DELIVERY_CHANNEL) once the caller's transaction commits. */
+export async function notifyDeliveryWorkers(db: Executor): Promise<void> {
+  await db.execute(sql`select pg_notify(${DELIVERY_CHANNEL}, '')`);
 }
 
 /** Gives up every pending delivery of a subscription (it was disabled); `recover` can send them later. */

@@ -84,6 +84,19 @@ export async function lockSubscriptionsBeforeDeliveries(db: Executor, ids: strin
     .for(mode === 'share' ? 'key share' : 'no key update');
 }
 
+/**
+ * A failed attempt starts the subscription's failing streak, or continues the one under way (failingSince is kept).
+ * Returns the subscription as it is now; undefined when it was deleted.
+ */
+export async function startFailingStreak(db: Executor, id: string, now: Date): Promise<SubscriptionRow | undefined> {
+  const [row] = await db
+    .update(webhookSubscriptions)
+    .set({ failingSince: sql`coalesce(${webhookSubscriptions.failingSince}, ${now.toISOString()}::timestamptz)` })
+    .where(eq(webhookSubscriptions.id, id))
+    .returning();
+  return row;
+}
+
 /** A success ends these subscriptions' failing streaks. */
 export async function endFailingStreaks(db: Executor, ids: string[]): Promise<void> {
   if (ids.length === 0) return;

@@ -1,8 +1,6 @@
 import type { Executor } from '../../db/database.js';
 import { findEvent } from '../../db/repositories/events.js';
 import * as repo from '../../db/repositories/webhook-deliveries.js';
-import { DELIVERY_CHANNEL } from '../../db/repositories/events.js';
-import { sql } from 'drizzle-orm';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { getSubscription, lockSubscription } from './subscriptions.js';
@@ -96,10 +94,6 @@ export async function listEventDeliveries(db: Executor, integratorId: string, ev
   return page(db, { integratorId, eventId, limit: o.limit, ...(o.startingAfter ? { startingAfter: o.startingAfter } : {}), ...(o.status ? { status: o.status } : {}) });
 }
 
-async function wakeWorkers(tx: Executor): Promise<void> {
-  await tx.execute(sql`select pg_notify(${DELIVERY_CHANNEL}, '')`);
-}
-
 /** Sends a delivery again now, whatever its status, starting the retry schedule over. */
 export async function retryDelivery(ctx: MutationContext, subscriptionId: string, deliveryId: string): Promise<DeliveryView> {
   return runMutation(ctx, async (tx) => {
@@ -107,7 +101,7 @@ export async function retryDelivery(ctx: MutationContext, subscriptionId: string
     if (!(await repo.findDelivery(tx, subscriptionId, deliveryId))) throw notFound('Delivery');
     if (!subscription.enabled) throw new ApiError('webhook_subscription_disabled', 'Enable the subscription (PATCH enabled: true) before retrying its deliveries');
     const row = (await repo.requeueDelivery(tx, deliveryId, ctx.now))!;
-    await wakeWorkers(tx);
+    await repo.notifyDeliveryWorkers(tx);
     return toDeliveryView(row, await repo.attemptsOf(tx, [row.id]));
   });
 }
@@ -118,7 +112,7 @@ export async function recoverSubscription(ctx: MutationContext, subscriptionId: 
     const subscription = await lockSubscription(tx, ctx.actor.integratorId, subscriptionId);
     if (!subscription.enabled) throw new ApiError('webhook_subscription_disabled', 'Enable the subscription (PATCH enabled: true) before recovering its deliveries');
     const requeued = await repo.requeueFailedSince(tx, subscriptionId, since, ctx.now);
-    if (requeued > 0) await wakeWorkers(tx);
+    if (requeued > 0) await repo.notifyDeliveryWorkers(tx);
     return { requeued };
   });
 }

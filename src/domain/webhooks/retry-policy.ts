@@ -47,3 +47,16 @@ export function nextStep(result: AttemptResult, scheduleStep: number, scheduleMs
   const delayMs = retryAfter ?? withJitter(scheduleMs[scheduleStep]!, random);
   return { kind: 'retry', delayMs, scheduleStep: scheduleStep + 1 };
 }
+
+/** Where a delivery stands after an attempt whose next step is `step`. */
+export interface DeliveryState {
+  status: 'pending' | 'succeeded' | 'failed';
+  nextAttemptAt: Date;
+  scheduleStep: number;
+}
+
+export function deliveryAfter(step: NextStep, scheduleStep: number, now: Date): DeliveryState {
+  if (step.kind === 'retry') return { status: 'pending', nextAttemptAt: new Date(now.getTime() + step.delayMs), scheduleStep: step.scheduleStep };
+  // Finished either way; nextAttemptAt no longer matters (now, as before).
+  return { status: step.kind === 'succeeded' ? 'succeeded' : 'failed', nextAttemptAt: now, scheduleStep };
+}

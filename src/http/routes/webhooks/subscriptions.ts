@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import * as deliveries from '../../../domain/webhooks/deliveries.js';
+import type { WebhookEnvironment } from '../../../domain/webhooks/subscription-input.js';
 import * as subscriptions from '../../../domain/webhooks/subscriptions.js';
 import { actorFrom, integratorOf } from '../../context.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
@@ -21,7 +22,7 @@ const TAGS = ['Webhooks'];
 const BASE = '/v1/webhooks/subscriptions';
 
 export function webhookRoutes(api: Api, deps: Deps): void {
-  const env = (): subscriptions.WebhookEnvironment => ({ rules: { allowPrivate: deps.config.webhooks.allowPrivate } });
+  const env = (): WebhookEnvironment => ({ rules: { allowPrivate: deps.config.webhooks.allowPrivate } });
 
   api.get(
     BASE,
