@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { MAX_RETRY_AFTER_MS, nextStep, parseRetryAfter, withJitter } from '../../../src/domain/webhooks/retry-policy.js';
+import { deliveryAfter, MAX_RETRY_AFTER_MS, nextStep, parseRetryAfter, withJitter } from '../../../src/domain/webhooks/retry-policy.js';
 import { isSubscribableType, patternsMatching } from '../../../src/domain/events/catalogue.js';
 
 const SCHEDULE = [5_000, 300_000, 1_800_000];
@@ -55,5 +55,17 @@ describe('event type patterns', () => {
   it('accepts catalogue types, their prefixes with .* and *; nothing else', () => {
     for (const ok of ['*', 'user.*', 'user.created', 'entity.verification_status.*', 'webhook_subscription.*', 'transaction.*', 'transaction.status.*']) assert.ok(isSubscribableType(ok), ok);
     for (const bad of ['user', 'users.*', 'user.created.*', '*.created', 'user.*.changed', '', 'deposit.*']) assert.ok(!isSubscribableType(bad), bad);
+  });
+});
+
+describe('deliveryAfter', () => {
+  const now = new Date(Date.UTC(2026, 0, 1));
+  it('a retry stays pending until its delay has passed, one step further on the schedule', () => {
+    assert.deepEqual(deliveryAfter({ kind: 'retry', delayMs: 1500, scheduleStep: 3 }, 2, now), { status: 'pending', nextAttemptAt: new Date(now.getTime() + 1500), scheduleStep: 3 });
+  });
+  it('anything else ends the delivery where the schedule stood', () => {
+    assert.deepEqual(deliveryAfter({ kind: 'succeeded' }, 2, now), { status: 'succeeded', nextAttemptAt: now, scheduleStep: 2 });
+    assert.deepEqual(deliveryAfter({ kind: 'failed' }, 4, now), { status: 'failed', nextAttemptAt: now, scheduleStep: 4 });
+    assert.deepEqual(deliveryAfter({ kind: 'gone' }, 0, now), { status: 'failed', nextAttemptAt: now, scheduleStep: 0 });
   });
 });
