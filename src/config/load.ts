@@ -5,7 +5,7 @@ import { parseChainRpcUrls } from '../chain/rpc-urls.js';
 import { parseEncryptionKey } from '../crypto/encryption-key.js';
 import { DEFAULT_HIGH_RISK_COUNTRIES, parseHighRiskCountries } from '../domain/onboarding/reference/high-risk-countries.js';
 import { ConfigError, flag, integer, oneOf, parsed } from './env.js';
-import { bodyLimits, depositConfig, retrySchedule, smtp, webauthn, webhookReach } from './sections.js';
+import { bodyLimits, depositConfig, retrySchedule, smtp, webauthn, webhookReach, withdrawalConfig } from './sections.js';
 import { LOG_LEVELS, type Config } from './types.js';
 
 // The repository's config/ folder, from src/config/ or, once built, dist/src/config/.
@@ -59,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     webauthn: relyingParty,
     deposits,
+    withdrawals: withdrawalConfig(env, appEnv, deposits),
     otp: {
       smtpUrl,
       from,

@@ -1,5 +1,6 @@
 import { originPatternProblem, rpIdProblem, type RelyingPartyPolicy } from '../crypto/webauthn/relying-party.js';
 import { DEPOSIT_CURRENCIES, parseBankDetails, parseRates, parseTreasuryKey, SANDBOX_BANKS, type DepositConfig } from '../domain/deposits/deposit-config.js';
+import { PAYOUT_RAILS, parseRails, type WithdrawalConfig } from '../domain/withdrawals/withdrawal-config.js';
 import { commaList, ConfigError, flag, integer, parsed } from './env.js';
 import type { AppEnv, Config, OtpConfig, WebhookConfig } from './types.js';
 
@@ -82,6 +83,21 @@ export function depositConfig(env: NodeJS.ProcessEnv, appEnv: AppEnv): DepositCo
   const key = env.TREASURY_PRIVATE_KEY;
   const treasuryKey = key ? parsed('TREASURY_PRIVATE_KEY', () => parseTreasuryKey(key)) : undefined;
   return { banks, weiPerUnit, treasuryKey };
+}
+
+/**
+ * WITHDRAWAL_RAILS (sandbox: ach,sepa; production: none, so withdrawals answer 503 until a payout rail is set up),
+ * WITHDRAWAL_RATES (default: the deposit rates), WITHDRAWAL_FEE_BPS, WITHDRAWAL_QUOTE_SECONDS.
+ */
+export function withdrawalConfig(env: NodeJS.ProcessEnv, appEnv: AppEnv, deposits: DepositConfig): WithdrawalConfig {
+  const rawRails = env.WITHDRAWAL_RAILS ?? (appEnv === 'sandbox' ? PAYOUT_RAILS.join(',') : '');
+  const rates = env.WITHDRAWAL_RATES;
+  return {
+    rails: parsed('WITHDRAWAL_RAILS', () => parseRails(rawRails)),
+    weiPerUnit: rates ? parsed('WITHDRAWAL_RATES', () => parseRates(rates)) : deposits.weiPerUnit,
+    feeBps: integer(env, 'WITHDRAWAL_FEE_BPS', 50, 0, 5000),
+    quoteTtlMs: integer(env, 'WITHDRAWAL_QUOTE_SECONDS', 60, 10, 3600) * 1000,
+  };
 }
 
 /** Small bodies everywhere; documents routes alone may take large ones, and only a few of those at once. */

@@ -1,5 +1,6 @@
 import type { RelyingPartyPolicy } from '../crypto/webauthn/relying-party.js';
 import type { DepositConfig } from '../domain/deposits/deposit-config.js';
+import type { WithdrawalConfig } from '../domain/withdrawals/withdrawal-config.js';
 
 // What loadConfig returns (load.ts reads and checks the environment into it).
 
@@ -43,6 +44,8 @@ export interface Config {
   otp: OtpConfig;
   /** Fiat deposits: bank details per currency, payout rates, the treasury key (docs/deposits.md). */
   deposits: DepositConfig;
+  /** Fiat withdrawals: payout rails, rates, fee, quote validity (docs/withdrawals.md). */
+  withdrawals: WithdrawalConfig;
 }
 
 export interface OtpConfig {

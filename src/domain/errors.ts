@@ -38,6 +38,9 @@ export const ERROR_CODES = {
   bank_account_limit_reached: { status: 409, title: 'The account holds the most bank accounts allowed' },
   bank_account_removed: { status: 409, title: 'The bank account was removed' },
   bank_account_not_pending: { status: 409, title: 'The bank account is not waiting for review' },
+  bank_account_not_verified: { status: 409, title: 'The bank account is not verified' },
+  transaction_mismatch: { status: 409, title: 'The approval is not for the transaction that was issued' },
+  quote_expired: { status: 409, title: 'The withdrawal’s quote expired before its approval' },
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'Request bodies must be application/json' },
   idempotency_key_reused: { status: 422, title: 'This Idempotency-Key was used with a different request' },
@@ -66,6 +69,7 @@ export const ERROR_CODES = {
   resource_busy: { status: 503, title: 'The records this request changes were busy; nothing was changed' },
   otp_unavailable: { status: 503, title: 'One-time codes cannot be sent: no mail transport is configured' },
   deposits_unavailable: { status: 503, title: 'Deposits are not configured on this deployment' },
+  withdrawals_unavailable: { status: 503, title: 'Withdrawals are not configured on this deployment' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

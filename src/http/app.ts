@@ -24,6 +24,7 @@ import { otpRoutes } from './routes/otp/otp.js';
 import { transactionRoutes } from './routes/transactions/transactions.js';
 import { verificationRoutes } from './routes/verification/verification.js';
 import { bankAccountRoutes } from './routes/bank-accounts/bank-accounts.js';
+import { withdrawalRoutes } from './routes/transactions/withdrawals.js';
 import { CredentialSchema } from './routes/integrator/schemas.js';
 import { ProblemSchema } from './schemas/problem.js';
 import type { Api, Deps, Operation } from './types.js';
@@ -79,6 +80,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     transactionRoutes(api, deps);
     otpRoutes(api, deps);
     depositRoutes(api, deps);
+    withdrawalRoutes(api, deps);
     eventRoutes(api, deps);
     webhookRoutes(api, deps);
   });

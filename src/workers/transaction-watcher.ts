@@ -8,6 +8,9 @@ import type { FailureReason } from '../domain/transactions/transaction-view.js';
 import type { Treasury } from '../chain/treasury.js';
 import { listPayoutsDue } from '../db/repositories/deposits.js';
 import { payOut, payoutDue } from '../domain/deposits/payout.js';
+import { initiatePayout } from '../domain/withdrawals/withdrawal-payouts.js';
+import { expireQuote } from '../domain/withdrawals/withdrawal-states.js';
+import { listExpiredWithdrawals } from '../db/repositories/withdrawals.js';
 import { Rounds } from './rounds.js';
 import type { Log } from '../log.js';
 
@@ -63,6 +66,7 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
 
   async function look(): Promise<void> {
     if (deps.treasury) await payOutDeposits(deps.treasury);
+    await expireQuotes();
     const rows = await listProcessing(database.db, BATCH);
     for (const row of rows) {
       if (stopped) return;
@@ -86,7 +90,7 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
    * not ours to repeat: it fails as dropped instead. False when there is nothing to re-send or the node refused it.
    */
   async function resent(client: ChainClient, row: TransactionRow): Promise<boolean> {
-    if (row.kind !== 'deposit' || !row.payoutRaw) return false;
+    if ((row.kind !== 'deposit' && row.kind !== 'refund') || !row.payoutRaw) return false;
     try {
       await client.broadcast(row.payoutRaw as Hex);
       log.warn({ transactionId: row.transactionId, chainId: row.chainId, transactionHash: row.transactionHash }, 'deposit payout unknown to the node; sent the same signed transaction again');
@@ -110,16 +114,29 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
     }
   }
 
+  /** Withdrawals nobody approved in time fail as quote_expired. */
+  async function expireQuotes(): Promise<void> {
+    const now = clock();
+    for (const row of await listExpiredWithdrawals(database.db, now, BATCH)) {
+      if (stopped) return;
+      await database.db.transaction((tx) => expireQuote(tx, row, WATCHER, now));
+    }
+  }
+
   async function settle(row: TransactionRow, outcome: { status: 'completed' | 'failed'; receipt?: ReceiptView; failureReason?: FailureReason }): Promise<void> {
     const now = clock();
+    // A withdrawal's crypto in the treasury is half of it: the fiat payout to the bank account starts now.
+    const payingOut = row.kind === 'withdrawal' && outcome.status === 'completed';
     await database.db.transaction(async (tx) => {
       const updated = await moveTransaction(tx, row.id, 'processing', {
-        status: outcome.status,
+        status: payingOut ? 'funds_in_transfer' : outcome.status,
         ...(outcome.receipt ? { receipt: outcome.receipt } : {}),
         ...(outcome.failureReason ? { failureReason: outcome.failureReason } : {}),
         updatedAt: now,
       });
-      if (updated) await recordTransactionChange(tx, updated, 'processing', { ...WATCHER, detail: outcome.failureReason ?? `mined in block ${outcome.receipt?.blockNumber}` }, now);
+      if (!updated) return;
+      if (payingOut) await initiatePayout(tx, updated, now);
+      await recordTransactionChange(tx, updated, 'processing', { ...WATCHER, detail: outcome.failureReason ?? `mined in block ${outcome.receipt?.blockNumber}` }, now);
     });
   }
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { accounts, entities, transactions, transactionTransitions, users, wallets, type VerificationStatus } from '../schema/index.js';
 import type { TransactionRow } from './transactions.js';
@@ -25,12 +25,12 @@ export async function findDepositByReference(db: Executor, reference: string): P
   return row;
 }
 
-/** Deposits whose funds arrived and whose payout is not broadcast yet, oldest change first. */
+/** Deposits whose funds arrived and refunds of returned withdrawals, not broadcast yet, oldest change first. */
 export async function listPayoutsDue(db: Executor, limit: number): Promise<TransactionRow[]> {
   return db
     .select()
     .from(transactions)
-    .where(and(eq(transactions.status, 'funds_in_transfer'), eq(transactions.kind, 'deposit')))
+    .where(and(eq(transactions.status, 'funds_in_transfer'), inArray(transactions.kind, ['deposit', 'refund'])))
     .orderBy(asc(transactions.updatedAt))
     .limit(limit);
 }

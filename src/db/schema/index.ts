@@ -13,3 +13,4 @@ export * from './webhooks.js';
 export * from './transactions.js';
 export * from './otp.js';
 export * from './bank-accounts.js';
+export * from './withdrawals.js';

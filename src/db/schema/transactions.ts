@@ -28,8 +28,12 @@ export const transactions = pgTable(
     walletId: uuid('wallet_id').references(() => wallets.id),
     authenticatorId: uuid('authenticator_id').references(() => authenticators.id),
     chainId: bigint('chain_id', { mode: 'number' }).notNull(),
-    /** transfer: signed from the account's custody wallet; deposit: a fiat onramp paid out from the treasury. */
-    kind: text('kind', { enum: ['transfer', 'deposit'] }).notNull().default('transfer'),
+    /**
+     * transfer: signed from the account's custody wallet; deposit: a fiat onramp paid out from the treasury;
+     * withdrawal: crypto from the custody wallet to the treasury, then fiat to a bank account; refund: a returned
+     * withdrawal's crypto paid back from the treasury (like a deposit's payout).
+     */
+    kind: text('kind', { enum: ['transfer', 'deposit', 'withdrawal', 'refund'] }).notNull().default('transfer'),
     /** How a transfer was approved: passkey (a stamp) or otp (an approval token). Null for deposits. */
     approval: text('approval', { enum: ['passkey', 'otp'] }),
     status: text('status').$type<TransactionStatus>().notNull(),
@@ -64,6 +68,10 @@ export const transactions = pgTable(
     /** Deposits: why the last payout attempt failed (the watcher retries with backoff), and how many failed. */
     payoutError: text('payout_error'),
     payoutAttempts: integer('payout_attempts').notNull().default(0),
+    /** Withdrawals: the quote as issued (amounts, fee, bank account snapshot, expiry, the unsigned transfer). */
+    withdrawal: jsonb('withdrawal'),
+    /** Refunds: the withdrawal (its row id, which is also its transactionId) whose crypto this pays back; one refund each. */
+    refundOf: uuid('refund_of'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -74,10 +82,15 @@ export const transactions = pgTable(
     index('transactions_processing_idx')
       .on(t.updatedAt)
       .where(sql`${t.status} = 'processing'`),
+    // Withdrawals waiting for their approval (nothing else is ever in created), to expire their quotes.
+    index('transactions_created_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'created'`),
     index('transactions_payout_idx')
       .on(t.updatedAt)
       .where(sql`${t.status} = 'funds_in_transfer'`),
-    check('transactions_kind_check', sql`${t.kind} in ('transfer', 'deposit')`),
+    uniqueIndex('transactions_refund_of_key').on(t.refundOf),
+    check('transactions_kind_check', sql`${t.kind} in ('transfer', 'deposit', 'withdrawal', 'refund')`),
     check('transactions_status_check', sql`${t.status} in ('created', 'waiting_for_funds', 'funds_in_transfer', 'processing', 'completed', 'failed')`),
   ],
 );

@@ -3,7 +3,7 @@ import { keccak256, type Hash, type TransactionSerializable } from 'viem';
 import { RpcFailure, type ChainRegistry, type RpcFailureCode } from '../../chain/chain-client.js';
 import { parseUnsignedTransaction, signWithCustodyKey, UnsignedTransactionError } from '../../chain/custody-signer.js';
 import type { Tx } from '../../db/database.js';
-import { findSigningAccount, findTransaction, findWalletOfAccount, insertTransaction, type AccountRowWithStatus, type TransactionRow } from '../../db/repositories/transactions.js';
+import { findSigningAccount, findTransaction, findWalletOfAccount, insertTransaction, moveTransaction, type AccountRowWithStatus, type TransactionRow } from '../../db/repositories/transactions.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, invalidFields, notFound, type FieldError } from '../errors.js';
 import { signingKeyCause, recordTransactionChange } from './record-change.js';
@@ -11,6 +11,7 @@ import { newId } from '../ids.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
 import { UUID_PATTERN } from '../ids.js';
 import type { Log } from '../../log.js';
+import { expireQuoteNow, isPendingWithdrawal, quoteExpired } from '../withdrawals/withdrawal-states.js';
 
 export const SIGN_TRANSACTION_ACTIVITY = 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2';
 export const ETHEREUM_TRANSACTION = 'TRANSACTION_TYPE_ETHEREUM';
@@ -77,6 +78,22 @@ export function rpcProblem(failure: RpcFailure): ApiError {
   return new ApiError(code, `The chain node refused the transaction: ${failure.message}`, code === 'chain_rejected' ? { extensions: { reason: failure.code } } : {});
 }
 
+/**
+ * The approval of a withdrawal must be for exactly what was issued: the same account, chain and unsigned transfer
+ * (409 transaction_mismatch otherwise), before the quote expires (409 quote_expired, and the withdrawal fails).
+ */
+async function checkWithdrawalApproval(ctx: MutationContext, row: TransactionRow, account: AccountRowWithStatus, chainId: number, unsignedTransaction: string): Promise<void> {
+  const issued = (row.withdrawal as { unsignedTransaction?: string } | null)?.unsignedTransaction ?? '';
+  const hex = (value: string) => (value.startsWith('0x') ? value : `0x${value}`).toLowerCase();
+  if (account.id !== row.accountId || chainId !== row.chainId || hex(unsignedTransaction) !== hex(issued)) {
+    throw new ApiError('transaction_mismatch', 'The signedBody must approve exactly the unsignedTransaction issued with this withdrawal, on its chain and account');
+  }
+  if (quoteExpired(row, ctx.now)) {
+    await expireQuoteNow(ctx.db, row, signingKeyCause(ctx.actor), ctx.now);
+    throw new ApiError('quote_expired', 'The withdrawal’s quote expired before this approval; nothing was signed. Create a new withdrawal');
+  }
+}
+
 /** An earlier submission with this transactionId: the same request is answered again, another one refused. */
 function replay(row: TransactionRow, hash: string): { created: false; transaction: TransactionView } {
   if (row.requestHash !== hash) throw new ApiError('transaction_id_reused', 'This transactionId was already used with a different request');
@@ -101,7 +118,9 @@ export async function sendTransaction(
   const integratorId = ctx.actor.integratorId;
   const hash = requestHash(chainId, input);
   const earlier = await findTransaction(ctx.db.db, integratorId, input.transactionId);
-  if (earlier) return replay(earlier, hash);
+  // A withdrawal waiting for its approval is approved through this path under its own transactionId.
+  const withdrawal = earlier && isPendingWithdrawal(earlier) ? earlier : undefined;
+  if (earlier && !withdrawal) return replay(earlier, hash);
 
   const chain = deps.chains.get(chainId);
   if (!chain) {
@@ -139,6 +158,7 @@ export async function sendTransaction(
     throw new ApiError('account_not_active', `The account cannot transact while its verificationStatus is ${account.verificationStatus ?? 'unknown'}`);
   }
   if (unsigned.chainId !== chainId) throw new ApiError('chain_mismatch', `The unsigned transaction is for chain ${unsigned.chainId}, not chain_id ${chainId}`);
+  if (withdrawal) await checkWithdrawalApproval(ctx, withdrawal, account, chainId, signedBody.parameters.unsignedTransaction);
 
   // The account has a user: custodial wallets belong to individual accounts (entity accounts have none yet).
   if (!account.userId) throw notFound('Organization');
@@ -152,31 +172,37 @@ export async function sendTransaction(
   let broadcast = false;
   try {
     const result = await runMutation(ctx, async (tx) => {
-      const rowId = newId();
-      const row = await insertTransaction(tx, {
-        id: rowId,
-        integratorId,
-        transactionId: input.transactionId,
-        accountId: account.id,
-        walletId: wallet.id,
+      const rowId = withdrawal?.id ?? newId();
+      const approved = {
         authenticatorId: approval.authenticatorId,
         approval: approval.kind,
-        chainId,
-        status: 'processing',
         requestHash: hash,
         signedBody,
-        fromAddress: wallet.address,
-        toAddress: unsigned.to ?? null,
-        value: (unsigned.value ?? 0n).toString(),
-        nonce: unsigned.nonce ?? null,
         transactionHash,
         broadcastedAt: ctx.now,
-        createdAt: ctx.now,
         updatedAt: ctx.now,
-      });
+      };
+      // A withdrawal moves out of created once: a concurrent approval finds it gone and broadcasts nothing.
+      const row = withdrawal
+        ? await moveTransaction(tx, withdrawal.id, 'created', { ...approved, status: 'processing' })
+        : await insertTransaction(tx, {
+            ...approved,
+            id: rowId,
+            integratorId,
+            transactionId: input.transactionId,
+            accountId: account.id,
+            walletId: wallet.id,
+            chainId,
+            status: 'processing',
+            fromAddress: wallet.address,
+            toAddress: unsigned.to ?? null,
+            value: (unsigned.value ?? 0n).toString(),
+            nonce: unsigned.nonce ?? null,
+            createdAt: ctx.now,
+          });
       if (!row) throw new TransactionIdTaken();
       await approval.use(tx, rowId);
-      const view = await recordTransactionChange(tx, row, null, signingKeyCause(ctx.actor, `approved by ${approval.kind}`), ctx.now);
+      const view = await recordTransactionChange(tx, row, withdrawal ? 'created' : null, signingKeyCause(ctx.actor, `approved by ${approval.kind}`), ctx.now);
       // Last: once the node has the transaction, only the commit remains.
       try {
         await chain.broadcast(signed);

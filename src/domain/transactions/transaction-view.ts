@@ -8,8 +8,11 @@ import type { TransactionStatus } from '../../db/schema/index.js';
  * chainId, transactionHash, failureReason, createdAt, updatedAt (docs/transactions.md). `broadcastedAt` is
  * null and `transactionReceipt` absent until the transaction is completed, as the spec states.
  */
-/** Why a transaction failed: reverted on chain, no longer known to the node, or a deposit cancelled by an operator. */
-export type FailureReason = 'reverted' | 'dropped' | 'cancelled';
+/**
+ * Why a transaction failed: reverted on chain, no longer known to the node, a deposit cancelled by an operator, a
+ * withdrawal approved too late or whose fiat payout the bank returned.
+ */
+export type FailureReason = 'reverted' | 'dropped' | 'cancelled' | 'quote_expired' | 'payout_returned';
 
 /** The spec's fiatDepositInstructions: the deployment's bank details for the currency, plus our `reference` (docs/deposits.md). */
 export type FiatDepositInstructions = BankDetails & { currency: string; reference: string };
@@ -24,14 +27,38 @@ export interface DepositView {
   payoutError?: string;
 }
 
+/** Extension: a withdrawal's quote as issued (docs/withdrawals.md). */
+export interface WithdrawalView {
+  /** Fiat paid to the bank account, decimal. */
+  amount: string;
+  currency: 'USD' | 'EUR';
+  /** The service's fee in the same currency, on top of the amount. */
+  fee: string;
+  /** Wei taken from the wallet: (amount + fee) at the configured rate. */
+  cryptoAmountWei: string;
+  bankAccountId: string;
+  last4: string;
+  quoteExpiresAt: string;
+}
+
+/** What is stored with a withdrawal: its view plus the unsigned transfer the end user approves. */
+export interface StoredWithdrawal extends WithdrawalView {
+  unsignedTransaction: string;
+}
+
 export interface TransactionView {
   transactionId: string;
   status: TransactionStatus;
   broadcastedAt: string | null;
   transactionReceipt?: ReceiptView;
   fiatDepositInstructions?: FiatDepositInstructions;
-  kind: 'transfer' | 'deposit';
+  kind: 'transfer' | 'deposit' | 'withdrawal' | 'refund';
   deposit?: DepositView;
+  withdrawal?: WithdrawalView;
+  /** Withdrawals: the EIP-1559 transfer (serialised hex) from the account's wallet to the treasury to approve. */
+  unsignedTransaction?: string;
+  /** Refunds: the withdrawal whose crypto is paid back. */
+  refund?: { withdrawalTransactionId: string };
   accountId: string;
   chainId: number;
   transactionHash: string | null;
@@ -60,5 +87,11 @@ export function toTransactionView(row: TransactionRow): TransactionView {
     view.deposit = { amount: row.depositAmount ?? '', currency: row.depositCurrency ?? '', reference: row.depositReference ?? '', receivedAmount: row.receivedAmount };
     if (row.payoutError && row.status === 'funds_in_transfer') view.deposit.payoutError = row.payoutError;
   }
+  if (row.kind === 'withdrawal' && row.withdrawal) {
+    const { unsignedTransaction, ...withdrawal } = row.withdrawal as StoredWithdrawal;
+    view.withdrawal = withdrawal;
+    view.unsignedTransaction = unsignedTransaction;
+  }
+  if (row.kind === 'refund' && row.refundOf) view.refund = { withdrawalTransactionId: row.refundOf };
   return view;
 }

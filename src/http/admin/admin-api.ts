@@ -8,6 +8,7 @@ import { problemResponses } from '../schemas/problem.js';
 import type { Api, Deps } from '../types.js';
 import { adminBankAccountRoutes } from './admin-bank-accounts.js';
 import { adminDepositRoutes } from './admin-deposits.js';
+import { adminWithdrawalRoutes } from './admin-withdrawals.js';
 import {
   ADMIN_READ_ERRORS,
   ADMIN_TAGS,
@@ -82,6 +83,7 @@ export async function registerAdminApi(app: Api, deps: Deps, failures: FailureLi
 
       adminDepositRoutes(api, deps);
       adminBankAccountRoutes(api, deps);
+      adminWithdrawalRoutes(api, deps);
 
       api.get(
         '/whoami',

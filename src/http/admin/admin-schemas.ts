@@ -13,7 +13,7 @@ import { Nullable, Uuid, VerificationStatusSchema } from '../schemas/onboarding/
 const DateTime = () => Type.String({ format: 'date-time' });
 const ACTOR_TYPES = ['integrator', 'operator', 'system', 'sandbox'] as const;
 
-export const ADMIN_TAGS = { reviews: ['Reviews'], deposits: ['Deposits'], bankAccounts: ['Bank accounts'], operator: ['Operator'] };
+export const ADMIN_TAGS = { reviews: ['Reviews'], deposits: ['Deposits'], bankAccounts: ['Bank accounts'], withdrawals: ['Withdrawals'], operator: ['Operator'] };
 
 /** Every admin route can fail the bearer token or the server; a write can also lose a lock conflict. */
 export const ADMIN_READ_ERRORS = [400, 401, 429, 500] as const;

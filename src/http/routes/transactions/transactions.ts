@@ -58,6 +58,19 @@ const DepositSchema = Type.Object(
   { additionalProperties: false, description: 'Extension, deposits only' },
 );
 
+const WithdrawalSchema = Type.Object(
+  {
+    amount: Type.String({ description: 'Fiat paid to the bank account, decimal' }),
+    currency: Type.Enum(['USD', 'EUR'], { type: 'string' }),
+    fee: Type.String({ description: 'The service’s fee, same currency, on top of amount' }),
+    cryptoAmountWei: Type.String({ pattern: '^[0-9]+$', description: 'Wei taken from the wallet for amount + fee' }),
+    bankAccountId: Uuid(),
+    last4: Type.String(),
+    quoteExpiresAt: Type.String({ format: 'date-time', description: 'The approval must arrive before this moment (409 quote_expired after)' }),
+  },
+  { additionalProperties: false, description: 'Extension: a withdrawal’s quote (docs/withdrawals.md)' },
+);
+
 export const TransactionSchema = Type.Object(
   {
     transactionId: Uuid('The integrator’s id of the transaction (its idempotency key)'),
@@ -65,12 +78,18 @@ export const TransactionSchema = Type.Object(
     broadcastedAt: Nullable(Type.String({ format: 'date-time', description: 'Moment of broadcast; null unless completed' })),
     transactionReceipt: Type.Optional(ReceiptSchema),
     fiatDepositInstructions: Type.Optional(FiatDepositInstructionsSchema),
-    kind: Type.Enum(['transfer', 'deposit'], { type: 'string', description: 'Extension: a transfer from the account’s wallet, or a fiat deposit paid out to it' }),
+    kind: Type.Enum(['transfer', 'deposit', 'withdrawal', 'refund'], {
+      type: 'string',
+      description: 'Extension: a transfer from the account’s wallet, a fiat deposit paid out to it, a withdrawal to a bank account, or the refund of a returned withdrawal',
+    }),
     deposit: Type.Optional(DepositSchema),
+    withdrawal: Type.Optional(WithdrawalSchema),
+    unsignedTransaction: Type.Optional(Type.String({ description: 'Withdrawals: the transfer to the treasury the end user approves (send-transaction-passkey/otp with this transactionId)' })),
+    refund: Type.Optional(Type.Object({ withdrawalTransactionId: Uuid() }, { additionalProperties: false, description: 'Refunds: the returned withdrawal' })),
     accountId: Uuid('Extension: the account whose wallet signs (transfers) or receives (deposits)'),
     chainId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Extension' }),
     transactionHash: Nullable(Type.String({ description: 'Extension: the hash of the signed transaction, known from broadcast on' })),
-    failureReason: Type.Optional(Type.Enum(['reverted', 'dropped', 'cancelled'], { type: 'string', description: 'Extension, failed only' })),
+    failureReason: Type.Optional(Type.Enum(['reverted', 'dropped', 'cancelled', 'quote_expired', 'payout_returned'], { type: 'string', description: 'Extension, failed only' })),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },

@@ -1,0 +1,54 @@
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { Executor } from '../database.js';
+import { bankAccounts, transactions, withdrawalPayouts, type PayoutStatus } from '../schema/index.js';
+import type { TransactionRow } from './transactions.js';
+
+export type WithdrawalPayoutRow = typeof withdrawalPayouts.$inferSelect;
+
+export async function insertWithdrawalPayout(db: Executor, row: typeof withdrawalPayouts.$inferInsert): Promise<WithdrawalPayoutRow> {
+  const [inserted] = await db.insert(withdrawalPayouts).values(row).returning();
+  return inserted!;
+}
+
+/** A withdrawal's payout with its transaction, by the payout reference (operators; unique across integrators). */
+export async function findPayoutByReference(db: Executor, reference: string, options: { lock?: boolean } = {}) {
+  const query = db
+    .select({ payout: withdrawalPayouts, transaction: transactions })
+    .from(withdrawalPayouts)
+    .innerJoin(transactions, eq(transactions.id, withdrawalPayouts.transactionRowId))
+    .where(eq(withdrawalPayouts.reference, reference));
+  const [row] = options.lock ? await query.for('update') : await query;
+  return row;
+}
+
+export async function findPayoutOfTransaction(db: Executor, transactionRowId: string, options: { lock?: boolean } = {}): Promise<WithdrawalPayoutRow | undefined> {
+  const query = db.select().from(withdrawalPayouts).where(eq(withdrawalPayouts.transactionRowId, transactionRowId));
+  const [row] = options.lock ? await query.for('update') : await query;
+  return row;
+}
+
+/** Moves a payout out of one of `from`; undefined when it is elsewhere by now. */
+export async function movePayout(db: Executor, id: string, from: PayoutStatus[], patch: Partial<typeof withdrawalPayouts.$inferInsert>): Promise<WithdrawalPayoutRow | undefined> {
+  const [row] = await db
+    .update(withdrawalPayouts)
+    .set(patch)
+    .where(and(eq(withdrawalPayouts.id, id), inArray(withdrawalPayouts.status, from)))
+    .returning();
+  return row;
+}
+
+/** The sealed number and bank details a payout is made to (operators, to pay it). */
+export async function findPayoutBankAccount(db: Executor, bankAccountId: string) {
+  const [row] = await db.select().from(bankAccounts).where(eq(bankAccounts.id, bankAccountId));
+  return row;
+}
+
+/** Withdrawals still waiting for their approval whose quote expired before `now`. */
+export function listExpiredWithdrawals(db: Executor, now: Date, limit: number): Promise<TransactionRow[]> {
+  return db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.status, 'created'), eq(transactions.kind, 'withdrawal'), lt(sql`${transactions.withdrawal}->>'quoteExpiresAt'`, now.toISOString())))
+    .orderBy(asc(transactions.createdAt))
+    .limit(limit);
+}

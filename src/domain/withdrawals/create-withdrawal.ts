@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import { serializeTransaction, type Address } from 'viem';
+import { RpcFailure, type ChainRegistry } from '../../chain/chain-client.js';
+import type { Treasury } from '../../chain/treasury.js';
+import { findBankAccount } from '../../db/repositories/bank-accounts.js';
+import { findDepositAccount } from '../../db/repositories/deposits.js';
+import { insertTransaction } from '../../db/repositories/transactions.js';
+import { runMutation, type MutationContext } from '../context.js';
+import type { DepositCurrency } from '../deposits/deposit-config.js';
+import { toCents } from '../deposits/deposits.js';
+import { ApiError, invalidFields, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { recordTransactionChange, signingKeyCause } from '../transactions/record-change.js';
+import { rpcProblem } from '../transactions/send-transaction.js';
+import type { StoredWithdrawal, TransactionView } from '../transactions/transaction-view.js';
+import type { WithdrawalConfig } from './withdrawal-config.js';
+
+export interface WithdrawalDeps {
+  chains: ChainRegistry;
+  config: WithdrawalConfig;
+  /** Where the crypto goes; none (production without TREASURY_PRIVATE_KEY): withdrawals are unavailable. */
+  treasury: Treasury | undefined;
+}
+
+export interface CreateWithdrawalInput {
+  accountId: string;
+  bankAccountId: string;
+  chainId: number;
+  amount: string;
+  currency: DepositCurrency;
+}
+
+const cents = (value: bigint) => `${value / 100n}.${String(value % 100n).padStart(2, '0')}`;
+
+/** The fee (rounded up to the cent) and the wei taken for `amount + fee` at the configured rate. */
+export function quote(amount: string, currency: DepositCurrency, config: Pick<WithdrawalConfig, 'feeBps' | 'weiPerUnit'>): { fee: string; cryptoAmountWei: bigint } {
+  const amountCents = toCents(amount);
+  const feeCents = (amountCents * BigInt(config.feeBps) + 9_999n) / 10_000n;
+  return { fee: cents(feeCents), cryptoAmountWei: ((amountCents + feeCents) * config.weiPerUnit[currency]) / 100n };
+}
+
+/**
+ * create-withdrawal (docs/withdrawals.md): a quote valid for WITHDRAWAL_QUOTE_SECONDS and the unsigned transfer of
+ * its crypto from the account's custody wallet to the treasury, for the end user to approve with
+ * send-transaction-passkey or -otp under this transactionId. Nothing is signed or sent here.
+ */
+export async function createWithdrawal(ctx: MutationContext, deps: WithdrawalDeps, input: CreateWithdrawalInput): Promise<TransactionView> {
+  if (toCents(input.amount) === 0n) throw invalidFields([{ pointer: '/amount', code: 'invalid_value', detail: 'must be greater than 0', in: 'body' }]);
+  const integratorId = ctx.actor.integratorId;
+  const found = await findDepositAccount(ctx.db.db, integratorId, input.accountId);
+  if (!found) throw notFound('Account');
+  const bank = await findBankAccount(ctx.db.db, integratorId, input.bankAccountId);
+  // A bank account of another of the integrator's accounts is as unknown here as one that does not exist.
+  if (!bank || bank.accountId !== found.account.id) throw notFound('Bank account');
+  const chain = deps.chains.get(input.chainId);
+  if (!chain) {
+    const known = deps.chains.chainIds();
+    throw new ApiError('unsupported_chain', `chainId ${input.chainId} is not supported here${known.length ? ` (supported: ${known.join(', ')})` : ' (no chains are configured)'}`);
+  }
+  if (bank.currency !== input.currency) {
+    throw invalidFields([{ pointer: '/currency', code: 'currency_mismatch', detail: `must be the bank account's currency (${bank.currency})`, in: 'body' }]);
+  }
+  if (!deps.treasury || !deps.config.rails.has(bank.rail)) {
+    throw new ApiError('withdrawals_unavailable', `Withdrawals over ${bank.rail.toUpperCase()} are not configured on this deployment (${!deps.treasury ? 'TREASURY_PRIVATE_KEY' : 'WITHDRAWAL_RAILS'})`);
+  }
+  const { account } = found;
+  if (account.custody === 'self_custodial') throw new ApiError('self_custodial_account', 'The account is self-custodial: its end user sends crypto from their own wallet, not through a withdrawal');
+  if (!account.walletAddress || !found.walletId) throw new ApiError('account_without_wallet', 'The account has no custodial wallet to withdraw from');
+  if (found.verificationStatus !== 'active') throw new ApiError('account_not_active', `The account cannot withdraw while its verificationStatus is ${found.verificationStatus ?? 'unknown'}`);
+  if (bank.status !== 'verified') throw new ApiError('bank_account_not_verified', `Withdrawals are paid only to a verified bank account (this one is ${bank.status})`);
+
+  const { fee, cryptoAmountWei } = quote(input.amount, input.currency, deps.config);
+  const from = account.walletAddress as Address;
+  let unsignedTransaction: string;
+  let nonce: number;
+  try {
+    const parameters = await chain.transferParameters(from, deps.treasury.address, cryptoAmountWei);
+    nonce = await chain.pendingNonce(from);
+    unsignedTransaction = serializeTransaction({ chainId: input.chainId, type: 'eip1559', nonce, to: deps.treasury.address, value: cryptoAmountWei, ...parameters });
+  } catch (err) {
+    if (err instanceof RpcFailure) throw rpcProblem(err);
+    throw err;
+  }
+
+  const id = newId();
+  const withdrawal: StoredWithdrawal = {
+    amount: input.amount,
+    currency: input.currency,
+    fee,
+    cryptoAmountWei: cryptoAmountWei.toString(),
+    bankAccountId: bank.id,
+    last4: bank.last4,
+    quoteExpiresAt: new Date(ctx.now.getTime() + deps.config.quoteTtlMs).toISOString(),
+    unsignedTransaction,
+  };
+  return runMutation(ctx, async (tx) => {
+    const row = await insertTransaction(tx, {
+      id,
+      integratorId,
+      // Ours, and the same as the row id: the refund of a returned withdrawal names it by this id.
+      transactionId: id,
+      accountId: account.id,
+      walletId: found.walletId,
+      kind: 'withdrawal',
+      chainId: input.chainId,
+      status: 'created',
+      requestHash: createHash('sha256').update(JSON.stringify(['withdrawal', input.accountId, input.bankAccountId, input.chainId, input.amount, input.currency])).digest('hex'),
+      fromAddress: from,
+      toAddress: deps.treasury!.address,
+      value: cryptoAmountWei.toString(),
+      nonce,
+      withdrawal,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    });
+    if (!row) throw new Error('withdrawal id collision');
+    return recordTransactionChange(tx, row, null, signingKeyCause(ctx.actor, `withdrawal of ${input.amount} ${input.currency} to ****${bank.last4}`), ctx.now);
+  });
+}
