@@ -1,4 +1,4 @@
-import type { Case, Decision, DecisionResult, Operator, Problem, ReviewPage, ReviewQuery, SubjectType } from './types';
+import type { BankAccount, BankAccountCase, BankAccountCasePage, BankAccountOutcome, Case, Decision, DecisionResult, Operator, Problem, ReviewPage, ReviewQuery, SubjectType } from './types';
 
 /** A failed request, carrying the server's problem details (or one made up for a network failure). */
 export class ApiProblem extends Error {
@@ -19,6 +19,10 @@ export interface ApiClient {
   decide(subjectType: SubjectType, subjectId: string, body: { decision: Decision; reasons?: string[]; documents?: string[] }): Promise<DecisionResult>;
   /** A document's bytes, fetched with the bearer header (an <img src> could not send it). */
   documentBlob(contentUrl: string, signal?: AbortSignal): Promise<Blob>;
+  /** Bank accounts in pending_review, every integrator's, oldest first (1-100 of them). */
+  bankAccountReviews(limit: number, signal?: AbortSignal): Promise<BankAccountCasePage>;
+  getBankAccountCase(bankAccountId: string, signal?: AbortSignal): Promise<BankAccountCase>;
+  decideBankAccount(bankAccountId: string, body: { outcome: BankAccountOutcome; reason?: string }): Promise<BankAccount>;
 }
 
 async function problemOf(response: Response): Promise<Problem> {
@@ -79,5 +83,8 @@ export function createApiClient(token: string, onUnauthorized: (problem: ApiProb
       if (!contentUrl.startsWith('/admin/api/documents/')) throw new ApiProblem({ title: 'Unexpected document URL', status: 0, detail: contentUrl });
       return (await send(contentUrl, { signal })).blob();
     },
+    bankAccountReviews: (limit, signal) => json<BankAccountCasePage>(`/admin/api/bank-accounts?${new URLSearchParams({ limit: String(limit) })}`, { signal }),
+    getBankAccountCase: (bankAccountId, signal) => json<BankAccountCase>(`/admin/api/bank-accounts/${encodeURIComponent(bankAccountId)}`, { signal }),
+    decideBankAccount: (bankAccountId, body) => json<BankAccount>(`/admin/api/bank-accounts/${encodeURIComponent(bankAccountId)}/decisions`, { method: 'POST', body }),
   };
 }

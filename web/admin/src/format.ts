@@ -1,4 +1,4 @@
-import type { SubjectType, VerificationStatus } from './types';
+import type { BankAccount, BankAccountStatus, SubjectType, VerificationStatus } from './types';
 
 export const STATUS_LABELS: Record<VerificationStatus, string> = {
   under_review: 'Under review',
@@ -11,6 +11,19 @@ export const STATUS_LABELS: Record<VerificationStatus, string> = {
   init: 'Ready to submit',
   not_started: 'Not started',
 };
+
+export const BANK_ACCOUNT_STATUS_LABELS: Record<BankAccountStatus, string> = {
+  pending_review: 'Pending review',
+  verified: 'Verified',
+  rejected: 'Rejected',
+  removed: 'Removed',
+};
+
+/** "ACH · USD", "SEPA · EUR". */
+export const railAndCurrency = (b: Pick<BankAccount, 'rail' | 'currency'>) => `${b.rail.toUpperCase()} · ${b.currency}`;
+
+/** Only ever the last four characters: the API never sends more. */
+export const maskedNumber = (last4: string) => `•••• ${last4}`;
 
 export const SUBJECT_LABELS: Record<SubjectType, string> = { user: 'User', associated_person: 'Associated person', entity: 'Company' };
 

@@ -103,3 +103,60 @@ export interface Problem {
   requestId?: string;
   errors?: { pointer: string; code: string; detail: string }[];
 }
+
+// Bank accounts whose holder name did not match (docs/bank-accounts.md, "Review").
+
+export const BANK_ACCOUNT_STATUSES = ['pending_review', 'verified', 'rejected', 'removed'] as const;
+export type BankAccountStatus = (typeof BANK_ACCOUNT_STATUSES)[number];
+export type BankAccountOutcome = 'approve' | 'reject';
+
+export interface Address {
+  streetLine1?: string;
+  streetLine2?: string | null;
+  city?: string;
+  state?: string | null;
+  postalCode?: string | null;
+  country?: string;
+}
+
+/** A bank account as the API shows it: never the number itself, only its last four characters. */
+export interface BankAccount {
+  bankAccountId: string;
+  accountId: string;
+  currency: 'USD' | 'EUR';
+  rail: 'ach' | 'sepa';
+  accountHolderName: string;
+  bankName: string | null;
+  last4: string;
+  routingNumber: string | null;
+  accountType: 'checking' | 'savings' | null;
+  ibanCountry: string | null;
+  bic: string | null;
+  address: Address | null;
+  status: BankAccountStatus;
+  rejectionReason: string | null;
+  removedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface BankAccountHistoryEntry {
+  fromStatus: BankAccountStatus | null;
+  toStatus: BankAccountStatus;
+  actorType: 'integrator' | 'operator' | 'system' | 'sandbox';
+  actorId: string | null;
+  reason: string | null;
+  at: string;
+}
+
+export interface BankAccountCase extends BankAccount {
+  integratorId: string;
+  /** The KYC name (individual) or the legal and trade names (entity) the holder name was compared with. */
+  expectedHolderNames: string[];
+  history: BankAccountHistoryEntry[];
+}
+
+export interface BankAccountCasePage {
+  data: BankAccountCase[];
+  hasMore: boolean;
+}

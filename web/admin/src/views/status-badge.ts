@@ -1,7 +1,11 @@
 import { h } from '../dom';
-import { STATUS_LABELS } from '../format';
-import type { VerificationStatus } from '../types';
+import { BANK_ACCOUNT_STATUS_LABELS, STATUS_LABELS } from '../format';
+import type { BankAccountStatus, VerificationStatus } from '../types';
 
 export function statusBadge(status: VerificationStatus, id?: string): HTMLSpanElement {
   return h('span', { class: 'badge', id, dataset: { status } }, STATUS_LABELS[status] ?? status);
+}
+
+export function bankAccountBadge(status: BankAccountStatus, id?: string): HTMLSpanElement {
+  return h('span', { class: 'badge', id, dataset: { status } }, BANK_ACCOUNT_STATUS_LABELS[status] ?? status);
 }
