@@ -2,12 +2,14 @@ import { announce } from './announce';
 import { createApiClient, ApiProblem, type ApiClient } from './api';
 import { byId, fill, h } from './dom';
 import { installKeyboard } from './keyboard';
-import { currentRoute } from './router';
+import { currentRoute, hrefFor, type Route } from './router';
 import { forgetToken, storedToken, storeToken } from './session';
 import { showShortcuts } from './shortcuts';
 import type { Operator } from './types';
+import { mountBankAccount } from './views/bank-account';
+import { mountBankAccounts } from './views/bank-accounts';
 import { mountCase } from './views/case';
-import { mountQueue } from './views/queue';
+import { lastQueueRoute, mountQueue } from './views/queue';
 import { mountSignIn } from './views/sign-in';
 
 // Boot: sign in (or reuse this tab's token), then show the view the hash names. Views are mounted into <main>
@@ -15,6 +17,7 @@ import { mountSignIn } from './views/sign-in';
 
 const main = byId('main');
 const sessionNav = byId('session');
+const sectionsNav = byId('sections');
 let unmount: () => void = () => {};
 let signedIn: { api: ApiClient; operator: Operator } | null = null;
 
@@ -27,13 +30,43 @@ function showRoute(): void {
   if (!signedIn) return;
   const { api, operator } = signedIn;
   const route = currentRoute();
-  mount(() => (route.name === 'case' ? mountCase(main, api, route, operator) : mountQueue(main, api, route)));
+  mount(() => {
+    switch (route.name) {
+      case 'case':
+        return mountCase(main, api, route, operator);
+      case 'bank-accounts':
+        return mountBankAccounts(main, api);
+      case 'bank-account':
+        return mountBankAccount(main, api, route, operator);
+      default:
+        return mountQueue(main, api, route);
+    }
+  });
+  showSection(route);
+}
+
+/** The header's links between the two kinds of review; the one in view (its list or one of its cases) is current. */
+function showSection(route: Route): void {
+  const reviews = byId<HTMLAnchorElement>('nav-reviews');
+  const bankAccounts = byId<HTMLAnchorElement>('nav-bank-accounts');
+  const inBankAccounts = route.name === 'bank-accounts' || route.name === 'bank-account';
+  // Back to the queue as the officer left it (filters, page).
+  reviews.href = hrefFor(lastQueueRoute());
+  for (const [link, current] of [
+    [reviews, !inBankAccounts],
+    [bankAccounts, inBankAccounts],
+  ] as const) {
+    // "page" on the list itself, "true" while on one of its cases.
+    if (current) link.setAttribute('aria-current', route.name === 'queue' || route.name === 'bank-accounts' ? 'page' : 'true');
+    else link.removeAttribute('aria-current');
+  }
 }
 
 function signOut(message?: string): void {
   forgetToken();
   signedIn = null;
   sessionNav.hidden = true;
+  sectionsNav.hidden = true;
   mount(() => mountSignIn(main, { ...(message ? { message } : {}), onSignedIn: start }));
 }
 
@@ -43,6 +76,7 @@ function start(token: string, operator: Operator): void {
   signedIn = { api, operator };
   fill(byId('operator-name'), 'Signed in as ', h('strong', {}, operator.name));
   sessionNav.hidden = false;
+  sectionsNav.hidden = false;
   showRoute();
 }
 

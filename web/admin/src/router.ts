@@ -1,7 +1,7 @@
 import { STATUSES, type SubjectType, type VerificationStatus } from './types';
 
 // Hash routes, so deep links and Back work on a static page: #/queue?status=...&integrator=...,
-// #/case/<subjectType>/<subjectId>.
+// #/case/<subjectType>/<subjectId>, #/bank-accounts, #/bank-account/<bankAccountId>.
 
 export interface QueueRoute {
   name: 'queue';
@@ -15,7 +15,15 @@ export interface CaseRoute {
   subjectType: SubjectType;
   subjectId: string;
 }
-export type Route = QueueRoute | CaseRoute;
+/** Bank accounts waiting for review. */
+export interface BankAccountsRoute {
+  name: 'bank-accounts';
+}
+export interface BankAccountRoute {
+  name: 'bank-account';
+  bankAccountId: string;
+}
+export type Route = QueueRoute | CaseRoute | BankAccountsRoute | BankAccountRoute;
 
 const SUBJECT_TYPES: readonly string[] = ['user', 'associated_person', 'entity'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -28,6 +36,8 @@ export function parseHash(hash: string): Route {
   if (parts[0] === 'case' && parts.length === 3 && SUBJECT_TYPES.includes(parts[1]!) && isUuid(parts[2]!)) {
     return { name: 'case', subjectType: parts[1] as SubjectType, subjectId: parts[2]!.toLowerCase() };
   }
+  if (parts[0] === 'bank-accounts' && parts.length === 1) return { name: 'bank-accounts' };
+  if (parts[0] === 'bank-account' && parts.length === 2 && isUuid(parts[1]!)) return { name: 'bank-account', bankAccountId: parts[1]!.toLowerCase() };
   const params = new URLSearchParams(query);
   const status = params.get('status');
   const integratorId = params.get('integrator');
@@ -42,6 +52,8 @@ export function parseHash(hash: string): Route {
 
 export function hrefFor(route: Route): string {
   if (route.name === 'case') return `#/case/${route.subjectType}/${route.subjectId}`;
+  if (route.name === 'bank-accounts') return '#/bank-accounts';
+  if (route.name === 'bank-account') return `#/bank-account/${route.bankAccountId}`;
   const params = new URLSearchParams();
   if (route.status !== 'under_review') params.set('status', route.status);
   if (route.integratorId) params.set('integrator', route.integratorId);

@@ -21,6 +21,22 @@ const GROUPS: [string, [string[], string][]][] = [
       [['Esc'], 'Back to the queue'],
     ],
   ],
+  [
+    'Bank accounts',
+    [
+      [['j', '↓'], 'Next bank account'],
+      [['k', '↑'], 'Previous bank account'],
+      [['Enter'], 'Open the selected bank account'],
+    ],
+  ],
+  [
+    'Bank account',
+    [
+      [['a'], 'Approve'],
+      [['x'], 'Reject (type the reason, then Ctrl+Enter)'],
+      [['Esc'], 'Back to the bank accounts'],
+    ],
+  ],
   ['Anywhere', [[['?'], 'Show these shortcuts']]],
 ];
 

@@ -1,0 +1,165 @@
+import type { ApiClient } from '../api';
+import { ApiProblem } from '../api';
+import { fill, h } from '../dom';
+import { age, dateTime, maskedNumber, railAndCurrency } from '../format';
+import { integratorNames } from '../integrators';
+import { setPageBindings } from '../keyboard';
+import { poll } from '../poller';
+import { hrefFor, navigate } from '../router';
+import type { BankAccountCase, BankAccountCasePage } from '../types';
+
+/** The API's most: the list has no cursor, so the oldest 100 are shown and the rest follow as these are decided. */
+const PAGE_SIZE = 100;
+const REFRESH_MS = 10_000;
+
+/** The row last opened, so Esc or Back from a bank account returns to it. */
+let selectedId: string | null = null;
+
+/** Since when it has waited: its move into pending_review (its creation, so far), else its last change. */
+export function waitingSince(b: BankAccountCase): string {
+  return b.history.findLast((e) => e.toStatus === 'pending_review')?.at ?? b.updatedAt;
+}
+
+export function integratorLabel(integratorId: string): HTMLElement | string {
+  return integratorNames.get(integratorId) ?? h('code', { title: integratorId }, `${integratorId.slice(0, 8)}…`);
+}
+
+/**
+ * Bank accounts whose holder name did not match the KYC or company name, every integrator's, longest waiting
+ * first. Refreshed every 10 s like the review queue; only a change is redrawn, so the selection stays put.
+ */
+export function mountBankAccounts(main: HTMLElement, api: ApiClient): () => void {
+  let page: BankAccountCasePage | null = null;
+  let selected = -1;
+  let loaded = '';
+  let controller = new AbortController();
+
+  const tbody = h('tbody');
+  const table = h(
+    'table',
+    { class: 'queue bank-accounts', 'aria-describedby': 'bank-accounts-summary' },
+    h('caption', { class: 'visually-hidden' }, 'Bank accounts waiting for review, longest waiting first'),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, 'Holder name'),
+        h('th', { scope: 'col' }, 'Expected names'),
+        h('th', { scope: 'col' }, 'Rail'),
+        h('th', { scope: 'col' }, 'Account'),
+        h('th', { scope: 'col' }, 'Integrator'),
+        h('th', { scope: 'col' }, 'Waiting'),
+      ),
+    ),
+    tbody,
+  );
+  const summary = h('p', { id: 'bank-accounts-summary', class: 'muted' });
+  const problem = h('div', { class: 'problem', role: 'alert', hidden: true });
+  const updated = h('span', { class: 'muted updated' });
+
+  fill(
+    main,
+    h('div', { class: 'page-head' }, h('h1', { id: 'page-title', tabindex: '-1' }, 'Bank accounts'), updated),
+    h('p', { class: 'muted intro' }, 'Holder names that did not match the KYC or company name. Compare them, then approve or reject.'),
+    problem,
+    h('div', { class: 'table-wrap' }, table),
+    summary,
+  );
+  document.title = 'Bank accounts · Review console';
+
+  function select(index: number, focus: boolean): void {
+    const rows = [...tbody.querySelectorAll<HTMLTableRowElement>('tr[data-bank-account-id]')];
+    if (rows.length === 0) return;
+    selected = Math.max(0, Math.min(rows.length - 1, index));
+    rows.forEach((row, i) => {
+      row.classList.toggle('selected', i === selected);
+      if (i === selected) row.setAttribute('aria-current', 'true');
+      else row.removeAttribute('aria-current');
+    });
+    const row = rows[selected]!;
+    selectedId = row.dataset.bankAccountId ?? null;
+    if (focus) row.querySelector<HTMLAnchorElement>('a.row-link')?.focus();
+    row.scrollIntoView({ block: 'nearest' });
+  }
+
+  function open(index = selected): void {
+    const item = page?.data[index];
+    if (item) navigate({ name: 'bank-account', bankAccountId: item.bankAccountId });
+  }
+
+  function row(item: BankAccountCase, index: number): HTMLTableRowElement {
+    const since = waitingSince(item);
+    const tr = h(
+      'tr',
+      { dataset: { bankAccountId: item.bankAccountId } },
+      h('td', {}, h('a', { class: 'row-link', href: hrefFor({ name: 'bank-account', bankAccountId: item.bankAccountId }) }, item.accountHolderName)),
+      h('td', { class: 'expected-names' }, item.expectedHolderNames.length ? item.expectedHolderNames.join(' · ') : h('span', { class: 'muted' }, 'none on record')),
+      h('td', {}, railAndCurrency(item)),
+      h('td', {}, maskedNumber(item.last4)),
+      h('td', {}, integratorLabel(item.integratorId)),
+      h('td', {}, h('time', { datetime: since, title: dateTime(since) }, age(since))),
+    );
+    tr.addEventListener('click', (event) => {
+      if ((event.target as Element).closest('a, button')) return;
+      select(index, false);
+      open(index);
+    });
+    return tr;
+  }
+
+  function render(focus: boolean): void {
+    if (!page) return;
+    const hadFocus = tbody.contains(document.activeElement);
+    if (page.data.length === 0) fill(tbody, h('tr', {}, h('td', { colspan: '6', class: 'empty' }, 'No bank accounts are waiting for review.')));
+    else fill(tbody, page.data.map(row));
+    const n = page.data.length;
+    summary.textContent = n ? `${n} bank account${n > 1 ? 's' : ''} waiting${page.hasMore ? `; more after these ${n}, shown as these are decided` : ''}. Longest waiting first.` : '';
+    updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
+    const index = page.data.findIndex((d) => d.bankAccountId === selectedId);
+    select(index === -1 ? 0 : index, focus || hadFocus);
+  }
+
+  async function load(focus: boolean): Promise<void> {
+    controller.abort();
+    controller = new AbortController();
+    table.setAttribute('aria-busy', 'true');
+    try {
+      const result = await api.bankAccountReviews(PAGE_SIZE, controller.signal);
+      problem.hidden = true;
+      const fingerprint = JSON.stringify(result);
+      page = result;
+      if (fingerprint !== loaded || focus) {
+        loaded = fingerprint;
+        render(focus);
+      } else {
+        updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
+      }
+    } catch (err) {
+      if (err instanceof DOMException && err.name === 'AbortError') return;
+      const p = err instanceof ApiProblem ? err.problem : { title: 'Error', detail: String(err) };
+      fill(problem, h('strong', {}, 'The bank accounts could not be loaded. '), p.detail ?? p.title);
+      problem.hidden = false;
+      throw err;
+    } finally {
+      table.removeAttribute('aria-busy');
+    }
+  }
+
+  setPageBindings({
+    j: () => select(selected + 1, true),
+    ArrowDown: () => select(selected + 1, true),
+    k: () => select(selected - 1, true),
+    ArrowUp: () => select(selected - 1, true),
+    Enter: () => open(),
+  });
+
+  void load(true).catch(() => {});
+  const stopPolling = poll(() => load(false), REFRESH_MS);
+  return () => {
+    stopPolling();
+    controller.abort();
+    setPageBindings({});
+  };
+}
