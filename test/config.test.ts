@@ -80,6 +80,21 @@ describe('configuration', () => {
     assert.equal(production.otp.smtpUrl, undefined);
   });
 
+  it('withdrawals: both rails in sandbox, none in production until WITHDRAWAL_RAILS; rates default to the deposit rates', () => {
+    const sandbox = loadConfig({ DEPOSIT_RATES: 'USD=7' });
+    assert.deepEqual([...sandbox.withdrawals.rails].sort(), ['ach', 'sepa']);
+    assert.equal(sandbox.withdrawals.weiPerUnit.USD, 7n);
+    assert.equal(sandbox.withdrawals.feeBps, 50);
+    assert.equal(sandbox.withdrawals.quoteTtlMs, 60_000);
+    const production = loadConfig({ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP });
+    assert.equal(production.withdrawals.rails.size, 0);
+    const configured = loadConfig({ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP, WITHDRAWAL_RAILS: 'sepa', WITHDRAWAL_RATES: 'EUR=9', WITHDRAWAL_FEE_BPS: '0', WITHDRAWAL_QUOTE_SECONDS: '30' });
+    assert.deepEqual([...configured.withdrawals.rails], ['sepa']);
+    assert.deepEqual([configured.withdrawals.weiPerUnit.EUR, configured.withdrawals.feeBps, configured.withdrawals.quoteTtlMs], [9n, 0, 30_000]);
+    assert.throws(() => loadConfig({ WITHDRAWAL_RAILS: 'wire' }), /^.*WITHDRAWAL_RAILS.*wire/);
+    assert.throws(() => loadConfig({ WITHDRAWAL_FEE_BPS: '9000' }), /WITHDRAWAL_FEE_BPS/);
+  });
+
   it('reads CHAIN_RPC_URLS as chainId=url pairs; none by default', () => {
     assert.deepEqual([...loadConfig({}).chainRpcUrls], []);
     assert.deepEqual([...loadConfig({ CHAIN_RPC_URLS: '1=http://127.0.0.1:8545, 8453=https://base.example/rpc' }).chainRpcUrls], [

@@ -35,7 +35,8 @@ for (const backend of backends()) {
 
     before(async () => {
       base = await startAnvil(8453);
-      server = await startServer(backend, { CHAIN_RPC_URLS: `8453=${base.url}` });
+      // SEPA is not a payout rail here: EUR withdrawals are unavailable, as on a deployment without that rail.
+      server = await startServer(backend, { CHAIN_RPC_URLS: `8453=${base.url}`, WITHDRAWAL_RAILS: 'ach' });
       acme = await server.seedIntegrator('Acme');
       globex = await server.seedIntegrator('Globex');
       alice = await createCustomer(server, acme);
@@ -159,6 +160,25 @@ for (const backend of backends()) {
       assert.ok(results.every((r) => r.status === 201 || r.status === 409 || r.status === 503), results.map((r) => r.text).join('\n'));
       assert.equal((await settled(acme, w.transactionId)).status, 'funds_in_transfer');
       assert.equal(await nonceOf(alice.walletAddress), nonce + 1, 'one transaction from the wallet');
+    });
+
+    it('is approved with a one-time code as well (send-transaction-otp)', async () => {
+      const w: Withdrawal = (await create({ amount: '2.50' })).body;
+      server.clock.advance(31_000);
+      assert.equal((await post('/v1/otp/init', { userId: alice.userId, channel: 'email' })).status, 201);
+      const code: string = (await acme.client.get(`/v1/sandbox/otp-outbox?userId=${alice.userId}`)).body.data[0].code;
+      const verified = await post('/v1/otp/verify', { userId: alice.userId, code });
+      assert.equal(verified.status, 200, verified.text);
+      const res = await post('/v1/submit/send-transaction-otp?chain_id=8453', { transactionId: w.transactionId, signedBody: signedBody(server, alice, w.unsignedTransaction), approvalToken: verified.body.approvalToken });
+      assert.equal(res.status, 201, res.text);
+      assert.equal((await settled(acme, w.transactionId)).status, 'funds_in_transfer');
+    });
+
+    it('a rail the deployment does not pay out on is 503 withdrawals_unavailable', async () => {
+      const sepa = await post('/v1/submit/create-bank-account', { accountId: alice.accountId, currency: 'EUR', accountHolderName: 'Maria Garcia', iban: { iban: 'DE89370400440532013000' } });
+      assert.equal(sepa.body.status, 'verified', sepa.text);
+      const res = await create({ bankAccountId: sepa.body.bankAccountId, currency: 'EUR' });
+      assert.deepEqual([res.status, res.body.code], [503, 'withdrawals_unavailable'], res.text);
     });
 
     it('refuses what cannot be paid: unverified or foreign bank accounts, another currency, a zero amount', async () => {

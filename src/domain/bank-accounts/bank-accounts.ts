@@ -21,7 +21,8 @@ export interface BankAccountCause {
   reason: string | null;
 }
 
-function integratorCause(ctx: MutationContext, reason: string | null = null): BankAccountCause {
+/** The integrator's credential behind a change (its id, as verification's credentialCause records). */
+function credentialActor(ctx: MutationContext, reason: string | null = null): BankAccountCause {
   return { actorType: 'integrator', actorId: ctx.actor.credentialId ?? null, reason };
 }
 
@@ -85,7 +86,7 @@ export async function createBankAccount(ctx: MutationContext, input: BankAccount
       createdAt: ctx.now,
       updatedAt: ctx.now,
     });
-    return recordBankAccountChange(tx, row, null, integratorCause(ctx, matched ? 'holder name matches' : 'holder name differs: review needed'), ctx.now);
+    return recordBankAccountChange(tx, row, null, credentialActor(ctx, matched ? 'holder name matches' : 'holder name differs: review needed'), ctx.now);
   });
 }
 
@@ -113,7 +114,7 @@ export async function removeBankAccount(ctx: MutationContext, bankAccountId: str
     if (!row) throw notFound('Bank account');
     if (row.status === 'removed') throw new ApiError('bank_account_removed', 'This bank account was already removed');
     const moved = await move(tx, row, { status: 'removed', removedAt: ctx.now, updatedAt: ctx.now });
-    return recordBankAccountChange(tx, moved, row.status, integratorCause(ctx), ctx.now);
+    return recordBankAccountChange(tx, moved, row.status, credentialActor(ctx), ctx.now);
   });
 }
 

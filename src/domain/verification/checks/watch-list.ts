@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { normalizeName } from '../../names.js';
 
 /**
  * Name screening list. File format (docs/verification.md): CSV with the header `name,birthDate,country,list`;
@@ -12,18 +13,8 @@ export interface WatchListEntry {
   list: string;
 }
 
-export function normalizeName(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim()
-    .split(' ')
-    .filter(Boolean)
-    .sort()
-    .join(' ');
-}
+// One comparison key for names across the service (the bank accounts' holder check uses it too).
+export { normalizeName } from '../../names.js';
 
 export function parseWatchList(text: string): WatchListEntry[] {
   const [header, ...lines] = text.split(/\r?\n/).filter((l) => l.trim() !== '');
