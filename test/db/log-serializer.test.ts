@@ -3,9 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import pino from 'pino';
-import { openDatabase, type Database } from '../../src/db/database.js';
+import type { Database } from '../../src/db/database.js';
 import { loggerOptions, redactMessage, safeErrorMessage, serializeError, type SerializedError } from '../../src/logging.js';
-import { backends, provisionDatabase } from '../harness/backends.js';
+import { backends } from '../harness/backends.js';
+import { openTestDatabase } from '../harness/db.js';
 
 const EMAIL = 'ottoline.brackwater@pii-probe.example';
 const NAME = 'Ottoline Brackwater';
@@ -28,19 +29,14 @@ function assertClean(serialized: unknown, ...secrets: string[]): void {
 for (const backend of backends()) {
   describe(`the log error serializer on real database errors [${backend}]`, () => {
     let database: Database;
-    let drop: () => Promise<void>;
+    let close: () => Promise<void>;
 
     before(async () => {
-      const provisioned = await provisionDatabase(backend);
-      drop = provisioned.drop;
-      database = await openDatabase(provisioned.target);
+      ({ database, close } = await openTestDatabase(backend));
       await database.db.execute(sql`create table pii_probe (email text primary key, name text, ssn text)`);
       await database.db.execute(sql`insert into pii_probe values (${EMAIL}, ${NAME}, ${SSN})`);
     });
-    after(async () => {
-      await database.close();
-      await drop();
-    });
+    after(() => close?.());
 
     it('a unique violation keeps SQLSTATE, constraint, table and frames; the key value, params and row are gone', async () => {
       const err = await failure(database, sql`insert into pii_probe values (${EMAIL}, ${NAME}, ${SSN})`);

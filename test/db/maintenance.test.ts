@@ -5,7 +5,8 @@ import { rememberNonce } from '../../src/db/repositories/request-nonces.js';
 import { purgeExpired, vacuumChurningTables } from '../../src/workers/maintenance.js';
 import { eventsFor } from '../harness/db.js';
 import { backends } from '../harness/backends.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
 
 for (const backend of backends()) {
   describe(`expiry of replay hashes and idempotency records [${backend}]`, () => {
@@ -13,8 +14,7 @@ for (const backend of backends()) {
     let acme: SeededIntegrator;
 
     before(async () => {
-      server = await startServer(backend);
-      acme = await server.seedIntegrator('Acme');
+      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
     });
     after(() => server.close());
 

@@ -10,7 +10,8 @@ import { issueCredential } from '../../src/domain/credentials/credentials.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { backends } from '../harness/backends.js';
 import { eventsOfType } from '../harness/db.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
 
 for (const backend of backends()) {
   describe(`a mutation and its idempotency claim commit together [${backend}]`, () => {
@@ -18,8 +19,7 @@ for (const backend of backends()) {
     let acme: SeededIntegrator;
 
     before(async () => {
-      server = await startServer(backend);
-      acme = await server.seedIntegrator('Acme');
+      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
     });
     after(() => server.close());
 

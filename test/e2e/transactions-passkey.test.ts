@@ -9,7 +9,8 @@ import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { ETH, recipient, settled, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
 
 // A passkey made and used by a real browser: headless Debian Chromium with a CDP virtual authenticator, on a page
 // served from http://localhost (the sandbox's default relying party). The page does what an integrator's wallet
@@ -112,8 +113,7 @@ describe('passkey transaction in Chromium', { skip: chromiumMissing ? `${CHROMIU
       let acme: SeededIntegrator;
 
       before(async () => {
-        server = await startServer(backend, { CHAIN_RPC_URLS: `8453=${base.url}` });
-        acme = await server.seedIntegrator('Acme');
+        ({ server, tenants: [acme] } = await startTenants(backend, ['Acme'], { CHAIN_RPC_URLS: `8453=${base.url}` }));
       });
       after(() => server?.close());
 

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Database } from '../../src/db/database.js';
+import { openDatabase, type Database, type DatabaseTarget } from '../../src/db/database.js';
 import { events } from '../../src/db/schema/index.js';
+import { provisionDatabase, type Backend } from './backends.js';
 
 /** Reads events straight from the database, to assert that a change and its event were written together. */
 export function eventsFor(database: Database, objectId: string) {
@@ -24,4 +25,35 @@ export async function statementsWaitingOnLocks(database: Database, pattern: stri
     sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike ${pattern}`,
   )) as unknown as { rows: { n: number }[] };
   return Number(res.rows[0]!.n);
+}
+
+export interface TestDatabase {
+  /** Migrated and open. */
+  database: Database;
+  target: DatabaseTarget;
+  /** Closes the connection, then drops the database (PostgreSQL). */
+  close(): Promise<void>;
+}
+
+/** A fresh, migrated database of `backend`, for tests that need the database without a server. */
+export async function openTestDatabase(backend: Backend): Promise<TestDatabase> {
+  const { target, drop } = await provisionDatabase(backend);
+  let database: Database;
+  try {
+    database = await openDatabase(target);
+  } catch (err) {
+    await drop();
+    throw err;
+  }
+  return {
+    database,
+    target,
+    async close() {
+      try {
+        await database.close();
+      } finally {
+        await drop();
+      }
+    },
+  };
 }

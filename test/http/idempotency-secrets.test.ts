@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { backends } from '../harness/backends.js';
 import { createCustomer } from '../harness/customers.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
 
 // Security review, class 2: stored idempotent answers are sealed (they carry personal data and, for two operations,
 // secrets), and an answer carrying a secret is replayed only to the credential that made the request.
@@ -15,8 +16,7 @@ for (const backend of backends()) {
     let second: ReturnType<TestServer['clientFor']>;
 
     before(async () => {
-      server = await startServer(backend, { OTP_RESEND_SECONDS: '0' });
-      acme = await server.seedIntegrator('Acme');
+      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme'], { OTP_RESEND_SECONDS: '0' }));
       const issued = await acme.client.post('/v1/integrator/credentials', { label: 'second', scope: 'read_write' });
       assert.equal(issued.status, 201, issued.text);
       second = server.clientFor(issued.body.privateKey);

@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import { idempotencyKeys } from '../../src/db/schema/index.js';
 import { backends } from '../harness/backends.js';
 import { eventsOfType } from '../harness/db.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
 
 for (const backend of backends()) {
   describe(`idempotency keys [${backend}]`, () => {
@@ -13,9 +14,7 @@ for (const backend of backends()) {
     let globex: SeededIntegrator;
 
     before(async () => {
-      server = await startServer(backend);
-      acme = await server.seedIntegrator('Acme');
-      globex = await server.seedIntegrator('Globex');
+      ({ server, tenants: [acme, globex] } = await startTenants(backend, ['Acme', 'Globex']));
     });
     after(() => server.close());
 

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
+import type { SerializedError } from '../../src/logging.js';
 import { backends } from '../harness/backends.js';
 import { californian, signedAt } from '../harness/fixtures.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
 
 /** Personal data no log line may carry, whatever failed. Distinctive, so a hit is never a coincidence. */
 const PII = {
@@ -29,8 +31,16 @@ function leaks(text: string): string[] {
   return found;
 }
 
-function findInChain(err: any, predicate: (e: any) => boolean): any {
-  for (let e = err, depth = 0; e && depth < 10; e = e.cause, depth++) if (predicate(e)) return e;
+/** A line the server's logger wrote (pino JSON). */
+interface LogLine {
+  level: number;
+  msg: string;
+  requestId?: string;
+  err: SerializedError;
+}
+
+function findInChain(err: SerializedError | string | undefined, predicate: (e: SerializedError) => boolean): SerializedError | undefined {
+  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 10; e = e.cause, depth++) if (predicate(e)) return e;
   return undefined;
 }
 
@@ -39,11 +49,10 @@ for (const backend of backends()) {
     let server: TestServer;
     let acme: SeededIntegrator;
     const lines: string[] = [];
-    const logged = () => lines.map((l) => JSON.parse(l) as Record<string, any>);
+    const logged = () => lines.map((l) => JSON.parse(l) as LogLine);
 
     before(async () => {
-      server = await startServer(backend, {}, { logDestination: { write: (line: string) => void lines.push(line) } });
-      acme = await server.seedIntegrator('Acme');
+      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme'], {}, { logDestination: { write: (line: string) => void lines.push(line) } }));
     });
     after(() => server.close());
 

@@ -4,7 +4,8 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { backends } from '../harness/backends.js';
 import { berliner, californian, companyInfo, doc, entityDocs, pdf, personDocs, signedAt } from '../harness/fixtures.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
 
 /** Every row of every application table as text (bytea as hex), to search for what must not be there. */
 async function dumpDatabase(server: TestServer): Promise<string> {
@@ -34,8 +35,7 @@ for (const backend of backends()) {
     let acme: SeededIntegrator;
 
     before(async () => {
-      server = await startServer(backend);
-      acme = await server.seedIntegrator('Acme');
+      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
     });
     after(() => server.close());
 
@@ -133,9 +133,9 @@ for (const backend of backends()) {
       let created = 0;
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...paths), garbage, async (path, value) => {
-          const body: any = base();
+          const body: Record<string, unknown> = base();
           let target = body;
-          for (const key of path.slice(0, -1)) target = target[key];
+          for (const key of path.slice(0, -1)) target = target[key] as Record<string, unknown>;
           target[path.at(-1)!] = value;
           server.clock.advance(1000);
           const res = await acme.client.post('/v1/submit/create-individual-account', body);

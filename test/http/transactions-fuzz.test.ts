@@ -3,10 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { startAnvil, type Anvil } from '../harness/anvil.js';
+import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenantsOnChain } from '../harness/tenants.js';
 
 // Hostile input on the transaction, OTP and deposit operations: a valid body with one member replaced by anything
 // (or removed, or an unknown one added) is never a 5xx, always a problem naming what is wrong, and a refused request
@@ -41,18 +42,13 @@ for (const backend of backends()) {
     let depositId: string;
 
     before(async () => {
-      base = await startAnvil(8453);
-      server = await startServer(backend, { CHAIN_RPC_URLS: `8453=${base.url}`, OTP_RESEND_SECONDS: '0', OTP_MAX_PER_HOUR: '1000' });
-      acme = await server.seedIntegrator('Acme');
+      ({ server, chain: base, tenants: [acme] } = await startTenantsOnChain(backend, 8453, ['Acme'], { OTP_RESEND_SECONDS: '0', OTP_MAX_PER_HOUR: '1000' }));
       alice = await createCustomer(server, acme);
       await base.setBalance(alice.walletAddress, ETH);
       server.clock.advance(1000);
       depositId = (await acme.client.post('/v1/submit/create-deposit', { accountId: alice.accountId, amount: '1.00', currency: 'USD', chainId: 8453 })).body.transactionId;
     });
-    after(async () => {
-      await server?.close();
-      await base?.stop();
-    });
+    after(() => server?.close());
 
     /** Rows a refused request must not have added. */
     const counts = async () => {

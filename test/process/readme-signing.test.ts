@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
 
 const run = promisify(execFile);
 
@@ -23,8 +24,7 @@ describe('the README signing example (openssl + curl only)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'readme-'));
 
   before(async () => {
-    server = await startServer('pglite');
-    acme = await server.seedIntegrator('Acme');
+    ({ server, tenants: [acme] } = await startTenants('pglite', ['Acme']));
   });
   after(async () => {
     await server.close();

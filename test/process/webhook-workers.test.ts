@@ -8,13 +8,13 @@ import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { SecretBox } from '../../src/crypto/secret-box.js';
-import { openDatabase, type Database } from '../../src/db/database.js';
+import type { Database } from '../../src/db/database.js';
 import { recordEvent } from '../../src/domain/events/record-event.js';
 import { newId } from '../../src/domain/ids.js';
 import { createIntegrator } from '../../src/domain/integrators/integrators.js';
 import { createSubscription } from '../../src/domain/webhooks/subscriptions.js';
-import { postgresUrl, provisionDatabase } from '../harness/backends.js';
-import { statementsWaitingOnLocks } from '../harness/db.js';
+import { postgresUrl } from '../harness/backends.js';
+import { openTestDatabase, statementsWaitingOnLocks } from '../harness/db.js';
 
 /*
  * Standalone webhook workers (`src/worker-main.ts`, each its own process) against one PostgreSQL database:
@@ -150,13 +150,9 @@ interface Setup {
 
 /** A fresh database with an integrator subscribed to user.updated at `receiverUrl`, and the workers' environment. */
 async function setUp(receiverUrl: string, extraEnv: Record<string, string> = {}): Promise<Setup> {
-  const { target, drop } = await provisionDatabase('postgres');
+  const { database, target, close } = await openTestDatabase('postgres'); // migrated before any worker starts
+  cleanups.push(close);
   if (target.kind !== 'postgres') throw new Error('expected postgres');
-  const database = await openDatabase(target); // migrates before any worker starts
-  cleanups.push(async () => {
-    await database.close().catch(() => {});
-    await drop();
-  });
   const key = randomBytes(32);
   const now = new Date();
   const { integratorId } = await createIntegrator(database, { name: 'Webhook workers', scope: 'read_write' }, now);
