@@ -206,6 +206,9 @@ for (const backend of backends()) {
       const [payout] = await server.database.db.select().from(withdrawalPayouts).where(eq(withdrawalPayouts.transactionRowId, w.transactionId));
       assert.ok(payout);
       const admin = (method: string, path: string, body?: unknown) => adminRequest(server, method, `/admin/api/withdrawals/${payout.reference}${path}`, { token, body });
+      const open = await adminRequest(server, 'GET', '/admin/api/withdrawals?status=pending&limit=100', { token });
+      assert.equal(open.status, 200, open.text);
+      assert.ok((open.body.data as { reference: string }[]).some((p) => p.reference === payout.reference), 'in the operators’ list of payouts to make');
       const shown = await admin('GET', '');
       assert.equal(shown.status, 200, shown.text);
       assert.equal(shown.body.beneficiary.accountNumber, '000123456789');
@@ -217,6 +220,8 @@ for (const backend of backends()) {
       const done = await admin('POST', '/settled', {});
       assert.equal(done.body.status, 'completed', done.text);
       assert.equal((await admin('GET', '')).body.status, 'settled');
+      const stillOpen = await adminRequest(server, 'GET', '/admin/api/withdrawals?limit=100', { token });
+      assert.ok(!(stillOpen.body.data as { reference: string }[]).some((p) => p.reference === payout.reference), 'settled payouts leave the list');
     });
   });
 }

@@ -37,6 +37,17 @@ export async function movePayout(db: Executor, id: string, from: PayoutStatus[],
   return row;
 }
 
+/** Open payouts (pending or sent) with their transactions, every integrator's, oldest first: the operators' work list. */
+export function listOpenPayouts(db: Executor, status: PayoutStatus[], limit: number) {
+  return db
+    .select({ payout: withdrawalPayouts, transaction: transactions })
+    .from(withdrawalPayouts)
+    .innerJoin(transactions, eq(transactions.id, withdrawalPayouts.transactionRowId))
+    .where(inArray(withdrawalPayouts.status, status))
+    .orderBy(asc(withdrawalPayouts.createdAt), asc(withdrawalPayouts.id))
+    .limit(limit);
+}
+
 /** The sealed number and bank details a payout is made to (operators, to pay it). */
 export async function findPayoutBankAccount(db: Executor, bankAccountId: string) {
   const [row] = await db.select().from(bankAccounts).where(eq(bankAccounts.id, bankAccountId));

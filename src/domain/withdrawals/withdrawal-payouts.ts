@@ -144,7 +144,18 @@ export interface PayoutView {
 export async function payoutByReference(db: Executor, secrets: SecretBox, reference: string): Promise<PayoutView> {
   const found = await repo.findPayoutByReference(db, reference);
   if (!found) throw notFound('Withdrawal payout');
-  const { payout, transaction } = found;
+  return toPayoutView(db, secrets, found.payout, found.transaction);
+}
+
+/** Operators: the payouts to make (pending) or to confirm (sent), oldest first, one more than `limit` asked for. */
+export async function listPayouts(db: Executor, secrets: SecretBox, options: { status: ('pending' | 'sent')[]; limit: number }): Promise<{ data: PayoutView[]; hasMore: boolean }> {
+  const rows = await repo.listOpenPayouts(db, options.status, options.limit + 1);
+  const data: PayoutView[] = [];
+  for (const row of rows.slice(0, options.limit)) data.push(await toPayoutView(db, secrets, row.payout, row.transaction));
+  return { data, hasMore: rows.length > options.limit };
+}
+
+async function toPayoutView(db: Executor, secrets: SecretBox, payout: repo.WithdrawalPayoutRow, transaction: TransactionRow): Promise<PayoutView> {
   const bank = await findAnyBankAccount(db, payout.bankAccountId);
   if (!bank) throw new Error(`payout ${payout.id}: bank account missing`);
   const number = secrets.open(bank.numberSealed, sealContexts.bankAccountNumber(bank.id)).toString('utf8');

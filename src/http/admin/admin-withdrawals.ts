@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { advancePayoutAsOperator, payoutByReference, type PayoutOutcome } from '../../domain/withdrawals/withdrawal-payouts.js';
+import { advancePayoutAsOperator, listPayouts, payoutByReference, type PayoutOutcome } from '../../domain/withdrawals/withdrawal-payouts.js';
 import { TransactionSchema } from '../routes/transactions/transactions.js';
 import { Nullable } from '../schemas/onboarding/common.js';
 import { problemResponses } from '../schemas/problem.js';
@@ -45,6 +45,26 @@ const STEPS: { path: string; outcome: PayoutOutcome; operationId: string; summar
 
 /** Withdrawal payouts as operators (or a bank-rail integration with an operator token) make them (docs/withdrawals.md). */
 export function adminWithdrawalRoutes(api: Api, deps: Deps): void {
+  api.get(
+    '/withdrawals',
+    {
+      schema: {
+        operationId: 'listWithdrawalPayouts',
+        tags: ADMIN_TAGS.withdrawals,
+        summary: 'Payouts to make (pending) and to confirm (sent), every integrator’s, oldest first, with the beneficiaries’ full bank details',
+        querystring: Type.Object(
+          {
+            status: Type.Optional(Type.Enum(['pending', 'sent'], { type: 'string', description: 'One status; both when absent' })),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ data: Type.Array(PayoutSchema), hasMore: Type.Boolean() }, { additionalProperties: false }), ...problemResponses(...ADMIN_READ_ERRORS) },
+      },
+    },
+    async (request) => listPayouts(deps.database.db, deps.secrets, { status: request.query.status ? [request.query.status] : ['pending', 'sent'], limit: request.query.limit ?? 50 }),
+  );
+
   api.get(
     '/withdrawals/:reference',
     {
