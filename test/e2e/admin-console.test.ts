@@ -7,6 +7,7 @@ import { backends } from '../harness/backends.js';
 import { eventsFor } from '../harness/db.js';
 import { berliner, californian, dataUrl, doc } from '../harness/fixtures.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { DocumentView, EventData, StatusChange } from '../harness/types.js';
 
 // The compliance officers' console in a real headless Chromium (the Debian package; Playwright never downloads a
 // browser here), against the real server: sign in, queue, case, documents, decisions, live status.
@@ -149,7 +150,7 @@ describe('admin console in Chromium', { skip: chromiumMissing ? `${CHROMIUM} is 
           assert.equal(created.status, 201, created.text);
           assert.equal(created.body.verificationStatus, 'under_review');
           const name = [a.userInfo.firstName, a.userInfo.lastName].join(' ');
-          cases.push({ userId: created.body.userId, name, passportId: created.body.verificationDocuments.find((d: any) => d.documentType === 'passport').documentId });
+          cases.push({ userId: created.body.userId, name, passportId: created.body.verificationDocuments.find((d: DocumentView) => d.documentType === 'passport').documentId });
         }
         server.clock.reset();
 
@@ -261,7 +262,7 @@ describe('admin console in Chromium', { skip: chromiumMissing ? `${CHROMIUM} is 
 
         const details = await integrators.acme.client.get(`/v1/query/get-user-details?userId=${first.userId}`);
         assert.equal(details.body.verificationStatus, 'resubmission_requested');
-        assert.deepEqual(details.body.verificationDocuments.find((d: any) => d.documentId === first.passportId).errors, ['Passport photo is blurred; the machine-readable zone cannot be read']);
+        assert.deepEqual(details.body.verificationDocuments.find((d: DocumentView) => d.documentId === first.passportId).errors, ['Passport photo is blurred; the machine-readable zone cannot be read']);
       });
 
       it('shows the integrator’s resubmission by live polling, then approves; the integrator sees active and the events', async () => {
@@ -291,7 +292,7 @@ describe('admin console in Chromium', { skip: chromiumMissing ? `${CHROMIUM} is 
         // The record was created under review (user.created); each later move wrote a status event.
         const changes = (await eventsFor(server.database, first.userId)).filter((e) => e.type === 'user.verification_status.changed');
         assert.deepEqual(
-          changes.map((e) => (e.data as any).object.verificationStatus),
+          changes.map((e) => (e.data as EventData<StatusChange>).object.verificationStatus),
           ['resubmission_requested', 'under_review', 'active'],
         );
 

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 
-/** Waits for an API read to satisfy `ok`, re-reading as soon as the previous read returned (no fixed sleeps). */
+/**
+ * Waits for an API read to satisfy `ok`, re-reading as soon as the previous read returned (no fixed sleeps).
+ * When `ok` is a type guard, the value returned has its type.
+ */
+export async function eventually<T, Ready extends T>(read: () => Promise<T>, ok: (value: T) => value is Ready, what: string, timeoutMs?: number): Promise<Ready>;
+export async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs?: number): Promise<T>;
 export async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

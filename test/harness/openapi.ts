@@ -4,11 +4,68 @@ import addFormatsModule from 'ajv-formats';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
-export type OpenApiDoc = { paths: Record<string, Record<string, any>>; [k: string]: any };
+/** A JSON Schema in an OpenAPI document: the keywords tests read are named, the rest are there as they are. */
+export interface OpenApiSchema {
+  $ref?: string;
+  type?: string | string[];
+  format?: string;
+  properties?: Record<string, OpenApiSchema>;
+  required?: string[];
+  items?: OpenApiSchema;
+  anyOf?: OpenApiSchema[];
+  oneOf?: OpenApiSchema[];
+  const?: unknown;
+  enum?: unknown[];
+  default?: unknown;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  minItems?: number;
+  [keyword: string]: unknown;
+}
+export interface OpenApiParameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required?: boolean;
+  schema?: OpenApiSchema;
+}
+export interface OpenApiMedia {
+  schema?: OpenApiSchema;
+}
+export interface OpenApiResponse {
+  description: string;
+  content?: Record<string, OpenApiMedia>;
+}
+export type OpenApiSecurity = Record<string, string[]>[];
+export interface OpenApiOperation {
+  operationId: string;
+  parameters?: OpenApiParameter[];
+  requestBody?: { content?: Record<string, OpenApiMedia> };
+  responses: Record<string, OpenApiResponse>;
+  security?: OpenApiSecurity;
+}
+export interface OpenApiSecurityScheme {
+  type: string;
+  name?: string;
+  in?: string;
+  scheme?: string;
+  description?: string;
+}
+/** The parts of an OpenAPI 3.1 document the tests read. */
+export interface OpenApiDoc {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { securitySchemes: Record<string, OpenApiSecurityScheme>; schemas?: Record<string, OpenApiSchema> };
+  security: OpenApiSecurity;
+}
 export interface Operation {
   method: string;
   path: string;
-  op: any;
+  op: OpenApiOperation;
 }
 /** What a check needs of a response: status, headers, and the parsed JSON body or the raw text. */
 export interface CheckedResponse {

@@ -25,6 +25,9 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** What startServerProcess rejects with: the process's exit code and everything it wrote. */
+export type ServerExit = Error & { code: number | null; output: string };
+
 /**
  * Starts src/main.ts in its own process on a free port and resolves once it logs that it listens,
  * or rejects with its output if it exits first.
@@ -56,6 +59,6 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(Object.assign(new Error(`server exited with ${code}: ${out}`), { code, output: out })));
+    child.on('exit', (code) => reject(Object.assign(new Error(`server exited with ${code}: ${out}`), { code, output: out }) satisfies ServerExit));
   });
 }

@@ -3,12 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { adminRequest } from '../harness/admin.js';
-import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, type Customer } from '../harness/customers.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { openApiChecker, type CheckedResponse, type OpenApiDoc, type Operation } from '../harness/openapi.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenantsOnChain } from '../harness/tenants.js';
 
 /*
  * The operators' OpenAPI document (/admin/openapi.json): generated from the admin routes' own schemas, kept apart
@@ -141,30 +141,27 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<CheckedResponse[]>> = {
 
 for (const backend of backends()) {
   describe(`admin OpenAPI document and real responses [${backend}]`, () => {
-    let anvil: Anvil;
+    let server: TestServer | undefined;
     let ctx: Ctx;
     let doc: OpenApiDoc;
     let operations: Operation[];
     let assertConforms: ReturnType<typeof openApiChecker>['assertConforms'];
 
     before(async () => {
-      anvil = await startAnvil(8453);
-      const server = await startServer(backend, { CHAIN_RPC_URLS: `8453=${anvil.url}` });
-      await anvil.setBalance(server.treasury!.address, 10n * ETH);
-      const acme = await server.seedIntegrator('Acme');
+      const started = await startTenantsOnChain(backend, 8453, ['Acme']);
+      server = started.server;
+      const [acme] = started.tenants;
+      await started.chain.setBalance(server.treasury!.address, 10n * ETH);
       const { token } = await createOperator(server.database, 'Alice', server.clock.now());
       ctx = { server, acme, token, customer: await createCustomer(server, acme) };
       doc = (await adminRequest(server, 'GET', '/admin/openapi.json')).body as OpenApiDoc;
       ({ operations, assertConforms } = openApiChecker(doc));
     });
-    after(async () => {
-      await ctx?.server.close();
-      await anvil?.stop();
-    });
+    after(() => server?.close());
 
     it('is OpenAPI 3.1 with the bearer scheme, every operation under /admin/api and declaring 401; the integrators’ document has none of them', async () => {
       assert.equal(doc.openapi, '3.1.0');
-      assert.deepEqual(doc.components.securitySchemes, { operatorToken: { type: 'http', scheme: 'bearer', description: doc.components.securitySchemes.operatorToken.description } });
+      assert.deepEqual(doc.components.securitySchemes, { operatorToken: { type: 'http', scheme: 'bearer', description: doc.components.securitySchemes.operatorToken!.description } });
       assert.deepEqual(doc.security, [{ operatorToken: [] }]);
       assert.ok(operations.length >= 9, `operations: ${operations.length}`);
       for (const { path, op } of operations) {

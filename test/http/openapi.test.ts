@@ -5,12 +5,13 @@ import { randomUUID } from 'node:crypto';
 import { generateP256KeyPair } from '../../src/crypto/p256.js';
 import { serializeTransaction } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { startAnvil, type Anvil } from '../harness/anvil.js';
+import type { Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { openApiChecker, type OpenApiDoc, type Operation } from '../harness/openapi.js';
 import { berliner, californian, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenantsOnChain } from '../harness/tenants.js';
 
 type Ctx = { server: TestServer; acme: SeededIntegrator; reader: SeededIntegrator; globex: SeededIntegrator; foreign: ForeignRecords; own: ForeignRecords; own2: Payer };
 /** Records created by one integrator, to address from another. */
@@ -400,32 +401,29 @@ const operationUrl = (path: string) => path.replace(/\{[^}]+\}/g, '0x02');
 
 for (const backend of backends()) {
   describe(`OpenAPI document and real responses [${backend}]`, () => {
+    let server: TestServer | undefined;
     let ctx: Ctx;
     let doc: OpenApiDoc;
     let operations: Operation[];
     let assertConforms: ReturnType<typeof openApiChecker>['assertConforms'];
 
     before(async () => {
-      anvil = await startAnvil(8453);
-      const server = await startServer(backend, { WEBHOOK_ALLOW_PRIVATE: '1', CHAIN_RPC_URLS: `8453=${anvil.url}` });
-      const acme = await server.seedIntegrator('Acme');
-      const globex = await server.seedIntegrator('Globex');
+      const started = await startTenantsOnChain(backend, 8453, ['Acme', 'Globex'], { WEBHOOK_ALLOW_PRIVATE: '1' });
+      ({ server, chain: anvil } = started);
+      const [acme, globex] = started.tenants;
       const issued = await acme.client.post('/v1/integrator/credentials', { label: 'reader', scope: 'read_only' });
       const reader = { ...acme, publicKey: issued.body.credential.publicKey, privateKey: issued.body.privateKey, client: server.clientFor(issued.body.privateKey) };
       ctx = { server, acme, reader, globex, foreign: await seedRecords(server, globex), own: await seedRecords(server, acme), own2: await seedPayer(server, acme) };
       doc = (await plain(server, '/openapi.json')).body;
       ({ operations, assertConforms } = openApiChecker(doc));
     });
-    after(async () => {
-      await ctx?.server.close();
-      await anvil?.stop();
-    });
+    after(() => server?.close());
 
     it('is OpenAPI 3.1 at version 0.2.0 with the three-header security scheme', () => {
       assert.equal(doc.openapi, '3.1.0');
       assert.equal(doc.info.version, '0.2.0');
       assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['pubkey', 'signature', 'timestamp']);
-      assert.equal(doc.components.securitySchemes.signature.name, 'X-Signature');
+      assert.equal(doc.components.securitySchemes.signature!.name, 'X-Signature');
       assert.deepEqual(doc.security, [{ pubkey: [], timestamp: [], signature: [] }]);
       for (const { path, op } of operations) {
         assert.ok(op.operationId, `${path} has an operationId`);
@@ -443,7 +441,7 @@ for (const backend of backends()) {
     });
 
     it('has an example for every operation, and every real response validates against the document', async () => {
-      const ids = operations.map((o) => o.op.operationId as string);
+      const ids = operations.map((o) => o.op.operationId);
       assert.deepEqual(ids.filter((id) => !EXAMPLES[id]), [], 'operations without examples');
       for (const { method, path, op } of operations) {
         const responses = await EXAMPLES[op.operationId]!(ctx);
@@ -458,7 +456,7 @@ for (const backend of backends()) {
 
     it('addresses every operation that takes a record id in the sweep below', () => {
       const takesId = operations.filter(({ path, op }) => {
-        const params = (op.parameters ?? []).map((p: any) => p.name as string);
+        const params = (op.parameters ?? []).map((p) => p.name);
         const body = op.requestBody?.content?.['application/json']?.schema?.properties ?? {};
         return path.startsWith('/v1/') && [...params, ...Object.keys(body)].some((n) => /^(accountId|userId|entityId|beneficiaryId|pubkey|startingAfter|eventId|subscriptionId|deliveryId|transactionId|bankAccountId)$/.test(n));
       });

@@ -11,6 +11,7 @@ import { backends } from '../harness/backends.js';
 import { eventsFor } from '../harness/db.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { ChangeData, EventData, FieldError, TransactionView } from '../harness/types.js';
 
 for (const backend of backends()) {
   describe(`transactions: send-transaction-passkey on real anvil nodes [${backend}]`, () => {
@@ -84,7 +85,7 @@ for (const backend of backends()) {
       assert.equal(BigInt(await base.rpc<string>('eth_getBalance', [to, 'latest'])), 12_345n);
 
       const [row] = await rowsOf(request.transactionId);
-      const events = (await eventsFor(server.database, row!.id)).map((e) => [e.type, (e.data as any).object.status, (e.data as any).previousAttributes?.status]);
+      const events = (await eventsFor(server.database, row!.id)).map((e) => [e.type, (e.data as EventData<TransactionView>).object.status, (e.data as Partial<ChangeData<TransactionView, 'status'>>).previousAttributes?.status]);
       assert.deepEqual(events, [
         ['transaction.created', 'processing', undefined],
         ['transaction.status.changed', 'completed', 'processing'],
@@ -123,9 +124,9 @@ for (const backend of backends()) {
         ids.push(res.body.transactionId);
       }
       const first = await acme.client.get(`/v1/query/list-transactions?accountId=${alice.accountId}&limit=1`);
-      assert.deepEqual([first.body.data.map((t: any) => t.transactionId), first.body.hasMore], [[ids[1]], true]);
+      assert.deepEqual([first.body.data.map((t: TransactionView) => t.transactionId), first.body.hasMore], [[ids[1]], true]);
       const second = await acme.client.get(`/v1/query/list-transactions?accountId=${alice.accountId}&limit=1&startingAfter=${ids[1]}`);
-      assert.deepEqual(second.body.data.map((t: any) => t.transactionId), [ids[0]]);
+      assert.deepEqual(second.body.data.map((t: TransactionView) => t.transactionId), [ids[0]]);
       for (const id of ids) assert.equal((await settled(id)).status, 'completed');
     });
 
@@ -183,10 +184,10 @@ for (const backend of backends()) {
 
       const wrongType = await send(8453, { ...body, type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' });
       assert.equal(wrongType.status, 400, wrongType.text);
-      assert.deepEqual(wrongType.body.errors.map((e: any) => e.pointer), ['/signedBody/type']);
+      assert.deepEqual(wrongType.body.errors.map((e: FieldError) => e.pointer), ['/signedBody/type']);
       const badTx = await send(8453, signedBody(alice, '0xdeadbeef'));
       assert.equal(badTx.status, 400, badTx.text);
-      assert.deepEqual(badTx.body.errors.map((e: any) => e.pointer), ['/signedBody/parameters/unsignedTransaction']);
+      assert.deepEqual(badTx.body.errors.map((e: FieldError) => e.pointer), ['/signedBody/parameters/unsignedTransaction']);
 
       const stale = await send(8453, signedBody(alice, unsigned, { timestampMs: String(server.clock.now().getTime() - 6 * 60_000) }));
       assert.deepEqual([stale.status, stale.body.code], [422, 'stale_signed_body'], stale.text);

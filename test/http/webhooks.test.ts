@@ -12,6 +12,7 @@ import { eventsOfType, statementsWaitingOnLocks } from '../harness/db.js';
 import { californian, signedAt } from '../harness/fixtures.js';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../harness/receiver.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { AttemptView, ChangeData, DeliveryView, EventView, FieldError, WebhookSubscription } from '../harness/types.js';
 
 const BASE = '/v1/webhooks/subscriptions';
 const DELIVERY_ENV = { WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_SCHEDULE: '0.05,0.05,0.05' };
@@ -86,14 +87,14 @@ for (const backend of backends()) {
     const deliveryOf = async (integrator: SeededIntegrator, path: string, eventId: string) => {
       const res = await integrator.client.get(`${path}/deliveries?limit=100`);
       assert.equal(res.status, 200, res.text);
-      return (res.body.data as any[]).find((d) => d.eventId === eventId);
+      return (res.body.data as DeliveryView[]).find((d) => d.eventId === eventId);
     };
 
     /** The event's delivery once it has reached `status` (and, when given, that many attempts). */
     const settled = (integrator: SeededIntegrator, path: string, eventId: string, status: 'succeeded' | 'failed', attempts?: number) =>
       eventually(
         () => deliveryOf(integrator, path, eventId),
-        (d) => d?.status === status && (attempts === undefined || d.attempts.length === attempts),
+        (d): d is DeliveryView => d?.status === status && (attempts === undefined || d.attempts.length === attempts),
         `delivery of ${eventId} ${status}${attempts ? ` after ${attempts} attempts` : ''}`,
       );
 
@@ -151,7 +152,7 @@ for (const backend of backends()) {
       assert.equal(delivery.nextAttemptAt, null);
       assert.equal(delivery.lastError, null);
       assert.deepEqual(
-        delivery.attempts.map((a: any) => [a.attemptNumber, a.responseStatus, a.responseBody, a.error, a.success]),
+        delivery.attempts.map((a: AttemptView) => [a.attemptNumber, a.responseStatus, a.responseBody, a.error, a.success]),
         [
           [1, 500, `first failure ${'x'.repeat(3000)}`.slice(0, 1024), null, false],
           [2, 500, 'second failure', null, false],
@@ -159,7 +160,7 @@ for (const backend of backends()) {
         ],
       );
       for (const a of delivery.attempts) assert.ok(Number.isInteger(a.durationMs) && a.durationMs >= 0);
-      const times = delivery.attempts.map((a: any) => Date.parse(a.attemptedAt));
+      const times = delivery.attempts.map((a: AttemptView) => Date.parse(a.attemptedAt));
       assert.deepEqual(times, [...times].sort((x, y) => x - y));
 
       const byEvent = await integrator.client.get(`/v1/events/${event.id}/deliveries`);
@@ -192,8 +193,8 @@ for (const backend of backends()) {
       assert.equal(disabledEvent.data.previousAttributes.enabled, true);
 
       const failed = await settled(integrator, path, gone.id, 'failed', 1);
-      assert.equal(failed.attempts[0].responseStatus, 410);
-      assert.equal(failed.attempts[0].responseBody, 'gone for good');
+      assert.equal(failed.attempts[0]!.responseStatus, 410);
+      assert.equal(failed.attempts[0]!.responseBody, 'gone for good');
 
       // Later events are not even queued for it.
       const later = await trigger(integrator);
@@ -225,7 +226,7 @@ for (const backend of backends()) {
       assert.equal((await r.next()).header('webhook-id'), gone.id);
       const resent = await settled(integrator, path, gone.id, 'succeeded', 2);
       assert.deepEqual(
-        resent.attempts.map((a: any) => a.responseStatus),
+        resent.attempts.map((a: AttemptView) => a.responseStatus),
         [410, 200],
       );
       assert.deepEqual(
@@ -247,7 +248,7 @@ for (const backend of backends()) {
       }
       const delivery = await settled(integrator, path, event.id, 'succeeded', 3);
       assert.deepEqual(
-        delivery.attempts.map((a: any) => a.responseStatus),
+        delivery.attempts.map((a: AttemptView) => a.responseStatus),
         [503, 429, 200],
       );
     });
@@ -277,7 +278,7 @@ for (const backend of backends()) {
           assert.equal(res.status, 400, `${method} ${name}: ${res.text}`);
           assert.equal(res.body.code, 'validation_failed');
           assert.deepEqual(
-            res.body.errors.map((e: any) => [e.pointer, e.code]),
+            res.body.errors.map((e: FieldError) => [e.pointer, e.code]),
             [[`/httpHeaders/${name}`, 'reserved_header']],
           );
         }
@@ -286,7 +287,7 @@ for (const backend of backends()) {
         const res = await integrator.client.post(BASE, { name: 'bad', url: `${r.url}/hook`, eventTypes: ['credential.*'], httpHeaders: { 'X-Evil': value } });
         assert.equal(res.status, 400, res.text);
         assert.deepEqual(
-          res.body.errors.map((e: any) => [e.pointer, e.code]),
+          res.body.errors.map((e: FieldError) => [e.pointer, e.code]),
           [['/httpHeaders/X-Evil', 'invalid_header_value']],
         );
       }
@@ -348,7 +349,7 @@ for (const backend of backends()) {
       const sameNames = await integrator.client.patch(path, { httpHeaders: { Authorization: `Bearer ${secret}`, 'X-Extra': 'y' } });
       assert.equal(sameNames.status, 200, sameNames.text);
       const [, valueOnly] = await eventsOfType(server.database, integrator.integratorId, 'webhook_subscription.updated');
-      assert.deepEqual((valueOnly!.data as any).previousAttributes.httpHeaders, { Authorization: '[redacted]', 'X-Extra': '[redacted]' });
+      assert.deepEqual((valueOnly!.data as ChangeData<WebhookSubscription, 'httpHeaders'>).previousAttributes.httpHeaders, { Authorization: '[redacted]', 'X-Extra': '[redacted]' });
       // The same values again are no change (no event); sending back the masks as read keeps the values.
       server.clock.advance(1000); // the same body as before: a new second, or it is a replay
       assert.equal((await integrator.client.patch(path, { httpHeaders: { Authorization: `Bearer ${secret}`, 'X-Extra': 'y' } })).status, 200);
@@ -476,7 +477,7 @@ for (const backend of backends()) {
       const unknown = await integrator.client.patch(path, { eventTypes: ['user.created', 'user.nope', 'nope.*'] });
       assert.equal(unknown.status, 400);
       assert.deepEqual(
-        unknown.body.errors.map((e: any) => [e.pointer, e.code]),
+        unknown.body.errors.map((e: FieldError) => [e.pointer, e.code]),
         [
           ['/eventTypes/1', 'unknown_event_type'],
           ['/eventTypes/2', 'unknown_event_type'],
@@ -495,7 +496,7 @@ for (const backend of backends()) {
       assert.equal(refused.status, 422, refused.text);
       assert.equal(refused.body.code, 'webhook_url_not_allowed');
       assert.deepEqual(
-        refused.body.errors.map((e: any) => e.pointer),
+        refused.body.errors.map((e: FieldError) => e.pointer),
         ['/url'],
       );
       assert.equal((await integrator.client.get(path)).body.subscription.url, `${r2.url}/elsewhere`);
@@ -522,7 +523,7 @@ for (const backend of backends()) {
 
       const history = await integrator.client.get(`/v1/events?objectId=${sub.id}&order=asc`);
       assert.deepEqual(
-        history.body.data.map((e: any) => [e.type, e.sequence]),
+        history.body.data.map((e: EventView) => [e.type, e.sequence]),
         [
           ['webhook_subscription.created', 1],
           ['webhook_subscription.updated', 2],
@@ -554,7 +555,7 @@ for (const backend of backends()) {
       assert.equal(user.status, 201, user.text);
 
       // Every event since the `*` subscription existed (its own created event included) goes to it, and only to it.
-      const events = (await integrator.client.get('/v1/events?order=asc&limit=100')).body.data as any[];
+      const events = (await integrator.client.get('/v1/events?order=asc&limit=100')).body.data as EventView[];
       const since = events.findIndex((e) => e.type === 'webhook_subscription.created' && e.objectId === all.body.subscription.id);
       const expected = events.slice(since);
       assert.ok(expected.some((e) => e.type === 'user.created'));
@@ -563,11 +564,11 @@ for (const backend of backends()) {
       for (const e of expected) {
         const deliveries = await eventually(
           () => integrator.client.get(`/v1/events/${e.id}/deliveries`),
-          (res) => res.body.data.every((d: any) => d.status === 'succeeded'),
+          (res) => res.body.data.every((d: DeliveryView) => d.status === 'succeeded'),
           `deliveries of ${e.type}`,
         );
         assert.deepEqual(
-          deliveries.body.data.map((d: any) => d.subscriptionId),
+          deliveries.body.data.map((d: DeliveryView) => d.subscriptionId),
           [all.body.subscription.id],
           e.type,
         );
@@ -595,7 +596,7 @@ for (const backend of backends()) {
       assert.equal(fifth.header('webhook-id'), event.id);
       const done = await settled(integrator, path, event.id, 'succeeded', 5);
       assert.deepEqual(
-        done.attempts.map((a: any) => [a.attemptNumber, a.responseStatus, a.success]),
+        done.attempts.map((a: AttemptView) => [a.attemptNumber, a.responseStatus, a.success]),
         [
           [1, 500, false],
           [2, 500, false],
@@ -650,7 +651,7 @@ for (const backend of backends()) {
         assert.equal(lost.body.code, 'resource_busy');
         assert.equal(lost.headers.get('retry-after'), '1');
         assert.match(lost.headers.get('content-type')!, /^application\/problem\+json/);
-        assert.equal((await deliveryOf(integrator, path, event.id)).status, 'succeeded', 'nothing was changed');
+        assert.equal((await deliveryOf(integrator, path, event.id))?.status, 'succeeded', 'nothing was changed');
 
         const again = await retry();
         assert.equal(again.status, 202, again.text);
@@ -683,7 +684,7 @@ for (const backend of backends()) {
       assert.equal(outcome.given, 1);
       // The worker's claim was taken from it: its success is not recorded over the API's change.
       await eventually(() => statementsWaitingOnLocks(server.database, '%webhook_%'), (n) => n === 0, 'the worker to go on');
-      const delivery = await deliveryOf(integrator, path, event.id);
+      const delivery = (await deliveryOf(integrator, path, event.id))!;
       assert.deepEqual([delivery.status, delivery.attempts.length, delivery.lastError], ['failed', 0, 'subscription_disabled']);
     });
 
@@ -775,7 +776,7 @@ for (const backend of backends()) {
       assert.match(events[0].data.detail, /no successful delivery since .*HTTP 500/);
       // Its pending delivery was given up with it (recover can resend it once re-enabled).
       const givenUp = await settled(integrator, path, later.id, 'failed', 1);
-      assert.match(givenUp.lastError, /^subscription_disabled/);
+      assert.match(givenUp.lastError!, /^subscription_disabled/);
     });
   });
 
@@ -818,7 +819,7 @@ for (const backend of backends()) {
         assert.equal(res.status, status, `${url}: ${res.text}`);
         assert.equal(res.body.code, status === 422 ? 'webhook_url_not_allowed' : 'validation_failed', url);
         assert.deepEqual(
-          res.body.errors.map((e: any) => e.pointer),
+          res.body.errors.map((e: FieldError) => e.pointer),
           ['/url'],
           url,
         );

@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import { createClient } from '../../src/client/index.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { runAdmin, startServerProcess } from '../harness/process.js';
+import type { CaseHistoryEntry, ReviewItem } from '../harness/types.js';
 
 describe('the review CLI', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'iapi-review-'));
@@ -32,7 +33,7 @@ describe('the review CLI', () => {
 
     const queue = JSON.parse((await runAdmin(['review', 'list'], env)).stdout);
     assert.deepEqual(
-      queue.data.map((c: any) => [c.subjectType, c.subjectId, c.integratorName]),
+      queue.data.map((c: ReviewItem) => [c.subjectType, c.subjectId, c.integratorName]),
       [['user', userId, 'Acme']],
     );
     const shown = JSON.parse((await runAdmin(['review', 'show', '--type', 'user', '--id', userId], env)).stdout);
@@ -56,7 +57,7 @@ describe('the review CLI', () => {
     assert.equal(JSON.parse(deactivated.stdout).verificationStatus, 'inactive');
     const history = JSON.parse((await runAdmin(['review', 'show', '--type', 'user', '--id', userId], env)).stdout).history;
     assert.deepEqual(
-      history.map((h: any) => [h.action, h.actorType, h.reason]).slice(1),
+      history.map((h: CaseHistoryEntry) => [h.action, h.actorType, h.reason]).slice(1),
       [
         ['approve', 'operator', 'approve'],
         ['deactivate', 'operator', 'account closed at the user’s request'],

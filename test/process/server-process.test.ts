@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createClient } from '../../src/client/index.js';
-import { runAdmin, startServerProcess } from '../harness/process.js';
+import { runAdmin, startServerProcess, type ServerExit } from '../harness/process.js';
 
 describe('the server process on the embedded database', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'iapi-'));
@@ -28,7 +28,7 @@ describe('the server process on the embedded database', () => {
       assert.equal(who.body.integratorId, out.integratorId);
 
       // A second process must not open the same PGlite folder.
-      await assert.rejects(startServerProcess(env), (err: any) => {
+      await assert.rejects(startServerProcess(env), (err: ServerExit) => {
         assert.equal(err.code, 75);
         assert.match(err.output, /DATA_DIR .* is in use by process \d+/);
         return true;
@@ -48,7 +48,7 @@ describe('the server process on the embedded database', () => {
     // Data survives the restart; the CLI works again while the server is stopped.
     const listed = await runAdmin(['integrators', 'list'], env);
     assert.equal(listed.code, 0, listed.stderr);
-    assert.deepEqual(JSON.parse(listed.stdout).integrators.map((i: any) => i.name), ['Acme Pay']);
+    assert.deepEqual(JSON.parse(listed.stdout).integrators.map((i: { name: string }) => i.name), ['Acme Pay']);
   });
 
   it('takes over a lock left by a dead process', async () => {
@@ -74,12 +74,12 @@ describe('the server process on the embedded database', () => {
     assert.match(usage.stderr, /--name is required/);
     const unknown = await runAdmin(['nope'], env);
     assert.equal(unknown.code, 64);
-    await assert.rejects(startServerProcess({ ...env, PORT: 'abc' }), (err: any) => {
+    await assert.rejects(startServerProcess({ ...env, PORT: 'abc' }), (err: ServerExit) => {
       assert.equal(err.code, 78);
       assert.equal(err.output.trim(), 'configuration error: PORT must be an integer from 0 to 65535 (got "abc")');
       return true;
     });
-    await assert.rejects(startServerProcess({ ...env, APP_ENV: 'production' }), (err: any) => {
+    await assert.rejects(startServerProcess({ ...env, APP_ENV: 'production' }), (err: ServerExit) => {
       assert.equal(err.code, 78);
       assert.match(err.output, /ENCRYPTION_KEY is required/);
       return true;
