@@ -7,7 +7,9 @@ import { adminRequest } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
 import { eventsFor } from '../harness/db.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
+import type { DocumentView, EventData, ReviewItem, StatusChange } from '../harness/types.js';
 
 const bytesOf = (dataUrl: string) => Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
 
@@ -19,8 +21,7 @@ for (const backend of backends()) {
     let seq = 0;
 
     before(async () => {
-      server = await startServer(backend);
-      acme = await server.seedIntegrator('Acme');
+      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
       operator = await createOperator(server.database, 'Alice', server.clock.now());
     });
     after(() => server.close());
@@ -39,7 +40,7 @@ for (const backend of backends()) {
       });
       assert.equal(created.status, 201, created.text);
       assert.equal(created.body.verificationStatus, 'under_review');
-      return { ...created.body, sent: verificationDocuments } as { userId: string; accountId: string; verificationDocuments: any[]; sent: { document: string }[] };
+      return { ...created.body, sent: verificationDocuments } as { userId: string; accountId: string; verificationDocuments: DocumentView[]; sent: { document: string }[] };
     };
 
     it('refuses a request without a bearer token, with a wrong token, and with an integrator signature', async () => {
@@ -82,7 +83,7 @@ for (const backend of backends()) {
       const page1 = await admin(`/admin/api/reviews?integratorId=${pager.integratorId}&limit=2`);
       assert.equal(page1.status, 200);
       assert.deepEqual(
-        page1.body.data.map((r: any) => r.subjectId),
+        page1.body.data.map((r: ReviewItem) => r.subjectId),
         [first.userId, second.userId],
       );
       assert.equal(page1.body.hasMore, true);
@@ -92,7 +93,7 @@ for (const backend of backends()) {
 
       const page2 = await admin(`/admin/api/reviews?integratorId=${pager.integratorId}&limit=2&startingAfter=${page1.body.nextCursor}`);
       assert.deepEqual(
-        page2.body.data.map((r: any) => r.subjectId),
+        page2.body.data.map((r: ReviewItem) => r.subjectId),
         [third.userId],
       );
       assert.equal(page2.body.hasMore, false);
@@ -100,10 +101,10 @@ for (const backend of backends()) {
 
       // Without the filter every integrator's records are in the queue, oldest first.
       const all = await admin('/admin/api/reviews');
-      const ids = all.body.data.map((r: any) => r.subjectId);
+      const ids = all.body.data.map((r: ReviewItem) => r.subjectId);
       assert.ok(ids.indexOf(first.userId) < ids.indexOf(third.userId));
       assert.ok(ids.indexOf(third.userId) < ids.indexOf(mine.userId));
-      const since = all.body.data.map((r: any) => r.since);
+      const since = all.body.data.map((r: ReviewItem) => r.since);
       assert.deepEqual(since, [...since].sort());
 
       assert.equal((await admin('/admin/api/reviews?limit=0')).status, 400);
@@ -127,7 +128,7 @@ for (const backend of backends()) {
       for (const d of docs) assert.equal(d.contentUrl, `/admin/api/documents/${d.documentId}/content`);
 
       for (const [i, sent] of user.sent.entries()) {
-        const documentId = user.verificationDocuments[i].documentId as string;
+        const documentId = user.verificationDocuments[i]!.documentId;
         const content = await admin(docs.find((d) => d.documentId === documentId)!.contentUrl);
         assert.equal(content.status, 200);
         assert.equal(content.headers.get('content-type'), sent.document.slice(5, sent.document.indexOf(';')));
@@ -149,7 +150,7 @@ for (const backend of backends()) {
 
       const last = (await eventsFor(server.database, user.userId)).at(-1)!;
       assert.equal(last.type, 'user.verification_status.changed');
-      assert.equal((last.data as any).object.verificationStatus, 'active');
+      assert.equal((last.data as EventData<StatusChange>).object.verificationStatus, 'active');
       const rows = await server.database.db.select().from(verificationTransitions).where(eq(verificationTransitions.subjectId, user.userId));
       const row = rows.at(-1)!;
       assert.deepEqual([row.fromStatus, row.toStatus, row.actorType, row.actorId], ['under_review', 'active', 'operator', operator.operatorId]);
@@ -183,7 +184,7 @@ for (const backend of backends()) {
 
     it('request_resubmission flags a document the integrator then sees', async () => {
       const user = await underReview();
-      const passport = user.verificationDocuments.find((d) => d.documentType === 'passport');
+      const passport = user.verificationDocuments.find((d) => d.documentType === 'passport')!;
       const asked = await admin(`/admin/api/reviews/user/${user.userId}/decisions`, {
         method: 'POST',
         body: { decision: 'request_resubmission', reasons: ['Passport photo unreadable'], documents: [passport.documentId] },
@@ -192,7 +193,7 @@ for (const backend of backends()) {
       assert.equal(asked.body.verificationStatus, 'resubmission_requested');
       const details = await acme.client.get(`/v1/query/get-user-details?userId=${user.userId}`);
       assert.equal(details.body.verificationStatus, 'resubmission_requested');
-      assert.deepEqual(details.body.verificationDocuments.find((d: any) => d.documentId === passport.documentId).errors, ['Passport photo unreadable']);
+      assert.deepEqual(details.body.verificationDocuments.find((d: DocumentView) => d.documentId === passport.documentId).errors, ['Passport photo unreadable']);
     });
 
     it('answers an unknown case with 404 and a bad subject with 400', async () => {

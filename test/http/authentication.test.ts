@@ -5,7 +5,9 @@ import { encodeDerSignature, flipS, parseDerSignature } from '../../src/crypto/d
 import { generateP256KeyPair, importPrivateKey } from '../../src/crypto/p256.js';
 import { signRequest } from '../../src/crypto/request-signature.js';
 import { backends } from '../harness/backends.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
+import type { FieldError, Problem } from '../harness/types.js';
 
 for (const backend of backends()) {
   describe(`authentication [${backend}]`, () => {
@@ -13,8 +15,7 @@ for (const backend of backends()) {
     let acme: SeededIntegrator;
 
     before(async () => {
-      server = await startServer(backend);
-      acme = await server.seedIntegrator('Acme');
+      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
     });
     after(() => server.close());
 
@@ -33,7 +34,7 @@ for (const backend of backends()) {
       return signRequest(importPrivateKey(privateKey), String(ts), method, path, body);
     }
 
-    function assertProblem(res: { status: number; body: any; headers: Headers }, status: number, code: string) {
+    function assertProblem(res: { status: number; body: Problem; headers: Headers }, status: number, code: string) {
       assert.equal(res.status, status, JSON.stringify(res.body));
       assert.equal(res.body.code, code);
       assert.equal(res.body.status, status);
@@ -75,11 +76,11 @@ for (const backend of backends()) {
     it('reports each missing header', async () => {
       const res = await send('GET', '/v1/integrator/whoami', {});
       assertProblem(res, 401, 'missing_auth_headers');
-      assert.deepEqual(res.body.errors.map((e: any) => e.pointer).sort(), ['/X-Pubkey', '/X-Signature', '/X-Timestamp']);
+      assert.deepEqual(res.body.errors.map((e: FieldError) => e.pointer).sort(), ['/X-Pubkey', '/X-Signature', '/X-Timestamp']);
       const some = signed(acme.privateKey, 'GET', '/v1/integrator/whoami');
       const partial = await send('GET', '/v1/integrator/whoami', { 'X-Pubkey': some['X-Pubkey'], 'X-Timestamp': some['X-Timestamp'] });
       assertProblem(partial, 401, 'missing_auth_headers');
-      assert.deepEqual(partial.body.errors.map((e: any) => e.pointer), ['/X-Signature']);
+      assert.deepEqual(partial.body.errors.map((e: FieldError) => e.pointer), ['/X-Signature']);
     });
 
     it('rejects malformed public keys', async () => {

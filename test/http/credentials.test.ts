@@ -3,7 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { generateP256KeyPair, importPrivateKey } from '../../src/crypto/p256.js';
 import { backends } from '../harness/backends.js';
 import { eventsFor } from '../harness/db.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
+import type { ChangeData, CredentialView, FieldError } from '../harness/types.js';
 
 for (const backend of backends()) {
   describe(`integrator credentials [${backend}]`, () => {
@@ -12,9 +14,7 @@ for (const backend of backends()) {
     let globex: SeededIntegrator;
 
     before(async () => {
-      server = await startServer(backend);
-      acme = await server.seedIntegrator('Acme');
-      globex = await server.seedIntegrator('Globex');
+      ({ server, tenants: [acme, globex] } = await startTenants(backend, ['Acme', 'Globex']));
     });
     after(() => server.close());
 
@@ -51,10 +51,10 @@ for (const backend of backends()) {
       const res = await acme.client.post('/v1/integrator/credentials', { label: '', scope: 'admin', publicKey: '0x1234', extra: true });
       assert.equal(res.status, 400);
       assert.equal(res.body.code, 'validation_failed');
-      const byPointer = Object.fromEntries(res.body.errors.map((e: any) => [e.pointer, e.code]));
+      const byPointer = Object.fromEntries(res.body.errors.map((e: FieldError) => [e.pointer, e.code]));
       assert.deepEqual(byPointer, { '/label': 'too_short', '/scope': 'invalid_value', '/publicKey': 'invalid_format', '/extra': 'unknown_field' });
       const missing = await acme.client.post('/v1/integrator/credentials', {});
-      assert.deepEqual(missing.body.errors.map((e: any) => e.pointer).sort(), ['/label', '/scope']);
+      assert.deepEqual(missing.body.errors.map((e: FieldError) => e.pointer).sort(), ['/label', '/scope']);
       // A well-formed hex string that is not on the curve.
       const offCurve = await acme.client.post('/v1/integrator/credentials', { label: 'x', scope: 'read_only', publicKey: `0x02${'f'.repeat(64)}` });
       assert.equal(offCurve.status, 400);
@@ -65,8 +65,8 @@ for (const backend of backends()) {
       const res = await globex.client.get('/v1/integrator/credentials');
       assert.equal(res.status, 200);
       assert.ok(res.body.credentials.length >= 1);
-      assert.ok(res.body.credentials.every((c: any) => c.publicKey !== acme.publicKey));
-      assert.ok(res.body.credentials.some((c: any) => c.publicKey === globex.publicKey));
+      assert.ok(res.body.credentials.every((c: CredentialView) => c.publicKey !== acme.publicKey));
+      assert.ok(res.body.credentials.some((c: CredentialView) => c.publicKey === globex.publicKey));
     });
 
     it('updates label, scope and active of another credential and records credential.updated', async () => {
@@ -79,7 +79,7 @@ for (const backend of backends()) {
       assert.equal(res.body.active, false);
       const rows = await eventsFor(server.database, created.body.credential.credentialId);
       assert.deepEqual(rows.map((r) => [r.type, r.sequence]), [['credential.created', 1], ['credential.updated', 2]]);
-      const data = rows[1]!.data as any;
+      const data = rows[1]!.data as ChangeData<CredentialView, 'label' | 'scope' | 'active'>;
       assert.deepEqual(data.previousAttributes.label, 'before');
       assert.deepEqual(data.previousAttributes.scope, 'read_write');
       assert.deepEqual(data.previousAttributes.active, true);
@@ -114,7 +114,7 @@ for (const backend of backends()) {
       const foreign = await acme.client.patch(`/v1/integrator/credentials/${globex.publicKey}`, { label: 'hijack' });
       const absent = await acme.client.patch(`/v1/integrator/credentials/${missing}`, { label: 'hijack' });
       assert.equal(foreign.status, 404);
-      const strip = (b: any) => ({ ...b, requestId: undefined });
+      const strip = (b: object) => ({ ...b, requestId: undefined });
       assert.deepEqual(strip(foreign.body), strip(absent.body));
       const delForeign = await acme.client.delete(`/v1/integrator/credentials/${globex.publicKey}`);
       const delAbsent = await acme.client.delete(`/v1/integrator/credentials/${missing}`);

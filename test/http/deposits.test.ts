@@ -5,20 +5,22 @@ import { eq } from 'drizzle-orm';
 import { transactions } from '../../src/db/schema/index.js';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { adminRequest } from '../harness/admin.js';
-import { startAnvil, type Anvil } from '../harness/anvil.js';
+import type { Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, type Customer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
 import { eventually } from '../harness/eventually.js';
 import { companyInfo, entityDocs, signedAt } from '../harness/fixtures.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenantsOnChain } from '../harness/tenants.js';
+import type { ChangeData, EventData, TransactionView } from '../harness/types.js';
 
 const WEI_PER_USD = 10n ** 12n;
 const WEI_PER_EUR = 11n * 10n ** 11n;
 
 /** Reads a transaction through the API until `ok`. */
-function until(who: SeededIntegrator, transactionId: string, ok: (body: any) => boolean, what: string) {
+function until(who: SeededIntegrator, transactionId: string, ok: (body: TransactionView) => boolean, what: string) {
   return eventually(
     () => who.client.get(`/v1/query/get-transaction?transactionId=${transactionId}`),
     (r) => r.status === 200 && ok(r.body),
@@ -38,17 +40,11 @@ for (const backend of backends()) {
     let alice: Customer;
 
     before(async () => {
-      base = await startAnvil(8453);
-      server = await startServer(backend, { CHAIN_RPC_URLS: `8453=${base.url}` });
-      acme = await server.seedIntegrator('Acme');
-      globex = await server.seedIntegrator('Globex');
+      ({ server, chain: base, tenants: [acme, globex] } = await startTenantsOnChain(backend, 8453, ['Acme', 'Globex']));
       alice = await createCustomer(server, acme);
       await base.setBalance(server.treasury!.address, 10n * ETH);
     });
-    after(async () => {
-      await server?.close();
-      await base?.stop();
-    });
+    after(() => server?.close());
 
     const post = (path: string, body: unknown, who: SeededIntegrator = acme) => {
       server.clock.advance(1000);
@@ -94,7 +90,7 @@ for (const backend of backends()) {
       const read = await acme.client.get(`/v1/query/get-transaction?transactionId=${t.transactionId}`);
       assert.deepEqual(read.body, t);
       const [row] = await server.database.db.select().from(transactions).where(eq(transactions.transactionId, t.transactionId));
-      assert.deepEqual((await eventsFor(server.database, row!.id)).map((e) => [e.type, (e.data as any).object.status]), [['transaction.created', 'waiting_for_funds']]);
+      assert.deepEqual((await eventsFor(server.database, row!.id)).map((e) => [e.type, (e.data as EventData<TransactionView>).object.status]), [['transaction.created', 'waiting_for_funds']]);
     });
 
     it('EUR: SEPA instructions with IBAN and BIC', async () => {
@@ -127,7 +123,7 @@ for (const backend of backends()) {
       assert.equal((await balance(alice.walletAddress)) - before, 1230n * WEI_PER_USD / 100n);
 
       const [row] = await server.database.db.select().from(transactions).where(eq(transactions.transactionId, created.transactionId));
-      const events = (await eventsFor(server.database, row!.id)).map((e) => [e.type, (e.data as any).object.status, (e.data as any).previousAttributes?.status]);
+      const events = (await eventsFor(server.database, row!.id)).map((e) => [e.type, (e.data as EventData<TransactionView>).object.status, (e.data as Partial<ChangeData<TransactionView, 'status'>>).previousAttributes?.status]);
       assert.deepEqual(events, [
         ['transaction.created', 'waiting_for_funds', undefined],
         ['transaction.status.changed', 'funds_in_transfer', 'waiting_for_funds'],
@@ -160,7 +156,7 @@ for (const backend of backends()) {
       await base.setBalance(treasury, 0n);
       try {
         assert.equal((await post('/v1/sandbox/simulate-deposit', { transactionId: poorChainDeposit.transactionId, amount: '1.00' })).status, 200);
-        const stuck = await until(acme, poorChainDeposit.transactionId, (t) => t.deposit.payoutError !== undefined, 'a failed payout attempt');
+        const stuck = await until(acme, poorChainDeposit.transactionId, (t) => t.deposit!.payoutError !== undefined, 'a failed payout attempt');
         assert.equal(stuck.status, 'funds_in_transfer');
         assert.match(stuck.deposit.payoutError, /insufficient_funds/);
       } finally {
@@ -224,24 +220,18 @@ for (const backend of backends()) {
     const treasuryKey = `0x${'11'.repeat(32)}`;
 
     before(async () => {
-      base = await startAnvil(8453);
-      server = await startServer(backend, {
+      ({ server, chain: base, tenants: [integrator] } = await startTenantsOnChain(backend, 8453, ['Prod'], {
         APP_ENV: 'production',
         ENCRYPTION_KEY: 'cd'.repeat(32),
-        CHAIN_RPC_URLS: `8453=${base.url}`,
         TREASURY_PRIVATE_KEY: treasuryKey,
         DEPOSIT_BANK_USD: JSON.stringify({ bank_name: 'First Example Bank', bank_address: '2 Main St', bank_beneficiary_name: 'Example Custody LLC', bank_beneficiary_address: '3 Main St', bank_account_number: '987654321', bank_routing_number: '011000015' }),
-      });
+      }));
       const operator = await createOperator(server.database, 'Bank feed', server.clock.now());
       token = operator.token;
       operatorId = operator.operatorId;
-      integrator = await server.seedIntegrator('Prod');
       await base.setBalance(server.treasury!.address, ETH);
     });
-    after(async () => {
-      await server?.close();
-      await base?.stop();
-    });
+    after(() => server?.close());
 
     /** An active custodial customer in production: complete, so under review at once, then approved by an operator. */
     async function activeCustomer(): Promise<Customer> {

@@ -3,7 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { ERROR_CODES } from '../../src/domain/errors.js';
 import { backends } from '../harness/backends.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
+import type { FieldError, Problem } from '../harness/types.js';
 
 for (const backend of backends()) {
   describe(`error responses [${backend}]`, () => {
@@ -11,12 +13,11 @@ for (const backend of backends()) {
     let acme: SeededIntegrator;
 
     before(async () => {
-      server = await startServer(backend, { BODY_LIMIT_BYTES: '2048', RATE_LIMIT_MAX: '1000000' });
-      acme = await server.seedIntegrator('Acme');
+      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme'], { BODY_LIMIT_BYTES: '2048', RATE_LIMIT_MAX: '1000000' }));
     });
     after(() => server.close());
 
-    function assertProblemShape(body: any, status: number) {
+    function assertProblemShape(body: Problem, status: number) {
       assert.equal(body.status, status);
       assert.equal(typeof body.title, 'string');
       assert.equal(typeof body.detail, 'string');
@@ -57,7 +58,7 @@ for (const backend of backends()) {
       });
       assert.equal(res.status, 400, res.text);
       assert.deepEqual(
-        res.body.errors.map((e: any) => [e.pointer, e.code]),
+        res.body.errors.map((e: FieldError) => [e.pointer, e.code]),
         [
           ['/label', 'invalid_characters'],
           ['/nested/x\u0000', 'invalid_characters'],
@@ -160,9 +161,7 @@ for (const backend of backends()) {
     let globex: SeededIntegrator;
 
     before(async () => {
-      server = await startServer(backend, { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '3600' });
-      acme = await server.seedIntegrator('Acme');
-      globex = await server.seedIntegrator('Globex');
+      ({ server, tenants: [acme, globex] } = await startTenants(backend, ['Acme', 'Globex'], { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '3600' }));
     });
     after(() => server.close());
 

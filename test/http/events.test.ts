@@ -4,21 +4,15 @@ import { after, before, describe, it } from 'node:test';
 import { eventually } from '../harness/eventually.js';
 import { backends } from '../harness/backends.js';
 import { startReceiver, type Receiver } from '../harness/receiver.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
+import type { CredentialView, EventView, FieldError } from '../harness/types.js';
 
 const DELIVERY_ENV = { WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_SCHEDULE: '0.05,0.05,0.05' };
 const EVENT_KEYS = ['apiVersion', 'createdAt', 'data', 'id', 'objectId', 'objectType', 'sequence', 'type'];
 
-interface Event {
-  id: string;
-  type: string;
-  objectType: string;
-  objectId: string;
-  sequence: number;
-  apiVersion: string;
-  createdAt: string;
-  data: { object: any; previousAttributes?: Record<string, unknown>; [k: string]: unknown };
-}
+/** An event of one credential: its object is the credential. */
+type CredentialEvent = EventView & { data: { object: CredentialView; previousAttributes?: Partial<CredentialView> } };
 
 
 const withoutRequestId = (body: Record<string, unknown>) => {
@@ -38,9 +32,7 @@ for (const backend of backends()) {
     const keys: { credentialId: string; publicKey: string }[] = [];
 
     before(async () => {
-      server = await startServer(backend, DELIVERY_ENV);
-      eve = await server.seedIntegrator('Eve');
-      mallory = await server.seedIntegrator('Mallory');
+      ({ server, tenants: [eve, mallory] } = await startTenants(backend, ['Eve', 'Mallory'], DELIVERY_ENV));
       // Enough events for more than one default page (20).
       for (let i = 0; i < 14; i++) await newCredential(eve);
       for (let i = 0; i < 5; i++) {
@@ -63,12 +55,12 @@ for (const backend of backends()) {
     const list = async (integrator: SeededIntegrator, query = '') => {
       const res = await integrator.client.get(`/v1/events${query ? `?${query}` : ''}`);
       assert.equal(res.status, 200, res.text);
-      return res.body as { data: Event[]; hasMore: boolean };
+      return res.body as { data: EventView[]; hasMore: boolean };
     };
 
     /** Every page, following startingAfter, asserting no page repeats an id. */
     const everything = async (integrator: SeededIntegrator, query: string, limit: number) => {
-      const all: Event[] = [];
+      const all: EventView[] = [];
       let after: string | undefined;
       for (let pages = 0; pages < 100; pages++) {
         const page = await list(integrator, `${query}&limit=${limit}${after ? `&startingAfter=${after}` : ''}`);
@@ -103,7 +95,7 @@ for (const backend of backends()) {
         assert.equal(new Date(e.createdAt).toISOString(), e.createdAt);
         assert.ok('object' in e.data);
       }
-      const created = desc.data.find((e) => e.type === 'credential.created' && e.objectId === keys[0]!.credentialId)!;
+      const created = desc.data.find((e) => e.type === 'credential.created' && e.objectId === keys[0]!.credentialId)! as CredentialEvent;
       assert.equal(created.objectType, 'credential');
       assert.equal(created.data.object.publicKey, keys[0]!.publicKey);
       assert.equal(created.data.previousAttributes, undefined, 'a creation has no previousAttributes');
@@ -139,7 +131,7 @@ for (const backend of backends()) {
         assert.equal(res.status, 400, `${query}: ${res.text}`);
         assert.equal(res.body.code, 'validation_failed');
         assert.ok(
-          res.body.errors.some((e: any) => e.pointer === pointer),
+          res.body.errors.some((e: FieldError) => e.pointer === pointer),
           `${query}: ${JSON.stringify(res.body.errors)}`,
         );
       }
@@ -195,13 +187,13 @@ for (const backend of backends()) {
       assert.equal(unknown.status, 400);
       assert.equal(unknown.body.code, 'validation_failed');
       assert.deepEqual(
-        unknown.body.errors.map((e: any) => [e.pointer, e.code]),
+        unknown.body.errors.map((e: FieldError) => [e.pointer, e.code]),
         [['/type', 'unknown_event_type']],
       );
       const unknownInTypes = await eve.client.get('/v1/events?types=credential.created,user.*');
       assert.equal(unknownInTypes.status, 400);
       assert.deepEqual(
-        unknownInTypes.body.errors.map((e: any) => [e.pointer, e.code]),
+        unknownInTypes.body.errors.map((e: FieldError) => [e.pointer, e.code]),
         [['/types', 'unknown_event_type']],
       );
       const tooMany = await eve.client.get(`/v1/events?types=${Array(21).fill('credential.created').join(',')}`);
@@ -223,7 +215,7 @@ for (const backend of backends()) {
       server.clock.advance(1000);
       assert.equal((await eve.client.patch(`/v1/integrator/credentials/${key.publicKey}`, { active: false })).status, 200);
 
-      const history = (await list(eve, `objectId=${key.credentialId}&order=asc`)).data;
+      const history = (await list(eve, `objectId=${key.credentialId}&order=asc`)).data as CredentialEvent[];
       assert.deepEqual(
         history.map((e) => [e.type, e.sequence]),
         [

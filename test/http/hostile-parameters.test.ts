@@ -4,7 +4,9 @@ import { createOperator } from '../../src/domain/operators/operators.js';
 import { adminRequest } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
+import type { FieldError, Problem } from '../harness/types.js';
 
 // The inputs a security review found answering 500 (NUL in a text filter, year-0000 dates, huge integers, garbage
 // cursors, urn:uuid ids): each is a 400 validation_failed naming the field and its part. The generic search for
@@ -12,10 +14,11 @@ import { startServer, type SeededIntegrator, type TestServer } from '../harness/
 
 const b64 = (s: string) => Buffer.from(s).toString('base64url');
 
-function assertNames(res: { status: number; text: string; body?: any }, pointer: string, where: 'query' | 'body' | 'path', code?: string): void {
+function assertNames(res: { status: number; text: string; body?: Problem }, pointer: string, where: 'query' | 'body' | 'path', code?: string): void {
   assert.equal(res.status, 400, res.text);
+  assert.ok(res.body, res.text);
   assert.equal(res.body.code, 'validation_failed', res.text);
-  const hit = (res.body.errors as { pointer: string; in: string; code: string }[]).find((e) => e.pointer === pointer && e.in === where);
+  const hit = (res.body.errors as FieldError[]).find((e) => e.pointer === pointer && e.in === where);
   assert.ok(hit, `names ${where} ${pointer}: ${res.text}`);
   if (code) assert.equal(hit.code, code, res.text);
 }
@@ -28,8 +31,7 @@ for (const backend of backends()) {
     let subscriptionId: string;
 
     before(async () => {
-      server = await startServer(backend, { WEBHOOK_WORKER: '0', WEBHOOK_ALLOW_PRIVATE: '1' });
-      acme = await server.seedIntegrator('Acme');
+      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme'], { WEBHOOK_WORKER: '0', WEBHOOK_ALLOW_PRIVATE: '1' }));
       token = (await createOperator(server.database, 'Alice', server.clock.now())).token;
       const subscription = await acme.client.post('/v1/webhooks/subscriptions', { name: 'h', url: 'http://127.0.0.1:9/hook', eventTypes: '*' });
       assert.equal(subscription.status, 201, subscription.text);

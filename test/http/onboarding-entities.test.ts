@@ -5,7 +5,9 @@ import { associatedPersons } from '../../src/db/schema/index.js';
 import { backends } from '../harness/backends.js';
 import { eventsFor, eventsOfType } from '../harness/db.js';
 import { berliner, californian, companyInfo, doc, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
+import type { AccountView, AssociatedPersonSummary, AssociatedPersonView, ChangeData, DocumentView, EntityAccountView, EventData, FieldError, StatusChange } from '../harness/types.js';
 
 const CREATE_ENTITY = '/v1/submit/create-entity-account';
 const UPDATE_ENTITY = '/v1/submit/update-entity-account';
@@ -46,7 +48,7 @@ const REQUIRED_COMPANY_DATA = [
 const DOCUMENT_VIEW_KEYS = ['description', 'documentId', 'documentNumber', 'documentType', 'errors', 'issuingCountry', 'warnings'];
 
 const sorted = (list: readonly string[] | undefined) => [...(list ?? [])].sort();
-const strip = (body: any) => ({ ...body, requestId: undefined });
+const strip = (body: object) => ({ ...body, requestId: undefined });
 
 for (const backend of backends()) {
   describe(`entity accounts and associated persons [${backend}]`, () => {
@@ -55,23 +57,20 @@ for (const backend of backends()) {
     let globex: SeededIntegrator;
     /** An integrator used only by the happy path, so its events can be counted exactly. */
     let happyCo: SeededIntegrator;
-    const happy: { entity?: any; persons: any[] } = { persons: [] };
+    const happy: { entity?: EntityAccountView; persons: AssociatedPersonView[] } = { persons: [] };
 
     before(async () => {
-      server = await startServer(backend);
-      acme = await server.seedIntegrator('Acme');
-      globex = await server.seedIntegrator('Globex');
-      happyCo = await server.seedIntegrator('Happy Path');
+      ({ server, tenants: [acme, globex, happyCo] } = await startTenants(backend, ['Acme', 'Globex', 'Happy Path']));
     });
     after(() => server.close());
 
-    async function createEntity(who: SeededIntegrator, body: Record<string, unknown> = {}): Promise<any> {
+    async function createEntity(who: SeededIntegrator, body: Record<string, unknown> = {}): Promise<EntityAccountView> {
       const res = await who.client.post(CREATE_ENTITY, { serviceTermsSignedAt: signedAt(), ...body });
       assert.equal(res.status, 201, res.text);
       return res.body;
     }
 
-    async function addPerson(who: SeededIntegrator, accountId: string, userInfo: Record<string, unknown>, beneficiaryDetails: Record<string, unknown>, documents?: unknown[]): Promise<any> {
+    async function addPerson(who: SeededIntegrator, accountId: string, userInfo: Record<string, unknown>, beneficiaryDetails: Record<string, unknown>, documents?: unknown[]): Promise<AssociatedPersonView> {
       const res = await who.client.post(CREATE_PERSON, { accountId, userInfo, beneficiaryDetails, ...(documents ? { verificationDocuments: documents } : {}) });
       assert.equal(res.status, 201, res.text);
       return res.body;
@@ -138,7 +137,7 @@ for (const backend of backends()) {
       const listed = details.body.associatedPersons;
       assert.equal(listed.length, 3);
       for (const p of listed) assert.deepEqual(Object.keys(p).sort(), ['beneficiaryDetails', 'beneficiaryId', 'firstName', 'lastName', 'verificationStatus']);
-      const byId = new Map(listed.map((p: any) => [p.beneficiaryId, p]));
+      const byId = new Map(listed.map((p: AssociatedPersonSummary) => [p.beneficiaryId, p]));
       assert.deepEqual(byId.get(usUbo.beneficiaryId), {
         beneficiaryId: usUbo.beneficiaryId,
         verificationStatus: 'under_review',
@@ -174,11 +173,11 @@ for (const backend of backends()) {
         assert.equal(d.warnings, null);
         assert.equal(d.errors, null);
       }
-      const passport = full.body.verificationDocuments.find((d: any) => d.documentType === 'passport');
+      const passport = full.body.verificationDocuments.find((d: DocumentView) => d.documentType === 'passport')!;
       assert.equal(passport.documentNumber, (usDocs[0] as { documentNumber?: string }).documentNumber, 'document number as sent');
       assert.equal(passport.issuingCountry, 'USA');
       assert.equal(passport.description, null);
-      const proof = full.body.verificationDocuments.find((d: any) => d.documentType === 'proof_of_address');
+      const proof = full.body.verificationDocuments.find((d: DocumentView) => d.documentType === 'proof_of_address')!;
       assert.equal(proof.documentNumber, null);
       for (const d of usDocs) assert.ok(!full.text.includes(d.document.slice(40, 120)), 'no document bytes in the response');
       assert.ok(!full.text.includes('123-45-6789') && !full.text.includes('123456789'), 'no SSN in clear');
@@ -202,11 +201,11 @@ for (const backend of backends()) {
       ]);
       assert.equal(entityCreated.length, 1);
       assert.equal(entityCreated[0]!.objectId, happy.entity.entityId);
-      assert.deepEqual((entityCreated[0]!.data as any).object, happy.entity);
+      assert.deepEqual((entityCreated[0]!.data as EventData<EntityAccountView>).object, happy.entity);
 
       assert.equal(accountCreated.length, 1);
       assert.equal(accountCreated[0]!.objectId, happy.entity.accountId);
-      const account = (accountCreated[0]!.data as any).object;
+      const account = (accountCreated[0]!.data as EventData<AccountView>).object;
       assert.equal(account.accountId, happy.entity.accountId);
       assert.equal(account.type, 'entity');
       assert.equal(account.entityId, happy.entity.entityId);
@@ -217,10 +216,10 @@ for (const backend of backends()) {
       assert.equal(accountCreated[0]!.createdAt.getTime(), entityCreated[0]!.createdAt.getTime(), 'written by the same change');
 
       assert.equal(personsCreated.length, 3);
-      const byObject = new Map(personsCreated.map((e) => [e.objectId, (e.data as any).object]));
+      const byObject = new Map(personsCreated.map((e) => [e.objectId, (e.data as EventData<AssociatedPersonView>).object]));
       for (const person of happy.persons) assert.deepEqual(byObject.get(person.beneficiaryId), person);
-      const ssnEvent = byObject.get(happy.persons[0].beneficiaryId);
-      assert.equal(ssnEvent.userInfo.socialSecurityNumber, '***-**-6789', 'events carry the SSN masked');
+      const ssnEvent = byObject.get(happy.persons[0]!.beneficiaryId);
+      assert.equal(ssnEvent!.userInfo.socialSecurityNumber, '***-**-6789', 'events carry the SSN masked');
 
       // The last person's approval made the entity ready: one status change, with the previous status and why.
       const changes = await eventsOfType(server.database, id, 'entity.verification_status.changed');
@@ -239,10 +238,10 @@ for (const backend of backends()) {
       const entity = await createEntity(acme);
       assert.equal(entity.verificationStatus, 'awaiting_information');
       assert.deepEqual(sorted(entity.missingDocuments), sorted([...ALL_GROUPS, ...QUESTIONNAIRES]));
-      assert.equal(entity.missingDocuments.length, 7, 'each code once');
+      assert.equal(entity.missingDocuments!.length, 7, 'each code once');
       assert.deepEqual(sorted(entity.missingCompanyData), sorted(REQUIRED_COMPANY_DATA));
       assert.deepEqual(entity.entityDocuments, []);
-      assert.equal(entity.entityInfo.financialInfo.preferredPrimaryCurrency, 'usd', 'set by the service even when nothing else is given');
+      assert.equal(entity.entityInfo.financialInfo!.preferredPrimaryCurrency, 'usd', 'set by the service even when nothing else is given');
     });
 
     describe('missingDocuments groups', () => {
@@ -254,7 +253,7 @@ for (const backend of backends()) {
             const res = await acme.client.patch(UPDATE_ENTITY, { accountId: entity.accountId, entityDocuments: [doc(type)] });
             assert.equal(res.status, 200, res.text);
             assert.deepEqual(sorted(res.body.missingDocuments), sorted(ALL_GROUPS.filter((g) => g !== group)));
-            assert.deepEqual(res.body.entityDocuments.map((d: any) => d.documentType), [type]);
+            assert.deepEqual(res.body.entityDocuments.map((d: DocumentView) => d.documentType), [type]);
             assert.equal(res.body.verificationStatus, 'awaiting_information');
           });
         }
@@ -293,7 +292,7 @@ for (const backend of backends()) {
 
         const updated = (await eventsFor(server.database, entity.entityId)).filter((e) => e.type === 'entity.updated');
         assert.equal(updated.length, 1);
-        const data = updated[0]!.data as any;
+        const data = updated[0]!.data as ChangeData<EntityAccountView, 'entityInfo'>;
         assert.deepEqual(data.previousAttributes, { entityInfo: { businessTradeName: 'Acme' } });
         assert.deepEqual(data.object, res.body);
 
@@ -320,7 +319,7 @@ for (const backend of backends()) {
         assert.deepEqual(res.body.entityInfo.registeredAddress, berlin);
         assert.deepEqual(res.body.entityInfo.physicalAddress, entity.entityInfo.physicalAddress, 'the other address is untouched');
         const events = (await eventsFor(server.database, entity.entityId)).filter((e) => e.type === 'entity.updated');
-        assert.deepEqual((events[0]!.data as any).previousAttributes.entityInfo.registeredAddress, entity.entityInfo.registeredAddress);
+        assert.deepEqual((events[0]!.data as ChangeData<EntityAccountView, 'entityInfo'>).previousAttributes.entityInfo.registeredAddress, entity.entityInfo.registeredAddress);
       });
 
       it('drops a questionnaire code once its section is complete', async () => {
@@ -350,7 +349,7 @@ for (const backend of backends()) {
         assert.deepEqual(financial.body.entityInfo, { ...full, financialInfo: { ...financialInfo, preferredPrimaryCurrency: 'usd' } });
         const changes = (await eventsFor(server.database, entity.entityId)).filter((e) => e.type === 'entity.verification_status.changed');
         assert.deepEqual(
-          changes.map((e) => (e.data as any).previousAttributes.verificationStatus),
+          changes.map((e) => (e.data as ChangeData<StatusChange, 'verificationStatus'>).previousAttributes.verificationStatus),
           ['awaiting_information'],
           'one status change, when the last section was completed',
         );
@@ -360,11 +359,11 @@ for (const backend of backends()) {
     it('stores the same document bytes once per entity: the documentId list is unchanged', async () => {
       const docs = entityDocs();
       const entity = await createEntity(acme, { entityInfo: companyInfo(), entityDocuments: docs });
-      const ids = entity.entityDocuments.map((d: any) => d.documentId);
+      const ids = entity.entityDocuments.map((d: DocumentView) => d.documentId);
       assert.equal(ids.length, 4);
       const res = await acme.client.patch(UPDATE_ENTITY, { accountId: entity.accountId, entityDocuments: [{ ...docs[1]!, description: 'resent' }, docs[2]] });
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual(res.body.entityDocuments.map((d: any) => d.documentId), ids);
+      assert.deepEqual(res.body.entityDocuments.map((d: DocumentView) => d.documentId), ids);
       assert.deepEqual(res.body.entityDocuments, entity.entityDocuments, 'the first submission stands');
       // Even under another document type the same bytes stay the one document they were (silently).
       const retyped = await acme.client.patch(UPDATE_ENTITY, { accountId: entity.accountId, entityDocuments: [{ ...docs[0]!, documentType: 'other' }] });
@@ -374,7 +373,7 @@ for (const backend of backends()) {
     });
 
     describe('UBO and representative rules', () => {
-      let entity: any;
+      let entity: EntityAccountView;
       before(async () => {
         entity = await createEntity(acme, { entityInfo: companyInfo(), entityDocuments: entityDocs() });
       });
@@ -393,7 +392,7 @@ for (const backend of backends()) {
           const res = await acme.client.post(CREATE_PERSON, { accountId: entity.accountId, userInfo: berliner({ email: 'rule@example.de' }), beneficiaryDetails: details });
           assert.equal(res.status, 400, res.text);
           assert.deepEqual(
-            res.body.errors.map((e: any) => [e.pointer, e.code]),
+            res.body.errors.map((e: FieldError) => [e.pointer, e.code]),
             [[pointer, code]],
           );
           assert.equal((await personRows(entity.entityId)).length, 0);
@@ -422,7 +421,7 @@ for (const backend of backends()) {
         });
         assert.equal(res.status, 400, res.text);
         assert.deepEqual(
-          res.body.errors.map((e: any) => [e.pointer, e.code]),
+          res.body.errors.map((e: FieldError) => [e.pointer, e.code]),
           [['/beneficiaryDetails/ownershipPercentage', 'ownership_exceeds_100']],
         );
         assert.equal((await personRows(fresh.entityId)).length, rowsBefore, 'no person written');
@@ -445,7 +444,7 @@ for (const backend of backends()) {
         const res = await acme.client.patch(UPDATE_PERSON, { beneficiaryId: small.beneficiaryId, beneficiaryDetails: { ownershipPercentage: 45 } });
         assert.equal(res.status, 400, res.text);
         assert.deepEqual(
-          res.body.errors.map((e: any) => [e.pointer, e.code]),
+          res.body.errors.map((e: FieldError) => [e.pointer, e.code]),
           [['/beneficiaryDetails/ownershipPercentage', 'ownership_exceeds_100']],
         );
         const stored = await acme.client.get(personDetails(small.beneficiaryId));
@@ -479,7 +478,7 @@ for (const backend of backends()) {
           });
           assert.equal(res.status, 400, res.text);
           assert.deepEqual(
-            res.body.errors.map((e: any) => [e.pointer, e.code]),
+            res.body.errors.map((e: FieldError) => [e.pointer, e.code]),
             [['/beneficiaryDetails/ownershipPercentage', 'ownership_exceeds_100']],
           );
         },
@@ -501,7 +500,7 @@ for (const backend of backends()) {
 
         const events = await eventsFor(server.database, person.beneficiaryId);
         assert.deepEqual(events.map((e) => e.type), ['associated_person.created', 'associated_person.updated']);
-        const data = events[1]!.data as any;
+        const data = events[1]!.data as ChangeData<AssociatedPersonView, 'userInfo'>;
         assert.deepEqual(data.previousAttributes, { userInfo: person.userInfo });
         assert.deepEqual(data.object, res.body);
       });
@@ -524,7 +523,7 @@ for (const backend of backends()) {
 
         const changed = (await eventsFor(server.database, person.beneficiaryId)).filter((e) => e.type === 'associated_person.verification_status.changed');
         assert.deepEqual(
-          changed.map((e) => [(e.data as any).previousAttributes.verificationStatus, (e.data as any).object.verificationStatus]),
+          changed.map((e) => e.data as ChangeData<StatusChange, 'verificationStatus'>).map((data) => [data.previousAttributes.verificationStatus, data.object.verificationStatus]),
           [
             ['awaiting_information', 'init'],
             ['init', 'under_review'],
@@ -532,7 +531,7 @@ for (const backend of backends()) {
         );
         const updated = (await eventsFor(server.database, person.beneficiaryId)).filter((e) => e.type === 'associated_person.updated');
         assert.equal(updated.length, 1);
-        assert.deepEqual((updated[0]!.data as any).previousAttributes, { verificationDocuments: [] });
+        assert.deepEqual((updated[0]!.data as ChangeData<AssociatedPersonView, 'verificationDocuments'>).previousAttributes, { verificationDocuments: [] });
         const entityAfter = await acme.client.get(entityDetails(entity.accountId));
         assert.equal(entityAfter.body.verificationStatus, 'awaiting_associated_person_information', 'the entity waits until its persons are active');
       });
@@ -566,7 +565,7 @@ for (const backend of backends()) {
         const back = await acme.client.patch(UPDATE_PERSON, { beneficiaryId: person.beneficiaryId, beneficiaryDetails: { beneficiaryType: ['representative'], title: null } });
         assert.equal(back.status, 400, back.text);
         assert.deepEqual(
-          back.body.errors.map((e: any) => [e.pointer, e.code]),
+          back.body.errors.map((e: FieldError) => [e.pointer, e.code]),
           [['/beneficiaryDetails/title', 'required']],
         );
       });
@@ -603,7 +602,7 @@ for (const backend of backends()) {
         const missing = await acme.client.get(personDetails(crypto.randomUUID()));
         assert.deepEqual(strip(read.body), strip(missing.body), 'a removed person reads like one that never existed');
         const details = await acme.client.get(entityDetails(entity.accountId));
-        assert.deepEqual(details.body.associatedPersons.map((p: any) => p.beneficiaryId), [keep.beneficiaryId]);
+        assert.deepEqual(details.body.associatedPersons.map((p: AssociatedPersonSummary) => p.beneficiaryId), [keep.beneficiaryId]);
         assert.deepEqual((await eventsFor(server.database, gone.beneficiaryId)).map((e) => e.type), ['associated_person.created', 'associated_person.removed']);
         server.clock.advance(1000);
         const again = await acme.client.post(REMOVE_PERSON, { beneficiaryId: gone.beneficiaryId });
@@ -643,7 +642,7 @@ for (const backend of backends()) {
         const res = await acme.client.get(personDetails(bad));
         assert.equal(res.status, 400, bad);
         assert.deepEqual(
-          res.body.errors.map((e: any) => [e.pointer, e.code, e.in]),
+          res.body.errors.map((e: FieldError) => [e.pointer, e.code, e.in]),
           [['/beneficiaryId', 'invalid_format', 'query']],
         );
       }

@@ -8,7 +8,9 @@ import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { eventsFor, statementsWaitingOnLocks } from '../harness/db.js';
 import { eventually } from '../harness/eventually.js';
 import { berliner, californian, doc, personDocs, signedAt } from '../harness/fixtures.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
+import type { AccountView, DocumentView, EventData, UserAccountView } from '../harness/types.js';
 
 const CHECKSUMMED = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
@@ -19,9 +21,7 @@ for (const backend of backends()) {
     let globex: SeededIntegrator;
 
     before(async () => {
-      server = await startServer(backend);
-      acme = await server.seedIntegrator('Acme');
-      globex = await server.seedIntegrator('Globex');
+      ({ server, tenants: [acme, globex] } = await startTenants(backend, ['Acme', 'Globex']));
     });
     after(() => server.close());
 
@@ -45,14 +45,14 @@ for (const backend of backends()) {
       assert.equal(b.isPasskeyActivated, false);
       assert.equal(b.isOtpActivated, false);
       assert.equal(b.verificationDocuments.length, 2);
-      const passport = b.verificationDocuments.find((d: any) => d.documentType === 'passport');
+      const passport = b.verificationDocuments.find((d: DocumentView) => d.documentType === 'passport');
       assert.deepEqual(Object.keys(passport).sort(), ['description', 'documentId', 'documentNumber', 'documentType', 'errors', 'issuingCountry', 'warnings']);
       assert.equal(passport.documentNumber, (docs[0] as { documentNumber?: string }).documentNumber, 'document number returned as sent');
       assert.ok(!res.text.includes(docs[0]!.document.slice(30, 80)), 'no document bytes in the response');
 
       const rows = await eventsFor(server.database, b.userId);
       assert.deepEqual(rows.map((r) => r.type), ['user.created']);
-      assert.equal((rows[0]!.data as any).object.userInfo.socialSecurityNumber, '***-**-6789');
+      assert.equal((rows[0]!.data as EventData<UserAccountView>).object.userInfo.socialSecurityNumber, '***-**-6789');
       assert.deepEqual((await eventsFor(server.database, b.accountId)).map((r) => r.type), ['account.created']);
     });
 
@@ -202,7 +202,7 @@ for (const backend of backends()) {
 
     it('answers another integrator’s user and account with the same 404 as missing ones', async () => {
       const mine = await globex.client.post('/v1/submit/create-individual-account', { userInfo: berliner({ email: 'g@example.de' }), serviceTermsSignedAt: signedAt() });
-      const strip = (b: any) => ({ ...b, requestId: undefined });
+      const strip = (b: object) => ({ ...b, requestId: undefined });
       const foreignUser = await acme.client.get(`/v1/query/get-user-details?userId=${mine.body.userId}`);
       const missingUser = await acme.client.get(`/v1/query/get-user-details?userId=${crypto.randomUUID()}`);
       assert.equal(foreignUser.status, 404);
@@ -218,9 +218,8 @@ for (const backend of backends()) {
     let acme: SeededIntegrator;
 
     before(async () => {
-      server = await startServer(backend);
-      acme = await server.seedIntegrator('Acme');
-      const globex = await server.seedIntegrator('Globex');
+      let globex: SeededIntegrator;
+      ({ server, tenants: [acme, globex] } = await startTenants(backend, ['Acme', 'Globex']));
       await globex.client.post('/v1/submit/create-entity-account', { serviceTermsSignedAt: signedAt() });
       for (let i = 0; i < 5; i++) {
         const r = await acme.client.post('/v1/submit/create-individual-account', {
@@ -242,7 +241,7 @@ for (const backend of backends()) {
         const res = await acme.client.get(`/v1/query/list-accounts?limit=2${cursor ? `&startingAfter=${cursor}` : ''}`);
         assert.equal(res.status, 200);
         pages++;
-        seen.push(...res.body.data.map((a: any) => a.accountId));
+        seen.push(...res.body.data.map((a: AccountView) => a.accountId));
         if (!res.body.hasMore) break;
         cursor = res.body.data.at(-1).accountId;
       }
@@ -254,10 +253,10 @@ for (const backend of backends()) {
 
     it('filters by type and verificationStatus', async () => {
       const entities = await acme.client.get('/v1/query/list-accounts?type=entity');
-      assert.deepEqual(entities.body.data.map((a: any) => a.type), ['entity']);
+      assert.deepEqual(entities.body.data.map((a: AccountView) => a.type), ['entity']);
       const review = await acme.client.get('/v1/query/list-accounts?verificationStatus=under_review');
       assert.equal(review.body.data.length, 3);
-      assert.ok(review.body.data.every((a: any) => a.verificationStatus === 'under_review' && a.type === 'individual'));
+      assert.ok(review.body.data.every((a: AccountView) => a.verificationStatus === 'under_review' && a.type === 'individual'));
       const waiting = await acme.client.get('/v1/query/list-accounts?verificationStatus=awaiting_information&type=individual');
       assert.equal(waiting.body.data.length, 2);
     });

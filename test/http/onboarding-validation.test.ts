@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { backends } from '../harness/backends.js';
 import { berliner, californian, companyInfo, dataUrl, doc, entityDocs, pdf, personDocs, png, signedAt } from '../harness/fixtures.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
+import type { FieldError, Problem } from '../harness/types.js';
 
 type Endpoint = 'create-user' | 'create-individual-account' | 'create-entity-account' | 'update-entity-account' | 'create-associated-person' | 'update-associated-person';
 
@@ -287,8 +289,7 @@ for (const backend of backends()) {
     }
 
     before(async () => {
-      server = await startServer(backend);
-      acme = await server.seedIntegrator('Acme');
+      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
       target = await entityWithPerson('target');
       probe = await entityWithPerson('probe');
     });
@@ -387,7 +388,7 @@ for (const backend of backends()) {
           assert.equal(res.status, 400, res.text);
           assert.equal(res.body.code, rule.problem ?? 'validation_failed', res.text);
           assert.deepEqual(
-            res.body.errors.map((e: any) => ({ pointer: e.pointer, code: e.code, in: e.in })),
+            res.body.errors.map((e: FieldError) => ({ pointer: e.pointer, code: e.code, in: e.in })),
             [{ pointer, code: rule.code, in: 'body' }],
           );
           assert.deepEqual(await snapshot(endpoint), before, 'nothing was written');
@@ -410,9 +411,9 @@ for (const backend of backends()) {
         const signed = new Date(noon.getTime() - 3600_000).toISOString();
         const account = (userInfo: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
           send('create-individual-account', { userInfo: berliner(userInfo), serviceTermsSignedAt: signed, ...extra });
-        const outcome = async (res: Promise<{ status: number; body: any }>) => {
+        const outcome = async (res: Promise<{ status: number; body: Problem }>) => {
           const r = await res;
-          return r.status === 201 ? 'ok' : `${r.body.code}:${r.body.errors?.map((e: any) => e.code).join(',')}`;
+          return r.status === 201 ? 'ok' : `${r.body.code}:${r.body.errors?.map((e: FieldError) => e.code).join(',')}`;
         };
         assert.equal(await outcome(account({ email: 'eighteen@example.de', birthDate: born(18) })), 'ok', '18 today');
         assert.equal(await outcome(account({ email: 'seventeen@example.de', birthDate: born(18, 1) })), 'validation_failed:age_out_of_range', '18 tomorrow');
@@ -438,7 +439,7 @@ for (const backend of backends()) {
         const refused = await send('create-individual-account', tooLarge);
         assert.equal(refused.status, 400, refused.text.slice(0, 500));
         assert.deepEqual(
-          refused.body.errors.map((e: any) => [e.pointer, e.code]),
+          refused.body.errors.map((e: FieldError) => [e.pointer, e.code]),
           [['/verificationDocuments/1/document', 'too_large']],
         );
         assert.equal(await accountCount(), before, 'nothing was written');
@@ -459,7 +460,7 @@ for (const backend of backends()) {
         const res = await send('create-associated-person', body);
         assert.equal(res.status, 400, res.text.slice(0, 500));
         assert.deepEqual(
-          res.body.errors.map((e: any) => [e.pointer, e.code]),
+          res.body.errors.map((e: FieldError) => [e.pointer, e.code]),
           [['/verificationDocuments/0/document', 'too_large']],
         );
         assert.deepEqual(await snapshot('create-associated-person'), before);
@@ -477,7 +478,7 @@ for (const backend of backends()) {
         assert.equal(res.status, 400, res.text);
         assert.equal(res.body.code, 'validation_failed');
         assert.deepEqual(
-          res.body.errors.map((e: any) => [e.pointer, e.code]).sort(),
+          res.body.errors.map((e: FieldError) => [e.pointer, e.code]).sort(),
           [
             ['/userInfo/email', 'invalid_email'],
             ['/userInfo/phone', 'invalid_phone'],
@@ -494,7 +495,7 @@ for (const backend of backends()) {
         const entityRes = await send('update-entity-account', entity);
         assert.equal(entityRes.status, 400, entityRes.text);
         assert.deepEqual(
-          entityRes.body.errors.map((e: any) => [e.pointer, e.code]).sort(),
+          entityRes.body.errors.map((e: FieldError) => [e.pointer, e.code]).sort(),
           [
             ['/entityInfo/financialInfo/estimatedAnnualRevenueUsd', 'invalid_range'],
             ['/entityInfo/highRiskInfo/conductsMoneyServicesDescription', 'required'],
@@ -514,7 +515,7 @@ for (const backend of backends()) {
           const res = await send('create-individual-account', body);
           assert.equal(res.status, 400, res.text);
           assert.deepEqual(
-            res.body.errors.map((e: any) => [e.pointer, e.code]).sort(),
+            res.body.errors.map((e: FieldError) => [e.pointer, e.code]).sort(),
             [
               ['/userInfo/email', 'invalid_email'],
               ['/userInfo/nationality', 'invalid_value'],

@@ -7,7 +7,9 @@ import { accounts, authenticators } from '../../src/db/schema/index.js';
 import { SoftwareAuthenticator, type RegistrationOptions } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { berliner, signedAt } from '../harness/fixtures.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
+import type { FieldError } from '../harness/types.js';
 
 type Endpoint = 'create-user' | 'create-individual-account';
 const ENDPOINTS: Endpoint[] = ['create-user', 'create-individual-account'];
@@ -68,8 +70,7 @@ for (const backend of backends()) {
     let acme: SeededIntegrator;
 
     before(async () => {
-      server = await startServer(backend);
-      acme = await server.seedIntegrator('Acme');
+      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
     });
     after(() => server.close());
 
@@ -137,7 +138,7 @@ for (const backend of backends()) {
           assert.equal(res.status, 400, res.text);
           assert.equal(res.body.code, 'validation_failed');
           assert.deepEqual(
-            res.body.errors.map((e: any) => ({ pointer: e.pointer, code: e.code, in: e.in })),
+            res.body.errors.map((e: FieldError) => ({ pointer: e.pointer, code: e.code, in: e.in })),
             [{ pointer: rule.pointer, code: rule.code, in: 'body' }],
           );
           assert.deepEqual(await counts(), before, 'nothing was written');
@@ -150,7 +151,7 @@ for (const backend of backends()) {
       (payload.userInfo as Record<string, unknown>).email = 'not-an-email';
       const res = await send('create-user', payload);
       assert.equal(res.status, 400, res.text);
-      assert.deepEqual(res.body.errors.map((e: any) => `${e.pointer} ${e.code}`).sort(), [
+      assert.deepEqual(res.body.errors.map((e: FieldError) => `${e.pointer} ${e.code}`).sort(), [
         '/authenticators/1/attestation/attestationObject rp_id_mismatch',
         '/authenticators/1/attestation/clientDataJson origin_not_allowed',
         '/userInfo/email invalid_email',
@@ -161,7 +162,7 @@ for (const backend of backends()) {
       const payload = { ...body('create-individual-account', [entry({ origin: 'https://evil.example' })]), unexpected: true };
       const res = await send('create-individual-account', payload);
       assert.equal(res.status, 400, res.text);
-      assert.ok(res.body.errors.some((e: any) => e.pointer === `${AT}/clientDataJson` && e.code === 'origin_not_allowed'), res.text);
+      assert.ok(res.body.errors.some((e: FieldError) => e.pointer === `${AT}/clientDataJson` && e.code === 'origin_not_allowed'), res.text);
     });
 
     it('a credential id already registered is a 409, in whichever base64 alphabet it comes', async () => {
@@ -184,8 +185,7 @@ for (const backend of backends()) {
     let acme: SeededIntegrator;
 
     before(async () => {
-      server = await startServer(backend, { APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), WEBAUTHN_RP_IDS: 'wallet.example', WEBAUTHN_ORIGINS: 'https://wallet.example,https://app.wallet.example' });
-      acme = await server.seedIntegrator('Acme');
+      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme'], { APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), WEBAUTHN_RP_IDS: 'wallet.example', WEBAUTHN_ORIGINS: 'https://wallet.example,https://app.wallet.example' }));
     });
     after(() => server.close());
 
@@ -196,7 +196,7 @@ for (const backend of backends()) {
       server.clock.advance(1000);
       const local = await acme.client.post('/v1/submit/create-individual-account', body('create-individual-account', [entry()]));
       assert.equal(local.status, 400, local.text);
-      assert.deepEqual(local.body.errors.map((e: any) => `${e.pointer} ${e.code}`).sort(), [`${AT}/attestationObject rp_id_mismatch`, `${AT}/clientDataJson origin_not_allowed`]);
+      assert.deepEqual(local.body.errors.map((e: FieldError) => `${e.pointer} ${e.code}`).sort(), [`${AT}/attestationObject rp_id_mismatch`, `${AT}/clientDataJson origin_not_allowed`]);
     });
   });
 }

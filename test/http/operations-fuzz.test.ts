@@ -6,7 +6,10 @@ import fc from 'fast-check';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { backends } from '../harness/backends.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { OpenApiOperation, OpenApiSchema } from '../harness/openapi.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
+import type { Problem } from '../harness/types.js';
 
 /*
  * Hostile input on EVERY operation of both OpenAPI documents, as the running server publishes them: a request built
@@ -22,9 +25,9 @@ const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 30));
 const SEED = Number(process.env.FUZZ_SEED ?? 20_240_917);
 
 type Json = unknown;
-type Schema = Record<string, any>;
+type Schema = OpenApiSchema;
 interface Doc {
-  paths: Record<string, Record<string, any>>;
+  paths: Record<string, Record<string, OpenApiOperation>>;
   components?: { schemas?: Record<string, Schema> };
 }
 interface Param {
@@ -277,9 +280,9 @@ const MAX_PATH_VALUE = 170;
 function operationsOf(doc: Doc, which: Op['doc']): Op[] {
   const ops: Op[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries<any>(item)) {
+    for (const [method, op] of Object.entries(item)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
-      const params: Param[] = (op.parameters ?? []).map((p: any) => ({ name: p.name, in: p.in, required: !!p.required, schema: p.schema ?? {} }));
+      const params: Param[] = (op.parameters ?? []).map((p) => ({ name: p.name, in: p.in as Param['in'], required: !!p.required, schema: p.schema ?? {} }));
       const body = op.requestBody?.content?.['application/json']?.schema;
       ops.push({ doc: which, method: method.toUpperCase(), path, operationId: op.operationId ?? `${method} ${path}`, params, ...(body ? { body } : {}) });
     }
@@ -300,8 +303,7 @@ for (const backend of backends()) {
 
     before(async () => {
       // No webhook worker (it writes delivery attempts on its own schedule) and a rate limit this test cannot hit.
-      server = await startServer(backend, { RATE_LIMIT_MAX: '1000000', WEBHOOK_WORKER: '0', WEBHOOK_ALLOW_PRIVATE: '1' });
-      acme = await server.seedIntegrator('Fuzz');
+      ({ server, tenants: [acme] } = await startTenants(backend, ['Fuzz'], { RATE_LIMIT_MAX: '1000000', WEBHOOK_WORKER: '0', WEBHOOK_ALLOW_PRIVATE: '1' }));
       token = (await createOperator(server.database, 'Fuzzer', server.clock.now())).token;
 
       // A few real records, so that baselines naming them reach past the lookups into the handlers.
@@ -353,7 +355,7 @@ for (const backend of backends()) {
     };
 
     /** Sends a request as the document's callers do: signed for integrators, a bearer token for operators. */
-    async function send(op: Op, req: Request): Promise<{ status: number; headers: Headers; text: string; body: any }> {
+    async function send(op: Op, req: Request): Promise<{ status: number; headers: Headers; text: string; body: unknown }> {
       if (op.doc === 'integrators') {
         if (req.method !== 'GET') server.clock.advance(1000); // the replay guard refuses an identical signed write in one second
         const res = await acme.client.request(req.method, req.path, { headers: req.headers, ...(req.body !== undefined ? { rawBody: req.body } : {}) });
@@ -365,7 +367,7 @@ for (const backend of backends()) {
         ...(req.body !== undefined ? { body: req.body } : {}),
       });
       const text = await res.text();
-      let body: any;
+      let body: unknown;
       try {
         body = text ? JSON.parse(text) : undefined;
       } catch {
@@ -411,9 +413,10 @@ for (const backend of backends()) {
       assert.ok(res.status < 500, `no 5xx: ${what()}`);
       if (res.status >= 400) {
         assert.equal(res.headers.get('content-type')?.split(';')[0], 'application/problem+json', `a problem document: ${what()}`);
-        assert.equal(typeof res.body?.code, 'string', `a problem code: ${what()}`);
-        if (res.status === 400 && res.body.code !== 'malformed_json') {
-          const errors = res.body.errors as { pointer: string; in: string; code: string }[] | undefined;
+        const problem = res.body as Problem | undefined; // checked to be one just below
+        assert.equal(typeof problem?.code, 'string', `a problem code: ${what()}`);
+        if (res.status === 400 && problem!.code !== 'malformed_json') {
+          const errors = problem!.errors as { pointer: string; in: string; code: string }[] | undefined;
           assert.ok(Array.isArray(errors) && errors.length > 0, `a 400 names the field: ${what()}`);
           assert.ok(
             errors.every((e) => ['query', 'body', 'path', 'header'].includes(e.in) && typeof e.code === 'string') && errors.some((e) => e.pointer !== '' || e.in === 'body'),

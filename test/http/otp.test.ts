@@ -3,13 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { otpApprovalTokens, otpCodes, transactions } from '../../src/db/schema/index.js';
-import { startAnvil, type Anvil } from '../harness/anvil.js';
+import type { Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, recipient, settled, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
 import { codeIn, startSmtpReceiver, type SmtpReceiver } from '../harness/smtp.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import { startTenantsOnChain } from '../harness/tenants.js';
+import type { ChangeData, UserAccountView } from '../harness/types.js';
 
 const MINUTE = 60_000;
 
@@ -24,20 +26,14 @@ for (const backend of backends()) {
     let nonce = 0;
 
     before(async () => {
-      base = await startAnvil(8453);
-      server = await startServer(backend, { CHAIN_RPC_URLS: `8453=${base.url}` });
+      ({ server, chain: base, tenants: [acme, globex] } = await startTenantsOnChain(backend, 8453, ['Acme', 'Globex']));
       // Frozen (and moved by hand): expiry times are asserted to the millisecond.
       server.clock.freeze(Date.now());
-      acme = await server.seedIntegrator('Acme');
-      globex = await server.seedIntegrator('Globex');
       alice = await createCustomer(server, acme);
       bob = await createCustomer(server, acme);
       await base.setBalance(alice.walletAddress, ETH);
     });
-    after(async () => {
-      await server?.close();
-      await base?.stop();
-    });
+    after(() => server?.close());
 
     /** Each signed request in its own second (identical signed requests within one are replays). */
     const post = (path: string, body: unknown, who: SeededIntegrator = acme) => {
@@ -105,7 +101,7 @@ for (const backend of backends()) {
       assert.equal(afterwards.body.isOtpActivated, true);
       const updates = (await eventsFor(server.database, alice.userId)).filter((e) => e.type === 'user.updated');
       assert.deepEqual(
-        updates.map((e) => [(e.data as any).object.isOtpActivated, (e.data as any).previousAttributes]),
+        updates.map((e) => [(e.data as ChangeData<UserAccountView, 'isOtpActivated'>).object.isOtpActivated, (e.data as ChangeData<UserAccountView, 'isOtpActivated'>).previousAttributes]),
         [[true, { isOtpActivated: false }]],
       );
     });

@@ -9,7 +9,9 @@ import { adminRequest } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
 import { openApiChecker, type OpenApiDoc } from '../harness/openapi.js';
 import { californian, signedAt } from '../harness/fixtures.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
+import type { Problem } from '../harness/types.js';
 
 // Security review, class 1: bodies are read only for callers whose key, timestamp and credential pass, within the
 // operation's limit and a bound on large bodies at once; the signature is checked on the raw bytes before any
@@ -19,7 +21,8 @@ const MiB = 1024 * 1024;
 
 interface Upload {
   /** Resolves with the response as soon as the server answers, whether or not the body was all sent. */
-  response: Promise<{ status: number; headers: IncomingMessage['headers']; body: any }>;
+  /** Every answer these tests read is a problem (the body when there is one). */
+  response: Promise<{ status: number; headers: IncomingMessage['headers']; body: Problem }>;
   /** Sends the rest of the body. */
   finish(): void;
   /** Bytes written so far. */
@@ -33,7 +36,7 @@ interface Upload {
 function upload(url: string, path: string, headers: Record<string, string>, body: Buffer, first: number): Upload {
   let written = 0;
   const req = httpRequest(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers } });
-  const response = new Promise<{ status: number; headers: IncomingMessage['headers']; body: any }>((resolve, reject) => {
+  const response = new Promise<{ status: number; headers: IncomingMessage['headers']; body: Problem }>((resolve, reject) => {
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -64,8 +67,7 @@ for (const backend of backends()) {
     let operatorToken: string;
 
     before(async () => {
-      server = await startServer(backend, { AUTH_FAILURE_LIMIT: '5', LARGE_BODY_CONCURRENCY: '1', RATE_LIMIT_MAX: '100000' });
-      acme = await server.seedIntegrator('Acme');
+      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme'], { AUTH_FAILURE_LIMIT: '5', LARGE_BODY_CONCURRENCY: '1', RATE_LIMIT_MAX: '100000' }));
       operatorToken = (await createOperator(server.database, 'Olga', server.clock.now())).token;
     });
     after(() => server.close());

@@ -4,12 +4,14 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { transactions } from '../../src/db/schema/index.js';
 import { DROPPED_AFTER_MS } from '../../src/workers/transaction-watcher.js';
-import { startAnvil, type Anvil } from '../harness/anvil.js';
+import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
 import { eventually } from '../harness/eventually.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenantsOnChain } from '../harness/tenants.js';
+import type { EventData, TransactionView } from '../harness/types.js';
 
 for (const backend of backends()) {
   describe(`transactions the node drops, and pending ones it keeps [${backend}]`, () => {
@@ -20,18 +22,13 @@ for (const backend of backends()) {
     let nonce = 0;
 
     before(async () => {
-      base = await startAnvil(8453);
-      server = await startServer(backend, { CHAIN_RPC_URLS: `8453=${base.url}` });
-      acme = await server.seedIntegrator('Acme');
+      ({ server, chain: base, tenants: [acme] } = await startTenantsOnChain(backend, 8453, ['Acme']));
       alice = await createCustomer(server, acme);
       await base.setBalance(alice.walletAddress, ETH);
       // Nothing is mined until a test says so: broadcast transactions wait in the node's pool.
       await base.rpc('evm_setAutomine', [false]);
     });
-    after(async () => {
-      await server?.close();
-      await base?.stop();
-    });
+    after(() => server?.close());
 
     async function submit(): Promise<{ transactionId: string; hash: string; rowId: string }> {
       const body = signedBody(server, alice, unsignedTransfer(8453, nonce++));
@@ -68,7 +65,7 @@ for (const backend of backends()) {
       const failed = await read(t.transactionId);
       assert.deepEqual([failed.body.status, failed.body.failureReason, failed.body.broadcastedAt], ['failed', 'dropped', null], failed.text);
       assert.deepEqual(
-        (await eventsFor(server.database, t.rowId)).map((e) => [e.type, (e.data as any).object.status]),
+        (await eventsFor(server.database, t.rowId)).map((e) => [e.type, (e.data as EventData<TransactionView>).object.status]),
         [
           ['transaction.created', 'processing'],
           ['transaction.status.changed', 'failed'],

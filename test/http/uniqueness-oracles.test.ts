@@ -6,12 +6,14 @@ import { generateP256KeyPair } from '../../src/crypto/p256.js';
 import { accounts, authenticators, integrators, transactions, usedStampChallenges } from '../../src/db/schema/index.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { createIntegrator } from '../../src/domain/integrators/integrators.js';
-import { startAnvil, type Anvil } from '../harness/anvil.js';
+import type { Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, settled, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
 import { californian, doc, personDocs, signedAt } from '../harness/fixtures.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenantsOnChain } from '../harness/tenants.js';
+import type { DocumentView } from '../harness/types.js';
 
 /**
  * What one integrator's requests may reveal about another's data through uniqueness: nothing. Passkey credential
@@ -26,15 +28,9 @@ for (const backend of backends()) {
     let chain: Anvil;
 
     before(async () => {
-      chain = await startAnvil(8453);
-      server = await startServer(backend, { CHAIN_RPC_URLS: `8453=${chain.url}` });
-      acme = await server.seedIntegrator('Acme');
-      globex = await server.seedIntegrator('Globex');
+      ({ server, chain, tenants: [acme, globex] } = await startTenantsOnChain(backend, 8453, ['Acme', 'Globex']));
     });
-    after(async () => {
-      await server?.close();
-      await chain?.stop();
-    });
+    after(() => server?.close());
 
     const authenticatorRow = async (integratorId: string, userId: string) => {
       const rows = await server.database.db
@@ -176,7 +172,7 @@ for (const backend of backends()) {
         .map((a) => a.integratorId)
         .sort();
       assert.deepEqual(holders, [acme.integratorId, globex.integratorId].sort(), 'both integrators’ accounts hold the address');
-      const globexPassport = created[1].verificationDocuments.find((d: any) => d.documentType === 'passport');
+      const globexPassport = created[1].verificationDocuments.find((d: DocumentView) => d.documentType === 'passport');
       assert.equal(globexPassport.errors, null, `no duplicate_document finding across integrators: ${JSON.stringify(globexPassport)}`);
     });
   });

@@ -5,7 +5,9 @@ import { verificationFindings } from '../../src/db/schema/index.js';
 import { normalizeName, parseWatchList, WatchList } from '../../src/domain/verification/checks/watch-list.js';
 import { backends } from '../harness/backends.js';
 import { berliner, californian, companyInfo, doc, signedAt } from '../harness/fixtures.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
+import type { DocumentView } from '../harness/types.js';
 
 describe('watch list', () => {
   it('parses the documented CSV and matches names regardless of case, accents, punctuation and order', () => {
@@ -27,9 +29,7 @@ for (const backend of backends()) {
     let globex: SeededIntegrator;
 
     before(async () => {
-      server = await startServer(backend);
-      acme = await server.seedIntegrator('Acme');
-      globex = await server.seedIntegrator('Globex');
+      ({ server, tenants: [acme, globex] } = await startTenants(backend, ['Acme', 'Globex']));
     });
     after(() => server.close());
 
@@ -55,7 +55,7 @@ for (const backend of backends()) {
         ['duplicate_document', 'error'],
       ]);
       const details = await acme.client.get(`/v1/query/get-user-details?userId=${second.body.userId}`);
-      const flagged = details.body.verificationDocuments.find((d: any) => d.documentType === 'passport');
+      const flagged = details.body.verificationDocuments.find((d: DocumentView) => d.documentType === 'passport');
       assert.deepEqual(flagged.errors, ['The same file was submitted for another person or company', 'This document number is already used by another person']);
       assert.deepEqual(details.body.missingDocuments, ['IDENTITY_DOCUMENT'], 'an erroneous document does not count');
     });
@@ -72,7 +72,7 @@ for (const backend of backends()) {
         ['ssn_shared', 'error'],
       ]);
       const details = await acme.client.get(`/v1/query/get-user-details?userId=${twin.body.userId}`);
-      assert.deepEqual(details.body.verificationDocuments.find((d: any) => d.documentType === 'passport').warnings, ['Issued by USA, but the nationality is MEX']);
+      assert.deepEqual(details.body.verificationDocuments.find((d: DocumentView) => d.documentType === 'passport').warnings, ['Issued by USA, but the nationality is MEX']);
       assert.equal(details.body.verificationStatus, 'under_review', 'warnings and record findings are for the operator');
     });
 
@@ -119,14 +119,14 @@ for (const backend of backends()) {
 
     it('runs again on resubmission, keeping what an operator asked for', async () => {
       const user = await create(acme, berliner({ email: 'rerun@example.de' }), [doc('passport', 'DEU'), doc('proof_of_address', 'DEU')]);
-      const proof = user.body.verificationDocuments.find((d: any) => d.documentType === 'proof_of_address');
+      const proof = user.body.verificationDocuments.find((d: DocumentView) => d.documentType === 'proof_of_address');
       server.clock.advance(1000);
       await acme.client.post('/v1/sandbox/simulate-verification', { accountId: user.body.accountId, outcome: 'request_resubmission', reasons: ['Older than 3 months'], documents: [proof.documentId] });
       const replaced = await acme.client.patch('/v1/submit/update-user', { userId: user.body.userId, verificationDocuments: [doc('proof_of_address', 'FRA')] });
       assert.equal(replaced.body.verificationStatus, 'under_review');
       const docs = replaced.body.verificationDocuments;
-      assert.deepEqual(docs.find((d: any) => d.documentId === proof.documentId).errors, ['Older than 3 months'], 'the operator’s reason stays');
-      assert.deepEqual(docs.find((d: any) => d.issuingCountry === 'FRA').warnings, ['Issued by FRA, but the residence is in DEU'], 'the new document was checked');
+      assert.deepEqual(docs.find((d: DocumentView) => d.documentId === proof.documentId).errors, ['Older than 3 months'], 'the operator’s reason stays');
+      assert.deepEqual(docs.find((d: DocumentView) => d.issuingCountry === 'FRA').warnings, ['Issued by FRA, but the residence is in DEU'], 'the new document was checked');
     });
   });
 }

@@ -6,6 +6,8 @@ import { backends } from '../harness/backends.js';
 import { eventsFor } from '../harness/db.js';
 import { berliner, californian, companyInfo, doc, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
+import type { ChangeData, DocumentView, EventData, StatusChange } from '../harness/types.js';
 
 for (const backend of backends()) {
   describe(`verification lifecycle [${backend}]`, () => {
@@ -14,9 +16,7 @@ for (const backend of backends()) {
     let globex: SeededIntegrator;
 
     before(async () => {
-      server = await startServer(backend);
-      acme = await server.seedIntegrator('Acme');
-      globex = await server.seedIntegrator('Globex');
+      ({ server, tenants: [acme, globex] } = await startTenants(backend, ['Acme', 'Globex']));
     });
     after(() => server.close());
 
@@ -70,8 +70,8 @@ for (const backend of backends()) {
       assert.deepEqual(approved.body, { accountId: a.body.accountId, verificationStatus: 'active' });
       const last = (await eventsFor(server.database, a.body.userId)).at(-1)!;
       assert.equal(last.type, 'user.verification_status.changed');
-      assert.deepEqual((last.data as any).previousAttributes, { verificationStatus: 'under_review' });
-      assert.equal((last.data as any).object.verificationStatus, 'active');
+      assert.deepEqual((last.data as ChangeData<StatusChange, 'verificationStatus'>).previousAttributes, { verificationStatus: 'under_review' });
+      assert.equal((last.data as EventData<StatusChange>).object.verificationStatus, 'active');
 
       const r = await acme.client.post('/v1/submit/create-individual-account', { userInfo: californian({ email: 'no@example.com' }), serviceTermsSignedAt: signedAt(), verificationDocuments: personDocs() });
       const rejected = await simulate({ accountId: r.body.accountId, outcome: 'reject', reasons: ['Document forged'] });
@@ -92,12 +92,12 @@ for (const backend of backends()) {
         serviceTermsSignedAt: signedAt(),
         verificationDocuments: personDocs(),
       });
-      const passport = created.body.verificationDocuments.find((d: any) => d.documentType === 'passport');
+      const passport = created.body.verificationDocuments.find((d: DocumentView) => d.documentType === 'passport');
       const asked = await simulate({ accountId: created.body.accountId, outcome: 'request_resubmission', reasons: ['Passport photo unreadable'], documents: [passport.documentId] });
       assert.equal(asked.status, 200, asked.text);
       assert.equal(asked.body.verificationStatus, 'resubmission_requested');
       const details = await acme.client.get(`/v1/query/get-user-details?userId=${created.body.userId}`);
-      assert.deepEqual(details.body.verificationDocuments.find((d: any) => d.documentId === passport.documentId).errors, ['Passport photo unreadable']);
+      assert.deepEqual(details.body.verificationDocuments.find((d: DocumentView) => d.documentId === passport.documentId).errors, ['Passport photo unreadable']);
       assert.deepEqual(details.body.missingDocuments, ['IDENTITY_DOCUMENT']);
 
       const resubmitted = await acme.client.patch('/v1/submit/update-user', { userId: created.body.userId, verificationDocuments: [doc('passport')] });
