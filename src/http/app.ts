@@ -25,7 +25,7 @@ import { transactionRoutes } from './routes/transactions/transactions.js';
 import { verificationRoutes } from './routes/verification/verification.js';
 import { bankAccountRoutes } from './routes/bank-accounts/bank-accounts.js';
 import { withdrawalRoutes } from './routes/transactions/withdrawals.js';
-import { CredentialSchema } from './routes/integrator/schemas.js';
+import { CredentialSchema } from './schemas/credentials.js';
 import { ProblemSchema } from './schemas/problem.js';
 import type { Api, Deps, Operation } from './types.js';
 import { validatorCompiler } from './validation.js';

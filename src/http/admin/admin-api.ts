@@ -22,7 +22,7 @@ import {
   OperatorSchema,
   ReviewPageSchema,
   ReviewQuery,
-} from './admin-schemas.js';
+} from '../schemas/admin.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

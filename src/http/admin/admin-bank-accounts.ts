@@ -5,7 +5,7 @@ import { BankAccountCasePageSchema, BankAccountCaseSchema, BankAccountDecisionBo
 import { Uuid } from '../schemas/onboarding/common.js';
 import { problemResponses } from '../schemas/problem.js';
 import type { Api, Deps } from '../types.js';
-import { ADMIN_READ_ERRORS, ADMIN_TAGS, ADMIN_WRITE_ERRORS } from './admin-schemas.js';
+import { ADMIN_READ_ERRORS, ADMIN_TAGS, ADMIN_WRITE_ERRORS } from '../schemas/admin.js';
 
 const Params = Type.Object({ bankAccountId: Uuid() }, { additionalProperties: false });
 

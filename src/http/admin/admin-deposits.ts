@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
 import { treasuryFor } from '../../chain/treasury.js';
 import { AMOUNT_PATTERN, cancelDeposit, depositByReference, receiveDepositFunds } from '../../domain/deposits/deposits.js';
-import { TransactionSchema } from '../routes/transactions/transactions.js';
+import { TransactionSchema } from '../schemas/transactions.js';
 import { problemResponses } from '../schemas/problem.js';
 import type { Api, Deps } from '../types.js';
-import { ADMIN_READ_ERRORS, ADMIN_TAGS, ADMIN_WRITE_ERRORS, DepositAuditSchema, ReferenceParams, TreasurySchema } from './admin-schemas.js';
+import { ADMIN_READ_ERRORS, ADMIN_TAGS, ADMIN_WRITE_ERRORS, DepositAuditSchema, ReferenceParams, TreasurySchema } from '../schemas/admin.js';
 
 /**
  * Deposits as operators (or a bank-feed integration holding an operator token) move them in production:

@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
 import { advancePayoutAsOperator, listPayouts, payoutByReference, type PayoutOutcome } from '../../domain/withdrawals/withdrawal-payouts.js';
-import { TransactionSchema } from '../routes/transactions/transactions.js';
+import { TransactionSchema } from '../schemas/transactions.js';
 import { Nullable } from '../schemas/onboarding/common.js';
 import { problemResponses } from '../schemas/problem.js';
 import type { Api, Deps } from '../types.js';
-import { ADMIN_READ_ERRORS, ADMIN_TAGS, ADMIN_WRITE_ERRORS } from './admin-schemas.js';
+import { ADMIN_READ_ERRORS, ADMIN_TAGS, ADMIN_WRITE_ERRORS } from '../schemas/admin.js';
 
 const Params = Type.Object({ reference: Type.String({ pattern: '^WDR-[0-9A-Z]{12}$', description: 'The payout’s reference (quoted on the bank transfer)' }) }, { additionalProperties: false });
 

@@ -4,7 +4,7 @@ import { actorFrom, integratorOf } from '../../context.js';
 import { SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
 import type { Api, Deps } from '../../types.js';
-import { CredentialRef, LabelSchema, PubkeyParams, PublicKeySchema, ScopeSchema } from './schemas.js';
+import { CredentialRef, LabelSchema, PubkeyParams, PublicKeySchema, ScopeSchema } from '../../schemas/credentials.js';
 
 const TAGS = ['Integrator key management'];
 

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { scopeAllows } from '../../../domain/credentials/scopes.js';
 import { SIGNED_READ_ERRORS, problemResponses } from '../../schemas/problem.js';
 import type { Api, Operation } from '../../types.js';
-import { PublicKeySchema, ScopeSchema } from './schemas.js';
+import { PublicKeySchema, ScopeSchema } from '../../schemas/credentials.js';
 import { authOf } from '../../context.js';
 
 export const WhoamiResponse = Type.Object(

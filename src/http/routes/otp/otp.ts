@@ -6,7 +6,8 @@ import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { Text, Uuid } from '../../schemas/onboarding/common.js';
 import { SIGNED_READ_ERRORS, SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
 import type { Api, Deps } from '../../types.js';
-import { ChainIdQuery, SUBMISSION_RESPONSES, submissionBody, transactionDeps } from '../transactions/transactions.js';
+import { ChainIdQuery, SUBMISSION_RESPONSES, submissionBody } from '../../schemas/transactions.js';
+import { transactionDeps } from '../transactions/transactions.js';
 
 const TAGS = ['OTP authentication'];
 const ChannelSchema = Type.Enum(['email'], { type: 'string', description: 'Where the code goes: the user’s email address' });

@@ -7,7 +7,7 @@ import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { Uuid } from '../../schemas/onboarding/common.js';
 import { SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
 import type { Api, Deps } from '../../types.js';
-import { TransactionSchema } from './transactions.js';
+import { TransactionSchema } from '../../schemas/transactions.js';
 
 const Amount = (description: string) => Type.String({ pattern: AMOUNT_PATTERN, description: `${description}: a decimal string greater than 0 with at most 2 decimals, e.g. "250.00"` });
 

@@ -1,146 +1,21 @@
 import type { FastifyRequest } from 'fastify';
-import { Type, type TProperties } from 'typebox';
+import { Type } from 'typebox';
 import { sendTransactionPasskey } from '../../../domain/transactions/passkey-approval.js';
-import { ETHEREUM_TRANSACTION, SIGN_TRANSACTION_ACTIVITY, type TransactionDeps } from '../../../domain/transactions/send-transaction.js';
+import type { TransactionDeps } from '../../../domain/transactions/send-transaction.js';
 import { getTransaction, listTransactions } from '../../../domain/transactions/transaction-reads.js';
-import { TRANSACTION_STATUSES } from '../../../db/schema/index.js';
 import { actorFrom, integratorOf } from '../../context.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
-import { Nullable, Text, Uuid } from '../../schemas/onboarding/common.js';
-import { SIGNED_READ_ERRORS, SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
+import { Text, Uuid } from '../../schemas/onboarding/common.js';
+import { SIGNED_READ_ERRORS, problemResponses } from '../../schemas/problem.js';
+import { ChainIdQuery, SUBMISSION_RESPONSES, submissionBody, TransactionSchema } from '../../schemas/transactions.js';
 import type { Api, Deps } from '../../types.js';
 
 const TAGS = ['Transactions'];
-
-const ReceiptSchema = Type.Object(
-  {
-    transactionHash: Type.String(),
-    transactionIndex: Type.Integer(),
-    blockHash: Type.String(),
-    blockNumber: Type.Integer(),
-    gasUsed: Type.String({ description: 'Decimal' }),
-    effectiveGasPrice: Type.String({ description: 'Decimal, wei' }),
-    blobGasUsed: Type.String({ description: 'Decimal; 0 for non-blob transactions' }),
-    blobGasPrice: Type.String({ description: 'Decimal; 0 for non-blob transactions' }),
-    from: Type.String(),
-    to: Type.String({ description: 'Empty for contract creation' }),
-    contractAddress: Type.String({ description: 'Empty unless the transaction created a contract' }),
-    status: Type.Enum(['success', 'reverted'], { type: 'string', description: 'Extension: the receipt status' }),
-  },
-  { additionalProperties: false, description: 'The Ethereum receipt (completed transactions only)' },
-);
-
-const FiatDepositInstructionsSchema = Type.Object(
-  {
-    currency: Type.String({ description: 'USD or EUR' }),
-    bank_name: Type.String(),
-    bank_address: Type.String(),
-    payment_rails: Type.Array(Type.String(), { description: 'USD: ach, wire; EUR: sepa' }),
-    bank_beneficiary_name: Type.String(),
-    bank_beneficiary_address: Type.String(),
-    bank_account_number: Type.String({ description: 'USD; empty for EUR' }),
-    bank_routing_number: Type.String({ description: 'USD (ABA); empty for EUR' }),
-    iban_number: Type.String({ description: 'EUR; empty for USD' }),
-    iban_bic: Type.String({ description: 'EUR; empty for USD' }),
-    reference: Type.String({ description: 'Extension: the payment reference the sender must quote' }),
-  },
-  { additionalProperties: false, description: 'Where and how to pay a deposit in (deposits only; docs/deposits.md)' },
-);
-
-const DepositSchema = Type.Object(
-  {
-    amount: Type.String({ description: 'The fiat amount expected, decimal' }),
-    currency: Type.String({ description: 'USD or EUR' }),
-    reference: Type.String({ description: 'The payment reference (also in fiatDepositInstructions)' }),
-    receivedAmount: Nullable(Type.String({ description: 'The fiat amount that arrived; null until then' })),
-    payoutError: Type.Optional(Type.String({ description: 'Why the last payout attempt failed, while it is retried' })),
-  },
-  { additionalProperties: false, description: 'Extension, deposits only' },
-);
-
-const WithdrawalSchema = Type.Object(
-  {
-    amount: Type.String({ description: 'Fiat paid to the bank account, decimal' }),
-    currency: Type.Enum(['USD', 'EUR'], { type: 'string' }),
-    fee: Type.String({ description: 'The service’s fee, same currency, on top of amount' }),
-    cryptoAmountWei: Type.String({ pattern: '^[0-9]+$', description: 'Wei taken from the wallet for amount + fee' }),
-    bankAccountId: Uuid(),
-    last4: Type.String(),
-    quoteExpiresAt: Type.String({ format: 'date-time', description: 'The approval must arrive before this moment (409 quote_expired after)' }),
-  },
-  { additionalProperties: false, description: 'Extension: a withdrawal’s quote (docs/withdrawals.md)' },
-);
-
-export const TransactionSchema = Type.Object(
-  {
-    transactionId: Uuid('The integrator’s id of the transaction (its idempotency key)'),
-    status: Type.Enum([...TRANSACTION_STATUSES], { type: 'string', description: 'docs/transactions.md; failed is our extension' }),
-    broadcastedAt: Nullable(Type.String({ format: 'date-time', description: 'Moment of broadcast; null unless completed' })),
-    transactionReceipt: Type.Optional(ReceiptSchema),
-    fiatDepositInstructions: Type.Optional(FiatDepositInstructionsSchema),
-    kind: Type.Enum(['transfer', 'deposit', 'withdrawal', 'refund'], {
-      type: 'string',
-      description: 'Extension: a transfer from the account’s wallet, a fiat deposit paid out to it, a withdrawal to a bank account, or the refund of a returned withdrawal',
-    }),
-    deposit: Type.Optional(DepositSchema),
-    withdrawal: Type.Optional(WithdrawalSchema),
-    unsignedTransaction: Type.Optional(Type.String({ description: 'Withdrawals: the transfer to the treasury the end user approves (send-transaction-passkey/otp with this transactionId)' })),
-    refund: Type.Optional(Type.Object({ withdrawalTransactionId: Uuid() }, { additionalProperties: false, description: 'Refunds: the returned withdrawal' })),
-    accountId: Uuid('Extension: the account whose wallet signs (transfers) or receives (deposits)'),
-    chainId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Extension' }),
-    transactionHash: Nullable(Type.String({ description: 'Extension: the hash of the signed transaction, known from broadcast on' })),
-    failureReason: Type.Optional(Type.Enum(['reverted', 'dropped', 'cancelled', 'quote_expired', 'payout_returned'], { type: 'string', description: 'Extension, failed only' })),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
-  },
-  { additionalProperties: false, description: 'Transaction (response of passkey submission), with documented extensions' },
-);
-
-export const SignedBodySchema = Type.Object(
-  {
-    type: Text(100, { description: `${SIGN_TRANSACTION_ACTIVITY}` }),
-    timestampMs: Type.String({ pattern: '^[0-9]{1,16}$', description: 'Milliseconds since the epoch, within 5 minutes of the server clock' }),
-    organizationId: Text(100, { description: 'The custody organization of the account (organizationId of the account)' }),
-    parameters: Type.Object(
-      {
-        signWith: Text(100, { description: 'The account’s wallet address' }),
-        unsignedTransaction: Text(262_144, { minLength: 1, description: 'Serialized unsigned EVM transaction, hex with or without 0x' }),
-        type: Text(100, { description: ETHEREUM_TRANSACTION }),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false, description: 'What the end user stamps; the challenge commits to JSON.stringify of this object (docs/passkeys.md)' },
-);
 
 /** What a submission needs besides its context: the chains, a logger, and the watcher's wake-up. */
 export function transactionDeps(request: FastifyRequest, deps: Deps): TransactionDeps {
   return { chains: deps.chains, log: request.log, onBroadcast: () => deps.transactionBroadcast?.fire() };
 }
-
-export const ChainIdQuery = Type.Object(
-  { chain_id: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'A configured chain (CHAIN_RPC_URLS): 1 is Ethereum, 8453 Base' }) },
-  { additionalProperties: false },
-);
-
-/** The body of a transfer submission: the shared fields plus the approval (webAuthnStamp or approvalToken). */
-export function submissionBody<A extends TProperties>(approval: A) {
-  return Type.Object(
-    {
-      transactionId: Uuid('Your id for this transaction; the same id with the same body returns the same transaction'),
-      signedBody: SignedBodySchema,
-      ...approval,
-    },
-    { additionalProperties: false },
-  );
-}
-
-/** What both submission paths answer: 201 when created, 200 for the same request again. */
-export const SUBMISSION_RESPONSES = {
-  200: { ...TransactionSchema, description: 'The same request again: the transaction as it is now' },
-  201: TransactionSchema,
-  ...problemResponses(...SIGNED_WRITE_ERRORS, 404, 502),
-};
 
 export function transactionRoutes(api: Api, deps: Deps): void {
   api.post(

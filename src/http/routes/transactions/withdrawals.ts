@@ -9,7 +9,7 @@ import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { Uuid } from '../../schemas/onboarding/common.js';
 import { SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
 import type { Api, Deps } from '../../types.js';
-import { TransactionSchema } from './transactions.js';
+import { TransactionSchema } from '../../schemas/transactions.js';
 
 /** Fiat withdrawals (docs/withdrawals.md): create-withdrawal and the sandbox simulate-withdrawal. */
 export function withdrawalRoutes(api: Api, deps: Deps): void {

@@ -2,8 +2,8 @@ import { Type } from 'typebox';
 import { TRANSACTION_STATUSES } from '../../db/schema/index.js';
 import { VERIFICATION_STATUSES } from '../../db/schema/verification-status.js';
 import { DECISIONS } from '../../domain/verification/decisions.js';
-import { TransactionSchema } from '../routes/transactions/transactions.js';
-import { Nullable, Uuid, VerificationStatusSchema } from '../schemas/onboarding/common.js';
+import { TransactionSchema } from './transactions.js';
+import { Nullable, Uuid, VerificationStatusSchema } from './onboarding/common.js';
 
 /*
  * The operators' API, described by the same schemas that validate its requests and shape its answers; they make
