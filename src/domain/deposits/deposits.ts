@@ -1,11 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ChainRegistry } from '../../chain/chain-client.js';
 import type { Treasury } from '../../chain/treasury.js';
 import type { Database, Tx } from '../../db/database.js';
 import { findDepositAccount, findDepositByReference, listTransactionTransitions } from '../../db/repositories/deposits.js';
 import { findTransaction, insertTransaction, moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
 import type { TransactionStatus } from '../../db/schema/index.js';
+import { requireChain } from '../chains.js';
 import { runMutation, type MutationContext } from '../context.js';
+import { newPaymentReference } from '../references.js';
 import { ApiError, invalidFields, notFound } from '../errors.js';
 import { signingKeyCause, recordTransactionChange, type TransactionCause } from '../transactions/record-change.js';
 import { newId } from '../ids.js';
@@ -38,13 +40,6 @@ export function weiFor(amount: string, currency: DepositCurrency, config: Deposi
   return (toCents(amount) * config.weiPerUnit[currency]) / 100n;
 }
 
-/** DEP- and 12 Crockford base32 characters (60 random bits): short enough to type into a bank transfer. */
-function newReference(): string {
-  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-  const bytes = randomBytes(12);
-  return `DEP-${[...bytes].map((b) => alphabet[b & 31]).join('')}`;
-}
-
 function positive(amount: string, pointer: string): void {
   if (toCents(amount) === 0n) {
     throw invalidFields([{ pointer, code: 'invalid_value', detail: 'must be greater than 0', in: 'body' }]);
@@ -61,10 +56,7 @@ export async function createDeposit(ctx: MutationContext, deps: DepositDeps, inp
   const found = await findDepositAccount(ctx.db.db, integratorId, input.accountId);
   if (!found) throw notFound('Account');
   const { account } = found;
-  if (!deps.chains.get(input.chainId)) {
-    const known = deps.chains.chainIds();
-    throw new ApiError('unsupported_chain', `chainId ${input.chainId} is not supported here${known.length ? ` (supported: ${known.join(', ')})` : ' (no chains are configured)'}`);
-  }
+  requireChain(deps.chains, input.chainId, 'chainId');
   const bank = deps.config.banks[input.currency];
   if (!bank || !deps.treasury) {
     throw new ApiError('deposits_unavailable', `Deposits in ${input.currency} are not configured on this deployment (${!bank ? `DEPOSIT_BANK_${input.currency}` : 'TREASURY_PRIVATE_KEY'})`);
@@ -76,7 +68,7 @@ export async function createDeposit(ctx: MutationContext, deps: DepositDeps, inp
 
   return runMutation(ctx, async (tx) => {
     // 60 random bits: a collision is not expected, and the unique index would refuse one (a 500, never a shared reference).
-    const reference = newReference();
+    const reference = newPaymentReference('DEP');
     const instructions: FiatDepositInstructions = { currency: input.currency, ...bank, reference };
     const id = newId();
     const row = await insertTransaction(tx, {

@@ -4,6 +4,7 @@ import { RpcFailure, type ChainRegistry, type RpcFailureCode } from '../../chain
 import { parseUnsignedTransaction, signWithCustodyKey, UnsignedTransactionError } from '../../chain/custody-signer.js';
 import type { Tx } from '../../db/database.js';
 import { findSigningAccount, findTransaction, findWalletOfAccount, insertTransaction, moveTransaction, type AccountRowWithStatus, type TransactionRow } from '../../db/repositories/transactions.js';
+import { requireChain } from '../chains.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, invalidFields, notFound, type FieldError } from '../errors.js';
 import { signingKeyCause, recordTransactionChange } from './record-change.js';
@@ -122,11 +123,7 @@ export async function sendTransaction(
   const withdrawal = earlier && isPendingWithdrawal(earlier) ? earlier : undefined;
   if (earlier && !withdrawal) return replay(earlier, hash);
 
-  const chain = deps.chains.get(chainId);
-  if (!chain) {
-    const known = deps.chains.chainIds();
-    throw new ApiError('unsupported_chain', `chain_id ${chainId} is not supported here${known.length ? ` (supported: ${known.join(', ')})` : ' (no chains are configured)'}`);
-  }
+  const chain = requireChain(deps.chains, chainId, 'chain_id');
 
   const { signedBody } = input;
   const errors: FieldError[] = [];

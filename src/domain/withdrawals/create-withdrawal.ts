@@ -5,6 +5,7 @@ import type { Treasury } from '../../chain/treasury.js';
 import { findBankAccount } from '../../db/repositories/bank-accounts.js';
 import { findDepositAccount } from '../../db/repositories/deposits.js';
 import { insertTransaction } from '../../db/repositories/transactions.js';
+import { requireChain } from '../chains.js';
 import { runMutation, type MutationContext } from '../context.js';
 import type { DepositCurrency } from '../deposits/deposit-config.js';
 import { toCents } from '../deposits/deposits.js';
@@ -52,11 +53,7 @@ export async function createWithdrawal(ctx: MutationContext, deps: WithdrawalDep
   const bank = await findBankAccount(ctx.db.db, integratorId, input.bankAccountId);
   // A bank account of another of the integrator's accounts is as unknown here as one that does not exist.
   if (!bank || bank.accountId !== found.account.id) throw notFound('Bank account');
-  const chain = deps.chains.get(input.chainId);
-  if (!chain) {
-    const known = deps.chains.chainIds();
-    throw new ApiError('unsupported_chain', `chainId ${input.chainId} is not supported here${known.length ? ` (supported: ${known.join(', ')})` : ' (no chains are configured)'}`);
-  }
+  const chain = requireChain(deps.chains, input.chainId, 'chainId');
   if (bank.currency !== input.currency) {
     throw invalidFields([{ pointer: '/currency', code: 'currency_mismatch', detail: `must be the bank account's currency (${bank.currency})`, in: 'body' }]);
   }

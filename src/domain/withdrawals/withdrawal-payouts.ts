@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { sealContexts } from '../../crypto/seal-contexts.js';
 import type { Database, Executor, Tx } from '../../db/database.js';
@@ -9,14 +8,9 @@ import type { PayoutStatus } from '../../db/schema/index.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { newPaymentReference } from '../references.js';
 import { recordTransactionChange, type TransactionCause } from '../transactions/record-change.js';
 import { toTransactionView, type StoredWithdrawal, type TransactionView } from '../transactions/transaction-view.js';
-
-/** WDR- and 12 Crockford base32 characters (60 random bits), like deposit references. */
-function newReference(): string {
-  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-  return `WDR-${[...randomBytes(12)].map((b) => alphabet[b & 31]).join('')}`;
-}
 
 /**
  * The crypto arrived in the treasury: the fiat payout to the bank account is initiated (pending), with the bank
@@ -31,7 +25,7 @@ export async function initiatePayout(tx: Executor, row: TransactionRow, at: Date
     integratorId: row.integratorId,
     transactionRowId: row.id,
     bankAccountId: bank.id,
-    reference: newReference(),
+    reference: newPaymentReference('WDR'),
     rail: bank.rail,
     amount: withdrawal.amount,
     currency: withdrawal.currency,
