@@ -1,4 +1,22 @@
-import type { BankAccount, BankAccountCase, BankAccountCasePage, BankAccountOutcome, Case, Decision, DecisionResult, Operator, Problem, ReviewPage, ReviewQuery, SubjectType } from './types';
+import type {
+  BankAccount,
+  BankAccountCase,
+  BankAccountCasePage,
+  BankAccountOutcome,
+  Case,
+  Decision,
+  DecisionResult,
+  OpenPayoutStatus,
+  Operator,
+  Payout,
+  PayoutPage,
+  PayoutStep,
+  Problem,
+  ReviewPage,
+  ReviewQuery,
+  SubjectType,
+  Transaction,
+} from './types';
 
 /** A failed request, carrying the server's problem details (or one made up for a network failure). */
 export class ApiProblem extends Error {
@@ -23,6 +41,12 @@ export interface ApiClient {
   bankAccountReviews(limit: number, signal?: AbortSignal): Promise<BankAccountCasePage>;
   getBankAccountCase(bankAccountId: string, signal?: AbortSignal): Promise<BankAccountCase>;
   decideBankAccount(bankAccountId: string, body: { outcome: BankAccountOutcome; reason?: string }): Promise<BankAccount>;
+  /** Open payouts (pending, sent, or both when no status), every integrator's, oldest first (1-100 of them). */
+  payouts(query: { status?: OpenPayoutStatus; limit: number }, signal?: AbortSignal): Promise<PayoutPage>;
+  /** One payout by reference (any status), with the beneficiary's full bank details. */
+  getPayout(reference: string, signal?: AbortSignal): Promise<Payout>;
+  /** Marks a payout sent, settled or returned (a return needs its reason); answers the withdrawal's transaction. */
+  movePayout(reference: string, step: PayoutStep, body: { reason?: string }): Promise<Transaction>;
 }
 
 async function problemOf(response: Response): Promise<Problem> {
@@ -86,5 +110,12 @@ export function createApiClient(token: string, onUnauthorized: (problem: ApiProb
     bankAccountReviews: (limit, signal) => json<BankAccountCasePage>(`/admin/api/bank-accounts?${new URLSearchParams({ limit: String(limit) })}`, { signal }),
     getBankAccountCase: (bankAccountId, signal) => json<BankAccountCase>(`/admin/api/bank-accounts/${encodeURIComponent(bankAccountId)}`, { signal }),
     decideBankAccount: (bankAccountId, body) => json<BankAccount>(`/admin/api/bank-accounts/${encodeURIComponent(bankAccountId)}/decisions`, { method: 'POST', body }),
+    payouts(query, signal) {
+      const params = new URLSearchParams({ limit: String(query.limit) });
+      if (query.status) params.set('status', query.status);
+      return json<PayoutPage>(`/admin/api/withdrawals?${params}`, { signal });
+    },
+    getPayout: (reference, signal) => json<Payout>(`/admin/api/withdrawals/${encodeURIComponent(reference)}`, { signal }),
+    movePayout: (reference, step, body) => json<Transaction>(`/admin/api/withdrawals/${encodeURIComponent(reference)}/${step}`, { method: 'POST', body }),
   };
 }

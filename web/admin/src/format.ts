@@ -1,4 +1,4 @@
-import type { BankAccount, BankAccountStatus, SubjectType, VerificationStatus } from './types';
+import type { BankAccount, BankAccountStatus, PayoutStatus, SubjectType, TransactionStatus, VerificationStatus } from './types';
 
 export const STATUS_LABELS: Record<VerificationStatus, string> = {
   under_review: 'Under review',
@@ -18,6 +18,28 @@ export const BANK_ACCOUNT_STATUS_LABELS: Record<BankAccountStatus, string> = {
   rejected: 'Rejected',
   removed: 'Removed',
 };
+
+export const PAYOUT_STATUS_LABELS: Record<PayoutStatus, string> = {
+  pending: 'Pending',
+  sent: 'Sent',
+  settled: 'Settled',
+  returned: 'Returned',
+};
+
+export const TRANSACTION_STATUS_LABELS: Record<TransactionStatus, string> = {
+  created: 'Created',
+  waiting_for_funds: 'Waiting for funds',
+  funds_in_transfer: 'Funds in transfer',
+  processing: 'Processing',
+  completed: 'Completed',
+  failed: 'Failed',
+};
+
+/** "1,234.50 USD": the decimal string as the API sends it, grouped, never through a float. */
+export function money(amount: string, currency: string): string {
+  const [whole = amount, cents] = amount.split('.');
+  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${cents !== undefined ? `.${cents}` : ''} ${currency}`;
+}
 
 /** "ACH · USD", "SEPA · EUR". */
 export const railAndCurrency = (b: Pick<BankAccount, 'rail' | 'currency'>) => `${b.rail.toUpperCase()} · ${b.currency}`;

@@ -1,7 +1,8 @@
-import { STATUSES, type SubjectType, type VerificationStatus } from './types';
+import { STATUSES, type OpenPayoutStatus, type SubjectType, type VerificationStatus } from './types';
 
 // Hash routes, so deep links and Back work on a static page: #/queue?status=...&integrator=...,
-// #/case/<subjectType>/<subjectId>, #/bank-accounts, #/bank-account/<bankAccountId>.
+// #/case/<subjectType>/<subjectId>, #/bank-accounts, #/bank-account/<bankAccountId>, #/withdrawals?status=...,
+// #/withdrawal/<reference>.
 
 export interface QueueRoute {
   name: 'queue';
@@ -23,10 +24,22 @@ export interface BankAccountRoute {
   name: 'bank-account';
   bankAccountId: string;
 }
-export type Route = QueueRoute | CaseRoute | BankAccountsRoute | BankAccountRoute;
+/** Withdrawals' payouts to make (pending) and to confirm (sent); both when no status. */
+export interface WithdrawalsRoute {
+  name: 'withdrawals';
+  status?: OpenPayoutStatus;
+}
+export interface WithdrawalRoute {
+  name: 'withdrawal';
+  reference: string;
+}
+export type Route = QueueRoute | CaseRoute | BankAccountsRoute | BankAccountRoute | WithdrawalsRoute | WithdrawalRoute;
 
 const SUBJECT_TYPES: readonly string[] = ['user', 'associated_person', 'entity'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A payout's reference: WDR- and 12 Crockford base32 characters, as the API's pattern. */
+const PAYOUT_REFERENCE = /^WDR-[0-9A-Z]{12}$/;
 
 export const isUuid = (value: string) => UUID.test(value);
 
@@ -39,6 +52,11 @@ export function parseHash(hash: string): Route {
   if (parts[0] === 'bank-accounts' && parts.length === 1) return { name: 'bank-accounts' };
   if (parts[0] === 'bank-account' && parts.length === 2 && isUuid(parts[1]!)) return { name: 'bank-account', bankAccountId: parts[1]!.toLowerCase() };
   const params = new URLSearchParams(query);
+  if (parts[0] === 'withdrawal' && parts.length === 2 && PAYOUT_REFERENCE.test(parts[1]!)) return { name: 'withdrawal', reference: parts[1]! };
+  if (parts[0] === 'withdrawals' && parts.length === 1) {
+    const only = params.get('status');
+    return { name: 'withdrawals', ...(only === 'pending' || only === 'sent' ? { status: only } : {}) };
+  }
   const status = params.get('status');
   const integratorId = params.get('integrator');
   const limit = Number(params.get('limit'));
@@ -54,6 +72,8 @@ export function hrefFor(route: Route): string {
   if (route.name === 'case') return `#/case/${route.subjectType}/${route.subjectId}`;
   if (route.name === 'bank-accounts') return '#/bank-accounts';
   if (route.name === 'bank-account') return `#/bank-account/${route.bankAccountId}`;
+  if (route.name === 'withdrawals') return `#/withdrawals${route.status ? `?status=${route.status}` : ''}`;
+  if (route.name === 'withdrawal') return `#/withdrawal/${route.reference}`;
   const params = new URLSearchParams();
   if (route.status !== 'under_review') params.set('status', route.status);
   if (route.integratorId) params.set('integrator', route.integratorId);

@@ -160,3 +160,60 @@ export interface BankAccountCasePage {
   data: BankAccountCase[];
   hasMore: boolean;
 }
+
+// Withdrawals' fiat payouts, for operators to make and confirm (docs/withdrawals.md, "The fiat payout").
+
+export const PAYOUT_STATUSES = ['pending', 'sent', 'settled', 'returned'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+/** The open ones, which the list filters on. */
+export type OpenPayoutStatus = 'pending' | 'sent';
+/** The moves an operator makes, by their path under /admin/api/withdrawals/{reference}/. */
+export type PayoutStep = 'payout-sent' | 'settled' | 'returned';
+
+export type TransactionStatus = 'created' | 'waiting_for_funds' | 'funds_in_transfer' | 'processing' | 'completed' | 'failed';
+
+/** The transaction view (the integrators' GET /v1/query/get-transaction), as far as the console reads it. */
+export interface Transaction {
+  transactionId: string;
+  status: TransactionStatus;
+  kind: 'transfer' | 'deposit' | 'withdrawal' | 'refund';
+  withdrawal?: { amount: string; currency: 'USD' | 'EUR'; fee: string; cryptoAmountWei: string; bankAccountId: string; last4: string; quoteExpiresAt: string };
+  accountId: string;
+  chainId: number;
+  transactionHash: string | null;
+  broadcastedAt: string | null;
+  failureReason?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Who the bank transfer goes to, in full (ACH: account and routing number; SEPA: IBAN and BIC). */
+export interface Beneficiary {
+  accountHolderName: string;
+  accountNumber: string | null;
+  routingNumber: string | null;
+  accountType: string | null;
+  iban: string | null;
+  bic: string | null;
+}
+
+export interface Payout {
+  reference: string;
+  status: PayoutStatus;
+  integratorId: string;
+  transaction: Transaction;
+  amount: string;
+  currency: 'USD' | 'EUR';
+  rail: 'ach' | 'sepa';
+  beneficiary: Beneficiary;
+  sentAt: string | null;
+  settledAt: string | null;
+  returnedAt: string | null;
+  returnReason: string | null;
+  createdAt: string;
+}
+
+export interface PayoutPage {
+  data: Payout[];
+  hasMore: boolean;
+}
