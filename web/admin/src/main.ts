@@ -11,6 +11,8 @@ import { mountBankAccounts } from './views/bank-accounts';
 import { mountCase } from './views/case';
 import { lastQueueRoute, mountQueue } from './views/queue';
 import { mountSignIn } from './views/sign-in';
+import { mountWithdrawal } from './views/withdrawal';
+import { lastWithdrawalsRoute, mountWithdrawals } from './views/withdrawals';
 
 // Boot: sign in (or reuse this tab's token), then show the view the hash names. Views are mounted into <main>
 // and return their own clean-up (polling, pending requests, blob URLs, key bindings).
@@ -38,6 +40,10 @@ function showRoute(): void {
         return mountBankAccounts(main, api);
       case 'bank-account':
         return mountBankAccount(main, api, route, operator);
+      case 'withdrawals':
+        return mountWithdrawals(main, api, route);
+      case 'withdrawal':
+        return mountWithdrawal(main, api, route);
       default:
         return mountQueue(main, api, route);
     }
@@ -45,19 +51,23 @@ function showRoute(): void {
   showSection(route);
 }
 
-/** The header's links between the two kinds of review; the one in view (its list or one of its cases) is current. */
+/** The header's links between the console's sections; the one in view (its list or one of its items) is current. */
 function showSection(route: Route): void {
   const reviews = byId<HTMLAnchorElement>('nav-reviews');
   const bankAccounts = byId<HTMLAnchorElement>('nav-bank-accounts');
+  const withdrawals = byId<HTMLAnchorElement>('nav-withdrawals');
   const inBankAccounts = route.name === 'bank-accounts' || route.name === 'bank-account';
-  // Back to the queue as the officer left it (filters, page).
+  const inWithdrawals = route.name === 'withdrawals' || route.name === 'withdrawal';
+  // Back to the queue as the officer left it (filters, page), and to the payouts with their filter.
   reviews.href = hrefFor(lastQueueRoute());
+  withdrawals.href = hrefFor(lastWithdrawalsRoute());
   for (const [link, current] of [
-    [reviews, !inBankAccounts],
+    [reviews, !inBankAccounts && !inWithdrawals],
     [bankAccounts, inBankAccounts],
+    [withdrawals, inWithdrawals],
   ] as const) {
-    // "page" on the list itself, "true" while on one of its cases.
-    if (current) link.setAttribute('aria-current', route.name === 'queue' || route.name === 'bank-accounts' ? 'page' : 'true');
+    // "page" on the list itself, "true" while on one of its items.
+    if (current) link.setAttribute('aria-current', route.name === 'queue' || route.name === 'bank-accounts' || route.name === 'withdrawals' ? 'page' : 'true');
     else link.removeAttribute('aria-current');
   }
 }

@@ -37,6 +37,16 @@ const GROUPS: [string, [string[], string][]][] = [
       [['Esc'], 'Back to the bank accounts'],
     ],
   ],
+  [
+    'Withdrawals',
+    [
+      [['j', '↓'], 'Next payout'],
+      [['k', '↑'], 'Previous payout'],
+      [['Enter'], 'Open the selected payout'],
+      [['/'], 'Go to the status filter'],
+    ],
+  ],
+  ['Withdrawal', [[['Esc'], 'Back to the withdrawals (the payout steps have no keys: each is a deliberate click)']]],
   ['Anywhere', [[['?'], 'Show these shortcuts']]],
 ];
 
