@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { after, before, describe, it } from 'node:test';
+import { withdrawalPayouts } from '../../src/db/schema/index.js';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { adminRequest } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
-import { createCustomer, ETH, type Customer } from '../harness/customers.js';
+import { createCustomer, ETH, settled, signedBody, type Customer } from '../harness/customers.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { openApiChecker, type CheckedResponse, type OpenApiDoc, type Operation } from '../harness/openapi.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
@@ -49,6 +51,23 @@ async function pendingBankAccount(c: Ctx): Promise<string> {
   const res = await c.acme.client.post('/v1/submit/create-bank-account', { accountId: c.customer.accountId, currency: 'USD', accountHolderName: 'Someone Else', us: { accountNumber, routingNumber: '021000021', accountType: 'checking' } });
   assert.equal(res.body.status, 'pending_review', res.text);
   return res.body.bankAccountId;
+}
+
+/** A withdrawal of the customer approved and on chain, its fiat payout pending; the payout's reference. */
+async function pendingPayout(c: Ctx): Promise<string> {
+  c.server.clock.advance(1000);
+  const bank = await c.acme.client.post('/v1/submit/create-bank-account', { accountId: c.customer.accountId, currency: 'USD', accountHolderName: 'Maria Garcia', us: { accountNumber: String(20_000_000 + ++bankAccounts), routingNumber: '021000021', accountType: 'checking' } });
+  assert.equal(bank.body.status, 'verified', bank.text);
+  c.server.clock.advance(1000);
+  const w = await c.acme.client.post('/v1/submit/create-withdrawal', { accountId: c.customer.accountId, bankAccountId: bank.body.bankAccountId, chainId: 8453, amount: '1.00', currency: 'USD' });
+  assert.equal(w.status, 201, w.text);
+  c.server.clock.advance(1000);
+  const body = signedBody(c.server, c.customer, w.body.unsignedTransaction);
+  const approved = await c.acme.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', { transactionId: w.body.transactionId, signedBody: body, webAuthnStamp: c.customer.passkey.stamp(JSON.stringify(body)) });
+  assert.equal(approved.status, 201, approved.text);
+  assert.equal((await settled(c.acme, w.body.transactionId)).status, 'funds_in_transfer');
+  const [payout] = await c.server.database.db.select().from(withdrawalPayouts).where(eq(withdrawalPayouts.transactionRowId, w.body.transactionId));
+  return payout!.reference;
 }
 
 /** Real calls per operation: its success and its typical failures. */
@@ -109,6 +128,35 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<CheckedResponse[]>> = {
       await adminRequest(c.server, 'POST', `/admin/api/bank-accounts/${uuidNobodyHas()}/decisions`, { token: c.token, body: { outcome: 'approve' } }),
     ];
   },
+  listWithdrawalPayouts: async (c) => {
+    await pendingPayout(c);
+    return [
+      await adminRequest(c.server, 'GET', '/admin/api/withdrawals?limit=1', { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/withdrawals?status=sent', { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/withdrawals?status=settled', { token: c.token }),
+    ];
+  },
+  getWithdrawalPayout: async (c) => [
+    await adminRequest(c.server, 'GET', `/admin/api/withdrawals/${await pendingPayout(c)}`, { token: c.token }),
+    await adminRequest(c.server, 'GET', '/admin/api/withdrawals/WDR-000000000000', { token: c.token }),
+    await adminRequest(c.server, 'GET', '/admin/api/withdrawals/nope', { token: c.token }),
+  ],
+  markWithdrawalPayoutSent: async (c) => {
+    const path = `/admin/api/withdrawals/${await pendingPayout(c)}/payout-sent`;
+    return [await adminRequest(c.server, 'POST', path, { token: c.token, body: {} }), await adminRequest(c.server, 'POST', path, { token: c.token, body: {} })];
+  },
+  settleWithdrawalPayout: async (c) => {
+    const path = `/admin/api/withdrawals/${await pendingPayout(c)}/settled`;
+    return [await adminRequest(c.server, 'POST', path, { token: c.token, body: {} }), await adminRequest(c.server, 'POST', path, { token: c.token, body: {} })];
+  },
+  returnWithdrawalPayout: async (c) => {
+    const path = `/admin/api/withdrawals/${await pendingPayout(c)}/returned`;
+    return [
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: {} }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { reason: 'account closed (R02)' } }),
+      await adminRequest(c.server, 'POST', '/admin/api/withdrawals/WDR-000000000000/returned', { token: c.token, body: { reason: 'x' } }),
+    ];
+  },
   getTreasury: async (c) => [await adminRequest(c.server, 'GET', '/admin/api/treasury', { token: c.token })],
   getDepositByReference: async (c) => {
     const reference = await waitingDeposit(c);
@@ -154,6 +202,7 @@ for (const backend of backends()) {
       await started.chain.setBalance(server.treasury!.address, 10n * ETH);
       const { token } = await createOperator(server.database, 'Alice', server.clock.now());
       ctx = { server, acme, token, customer: await createCustomer(server, acme) };
+      await started.chain.setBalance(ctx.customer.walletAddress, 10n * ETH);
       doc = (await adminRequest(server, 'GET', '/admin/openapi.json')).body as OpenApiDoc;
       ({ operations, assertConforms } = openApiChecker(doc));
     });
@@ -195,7 +244,7 @@ for (const backend of backends()) {
       }
       // Each operation's success was among them, and the failures the examples mean to show.
       for (const id of ids) assert.ok(seen.has(`${id} 200`), `${id} answered 200 in its examples`);
-      for (const expected of ['adminWhoami 401', 'listReviews 400', 'getCase 404', 'getCase 400', 'decideCase 400', 'decideCase 409', 'decideCase 404', 'getDocumentContent 404', 'getDepositByReference 404', 'receiveDepositFunds 409', 'receiveDepositFunds 400', 'cancelDeposit 409', 'cancelDeposit 400', 'listBankAccountReviews 400', 'getBankAccountCase 404', 'decideBankAccount 400', 'decideBankAccount 409', 'decideBankAccount 404']) {
+      for (const expected of ['adminWhoami 401', 'listReviews 400', 'getCase 404', 'getCase 400', 'decideCase 400', 'decideCase 409', 'decideCase 404', 'getDocumentContent 404', 'getDepositByReference 404', 'receiveDepositFunds 409', 'receiveDepositFunds 400', 'cancelDeposit 409', 'cancelDeposit 400', 'listBankAccountReviews 400', 'getBankAccountCase 404', 'decideBankAccount 400', 'decideBankAccount 409', 'decideBankAccount 404', 'listWithdrawalPayouts 400', 'getWithdrawalPayout 404', 'getWithdrawalPayout 400', 'markWithdrawalPayoutSent 409', 'returnWithdrawalPayout 400', 'returnWithdrawalPayout 404']) {
         assert.ok(seen.has(expected), `${expected} was exercised (seen: ${[...seen].join(', ')})`);
       }
     });
