@@ -317,6 +317,12 @@ for (const backend of backends()) {
       assert.equal(subscription.status, 201, subscription.text);
       server.clock.advance(1000);
       await acme.client.patch('/v1/submit/update-user', { userId: created.body.userId, userInfo: { occupation: 'fuzzing' } });
+      // An active account with a bank account waiting for review, so the bank-account operations get past their lookups.
+      server.clock.advance(1000);
+      await acme.client.post('/v1/sandbox/simulate-verification', { accountId: created.body.accountId, outcome: 'approve' });
+      server.clock.advance(1000);
+      const bankAccount = await acme.client.post('/v1/submit/create-bank-account', { accountId: created.body.accountId, currency: 'EUR', accountHolderName: 'Fuzz Holder', iban: { iban: 'DE89370400440532013000' } });
+      assert.equal(bankAccount.status, 201, bankAccount.text);
       const events = await acme.client.get('/v1/events?limit=5');
       Object.assign(known, {
         userId: [created.body.userId],
@@ -324,6 +330,7 @@ for (const backend of backends()) {
         subjectId: [created.body.userId],
         documentId: (created.body.verificationDocuments as { documentId: string }[]).map((d) => d.documentId),
         subscriptionId: [subscription.body.subscription.id],
+        bankAccountId: [bankAccount.body.bankAccountId],
         eventId: (events.body.data as { id: string }[]).map((e) => e.id),
       });
 
