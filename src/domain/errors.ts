@@ -34,6 +34,8 @@ export const ERROR_CODES = {
   nonce_too_low: { status: 409, title: 'The transaction nonce was already used on chain' },
   invalid_transaction_state: { status: 409, title: 'The transaction is not in a state that allows this' },
   account_without_wallet: { status: 409, title: 'The account has no wallet' },
+  entity_account_required: { status: 409, title: 'This operation is for entity accounts only' },
+  member_approval_required: { status: 409, title: 'An entity wallet sends only with its members’ approvals' },
   bank_account_exists: { status: 409, title: 'The account already has a bank account with this number' },
   bank_account_limit_reached: { status: 409, title: 'The account holds the most bank accounts allowed' },
   bank_account_removed: { status: 409, title: 'The bank account was removed' },

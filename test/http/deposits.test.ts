@@ -11,7 +11,6 @@ import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, type Customer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
 import { eventually } from '../harness/eventually.js';
-import { companyInfo, entityDocs, signedAt } from '../harness/fixtures.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenantsOnChain } from '../harness/tenants.js';
 import type { ChangeData, EventData, TransactionView } from '../harness/types.js';
@@ -191,9 +190,7 @@ for (const backend of backends()) {
       const inactive = await deposit({ accountId: pending.accountId });
       assert.deepEqual([inactive.status, inactive.body.code], [409, 'account_not_active'], inactive.text);
 
-      const entity = await post('/v1/submit/create-entity-account', { entityInfo: companyInfo(), entityDocuments: entityDocs(), serviceTermsSignedAt: signedAt() });
-      const noWallet = await deposit({ accountId: entity.body.accountId });
-      assert.deepEqual([noWallet.status, noWallet.body.code], [409, 'account_without_wallet'], noWallet.text);
+      // An account without a wallet (an entity's from before entities had wallets) is in test/http/entity-wallets.test.ts.
 
       const foreign = await deposit({}, globex);
       assert.deepEqual([foreign.status, foreign.body.code], [404, 'not_found'], foreign.text);

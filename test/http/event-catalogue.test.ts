@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { serializeTransaction, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { eq } from 'drizzle-orm';
+import { accounts, wallets } from '../../src/db/schema/index.js';
 import { ALL_EVENT_TYPES, EVENT_TYPES } from '../../src/domain/events/catalogue.js';
 import { eventually } from '../harness/eventually.js';
 import { startAnvil, type Anvil } from '../harness/anvil.js';
@@ -94,6 +96,12 @@ describe('event catalogue', () => {
     const entity = await step(() => c.post('/v1/submit/create-entity-account', { entityInfo: companyInfo(), entityDocuments: entityDocs(), serviceTermsSignedAt: signedAt() }));
     ok(entity, 201);
     ok(await step(() => c.patch('/v1/submit/update-entity-account', { accountId: entity.body.accountId, entityInfo: { businessTradeName: 'Acme Two' } })));
+    // An entity account from before entities had wallets (arranged in the database) gets its wallet.
+    const legacy = await step(() => c.post('/v1/submit/create-entity-account', { entityInfo: companyInfo({ businessLegalName: 'Legacy Ltd' }), serviceTermsSignedAt: signedAt() }));
+    ok(legacy, 201);
+    await server.database.db.delete(wallets).where(eq(wallets.accountId, legacy.body.accountId));
+    await server.database.db.update(accounts).set({ walletAddress: null, custody: null, organizationId: null, requiredApprovals: null }).where(eq(accounts.id, legacy.body.accountId));
+    ok(await step(() => c.post('/v1/submit/create-entity-wallet', { accountId: legacy.body.accountId })), 201);
     const rep = await step(() =>
       c.post('/v1/submit/create-associated-person', {
         accountId: entity.body.accountId,

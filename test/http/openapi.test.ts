@@ -143,6 +143,7 @@ const ADDRESSED: Record<string, (c: Ctx, r: ForeignRecords) => Promise<ApiRespon
   listTransactions: (c, r) => c.acme.client.get(`/v1/query/list-transactions?accountId=${r.accountId}`),
   createDeposit: (c, r) => c.acme.client.post('/v1/submit/create-deposit', { accountId: r.accountId, amount: '1.00', currency: 'USD', chainId: 8453 }),
   simulateDeposit: (c, r) => c.acme.client.post('/v1/sandbox/simulate-deposit', { transactionId: r.transactionId, amount: '1.00' }),
+  createEntityWallet: (c, r) => c.acme.client.post('/v1/submit/create-entity-wallet', { accountId: r.entityAccountId }),
   createBankAccount: (c, r) => c.acme.client.post('/v1/submit/create-bank-account', { accountId: r.accountId, currency: 'USD', accountHolderName: 'Maria Garcia', us: { accountNumber: '12345678', routingNumber: '021000021', accountType: 'checking' } }),
   listBankAccounts: (c, r) => c.acme.client.get(`/v1/query/list-bank-accounts?accountId=${r.accountId}`),
   getBankAccount: (c, r) => c.acme.client.get(`/v1/query/get-bank-account?bankAccountId=${r.bankAccountId}`),
@@ -355,6 +356,10 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
   simulateBankAccountReview: async ({ acme, own }) => [
     await acme.client.post('/v1/sandbox/simulate-bank-account-review', { bankAccountId: own.bankAccountId, outcome: 'reject' }),
     await acme.client.post('/v1/sandbox/simulate-bank-account-review', { bankAccountId: own.bankAccountId, outcome: 'approve' }),
+  ],
+  createEntityWallet: async ({ acme, own, own2 }) => [
+    await acme.client.post('/v1/submit/create-entity-wallet', { accountId: own.entityAccountId }),
+    await acme.client.post('/v1/submit/create-entity-wallet', { accountId: own2.accountId }),
   ],
   createWithdrawal: async (c) => {
     const bankAccountId = await verifiedBankAccount(c);

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { accounts, entities, users, wallets, type VerificationStatus } from '../schema/index.js';
 
@@ -13,11 +13,22 @@ export async function insertWallet(db: Executor, row: typeof wallets.$inferInser
   await db.insert(wallets).values(row);
 }
 
-export async function findAccount(db: Executor, integratorId: string, id: string): Promise<AccountRow | undefined> {
-  const [row] = await db
+export async function findAccount(db: Executor, integratorId: string, id: string, options: { lock?: boolean } = {}): Promise<AccountRow | undefined> {
+  const query = db
     .select()
     .from(accounts)
     .where(and(eq(accounts.integratorId, integratorId), eq(accounts.id, id)));
+  const [row] = options.lock ? await query.for('update') : await query;
+  return row;
+}
+
+/** Gives an account without a wallet its custodial wallet; undefined when it has one by now. */
+export async function attachCustodialWallet(db: Executor, id: string, patch: { walletAddress: string; organizationId: string; updatedAt: Date }): Promise<AccountRow | undefined> {
+  const [row] = await db
+    .update(accounts)
+    .set({ ...patch, custody: 'custodial', requiredApprovals: 1 })
+    .where(and(eq(accounts.id, id), isNull(accounts.walletAddress)))
+    .returning();
   return row;
 }
 

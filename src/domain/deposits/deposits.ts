@@ -61,7 +61,7 @@ export async function createDeposit(ctx: MutationContext, deps: DepositDeps, inp
   if (!bank || !deps.treasury) {
     throw new ApiError('deposits_unavailable', `Deposits in ${input.currency} are not configured on this deployment (${!bank ? `DEPOSIT_BANK_${input.currency}` : 'TREASURY_PRIVATE_KEY'})`);
   }
-  if (!account.walletAddress) throw new ApiError('account_without_wallet', 'The account has no wallet to receive the deposit (entity accounts and create-user accounts have none)');
+  if (!account.walletAddress) throw new ApiError('account_without_wallet', 'The account has no wallet to receive the deposit (create-user accounts have none; an older entity account gets one with create-entity-wallet)');
   if (found.verificationStatus !== 'active') {
     throw new ApiError('account_not_active', `The account cannot receive deposits while its verificationStatus is ${found.verificationStatus ?? 'unknown'}`);
   }

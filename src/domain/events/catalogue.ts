@@ -11,6 +11,7 @@ export const EVENT_TYPES = {
   'user.updated': 'A user’s data or documents changed',
   'user.verification_status.changed': 'A user’s verificationStatus changed',
   'account.created': 'An individual or entity account was created',
+  'account.wallet_created': 'An entity account made before entities had wallets was given its custodial wallet (create-entity-wallet)',
   'entity.created': 'An entity was created with its account',
   'entity.updated': 'An entity’s data or documents changed',
   'entity.verification_status.changed': 'An entity’s verificationStatus changed',

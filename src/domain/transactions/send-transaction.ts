@@ -79,6 +79,10 @@ export function rpcProblem(failure: RpcFailure): ApiError {
   return new ApiError(code, `The chain node refused the transaction: ${failure.message}`, code === 'chain_rejected' ? { extensions: { reason: failure.code } } : {});
 }
 
+export function memberApprovalRequired(): ApiError {
+  return new ApiError('member_approval_required', 'An entity wallet sends only with the approval of its members who may approve (docs/members.md); this entity has none yet');
+}
+
 /**
  * The approval of a withdrawal must be for exactly what was issued: the same account, chain and unsigned transfer
  * (409 transaction_mismatch otherwise), before the quote expires (409 quote_expired, and the withdrawal fails).
@@ -157,8 +161,8 @@ export async function sendTransaction(
   if (unsigned.chainId !== chainId) throw new ApiError('chain_mismatch', `The unsigned transaction is for chain ${unsigned.chainId}, not chain_id ${chainId}`);
   if (withdrawal) await checkWithdrawalApproval(ctx, withdrawal, account, chainId, signedBody.parameters.unsignedTransaction);
 
-  // The account has a user: custodial wallets belong to individual accounts (entity accounts have none yet).
-  if (!account.userId) throw notFound('Organization');
+  // An entity's wallet sends only with its members' approvals (docs/members.md), which no end user's stamp gives.
+  if (!account.userId) throw memberApprovalRequired();
   const approval = await approve(ctx, { ...account, userId: account.userId }, signedBody);
 
   const wallet = await findWalletOfAccount(ctx.db.db, account.id);

@@ -7,6 +7,7 @@ import { notFound, type FieldError } from '../../errors.js';
 import { recordEvent } from '../../events/record-event.js';
 import { newId } from '../../ids.js';
 import { toAccountView } from '../accounts/account-view.js';
+import { giveEntityWallet } from '../accounts/entity-wallet.js';
 import { prepareDocuments, storeDocuments, toDocumentView } from '../document-store.js';
 import { missingCompanyData, missingEntityDocuments } from '../requirements.js';
 import { initialEntityStatus } from '../status.js';
@@ -82,7 +83,9 @@ export async function createEntityAccount(
       updatedAt: ctx.now,
     });
     await recordInitialStatus(tx, { type: 'entity', id: entityId, integratorId, status }, credentialCause(ctx), ctx.now);
-    const account = await insertAccount(tx, { id: accountId, integratorId, type: 'entity', entityId, createdAt: ctx.now, updatedAt: ctx.now });
+    const created = await insertAccount(tx, { id: accountId, integratorId, type: 'entity', entityId, createdAt: ctx.now, updatedAt: ctx.now });
+    // Every entity holds a custodial wallet from the start, operated by its members (docs/members.md).
+    const account = (await giveEntityWallet(tx, created, ctx.now, ctx.secrets))!;
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'entity', id: entityId }, documents.prepared, ctx.now);
     const view = await viewOf(tx, entity);
     await recordEvent(tx, { integratorId, type: 'entity.created', objectType: 'entity', objectId: entityId, object: view, at: ctx.now });

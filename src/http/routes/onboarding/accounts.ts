@@ -2,9 +2,11 @@ import { Type } from 'typebox';
 import { getAccountDetails, listAccounts } from '../../../domain/onboarding/accounts/account-reads.js';
 import { AccountPageSchema, AccountSchema, ListAccountsQuery } from '../../schemas/onboarding/accounts.js';
 import { Uuid } from '../../schemas/onboarding/common.js';
-import { SIGNED_READ_ERRORS, problemResponses } from '../../schemas/problem.js';
+import { SIGNED_READ_ERRORS, SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
 import type { Api, Deps } from '../../types.js';
-import { integratorOf } from '../../context.js';
+import { actorFrom, integratorOf } from '../../context.js';
+import { createEntityWallet } from '../../../domain/onboarding/accounts/entity-wallet.js';
+import { IdempotencyHeaders } from '../../schemas/headers.js';
 
 const TAGS = ['Account management'];
 
@@ -21,6 +23,24 @@ export function accountRoutes(api: Api, deps: Deps): void {
       },
     },
     async (request) => getAccountDetails(deps.database.db, integratorOf(request), request.query.accountId),
+  );
+
+  api.post(
+    '/v1/submit/create-entity-wallet',
+    {
+      schema: {
+        operationId: 'createEntityWallet',
+        tags: TAGS,
+        summary: 'Gives an entity account made before entities had wallets its custodial wallet (201); one that has a wallet answers as it is (200)',
+        headers: IdempotencyHeaders,
+        body: Type.Object({ accountId: Uuid('An entity account') }, { additionalProperties: false }),
+        response: { 200: AccountSchema, 201: AccountSchema, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { created, account } = await createEntityWallet(actorFrom(request, deps), request.body.accountId);
+      return reply.code(created ? 201 : 200).send(account);
+    },
   );
 
   api.get(
