@@ -168,7 +168,7 @@ describe('admin console: withdrawals in Chromium', { skip: chromiumMissing ? `${
         await first.getByText('ACH · USD').waitFor();
         await first.getByText('Maria Garcia').waitFor();
         await first.locator('.badge[data-status="pending"]').waitFor();
-        assert.equal(await first.locator('td code[title]').getAttribute('title'), acme.integratorId);
+        assert.equal(await first.getByText('Acme Pay', { exact: true }).getAttribute('title'), acme.integratorId, 'the integrator by name, its id on hover');
 
         // Sent only: none yet. The filter is in the address.
         await page.getByLabel('Status').selectOption('sent');

@@ -241,6 +241,7 @@ for (const backend of backends()) {
       const item = queue.body.data.find((c: { bankAccountId: string }) => c.bankAccountId === id);
       assert.ok(item, 'in the queue');
       assert.equal(item.integratorId, acme.integratorId);
+      assert.equal(item.integratorName, 'Acme');
       assert.deepEqual(item.expectedHolderNames, ['Maria Garcia', 'Maria Elena Garcia']);
 
       const noReason = await admin('POST', `/bank-accounts/${id}/decisions`, { outcome: 'reject' });

@@ -2,6 +2,7 @@ import type { Database, Executor, Tx } from '../../db/database.js';
 import { findAccount } from '../../db/repositories/accounts.js';
 import * as repo from '../../db/repositories/bank-accounts.js';
 import { findEntity } from '../../db/repositories/entities.js';
+import { findIntegratorName } from '../../db/repositories/integrators.js';
 import { findUser } from '../../db/repositories/users.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
@@ -41,6 +42,7 @@ export function decideBankAccountAsOperator(db: Database, input: { bankAccountId
 
 export interface BankAccountCase extends BankAccountView {
   integratorId: string;
+  integratorName: string;
   /** The names the holder name was compared with (the KYC name, or the company's legal and trade names). */
   expectedHolderNames: string[];
   history: BankAccountHistoryEntry[];
@@ -54,6 +56,7 @@ async function toCase(db: Executor, row: repo.BankAccountRow): Promise<BankAccou
   return {
     ...toBankAccountView(row),
     integratorId: row.integratorId,
+    integratorName: (await findIntegratorName(db, row.integratorId)) ?? '',
     expectedHolderNames: expectedHolderNames({ userInfo: user?.userInfo ?? null, entityInfo: entity?.entityInfo ?? null }),
     history,
   };

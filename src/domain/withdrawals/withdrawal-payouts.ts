@@ -2,6 +2,7 @@ import type { SecretBox } from '../../crypto/secret-box.js';
 import { sealContexts } from '../../crypto/seal-contexts.js';
 import type { Database, Executor, Tx } from '../../db/database.js';
 import { findAnyBankAccount } from '../../db/repositories/bank-accounts.js';
+import { findIntegratorName } from '../../db/repositories/integrators.js';
 import { findTransaction, insertTransaction, moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
 import * as repo from '../../db/repositories/withdrawals.js';
 import type { PayoutStatus } from '../../db/schema/index.js';
@@ -121,6 +122,7 @@ export interface PayoutView {
   reference: string;
   status: PayoutStatus;
   integratorId: string;
+  integratorName: string;
   transaction: TransactionView;
   amount: string;
   currency: 'USD' | 'EUR';
@@ -159,6 +161,7 @@ async function toPayoutView(db: Executor, secrets: SecretBox, payout: repo.Withd
     reference: payout.reference,
     status: payout.status,
     integratorId: payout.integratorId,
+    integratorName: (await findIntegratorName(db, payout.integratorId)) ?? '',
     transaction: toTransactionView(transaction),
     amount: payout.amount,
     currency: payout.currency,

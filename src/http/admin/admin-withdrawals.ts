@@ -13,6 +13,7 @@ const PayoutSchema = Type.Object(
     reference: Type.String(),
     status: Type.Enum(['pending', 'sent', 'settled', 'returned'], { type: 'string' }),
     integratorId: Type.String({ format: 'uuid' }),
+    integratorName: Type.String(),
     transaction: TransactionSchema,
     amount: Type.String(),
     currency: Type.Enum(['USD', 'EUR'], { type: 'string' }),

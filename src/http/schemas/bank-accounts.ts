@@ -87,6 +87,7 @@ export const BankAccountCaseSchema = Type.Object(
   {
     ...BankAccountSchema.properties,
     integratorId: Uuid(),
+    integratorName: Type.String(),
     expectedHolderNames: Type.Array(Type.String(), { description: 'The KYC name (individual) or the legal and trade names (entity)' }),
     history: Type.Array(
       Type.Object(

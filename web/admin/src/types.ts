@@ -151,6 +151,7 @@ export interface BankAccountHistoryEntry {
 
 export interface BankAccountCase extends BankAccount {
   integratorId: string;
+  integratorName: string;
   /** The KYC name (individual) or the legal and trade names (entity) the holder name was compared with. */
   expectedHolderNames: string[];
   history: BankAccountHistoryEntry[];
@@ -201,6 +202,7 @@ export interface Payout {
   reference: string;
   status: PayoutStatus;
   integratorId: string;
+  integratorName: string;
   transaction: Transaction;
   amount: string;
   currency: 'USD' | 'EUR';

@@ -122,7 +122,7 @@ export function mountBankAccount(main: HTMLElement, api: ApiClient, route: BankA
     title.textContent = b.accountHolderName;
     document.title = `${b.accountHolderName} · Bank account · Review console`;
     fill(badgeSlot, bankAccountBadge(b.status, 'bank-account-status'));
-    fill(meta, `${railAndCurrency(b)} ${maskedNumber(b.last4)}`, ' · Integrator ', integratorLabel(b.integratorId), ' · Bank account ', h('code', {}, b.bankAccountId));
+    fill(meta, `${railAndCurrency(b)} ${maskedNumber(b.last4)}`, ' · Integrator ', integratorLabel(b), ' · Bank account ', h('code', {}, b.bankAccountId));
     fill(compareSlot, nameComparison(b));
     fill(detailsSlot, bankDetails(b));
     fill(historySlot, bankAccountTimeline(b.history, operatorNames));

@@ -2,7 +2,7 @@ import type { ApiClient } from '../api';
 import { ApiProblem } from '../api';
 import { fill, h } from '../dom';
 import { age, dateTime, maskedNumber, railAndCurrency } from '../format';
-import { integratorNames } from '../integrators';
+import { integratorNames, rememberIntegrator } from '../integrators';
 import { setPageBindings } from '../keyboard';
 import { poll } from '../poller';
 import { hrefFor, navigate } from '../router';
@@ -20,8 +20,11 @@ export function waitingSince(b: BankAccountCase): string {
   return b.history.findLast((e) => e.toStatus === 'pending_review')?.at ?? b.updatedAt;
 }
 
-export function integratorLabel(integratorId: string): HTMLElement | string {
-  return integratorNames.get(integratorId) ?? h('code', { title: integratorId }, `${integratorId.slice(0, 8)}…`);
+/** The integrator's name as the API gives it (remembered for the queue's filter), with its id on hover. */
+export function integratorLabel(item: { integratorId: string; integratorName: string }): HTMLElement | string {
+  if (item.integratorName) rememberIntegrator(item.integratorId, item.integratorName);
+  const name = item.integratorName || integratorNames.get(item.integratorId);
+  return name ? h('span', { title: item.integratorId }, name) : h('code', { title: item.integratorId }, `${item.integratorId.slice(0, 8)}…`);
 }
 
 /**
@@ -98,7 +101,7 @@ export function mountBankAccounts(main: HTMLElement, api: ApiClient): () => void
       h('td', { class: 'expected-names' }, item.expectedHolderNames.length ? item.expectedHolderNames.join(' · ') : h('span', { class: 'muted' }, 'none on record')),
       h('td', {}, railAndCurrency(item)),
       h('td', {}, maskedNumber(item.last4)),
-      h('td', {}, integratorLabel(item.integratorId)),
+      h('td', {}, integratorLabel(item)),
       h('td', {}, h('time', { datetime: since, title: dateTime(since) }, age(since))),
     );
     tr.addEventListener('click', (event) => {

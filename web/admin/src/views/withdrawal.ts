@@ -173,7 +173,7 @@ export function mountWithdrawal(main: HTMLElement, api: ApiClient, route: Withdr
     const statusChanged = current !== null && current.status !== p.status;
     current = p;
     fill(badgeSlot, payoutBadge(p.status, 'payout-status'));
-    fill(meta, `${money(p.amount, p.currency)} by ${p.rail.toUpperCase()} to ${p.beneficiary.accountHolderName}`, ' · Integrator ', integratorLabel(p.integratorId));
+    fill(meta, `${money(p.amount, p.currency)} by ${p.rail.toUpperCase()} to ${p.beneficiary.accountHolderName}`, ' · Integrator ', integratorLabel(p));
     fill(transferSlot, transferDetails(p));
     fill(withdrawalSlot, withdrawalDetails(p.transaction));
     fill(historySlot, payoutTimeline(p));

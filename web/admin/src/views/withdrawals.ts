@@ -132,7 +132,7 @@ export function mountWithdrawals(main: HTMLElement, api: ApiClient, route: Withd
       h('td', { class: 'amount' }, money(item.amount, item.currency)),
       h('td', {}, railAndCurrency(item)),
       h('td', {}, item.beneficiary.accountHolderName),
-      h('td', {}, integratorLabel(item.integratorId)),
+      h('td', {}, integratorLabel(item)),
       h('td', {}, payoutBadge(item.status), item.sentAt ? h('span', { class: 'muted sent-at' }, ' ', h('time', { datetime: item.sentAt, title: dateTime(item.sentAt) }, ago(item.sentAt))) : null),
       h('td', {}, h('time', { datetime: item.createdAt, title: dateTime(item.createdAt) }, age(item.createdAt))),
     );
