@@ -6,7 +6,7 @@ import { findIntegratorName } from '../../db/repositories/integrators.js';
 import { findUser } from '../../db/repositories/users.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
-import { move, recordBankAccountChange, type BankAccountCause } from './bank-accounts.js';
+import { advanceBankAccount, recordBankAccountChange, type BankAccountCause } from './bank-accounts.js';
 import { toBankAccountView, toHistoryEntry, type BankAccountHistoryEntry, type BankAccountView } from './bank-account-view.js';
 import { expectedHolderNames } from './holder-name.js';
 
@@ -17,7 +17,7 @@ async function decide(tx: Tx, row: repo.BankAccountRow, outcome: BankAccountOutc
   if (row.status !== 'pending_review') {
     throw new ApiError('bank_account_not_pending', `The bank account is ${row.status}: only one in pending_review can be approved or rejected`, { extensions: { fromStatus: row.status } });
   }
-  const moved = await move(tx, row, outcome === 'approve' ? { status: 'verified', updatedAt: at } : { status: 'rejected', rejectionReason: cause.reason, updatedAt: at });
+  const moved = await advanceBankAccount(tx, row, outcome === 'approve' ? { status: 'verified', updatedAt: at } : { status: 'rejected', rejectionReason: cause.reason, updatedAt: at });
   return recordBankAccountChange(tx, moved, row.status, cause, at);
 }
 

@@ -113,13 +113,13 @@ export async function removeBankAccount(ctx: MutationContext, bankAccountId: str
     const row = await repo.findBankAccount(tx, ctx.actor.integratorId, bankAccountId, { lock: true });
     if (!row) throw notFound('Bank account');
     if (row.status === 'removed') throw new ApiError('bank_account_removed', 'This bank account was already removed');
-    const moved = await move(tx, row, { status: 'removed', removedAt: ctx.now, updatedAt: ctx.now });
+    const moved = await advanceBankAccount(tx, row, { status: 'removed', removedAt: ctx.now, updatedAt: ctx.now });
     return recordBankAccountChange(tx, moved, row.status, credentialActor(ctx), ctx.now);
   });
 }
 
 /** A guarded move (the row is locked by the caller, so it cannot have changed). */
-export async function move(tx: Tx, row: repo.BankAccountRow, patch: Parameters<typeof repo.moveBankAccount>[3]): Promise<repo.BankAccountRow> {
+export async function advanceBankAccount(tx: Tx, row: repo.BankAccountRow, patch: Parameters<typeof repo.moveBankAccount>[3]): Promise<repo.BankAccountRow> {
   const moved = await repo.moveBankAccount(tx, row.id, row.status, patch);
   if (!moved) throw new ApiError('resource_busy', 'The bank account changed meanwhile; read it and try again');
   return moved;
