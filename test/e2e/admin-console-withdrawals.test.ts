@@ -6,7 +6,8 @@ import { createOperator } from '../../src/domain/operators/operators.js';
 import { adminRequest } from '../harness/admin.js';
 import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
-import { createCustomer, ETH, settled, signedBody, type Customer } from '../harness/customers.js';
+import { createCustomer, ETH, type Customer } from '../harness/customers.js';
+import { verifiedBankAccount, withdrawalInTransfer } from '../harness/money.js';
 import { eventually } from '../harness/eventually.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 
@@ -46,6 +47,7 @@ interface Withdrawal {
 }
 
 const ACCOUNT_NUMBER = '000123456789';
+/** The routing number verifiedBankAccount gives. */
 const ROUTING_NUMBER = '021000021';
 /** Two withdrawals, oldest first: the first is sent then settled, the second returned. */
 const AMOUNTS = ['25.00', '7.50'];
@@ -72,11 +74,6 @@ describe('admin console: withdrawals in Chromium', { skip: chromiumMissing ? `${
       let page: Page;
       const pageErrors: string[] = [];
 
-      function post<T = any>(path: string, body: unknown) {
-        server.clock.advance(1000);
-        return acme.client.post<T>(path, body);
-      }
-
       before(async () => {
         anvil = await startAnvil(8453);
         server = await startServer(backend, { CHAIN_RPC_URLS: `8453=${anvil.url}` });
@@ -87,26 +84,10 @@ describe('admin console: withdrawals in Chromium', { skip: chromiumMissing ? `${
         await anvil.setBalance(customer.walletAddress, ETH);
         // The treasury pays the refund of the returned payout (and its gas).
         await anvil.setBalance(server.treasury!.address, ETH);
-        const bank = await post('/v1/submit/create-bank-account', {
-          accountId: customer.accountId,
-          currency: 'USD',
-          accountHolderName: 'Maria Garcia',
-          us: { accountNumber: ACCOUNT_NUMBER, routingNumber: ROUTING_NUMBER, accountType: 'checking' },
-        });
-        assert.equal(bank.status, 201, bank.text);
-        assert.equal(bank.body.status, 'verified', 'the holder name matches the KYC name');
-
+        const bankAccountId = await verifiedBankAccount(server, acme, customer.accountId, ACCOUNT_NUMBER);
         const inTransfer: Withdrawal[] = [];
         for (const amount of AMOUNTS) {
-          const created = await post<Withdrawal>('/v1/submit/create-withdrawal', { accountId: customer.accountId, bankAccountId: bank.body.bankAccountId, chainId: 8453, amount, currency: 'USD' });
-          assert.equal(created.status, 201, created.text);
-          const w = created.body;
-          server.clock.advance(1000);
-          const body = signedBody(server, customer, w.unsignedTransaction);
-          const approved = await acme.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', { transactionId: w.transactionId, signedBody: body, webAuthnStamp: customer.passkey.stamp(JSON.stringify(body)) });
-          assert.equal(approved.status, 201, approved.text);
-          const moved = await settled(acme, w.transactionId);
-          assert.equal(moved.status, 'funds_in_transfer', JSON.stringify(moved));
+          const moved = (await withdrawalInTransfer(server, acme, customer, bankAccountId, amount)) as unknown as Withdrawal;
           assert.ok(moved.transactionHash, 'on chain');
           inTransfer.push(moved);
         }

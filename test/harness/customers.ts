@@ -51,7 +51,7 @@ export const unsignedTransfer = (chainId: number, nonce: number, to: string = re
 /** The Turnkey-shaped signedBody for a customer's transfer, timestamped by the server's clock. */
 export const signedBody = (
   server: TestServer,
-  who: Customer,
+  who: Pick<Customer, 'organizationId' | 'walletAddress'>,
   unsignedTransaction: string,
   overrides: { timestampMs?: string; organizationId?: string; signWith?: string } = {},
 ) => ({

@@ -6,7 +6,8 @@ import { withdrawalPayouts } from '../../src/db/schema/index.js';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { adminRequest } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
-import { createCustomer, ETH, settled, signedBody, type Customer } from '../harness/customers.js';
+import { createCustomer, ETH, type Customer } from '../harness/customers.js';
+import { verifiedBankAccount, withdrawalInTransfer } from '../harness/money.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { openApiChecker, type CheckedResponse, type OpenApiDoc, type Operation } from '../harness/openapi.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
@@ -55,18 +56,8 @@ async function pendingBankAccount(c: Ctx): Promise<string> {
 
 /** A withdrawal of the customer approved and on chain, its fiat payout pending; the payout's reference. */
 async function pendingPayout(c: Ctx): Promise<string> {
-  c.server.clock.advance(1000);
-  const bank = await c.acme.client.post('/v1/submit/create-bank-account', { accountId: c.customer.accountId, currency: 'USD', accountHolderName: 'Maria Garcia', us: { accountNumber: String(20_000_000 + ++bankAccounts), routingNumber: '021000021', accountType: 'checking' } });
-  assert.equal(bank.body.status, 'verified', bank.text);
-  c.server.clock.advance(1000);
-  const w = await c.acme.client.post('/v1/submit/create-withdrawal', { accountId: c.customer.accountId, bankAccountId: bank.body.bankAccountId, chainId: 8453, amount: '1.00', currency: 'USD' });
-  assert.equal(w.status, 201, w.text);
-  c.server.clock.advance(1000);
-  const body = signedBody(c.server, c.customer, w.body.unsignedTransaction);
-  const approved = await c.acme.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', { transactionId: w.body.transactionId, signedBody: body, webAuthnStamp: c.customer.passkey.stamp(JSON.stringify(body)) });
-  assert.equal(approved.status, 201, approved.text);
-  assert.equal((await settled(c.acme, w.body.transactionId)).status, 'funds_in_transfer');
-  const [payout] = await c.server.database.db.select().from(withdrawalPayouts).where(eq(withdrawalPayouts.transactionRowId, w.body.transactionId));
+  const w = await withdrawalInTransfer(c.server, c.acme, c.customer, await verifiedBankAccount(c.server, c.acme, c.customer.accountId));
+  const [payout] = await c.server.database.db.select().from(withdrawalPayouts).where(eq(withdrawalPayouts.transactionRowId, w.transactionId));
   return payout!.reference;
 }
 

@@ -9,7 +9,7 @@ import { adminRequest } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, type Customer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
-import { berliner, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
+import { activeEntity } from '../harness/money.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 
 interface BankAccount {
@@ -265,23 +265,12 @@ for (const backend of backends()) {
     });
 
     it('entity accounts: the holder is compared with the legal and trade names', async () => {
-      const entity = await post('/v1/submit/create-entity-account', { entityInfo: companyInfo(), entityDocuments: entityDocs(), serviceTermsSignedAt: signedAt() });
-      assert.equal(entity.status, 201, entity.text);
-      const rep = await post('/v1/submit/create-associated-person', {
-        accountId: entity.body.accountId,
-        userInfo: berliner({ email: `rep.${randomUUID()}@example.de` }),
-        beneficiaryDetails: { beneficiaryType: ['representative', 'ubo'], title: 'Director', ownershipPercentage: 100 },
-        verificationDocuments: personDocs('DEU'),
-      });
-      assert.equal(rep.status, 201, rep.text);
-      assert.equal((await post('/v1/sandbox/simulate-verification', { beneficiaryId: rep.body.beneficiaryId, outcome: 'approve' })).status, 200);
-      const active = await post('/v1/sandbox/simulate-verification', { accountId: entity.body.accountId, outcome: 'approve' });
-      assert.equal(active.body.verificationStatus, 'active', active.text);
-      const legal = await create({ accountId: entity.body.accountId, accountHolderName: 'ACME ROBOTICS, INC', us: ach('4440001') });
+      const entityAccountId = await activeEntity(server, acme);
+      const legal = await create({ accountId: entityAccountId, accountHolderName: 'ACME ROBOTICS, INC', us: ach('4440001') });
       assert.equal(legal.body.status, 'verified', legal.text);
-      const trade = await create({ accountId: entity.body.accountId, accountHolderName: 'acme', currency: 'EUR', us: undefined, iban: { iban: 'NL91ABNA0417164300' } });
+      const trade = await create({ accountId: entityAccountId, accountHolderName: 'acme', currency: 'EUR', us: undefined, iban: { iban: 'NL91ABNA0417164300' } });
       assert.equal(trade.body.status, 'verified', trade.text);
-      const person = await create({ accountId: entity.body.accountId, accountHolderName: 'Jonas Becker', us: ach('4440002') });
+      const person = await create({ accountId: entityAccountId, accountHolderName: 'Jonas Becker', us: ach('4440002') });
       assert.equal(person.body.status, 'pending_review', 'a director is not the company');
     });
   });

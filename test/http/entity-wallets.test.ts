@@ -8,7 +8,8 @@ import { backends } from '../harness/backends.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { createCustomer, ETH, settled, unsignedTransfer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
-import { berliner, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
+import { companyInfo, entityDocs, signedAt } from '../harness/fixtures.js';
+import { activeEntity } from '../harness/money.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenantsOnChain } from '../harness/tenants.js';
 
@@ -40,23 +41,6 @@ for (const backend of backends()) {
     };
     const details = async (accountId: string): Promise<AccountView> => (await acme.client.get(`/v1/query/get-account-details?accountId=${accountId}`)).body;
 
-    /** An entity account, made active through the sandbox (a representative and UBO approved, then the entity). */
-    async function activeEntity(): Promise<string> {
-      const entity = await post('/v1/submit/create-entity-account', { entityInfo: companyInfo(), entityDocuments: entityDocs(), serviceTermsSignedAt: signedAt() });
-      assert.equal(entity.status, 201, entity.text);
-      const rep = await post('/v1/submit/create-associated-person', {
-        accountId: entity.body.accountId,
-        userInfo: berliner({ email: `rep.${randomUUID()}@example.de` }),
-        beneficiaryDetails: { beneficiaryType: ['representative', 'ubo'], title: 'Director', ownershipPercentage: 100 },
-        verificationDocuments: personDocs('DEU'),
-      });
-      assert.equal(rep.status, 201, rep.text);
-      assert.equal((await post('/v1/sandbox/simulate-verification', { beneficiaryId: rep.body.beneficiaryId, outcome: 'approve' })).status, 200);
-      const active = await post('/v1/sandbox/simulate-verification', { accountId: entity.body.accountId, outcome: 'approve' });
-      assert.equal(active.body.verificationStatus, 'active', active.text);
-      return entity.body.accountId;
-    }
-
     /** What an entity account made before entities had wallets looks like. */
     async function withoutWallet(accountId: string): Promise<void> {
       await server.database.db.delete(wallets).where(eq(wallets.accountId, accountId));
@@ -82,7 +66,7 @@ for (const backend of backends()) {
     });
 
     it('create-entity-wallet gives an older entity account its wallet once; deposits then pay out to it on chain', async () => {
-      const accountId = await activeEntity();
+      const accountId = await activeEntity(server, acme);
       await withoutWallet(accountId);
       const refused = await post('/v1/submit/create-deposit', { accountId, amount: '5.00', currency: 'USD', chainId: 8453 });
       assert.deepEqual([refused.status, refused.body.code], [409, 'account_without_wallet'], refused.text);
@@ -104,7 +88,7 @@ for (const backend of backends()) {
     });
 
     it('nothing leaves an entity wallet without its members’ approval: transfers and withdrawals are 409 member_approval_required', async () => {
-      const accountId = await activeEntity();
+      const accountId = await activeEntity(server, acme);
       const account = await details(accountId);
       const unsignedTransaction = unsignedTransfer(8453, 0);
       const body = { type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', timestampMs: String(server.clock.now().getTime()), organizationId: account.organizationId, parameters: { signWith: account.walletAddress, unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' } };

@@ -8,7 +8,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
-import { eventually } from '../harness/eventually.js';
+import { verifiedBankAccount, withdrawalInTransfer } from '../harness/money.js';
 import { openApiChecker, type OpenApiDoc, type Operation } from '../harness/openapi.js';
 import { berliner, californian, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
@@ -169,15 +169,6 @@ async function otpToken(server: TestServer, who: SeededIntegrator, userId: strin
   const verified = await who.client.post('/v1/otp/verify', { userId, code: box.body.data[0].code });
   assert.equal(verified.status, 200, verified.text);
   return verified.body.approvalToken;
-}
-
-/** A verified USD bank account of the payer (its holder name is the payer's KYC name). */
-async function verifiedBankAccount(c: Ctx): Promise<string> {
-  c.server.clock.advance(1000);
-  const res = await c.acme.client.post('/v1/submit/create-bank-account', { accountId: c.own2.accountId, currency: 'USD', accountHolderName: 'Maria Garcia', us: { accountNumber: String(30_000_000 + ++payers), routingNumber: '021000021', accountType: 'checking' } });
-  assert.equal(res.body.status, 'verified', res.text);
-  c.server.clock.advance(1000);
-  return res.body.bankAccountId;
 }
 
 /** Real calls per operation; between them they should exercise each operation's success and typical failures. */
@@ -362,7 +353,8 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
     await acme.client.post('/v1/submit/create-entity-wallet', { accountId: own2.accountId }),
   ],
   createWithdrawal: async (c) => {
-    const bankAccountId = await verifiedBankAccount(c);
+    const bankAccountId = await verifiedBankAccount(c.server, c.acme, c.own2.accountId);
+    c.server.clock.advance(1000);
     const body = { accountId: c.own2.accountId, bankAccountId, chainId: 8453, amount: '5.00', currency: 'USD' };
     return [
       await c.acme.client.post('/v1/submit/create-withdrawal', body),
@@ -372,16 +364,10 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
     ];
   },
   simulateWithdrawal: async (c) => {
-    const created = await c.acme.client.post('/v1/submit/create-withdrawal', { accountId: c.own2.accountId, bankAccountId: await verifiedBankAccount(c), chainId: 8453, amount: '2.00', currency: 'USD' });
+    const withdrawal = await withdrawalInTransfer(c.server, c.acme, c.own2, await verifiedBankAccount(c.server, c.acme, c.own2.accountId), '2.00');
+    c.own2.nonce++; // the withdrawal's transfer took the wallet's next nonce
     c.server.clock.advance(1000);
-    const signed = { ...(c.own2.request as { signedBody: { parameters: object } }).signedBody, timestampMs: String(c.server.clock.now().getTime()) };
-    const signedBody = { ...signed, parameters: { ...signed.parameters, unsignedTransaction: created.body.unsignedTransaction } };
-    const approved = await c.acme.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', { transactionId: created.body.transactionId, signedBody, webAuthnStamp: c.own2.passkey.stamp(JSON.stringify(signedBody)) });
-    assert.equal(approved.status, 201, approved.text);
-    c.own2.nonce++;
-    await eventually(() => c.acme.client.get(`/v1/query/get-transaction?transactionId=${created.body.transactionId}`), (r) => r.body.status === 'funds_in_transfer', 'the withdrawal on chain');
-    c.server.clock.advance(1000);
-    const body = { transactionId: created.body.transactionId, outcome: 'returned' };
+    const body = { transactionId: withdrawal.transactionId, outcome: 'returned' };
     return [await c.acme.client.post('/v1/sandbox/simulate-withdrawal', body), await c.acme.client.post('/v1/sandbox/simulate-withdrawal', { ...body, outcome: 'completed' })];
   },
   initOtp: async ({ acme, own2, server }) => {
