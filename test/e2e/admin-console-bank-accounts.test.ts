@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { adminRequest } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
+import { CHROMIUM, chromiumMissing, consolePage, launchChromium } from '../harness/chromium.js';
 import { createCustomer, type Customer } from '../harness/customers.js';
 import { eventually } from '../harness/eventually.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
@@ -19,18 +19,10 @@ import { startServer, type SeededIntegrator, type TestServer } from '../harness/
 declare const document: { querySelectorAll(selector: string): { length: number }; activeElement: { id: string } | null };
 declare const sessionStorage: { length: number };
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-/** Generous, for a loaded CI machine: waits end as soon as the page is ready, and only a failure waits this long. */
-const TIMEOUT = 10_000;
 /** Longer than the bank account page's 3 s poll: the wait for a status another party changed. */
 const LIVE_TIMEOUT = 15_000;
 
-const chromiumMissing = !existsSync(CHROMIUM);
-if (chromiumMissing) {
-  if (process.env.REQUIRE_CHROMIUM === '1') throw new Error(`REQUIRE_CHROMIUM=1 but ${CHROMIUM} is missing: apt-get install chromium`);
-  console.warn(`\n!!! ${CHROMIUM} is missing: the admin console's bank account browser tests are SKIPPED (apt-get install chromium; CI sets REQUIRE_CHROMIUM=1) !!!\n`);
-}
+const skipBrowser = chromiumMissing("the admin console's bank account browser tests are");
 
 /** The integrator's view of a bank account (docs/bank-accounts.md). */
 interface BankAccount {
@@ -49,10 +41,10 @@ const HOLDERS = [
 ];
 const REJECTION = 'The holder is not the account owner: a third party’s account cannot receive withdrawals';
 
-describe('admin console: bank accounts in Chromium', { skip: chromiumMissing ? `${CHROMIUM} is missing` : false }, () => {
+describe('admin console: bank accounts in Chromium', { skip: skipBrowser ? `${CHROMIUM} is missing` : false }, () => {
   let browser: Browser;
   before(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    browser = await launchChromium();
   });
   after(() => browser?.close());
 
@@ -67,7 +59,7 @@ describe('admin console: bank accounts in Chromium', { skip: chromiumMissing ? `
       let expectedNames: string[];
       let context: BrowserContext;
       let page: Page;
-      const pageErrors: string[] = [];
+      let pageErrors: string[] = [];
 
       before(async () => {
         server = await startServer(backend);
@@ -93,15 +85,7 @@ describe('admin console: bank accounts in Chromium', { skip: chromiumMissing ? `
         expectedNames = reviewCase.body.expectedHolderNames;
         assert.ok(expectedNames.includes('Maria Elena Garcia'), JSON.stringify(expectedNames));
 
-        context = await browser.newContext({ viewport: { width: 1360, height: 860 }, deviceScaleFactor: 1, locale: 'en-GB', timezoneId: 'Europe/London' });
-        context.setDefaultTimeout(TIMEOUT);
-        page = await context.newPage();
-        // Console errors include Content-Security-Policy violations: there must be none. Chromium also logs each
-        // 4xx answer, and the 409 (another operator decided first) is one on purpose.
-        page.on('console', (message) => {
-          if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 409/.test(message.text())) pageErrors.push(message.text());
-        });
-        page.on('pageerror', (error) => pageErrors.push(String(error)));
+        ({ context, page, errors: pageErrors } = await consolePage(browser, { expectedStatuses: [409] }));
       });
       after(async () => {
         await context?.close();

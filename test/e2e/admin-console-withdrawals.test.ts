@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { adminRequest } from '../harness/admin.js';
 import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
+import { CHROMIUM, chromiumMissing, consolePage, launchChromium } from '../harness/chromium.js';
 import { createCustomer, ETH, type Customer } from '../harness/customers.js';
 import { verifiedBankAccount, withdrawalInTransfer } from '../harness/money.js';
 import { eventually } from '../harness/eventually.js';
@@ -23,18 +23,10 @@ declare const document: { querySelectorAll(selector: string): { length: number }
 declare const sessionStorage: { length: number };
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-/** Generous, for a loaded CI machine: waits end as soon as the page is ready, and only a failure waits this long. */
-const TIMEOUT = 10_000;
 /** Longer than the payout page's 3 s poll and the list's 10 s one: the wait for a change made elsewhere. */
 const LIVE_TIMEOUT = 15_000;
 
-const chromiumMissing = !existsSync(CHROMIUM);
-if (chromiumMissing) {
-  if (process.env.REQUIRE_CHROMIUM === '1') throw new Error(`REQUIRE_CHROMIUM=1 but ${CHROMIUM} is missing: apt-get install chromium`);
-  console.warn(`\n!!! ${CHROMIUM} is missing: the admin console's withdrawal browser tests are SKIPPED (apt-get install chromium; CI sets REQUIRE_CHROMIUM=1) !!!\n`);
-}
+const skipBrowser = chromiumMissing("the admin console's withdrawal browser tests are");
 
 /** The integrator's view of a withdrawal (docs/withdrawals.md). */
 interface Withdrawal {
@@ -53,10 +45,10 @@ const ROUTING_NUMBER = '021000021';
 const AMOUNTS = ['25.00', '7.50'];
 const RETURN_REASON = 'R03: no account / unable to locate account';
 
-describe('admin console: withdrawals in Chromium', { skip: chromiumMissing ? `${CHROMIUM} is missing` : false }, () => {
+describe('admin console: withdrawals in Chromium', { skip: skipBrowser ? `${CHROMIUM} is missing` : false }, () => {
   let browser: Browser;
   before(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    browser = await launchChromium();
   });
   after(() => browser?.close());
 
@@ -72,7 +64,7 @@ describe('admin console: withdrawals in Chromium', { skip: chromiumMissing ? `${
       let payouts: { reference: string; withdrawal: Withdrawal }[];
       let context: BrowserContext;
       let page: Page;
-      const pageErrors: string[] = [];
+      let pageErrors: string[] = [];
 
       before(async () => {
         anvil = await startAnvil(8453);
@@ -99,16 +91,8 @@ describe('admin console: withdrawals in Chromium', { skip: chromiumMissing ? `${
           return { reference: payout.reference, withdrawal };
         });
 
-        context = await browser.newContext({ viewport: { width: 1360, height: 860 }, deviceScaleFactor: 1, locale: 'en-GB', timezoneId: 'Europe/London' });
-        context.setDefaultTimeout(TIMEOUT);
+        ({ context, page, errors: pageErrors } = await consolePage(browser, { expectedStatuses: [409] }));
         await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-        page = await context.newPage();
-        // Console errors include Content-Security-Policy violations: there must be none. Chromium also logs each
-        // 4xx answer, and the 409 (another operator marked it sent first) is one on purpose.
-        page.on('console', (message) => {
-          if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 409/.test(message.text())) pageErrors.push(message.text());
-        });
-        page.on('pageerror', (error) => pageErrors.push(String(error)));
       });
       after(async () => {
         await context?.close();

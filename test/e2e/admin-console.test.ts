@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { backends } from '../harness/backends.js';
+import { CHROMIUM, chromiumMissing, consolePage, launchChromium } from '../harness/chromium.js';
 import { eventsFor } from '../harness/db.js';
 import { berliner, californian, dataUrl, doc } from '../harness/fixtures.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
@@ -27,19 +28,11 @@ interface HTMLElement extends Element {
   shadowRoot: { querySelector(selector: string): Element | null } | null;
 }
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const UPDATE_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1';
-/** Generous, for a loaded CI machine: waits end as soon as the page is ready, and only a failure waits this long. */
-const TIMEOUT = 10_000;
 /** Longer than the case page's 3 s poll: the wait for a status another party changed. */
 const LIVE_TIMEOUT = 15_000;
 
-const chromiumMissing = !existsSync(CHROMIUM);
-if (chromiumMissing) {
-  if (process.env.REQUIRE_CHROMIUM === '1') throw new Error(`REQUIRE_CHROMIUM=1 but ${CHROMIUM} is missing: apt-get install chromium`);
-  console.warn(`\n!!! ${CHROMIUM} is missing: the admin console's browser tests are SKIPPED (apt-get install chromium; CI sets REQUIRE_CHROMIUM=1) !!!\n`);
-}
+const skipBrowser = chromiumMissing("the admin console's browser tests are");
 
 interface Applicant {
   userInfo: Record<string, unknown>;
@@ -105,10 +98,10 @@ async function specimenBill(browser: Browser, info: Record<string, unknown>): Pr
   return pdf;
 }
 
-describe('admin console in Chromium', { skip: chromiumMissing ? `${CHROMIUM} is missing` : false }, () => {
+describe('admin console in Chromium', { skip: skipBrowser ? `${CHROMIUM} is missing` : false }, () => {
   let browser: Browser;
   before(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    browser = await launchChromium();
   });
   after(() => browser?.close());
 
@@ -120,7 +113,7 @@ describe('admin console in Chromium', { skip: chromiumMissing ? `${CHROMIUM} is 
       let cases: { userId: string; name: string; passportId: string }[];
       let context: BrowserContext;
       let page: Page;
-      const pageErrors: string[] = [];
+      let pageErrors: string[] = [];
 
       before(async () => {
         server = await startServer(backend);
@@ -154,15 +147,7 @@ describe('admin console in Chromium', { skip: chromiumMissing ? `${CHROMIUM} is 
         }
         server.clock.reset();
 
-        context = await browser.newContext({ viewport: { width: 1360, height: 860 }, deviceScaleFactor: 1, locale: 'en-GB', timezoneId: 'Europe/London' });
-        context.setDefaultTimeout(TIMEOUT);
-        page = await context.newPage();
-        // Console errors include Content-Security-Policy violations: there must be none. Chromium also logs each
-        // 4xx answer, and the wrong token is one on purpose.
-        page.on('console', (message) => {
-          if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 401/.test(message.text())) pageErrors.push(message.text());
-        });
-        page.on('pageerror', (error) => pageErrors.push(String(error)));
+        ({ context, page, errors: pageErrors } = await consolePage(browser, { expectedStatuses: [401] }));
       });
       after(async () => {
         await context?.close();

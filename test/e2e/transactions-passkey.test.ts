@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
+import { CHROMIUM, chromiumMissing, launchChromium } from '../harness/chromium.js';
 import { ETH, recipient, settled, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
@@ -23,14 +23,8 @@ declare const window: {
   stamp(stampedBody: string, credentialId: string): Promise<string>;
 };
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-const chromiumMissing = !existsSync(CHROMIUM);
-if (chromiumMissing) {
-  if (process.env.REQUIRE_CHROMIUM === '1') throw new Error(`REQUIRE_CHROMIUM=1 but ${CHROMIUM} is missing: apt-get install chromium`);
-  console.warn(`\n!!! ${CHROMIUM} is missing: the passkey browser test is SKIPPED (apt-get install chromium; CI sets REQUIRE_CHROMIUM=1) !!!\n`);
-}
+const skipBrowser = chromiumMissing('the passkey browser test is');
 
 /** The wallet page: base64url helpers, a registration and a Turnkey-style stamp, nothing else. */
 const PAGE = `<!doctype html><meta charset="utf-8"><title>E2E wallet</title><script>
@@ -73,14 +67,14 @@ window.stamp = async (stampedBody, credentialId) => {
 };
 </script><p>wallet</p>`;
 
-describe('passkey transaction in Chromium', { skip: chromiumMissing ? `${CHROMIUM} is missing` : false }, () => {
+describe('passkey transaction in Chromium', { skip: skipBrowser ? `${CHROMIUM} is missing` : false }, () => {
   let browser: Browser;
   let site: Server;
   let siteUrl: string;
   let base: Anvil;
 
   before(async () => {
-    [browser, base] = await Promise.all([chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS }), startAnvil(8453)]);
+    [browser, base] = await Promise.all([launchChromium(), startAnvil(8453)]);
     site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE));
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     // localhost, not 127.0.0.1: browsers refuse IP addresses as relying-party ids.
