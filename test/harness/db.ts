@@ -57,3 +57,17 @@ export async function openTestDatabase(backend: Backend): Promise<TestDatabase> 
     },
   };
 }
+
+/** Every row of every table of the database, as text, that contains `needle`: to show a secret is stored nowhere in clear. */
+export async function rowsContaining(database: Database, needle: string): Promise<string[]> {
+  const tables = (await database.db.execute(
+    sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
+  )) as unknown as { rows: { name: string }[] };
+  if (!tables.rows.some((t) => t.name === 'events')) throw new Error('rowsContaining: the application tables are missing');
+  const found: string[] = [];
+  for (const { name } of tables.rows) {
+    const res = (await database.db.execute(sql`select t::text as row from ${sql.identifier(name)} t where strpos(t::text, ${needle}) > 0`)) as unknown as { rows: { row: string }[] };
+    found.push(...res.rows.map((r) => `${name}: ${r.row.slice(0, 300)}`));
+  }
+  return found;
+}

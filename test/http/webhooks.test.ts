@@ -8,7 +8,7 @@ import { webhookSubscriptions } from '../../src/db/schema/index.js';
 import { sealLegacyWebhookHeaders, startMaintenance } from '../../src/workers/maintenance.js';
 import { eventually } from '../harness/eventually.js';
 import { backends } from '../harness/backends.js';
-import { eventsOfType, statementsWaitingOnLocks } from '../harness/db.js';
+import { eventsOfType, statementsWaitingOnLocks, rowsContaining as rowsContainingIn } from '../harness/db.js';
 import { californian, signedAt } from '../harness/fixtures.js';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../harness/receiver.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
@@ -300,19 +300,7 @@ for (const backend of backends()) {
       assert.equal(last[2]!.header('x-receiver-token'), 'tok-123', 'no refused patch changed a value either');
     });
 
-    /** Every row of every table of the server's database, as text, that contains `needle`. */
-    const rowsContaining = async (needle: string): Promise<string[]> => {
-      const tables = (await server.database.db.execute(
-        sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
-      )) as unknown as { rows: { name: string }[] };
-      assert.ok(tables.rows.some((t) => t.name === 'webhook_subscriptions') && tables.rows.some((t) => t.name === 'events'));
-      const found: string[] = [];
-      for (const { name } of tables.rows) {
-        const res = (await server.database.db.execute(sql`select t::text as row from ${sql.identifier(name)} t where strpos(t::text, ${needle}) > 0`)) as unknown as { rows: { row: string }[] };
-        found.push(...res.rows.map((r) => `${name}: ${r.row.slice(0, 300)}`));
-      }
-      return found;
-    };
+    const rowsContaining = (needle: string) => rowsContainingIn(server.database, needle);
 
     it('seals custom header values at rest: no row of any table holds them, views and events mask them, deliveries carry them', async () => {
       const secret = `s3cr3t-value-${randomUUID()}`;

@@ -8,7 +8,7 @@ import { adminRequest } from '../harness/admin.js';
 import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, settled, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
-import { eventsFor } from '../harness/db.js';
+import { eventsFor, rowsContaining } from '../harness/db.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 
 /** 10^12 wei per dollar (the sandbox rate), 0.5% fee rounded up to the cent. */
@@ -220,6 +220,7 @@ for (const backend of backends()) {
       const done = await admin('POST', '/settled', {});
       assert.equal(done.body.status, 'completed', done.text);
       assert.equal((await admin('GET', '')).body.status, 'settled');
+      assert.deepEqual(await rowsContaining(server.database, '000123456789'), [], 'paid out, and the number is still nowhere in clear');
       const stillOpen = await adminRequest(server, 'GET', '/admin/api/withdrawals?limit=100', { token });
       assert.ok(!(stillOpen.body.data as { reference: string }[]).some((p) => p.reference === payout.reference), 'settled payouts leave the list');
     });
