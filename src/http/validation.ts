@@ -103,7 +103,7 @@ function withNulCheck(validate: ValidateFunction): FastifyValidator {
 }
 
 /** Body schemas validate without coercion; querystring, params and headers coerce from strings. */
-export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   if (httpPart === 'body') return bodyAjv.compile(schema as object);
   return withNulCheck(paramAjv.compile(schema as object));
 };
