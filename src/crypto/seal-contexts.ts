@@ -15,6 +15,8 @@ export const sealContexts = {
   webhookSigningKey: (keyId: string) => `webhook_signing_key:${keyId}`,
   /** A subscription's custom header values (a JSON object). */
   webhookHeaders: (subscriptionId: string) => `webhook-headers:${subscriptionId}`,
+  /** A sandbox outbox message's text or its one-time code. */
+  otpOutbox: (messageId: string, part: 'body' | 'code') => `otp-outbox:${messageId}:${part}`,
   /** A stored idempotent answer. */
   idempotentAnswer: (integratorId: string, key: string) => `idempotency:${integratorId}:${key}`,
 } as const;

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
-import { otpApprovalTokens, otpCodes, transactions } from '../../src/db/schema/index.js';
+import { otpApprovalTokens, otpCodes, sandboxOtpOutbox, transactions } from '../../src/db/schema/index.js';
 import type { Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, recipient, settled, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
-import { eventsFor } from '../harness/db.js';
+import { eventsFor, rowsContaining } from '../harness/db.js';
 import { codeIn, startSmtpReceiver, type SmtpReceiver } from '../harness/smtp.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 import { startTenantsOnChain } from '../harness/tenants.js';
@@ -85,6 +85,10 @@ for (const backend of backends()) {
 
       const [stored] = await server.database.db.select().from(otpCodes).where(eq(otpCodes.userId, alice.userId));
       assert.ok(stored && !stored.codeHash.includes(message.code) && stored.codeHash.length === 64, 'only a keyed hash of the code is stored');
+      // The sandbox outbox keeps the message and its code sealed: the integrator reads them opened, nobody else.
+      assert.deepEqual(await rowsContaining(server.database, message.body), [], 'no row holds the message in clear');
+      const [kept] = await server.database.db.select().from(sandboxOtpOutbox).where(eq(sandboxOtpOutbox.id, message.id));
+      assert.ok(kept && kept.code !== message.code && !kept.code.includes(message.code), 'the code is sealed in the outbox');
 
       const miss = await post('/v1/otp/verify', { userId: alice.userId, code: wrong(message.code) });
       assert.deepEqual([miss.status, miss.body.code, miss.body.attemptsRemaining], [422, 'otp_invalid', 4], miss.text);

@@ -74,6 +74,7 @@ export const sandboxOtpOutbox = pgTable(
     channel: text('channel', { enum: ['email'] }).notNull(),
     destination: text('destination').notNull(),
     subject: text('subject').notNull(),
+    /** The message and its code, each sealed (sealContexts.otpOutbox): the integrator reads them opened, nobody else. */
     body: text('body').notNull(),
     code: text('code').notNull(),
     createdAt: createdAt(),

@@ -16,6 +16,8 @@ import {
 } from '../../db/repositories/otp.js';
 import { countAuthenticators, findUser, updateUser } from '../../db/repositories/users.js';
 import type { Database } from '../../db/database.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { sealContexts } from '../../crypto/seal-contexts.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { recordEvent } from '../events/record-event.js';
@@ -119,7 +121,18 @@ export async function initOtp(ctx: MutationContext, delivery: OtpDelivery, input
     await supersedeOpenCodes(tx, user.id, ctx.now);
     await insertCode(tx, { id, integratorId, userId: user.id, channel: input.channel, destination: address, codeHash: codeHash(ctx, id, code), expiresAt, createdAt: ctx.now });
     if (!delivery.mailer) {
-      await insertOutboxMessage(tx, { id: newId(), integratorId, userId: user.id, channel: input.channel, destination: address, subject: message.subject, body: message.text, code, createdAt: ctx.now });
+      const messageId = newId();
+      await insertOutboxMessage(tx, {
+        id: messageId,
+        integratorId,
+        userId: user.id,
+        channel: input.channel,
+        destination: address,
+        subject: message.subject,
+        body: ctx.secrets.seal(message.text, sealContexts.otpOutbox(messageId, 'body')),
+        code: ctx.secrets.seal(code, sealContexts.otpOutbox(messageId, 'code')),
+        createdAt: ctx.now,
+      });
     }
     return { email: address, userId: user.id };
   });
@@ -197,19 +210,19 @@ export interface OutboxMessageView {
   createdAt: string;
 }
 
-const toOutboxMessageView = (row: OutboxRow): OutboxMessageView => ({
+const toOutboxMessageView = (secrets: SecretBox, row: OutboxRow): OutboxMessageView => ({
   id: row.id,
   userId: row.userId,
   channel: row.channel,
   destination: row.destination,
   subject: row.subject,
-  body: row.body,
-  code: row.code,
+  body: secrets.open(row.body, sealContexts.otpOutbox(row.id, 'body')).toString('utf8'),
+  code: secrets.open(row.code, sealContexts.otpOutbox(row.id, 'code')).toString('utf8'),
   createdAt: row.createdAt.toISOString(),
 });
 
-/** Sandbox: the messages a user was sent, newest first. Another integrator's user is a 404. */
-export async function readOutbox(db: Database, integratorId: string, userId: string, limit: number): Promise<{ data: OutboxMessageView[] }> {
+/** Sandbox: the messages a user was sent, newest first, opened (they are sealed at rest). Another integrator's user is a 404. */
+export async function readOutbox(db: Database, secrets: SecretBox, integratorId: string, userId: string, limit: number): Promise<{ data: OutboxMessageView[] }> {
   if (!(await findUser(db.db, integratorId, userId))) throw notFound('User');
-  return { data: (await listOutbox(db.db, integratorId, userId, limit)).map(toOutboxMessageView) };
+  return { data: (await listOutbox(db.db, integratorId, userId, limit)).map((row) => toOutboxMessageView(secrets, row)) };
 }

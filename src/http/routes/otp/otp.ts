@@ -128,6 +128,6 @@ export function otpRoutes(api: Api, deps: Deps): void {
         response: { 200: OutboxSchema, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
       },
     },
-    async (request) => readOutbox(deps.database, integratorOf(request), request.query.userId, request.query.limit ?? 20),
+    async (request) => readOutbox(deps.database, deps.secrets, integratorOf(request), request.query.userId, request.query.limit ?? 20),
   );
 }
