@@ -1,7 +1,8 @@
 import { ApiProblem } from '../api';
-import { fill, h } from '../dom';
+import { h } from '../dom';
+import { reasonFeedback, showProblem } from './form-feedback';
 import { BANK_ACCOUNT_STATUS_LABELS } from '../format';
-import type { BankAccountOutcome, BankAccountStatus, Problem } from '../types';
+import type { BankAccountOutcome, BankAccountStatus } from '../types';
 
 const LABELS: Record<BankAccountOutcome, string> = { approve: 'Approve', reject: 'Reject' };
 const SHORTCUTS: Record<BankAccountOutcome, string> = { approve: 'a', reject: 'x' };
@@ -32,6 +33,7 @@ export function createBankAccountForm(options: { decide: (outcome: BankAccountOu
   const reason = h('textarea', { id: 'bank-reason', name: 'reason', rows: '3', maxlength: String(MAX_REASON_LENGTH), 'aria-describedby': 'bank-reason-hint bank-reason-error' });
   const reasonError = h('p', { id: 'bank-reason-error', class: 'field-error', role: 'alert' });
   const problemBox = h('div', { class: 'problem', role: 'alert', hidden: true, id: 'bank-decision-problem' });
+  const { show: showReasonError, clear: clearReasonError } = reasonFeedback(reason, reasonError);
   const available = h('p', { class: 'hint', id: 'bank-decisions-available' });
   const outcomes: BankAccountOutcome[] = ['approve', 'reject'];
   const buttons = new Map<BankAccountOutcome, HTMLButtonElement>(
@@ -69,27 +71,6 @@ export function createBankAccountForm(options: { decide: (outcome: BankAccountOu
     problemBox,
   );
 
-  function showReasonError(message: string): void {
-    reasonError.textContent = message;
-    reason.setAttribute('aria-invalid', 'true');
-    reason.focus();
-  }
-  function clearReasonError(): void {
-    reasonError.textContent = '';
-    reason.removeAttribute('aria-invalid');
-  }
-
-  function showProblem(problem: Problem): void {
-    fill(
-      problemBox,
-      h('strong', {}, problem.title),
-      problem.detail ? h('p', {}, problem.detail) : null,
-      problem.errors?.length ? h('ul', {}, problem.errors.map((e) => h('li', {}, h('code', {}, e.pointer), ' ', e.detail))) : null,
-      problem.requestId ? h('p', { class: 'muted' }, `Request ${problem.requestId}`) : null,
-    );
-    problemBox.hidden = false;
-  }
-
   function refreshButtons(): void {
     const open = status === 'pending_review';
     for (const [o, button] of buttons) {
@@ -119,7 +100,7 @@ export function createBankAccountForm(options: { decide: (outcome: BankAccountOu
       reason.value = '';
       armed = null;
     } catch (err) {
-      showProblem(err instanceof ApiProblem ? err.problem : { title: 'The decision failed', status: 0, detail: String(err) });
+      showProblem(problemBox, err instanceof ApiProblem ? err.problem : { title: 'The decision failed', status: 0, detail: String(err) });
     } finally {
       busy = false;
       refreshButtons();

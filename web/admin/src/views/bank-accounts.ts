@@ -1,5 +1,4 @@
 import type { ApiClient } from '../api';
-import { ApiProblem } from '../api';
 import { fill, h } from '../dom';
 import { age, dateTime, maskedNumber, railAndCurrency } from '../format';
 import { integratorNames, rememberIntegrator } from '../integrators';
@@ -7,6 +6,7 @@ import { setPageBindings } from '../keyboard';
 import { poll } from '../poller';
 import { hrefFor, navigate } from '../router';
 import type { BankAccountCase, BankAccountCasePage } from '../types';
+import { listKeys, liveLoader, markSelected } from './live-list';
 
 /** The API's most: the list has no cursor, so the oldest 100 are shown and the rest follow as these are decided. */
 const PAGE_SIZE = 100;
@@ -34,8 +34,6 @@ export function integratorLabel(item: { integratorId: string; integratorName: st
 export function mountBankAccounts(main: HTMLElement, api: ApiClient): () => void {
   let page: BankAccountCasePage | null = null;
   let selected = -1;
-  let loaded = '';
-  let controller = new AbortController();
 
   const tbody = h('tbody');
   const table = h(
@@ -73,18 +71,10 @@ export function mountBankAccounts(main: HTMLElement, api: ApiClient): () => void
   document.title = 'Bank accounts · Review console';
 
   function select(index: number, focus: boolean): void {
-    const rows = [...tbody.querySelectorAll<HTMLTableRowElement>('tr[data-bank-account-id]')];
-    if (rows.length === 0) return;
-    selected = Math.max(0, Math.min(rows.length - 1, index));
-    rows.forEach((row, i) => {
-      row.classList.toggle('selected', i === selected);
-      if (i === selected) row.setAttribute('aria-current', 'true');
-      else row.removeAttribute('aria-current');
-    });
-    const row = rows[selected]!;
-    selectedId = row.dataset.bankAccountId ?? null;
-    if (focus) row.querySelector<HTMLAnchorElement>('a.row-link')?.focus();
-    row.scrollIntoView({ block: 'nearest' });
+    const marked = markSelected(tbody, 'tr[data-bank-account-id]', index, focus);
+    if (!marked) return;
+    selected = marked.index;
+    selectedId = marked.row.dataset.bankAccountId ?? null;
   }
 
   function open(index = selected): void {
@@ -124,45 +114,23 @@ export function mountBankAccounts(main: HTMLElement, api: ApiClient): () => void
     select(index === -1 ? 0 : index, focus || hadFocus);
   }
 
-  async function load(focus: boolean): Promise<void> {
-    controller.abort();
-    controller = new AbortController();
-    table.setAttribute('aria-busy', 'true');
-    try {
-      const result = await api.bankAccountReviews(PAGE_SIZE, controller.signal);
-      problem.hidden = true;
-      const fingerprint = JSON.stringify(result);
-      page = result;
-      if (fingerprint !== loaded || focus) {
-        loaded = fingerprint;
-        render(focus);
-      } else {
-        updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
-      }
-    } catch (err) {
-      if (err instanceof DOMException && err.name === 'AbortError') return;
-      const p = err instanceof ApiProblem ? err.problem : { title: 'Error', detail: String(err) };
-      fill(problem, h('strong', {}, 'The bank accounts could not be loaded. '), p.detail ?? p.title);
-      problem.hidden = false;
-      throw err;
-    } finally {
-      table.removeAttribute('aria-busy');
-    }
-  }
-
-  setPageBindings({
-    j: () => select(selected + 1, true),
-    ArrowDown: () => select(selected + 1, true),
-    k: () => select(selected - 1, true),
-    ArrowUp: () => select(selected - 1, true),
-    Enter: () => open(),
+  const loader = liveLoader({
+    table,
+    problem,
+    updated,
+    what: 'bank accounts',
+    fetch: (signal) => api.bankAccountReviews(PAGE_SIZE, signal),
+    received: (result) => (page = result),
+    show: render,
   });
 
-  void load(true).catch(() => {});
-  const stopPolling = poll(() => load(false), REFRESH_MS);
+  setPageBindings(listKeys((by) => select(selected + by, true), () => open()));
+
+  void loader.load(true).catch(() => {});
+  const stopPolling = poll(() => loader.load(false), REFRESH_MS);
   return () => {
     stopPolling();
-    controller.abort();
+    loader.abort();
     setPageBindings({});
   };
 }

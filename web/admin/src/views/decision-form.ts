@@ -1,8 +1,9 @@
 import { ApiProblem } from '../api';
-import { fill, h } from '../dom';
+import { h } from '../dom';
+import { reasonFeedback, showProblem } from './form-feedback';
 import { DECISION_LABELS, decisionsFor, reasonRequired } from '../decisions';
 import { STATUS_LABELS } from '../format';
-import { DECISIONS, type Decision, type Problem, type VerificationStatus } from '../types';
+import { DECISIONS, type Decision, type VerificationStatus } from '../types';
 
 const SHORTCUTS: Partial<Record<Decision, string>> = { approve: 'a', request_resubmission: 'r', reject: 'x' };
 const TONE: Record<Decision, string> = { approve: 'primary', request_resubmission: '', reject: 'danger', deactivate: 'danger', reactivate: '', reopen: '' };
@@ -37,6 +38,7 @@ export function createDecisionForm(options: { decide: (decision: Decision, reaso
   const reasonError = h('p', { id: 'reason-error', class: 'field-error', role: 'alert' });
   const selectedCount = h('p', { class: 'hint', id: 'selected-count' });
   const problemBox = h('div', { class: 'problem', role: 'alert', hidden: true, id: 'decision-problem' });
+  const { show: showReasonError, clear: clearReasonError } = reasonFeedback(reason, reasonError);
   const available = h('p', { class: 'hint', id: 'decisions-available' });
   const buttons = new Map<Decision, HTMLButtonElement>(
     DECISIONS.map((d) => [
@@ -76,27 +78,6 @@ export function createDecisionForm(options: { decide: (decision: Decision, reaso
     problemBox,
   );
 
-  function showReasonError(message: string): void {
-    reasonError.textContent = message;
-    reason.setAttribute('aria-invalid', 'true');
-    reason.focus();
-  }
-  function clearReasonError(): void {
-    reasonError.textContent = '';
-    reason.removeAttribute('aria-invalid');
-  }
-
-  function showProblem(problem: Problem): void {
-    fill(
-      problemBox,
-      h('strong', {}, problem.title),
-      problem.detail ? h('p', {}, problem.detail) : null,
-      problem.errors?.length ? h('ul', {}, problem.errors.map((e) => h('li', {}, h('code', {}, e.pointer), ' ', e.detail))) : null,
-      problem.requestId ? h('p', { class: 'muted' }, `Request ${problem.requestId}`) : null,
-    );
-    problemBox.hidden = false;
-  }
-
   function refreshButtons(): void {
     const allowed = decisionsFor(status);
     for (const [d, button] of buttons) {
@@ -131,7 +112,7 @@ export function createDecisionForm(options: { decide: (decision: Decision, reaso
       reason.value = '';
       armed = null;
     } catch (err) {
-      showProblem(err instanceof ApiProblem ? err.problem : { title: 'The decision failed', status: 0, detail: String(err) });
+      showProblem(problemBox, err instanceof ApiProblem ? err.problem : { title: 'The decision failed', status: 0, detail: String(err) });
     } finally {
       busy = false;
       refreshButtons();

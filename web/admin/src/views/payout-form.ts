@@ -1,7 +1,8 @@
 import { ApiProblem } from '../api';
-import { fill, h } from '../dom';
+import { h } from '../dom';
+import { reasonFeedback, showProblem } from './form-feedback';
 import { PAYOUT_STATUS_LABELS } from '../format';
-import type { PayoutStatus, PayoutStep, Problem } from '../types';
+import type { PayoutStatus, PayoutStep } from '../types';
 
 const LABELS: Record<PayoutStep, string> = { 'payout-sent': 'Mark sent', settled: 'Settled', returned: 'Returned' };
 const TONE: Record<PayoutStep, string> = { 'payout-sent': 'primary', settled: '', returned: 'danger' };
@@ -29,6 +30,7 @@ export function createPayoutForm(options: { move: (step: PayoutStep, reason: str
   const reason = h('textarea', { id: 'payout-reason', name: 'reason', rows: '3', maxlength: String(MAX_REASON_LENGTH), 'aria-describedby': 'payout-reason-hint payout-reason-error' });
   const reasonError = h('p', { id: 'payout-reason-error', class: 'field-error', role: 'alert' });
   const problemBox = h('div', { class: 'problem', role: 'alert', hidden: true, id: 'payout-problem' });
+  const { show: showReasonError, clear: clearReasonError } = reasonFeedback(reason, reasonError);
   const available = h('p', { class: 'hint', id: 'payout-steps-available' });
   const steps: PayoutStep[] = ['payout-sent', 'settled', 'returned'];
   const buttons = new Map<PayoutStep, HTMLButtonElement>(
@@ -58,27 +60,6 @@ export function createPayoutForm(options: { move: (step: PayoutStep, reason: str
     problemBox,
   );
 
-  function showReasonError(message: string): void {
-    reasonError.textContent = message;
-    reason.setAttribute('aria-invalid', 'true');
-    reason.focus();
-  }
-  function clearReasonError(): void {
-    reasonError.textContent = '';
-    reason.removeAttribute('aria-invalid');
-  }
-
-  function showProblem(problem: Problem): void {
-    fill(
-      problemBox,
-      h('strong', {}, problem.title),
-      problem.detail ? h('p', {}, problem.detail) : null,
-      problem.errors?.length ? h('ul', {}, problem.errors.map((e) => h('li', {}, h('code', {}, e.pointer), ' ', e.detail))) : null,
-      problem.requestId ? h('p', { class: 'muted' }, `Request ${problem.requestId}`) : null,
-    );
-    problemBox.hidden = false;
-  }
-
   function refreshButtons(): void {
     for (const [step, button] of buttons) button.disabled = busy || !FROM[step].includes(status);
     const open = status === 'pending' || status === 'sent';
@@ -105,7 +86,7 @@ export function createPayoutForm(options: { move: (step: PayoutStep, reason: str
       await options.move(step, step === 'returned' ? text : '');
       if (step === 'returned') reason.value = '';
     } catch (err) {
-      showProblem(err instanceof ApiProblem ? err.problem : { title: 'The payout could not be updated', status: 0, detail: String(err) });
+      showProblem(problemBox, err instanceof ApiProblem ? err.problem : { title: 'The payout could not be updated', status: 0, detail: String(err) });
     } finally {
       busy = false;
       refreshButtons();

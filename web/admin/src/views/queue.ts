@@ -1,6 +1,5 @@
 import { announce } from '../announce';
 import type { ApiClient } from '../api';
-import { ApiProblem } from '../api';
 import { fill, h } from '../dom';
 import { age, dateTime, STATUS_LABELS, SUBJECT_LABELS } from '../format';
 import { rememberIntegrator } from '../integrators';
@@ -8,6 +7,7 @@ import { setPageBindings } from '../keyboard';
 import { poll } from '../poller';
 import { hrefFor, navigate, type QueueRoute } from '../router';
 import type { ReviewItem, ReviewPage } from '../types';
+import { listKeys, liveLoader, markSelected } from './live-list';
 import { createQueueFilters } from './queue-filters';
 import { statusBadge } from './status-badge';
 
@@ -35,8 +35,6 @@ export function mountQueue(main: HTMLElement, api: ApiClient, route: QueueRoute)
 
   let page: ReviewPage | null = null;
   let selected = -1;
-  let loaded = '';
-  let controller = new AbortController();
 
   const filters = createQueueFilters(route);
 
@@ -71,21 +69,11 @@ export function mountQueue(main: HTMLElement, api: ApiClient, route: QueueRoute)
   );
   document.title = 'Review queue · Review console';
 
-  const rowLinks = () => [...tbody.querySelectorAll<HTMLAnchorElement>('a.row-link')];
-
   function select(index: number, focus: boolean): void {
-    const rows = [...tbody.querySelectorAll<HTMLTableRowElement>('tr[data-subject-id]')];
-    if (rows.length === 0) return;
-    selected = Math.max(0, Math.min(rows.length - 1, index));
-    rows.forEach((row, i) => {
-      row.classList.toggle('selected', i === selected);
-      if (i === selected) row.setAttribute('aria-current', 'true');
-      else row.removeAttribute('aria-current');
-    });
-    const row = rows[selected]!;
-    memory.selectedId = row.dataset.subjectId ?? null;
-    if (focus) rowLinks()[selected]?.focus();
-    row.scrollIntoView({ block: 'nearest' });
+    const marked = markSelected(tbody, 'tr[data-subject-id]', index, focus);
+    if (!marked) return;
+    selected = marked.index;
+    memory.selectedId = marked.row.dataset.subjectId ?? null;
   }
 
   function open(index = selected): void {
@@ -139,38 +127,22 @@ export function mountQueue(main: HTMLElement, api: ApiClient, route: QueueRoute)
     select(index === -1 ? 0 : index, focus || hadFocus);
   }
 
-  async function load(focus: boolean): Promise<void> {
-    controller.abort();
-    controller = new AbortController();
-    table.setAttribute('aria-busy', 'true');
-    try {
+  const loader = liveLoader({
+    table,
+    problem,
+    updated,
+    what: 'queue',
+    fetch: (signal) => {
       const startingAfter = memory.cursors.at(-1);
-      const result = await api.reviews(
-        { status: route.status, limit: pageSize, ...(route.integratorId ? { integratorId: route.integratorId } : {}), ...(startingAfter ? { startingAfter } : {}) },
-        controller.signal,
-      );
-      problem.hidden = true;
+      return api.reviews({ status: route.status, limit: pageSize, ...(route.integratorId ? { integratorId: route.integratorId } : {}), ...(startingAfter ? { startingAfter } : {}) }, signal);
+    },
+    received(result) {
+      page = result;
       for (const item of result.data) rememberIntegrator(item.integratorId, item.integratorName);
       filters.integratorsSeen();
-      // Polling re-renders only on a change, so focus and selection stay put.
-      const fingerprint = JSON.stringify(result);
-      page = result;
-      if (fingerprint !== loaded || focus) {
-        loaded = fingerprint;
-        render(focus);
-      } else {
-        updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
-      }
-    } catch (err) {
-      if (err instanceof DOMException && err.name === 'AbortError') return;
-      const p = err instanceof ApiProblem ? err.problem : { title: 'Error', detail: String(err) };
-      fill(problem, h('strong', {}, 'The queue could not be loaded. '), p.detail ?? p.title);
-      problem.hidden = false;
-      throw err;
-    } finally {
-      table.removeAttribute('aria-busy');
-    }
-  }
+    },
+    show: render,
+  });
 
   function goPage(direction: 1 | -1): void {
     if (direction === 1) {
@@ -181,29 +153,25 @@ export function mountQueue(main: HTMLElement, api: ApiClient, route: QueueRoute)
       memory.cursors.pop();
     }
     memory.selectedId = null;
-    void load(true).then(
+    void loader.load(true).then(
       () => announce(`Page ${memory.cursors.length}: ${page?.data.length ?? 0} cases.`),
       () => {},
     );
   }
 
   setPageBindings({
-    j: () => select(selected + 1, true),
-    ArrowDown: () => select(selected + 1, true),
-    k: () => select(selected - 1, true),
-    ArrowUp: () => select(selected - 1, true),
-    Enter: () => open(),
+    ...listKeys((by) => select(selected + by, true), () => open()),
     n: () => goPage(1),
     p: () => goPage(-1),
     '/': () => filters.focus(),
   });
 
   // Focus the selected row when arriving by keyboard (Esc or Back from a case) or on first load.
-  void load(true).catch(() => {});
-  const stopPolling = poll(() => load(false), REFRESH_MS);
+  void loader.load(true).catch(() => {});
+  const stopPolling = poll(() => loader.load(false), REFRESH_MS);
   return () => {
     stopPolling();
-    controller.abort();
+    loader.abort();
     setPageBindings({});
   };
 }

@@ -1,5 +1,4 @@
 import type { ApiClient } from '../api';
-import { ApiProblem } from '../api';
 import { fill, h } from '../dom';
 import { age, dateTime, money, railAndCurrency } from '../format';
 import { setPageBindings } from '../keyboard';
@@ -7,6 +6,7 @@ import { poll } from '../poller';
 import { hrefFor, navigate, type WithdrawalsRoute } from '../router';
 import type { OpenPayoutStatus, Payout, PayoutPage } from '../types';
 import { integratorLabel } from './bank-accounts';
+import { listKeys, liveLoader, markSelected } from './live-list';
 import { payoutBadge } from './status-badge';
 
 /** The API's most: the list has no cursor, so the oldest 100 are shown and the rest follow as these are settled. */
@@ -49,8 +49,6 @@ export function mountWithdrawals(main: HTMLElement, api: ApiClient, route: Withd
   const filter = route.status ?? '';
   let page: PayoutPage | null = null;
   let selected = -1;
-  let loaded = '';
-  let controller = new AbortController();
 
   const statusSelect = h(
     'select',
@@ -105,18 +103,10 @@ export function mountWithdrawals(main: HTMLElement, api: ApiClient, route: Withd
   document.title = 'Withdrawals · Review console';
 
   function select(index: number, focus: boolean): void {
-    const rows = [...tbody.querySelectorAll<HTMLTableRowElement>('tr[data-reference]')];
-    if (rows.length === 0) return;
-    selected = Math.max(0, Math.min(rows.length - 1, index));
-    rows.forEach((row, i) => {
-      row.classList.toggle('selected', i === selected);
-      if (i === selected) row.setAttribute('aria-current', 'true');
-      else row.removeAttribute('aria-current');
-    });
-    const row = rows[selected]!;
-    selectedReference = row.dataset.reference ?? null;
-    if (focus) row.querySelector<HTMLAnchorElement>('a.row-link')?.focus();
-    row.scrollIntoView({ block: 'nearest' });
+    const marked = markSelected(tbody, 'tr[data-reference]', index, focus);
+    if (!marked) return;
+    selected = marked.index;
+    selectedReference = marked.row.dataset.reference ?? null;
   }
 
   function open(index = selected): void {
@@ -156,46 +146,23 @@ export function mountWithdrawals(main: HTMLElement, api: ApiClient, route: Withd
     select(index === -1 ? 0 : index, focus || hadFocus);
   }
 
-  async function load(focus: boolean): Promise<void> {
-    controller.abort();
-    controller = new AbortController();
-    table.setAttribute('aria-busy', 'true');
-    try {
-      const result = await api.payouts({ ...(route.status ? { status: route.status } : {}), limit: PAGE_SIZE }, controller.signal);
-      problem.hidden = true;
-      const fingerprint = JSON.stringify(result);
-      page = result;
-      if (fingerprint !== loaded || focus) {
-        loaded = fingerprint;
-        render(focus);
-      } else {
-        updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
-      }
-    } catch (err) {
-      if (err instanceof DOMException && err.name === 'AbortError') return;
-      const p = err instanceof ApiProblem ? err.problem : { title: 'Error', detail: String(err) };
-      fill(problem, h('strong', {}, 'The payouts could not be loaded. '), p.detail ?? p.title);
-      problem.hidden = false;
-      throw err;
-    } finally {
-      table.removeAttribute('aria-busy');
-    }
-  }
-
-  setPageBindings({
-    j: () => select(selected + 1, true),
-    ArrowDown: () => select(selected + 1, true),
-    k: () => select(selected - 1, true),
-    ArrowUp: () => select(selected - 1, true),
-    Enter: () => open(),
-    '/': () => statusSelect.focus(),
+  const loader = liveLoader({
+    table,
+    problem,
+    updated,
+    what: 'payouts',
+    fetch: (signal) => api.payouts({ ...(route.status ? { status: route.status } : {}), limit: PAGE_SIZE }, signal),
+    received: (result) => (page = result),
+    show: render,
   });
 
-  void load(true).catch(() => {});
-  const stopPolling = poll(() => load(false), REFRESH_MS);
+  setPageBindings({ ...listKeys((by) => select(selected + by, true), () => open()), '/': () => statusSelect.focus() });
+
+  void loader.load(true).catch(() => {});
+  const stopPolling = poll(() => loader.load(false), REFRESH_MS);
   return () => {
     stopPolling();
-    controller.abort();
+    loader.abort();
     setPageBindings({});
   };
 }

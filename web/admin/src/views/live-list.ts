@@ -1,0 +1,77 @@
+import { ApiProblem } from '../api';
+import { fill, h } from '../dom';
+
+// What the console's refreshed lists share (the review queue, bank accounts, withdrawals): a keyboard selection
+// over the table's rows, and a load that redraws only when the answer changed.
+
+/**
+ * Moves the selection to `index` (clamped to the rows there are): marks that row for sight and for screen readers,
+ * focuses its link when asked, and returns it; undefined when the list is empty.
+ */
+export function markSelected(tbody: HTMLElement, rowSelector: string, index: number, focus: boolean): { index: number; row: HTMLTableRowElement } | undefined {
+  const rows = [...tbody.querySelectorAll<HTMLTableRowElement>(rowSelector)];
+  if (rows.length === 0) return undefined;
+  const selected = Math.max(0, Math.min(rows.length - 1, index));
+  rows.forEach((row, i) => {
+    row.classList.toggle('selected', i === selected);
+    if (i === selected) row.setAttribute('aria-current', 'true');
+    else row.removeAttribute('aria-current');
+  });
+  const row = rows[selected]!;
+  if (focus) row.querySelector<HTMLAnchorElement>('a.row-link')?.focus();
+  row.scrollIntoView({ block: 'nearest' });
+  return { index: selected, row };
+}
+
+/** j/k and the arrows move the selection, Enter opens it. */
+export function listKeys(move: (by: 1 | -1) => void, open: () => void): Record<string, () => void> {
+  return { j: () => move(1), ArrowDown: () => move(1), k: () => move(-1), ArrowUp: () => move(-1), Enter: open };
+}
+
+/**
+ * Loads a list's page, cancelling the one before. Every answer goes to `received`; `show` runs only when the answer
+ * differs from the last one shown (or focus is asked for), so polling keeps focus and selection where they are.
+ * A failure is shown in `problem` ("The <what> could not be loaded.") and rethrown.
+ */
+export function liveLoader<T>(options: {
+  table: HTMLElement;
+  problem: HTMLElement;
+  updated: HTMLElement;
+  what: string;
+  fetch(signal: AbortSignal): Promise<T>;
+  received(result: T): void;
+  show(focus: boolean): void;
+}): { load(focus: boolean): Promise<void>; abort(): void } {
+  let controller = new AbortController();
+  let loaded = '';
+  return {
+    async load(focus) {
+      controller.abort();
+      controller = new AbortController();
+      options.table.setAttribute('aria-busy', 'true');
+      try {
+        const result = await options.fetch(controller.signal);
+        options.problem.hidden = true;
+        options.received(result);
+        const fingerprint = JSON.stringify(result);
+        if (fingerprint !== loaded || focus) {
+          loaded = fingerprint;
+          options.show(focus);
+        } else {
+          options.updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
+        }
+      } catch (err) {
+        if (err instanceof DOMException && err.name === 'AbortError') return;
+        const p = err instanceof ApiProblem ? err.problem : { title: 'Error', detail: String(err) };
+        fill(options.problem, h('strong', {}, `The ${options.what} could not be loaded. `), p.detail ?? p.title);
+        options.problem.hidden = false;
+        throw err;
+      } finally {
+        options.table.removeAttribute('aria-busy');
+      }
+    },
+    abort() {
+      controller.abort();
+    },
+  };
+}
