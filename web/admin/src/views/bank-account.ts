@@ -11,6 +11,7 @@ import { createBankAccountForm } from './bank-account-form';
 import { integratorLabel } from './bank-accounts';
 import { bankAccountTimeline } from './history';
 import { bankAccountBadge } from './status-badge';
+import { liveRecord } from './live-list';
 
 const REFRESH_MS = 3_000;
 const OUTCOME_LABELS = { approve: 'Approved', reject: 'Rejected' } as const;
@@ -72,8 +73,6 @@ export function mountBankAccount(main: HTMLElement, api: ApiClient, route: BankA
   let current: BankAccountCase | null = null;
   /** The status this operator's own decision led to: already announced, not a change made elsewhere. */
   let decided: string | null = null;
-  let fingerprint = '';
-  let controller = new AbortController();
   const operatorNames = new Map([[operator.operatorId, operator.name]]);
   const listRoute = { name: 'bank-accounts' } as const;
 
@@ -92,12 +91,12 @@ export function mountBankAccount(main: HTMLElement, api: ApiClient, route: BankA
         result = await api.decideBankAccount(route.bankAccountId, { outcome, ...(reason ? { reason } : {}) });
       } catch (err) {
         // Decided elsewhere meanwhile: show where it is now, beside the problem.
-        if (err instanceof ApiProblem && err.status === 409) void refresh().catch(() => {});
+        if (err instanceof ApiProblem && err.status === 409) void record.refresh().catch(() => {});
         throw err;
       }
       decided = result.status;
       announce(`${OUTCOME_LABELS[outcome]}: the bank account is now ${BANK_ACCOUNT_STATUS_LABELS[result.status].toLowerCase()}.`);
-      await refresh().catch(() => {});
+      await record.refresh().catch(() => {});
     },
   });
 
@@ -132,26 +131,8 @@ export function mountBankAccount(main: HTMLElement, api: ApiClient, route: BankA
     decided = null;
   }
 
-  async function refresh(): Promise<void> {
-    controller.abort();
-    controller = new AbortController();
-    try {
-      const b = await api.getBankAccountCase(route.bankAccountId, controller.signal);
-      problem.hidden = true;
-      const next = JSON.stringify(b);
-      if (next !== fingerprint) {
-        fingerprint = next;
-        render(b);
-      }
-    } catch (err) {
-      if (err instanceof DOMException && err.name === 'AbortError') return;
-      const p = err instanceof ApiProblem ? err.problem : { title: 'Error', detail: String(err), status: 0 };
-      fill(problem, h('strong', {}, p.status === 404 ? 'No such bank account. ' : 'The bank account could not be loaded. '), p.detail ?? p.title);
-      problem.hidden = false;
-      if (p.status === 404) layout.hidden = true;
-      throw err;
-    }
-  }
+  const record = liveRecord({ problem, layout, noun: 'bank account', fetch: (signal) => api.getBankAccountCase(route.bankAccountId, signal), show: render });
+
 
   setPageBindings({
     a: () => form.press('approve'),
@@ -159,14 +140,14 @@ export function mountBankAccount(main: HTMLElement, api: ApiClient, route: BankA
     Escape: () => navigate(listRoute),
   });
 
-  void refresh().then(
+  void record.refresh().then(
     () => title.focus(),
     () => {},
   );
-  const stopPolling = poll(refresh, REFRESH_MS);
+  const stopPolling = poll(record.refresh, REFRESH_MS);
   return () => {
     stopPolling();
-    controller.abort();
+    record.abort();
     setPageBindings({});
   };
 }

@@ -15,6 +15,7 @@ import { historyTimeline } from './history';
 import { lastQueueRoute } from './queue';
 import { recordDetails, subjectName } from './record-details';
 import { statusBadge } from './status-badge';
+import { liveRecord } from './live-list';
 
 const REFRESH_MS = 3_000;
 
@@ -55,8 +56,6 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
   let current: Case | null = null;
   /** The status this officer's own decision led to: already announced, not a change made elsewhere. */
   let decided: string | null = null;
-  let fingerprint = '';
-  let controller = new AbortController();
   const operatorNames = new Map([[operator.operatorId, operator.name]]);
 
   const back = h('a', { href: hrefFor(lastQueueRoute()), class: 'back', 'aria-keyshortcuts': 'Escape' }, '← Queue');
@@ -81,14 +80,14 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
         });
       } catch (err) {
         // Refused because the case moved meanwhile: show where it is now, beside the problem.
-        if (err instanceof ApiProblem && err.status === 409) void refresh().catch(() => {});
+        if (err instanceof ApiProblem && err.status === 409) void record.refresh().catch(() => {});
         throw err;
       }
       gallery.clearSelection();
       decided = result.verificationStatus;
       announce(`${DECISION_LABELS[decision]}: the case is now ${STATUS_LABELS[result.verificationStatus].toLowerCase()}.`);
       // The decision is made; a failed reload shows its own problem and the poll tries again.
-      await refresh().catch(() => {});
+      await record.refresh().catch(() => {});
     },
   });
 
@@ -136,26 +135,8 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
     decided = null;
   }
 
-  async function refresh(): Promise<void> {
-    controller.abort();
-    controller = new AbortController();
-    try {
-      const c = await api.getCase(route.subjectType, route.subjectId, controller.signal);
-      problem.hidden = true;
-      const next = JSON.stringify(c);
-      if (next !== fingerprint) {
-        fingerprint = next;
-        render(c);
-      }
-    } catch (err) {
-      if (err instanceof DOMException && err.name === 'AbortError') return;
-      const p = err instanceof ApiProblem ? err.problem : { title: 'Error', detail: String(err), status: 0 };
-      fill(problem, h('strong', {}, p.status === 404 ? 'No such case. ' : 'The case could not be loaded. '), p.detail ?? p.title);
-      problem.hidden = false;
-      if (p.status === 404) layout.hidden = true;
-      throw err;
-    }
-  }
+  const record = liveRecord({ problem, layout, noun: 'case', fetch: (signal) => api.getCase(route.subjectType, route.subjectId, signal), show: render });
+
 
   setPageBindings({
     a: () => form.press('approve'),
@@ -164,14 +145,14 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
     Escape: () => navigate(lastQueueRoute()),
   });
 
-  void refresh().then(
+  void record.refresh().then(
     () => title.focus(),
     () => {},
   );
-  const stopPolling = poll(refresh, REFRESH_MS);
+  const stopPolling = poll(record.refresh, REFRESH_MS);
   return () => {
     stopPolling();
-    controller.abort();
+    record.abort();
     gallery.destroy();
     setPageBindings({});
   };

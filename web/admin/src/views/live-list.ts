@@ -75,3 +75,44 @@ export function liveLoader<T>(options: {
     },
   };
 }
+
+/**
+ * Loads one record of a detail page (a case, a bank account, a payout), cancelling the load before: `show` runs when
+ * the record differs from the one shown. A failure is shown in `problem`; a 404 says there is no such `noun` and
+ * hides the page's `layout`.
+ */
+export function liveRecord<T>(options: {
+  problem: HTMLElement;
+  layout: HTMLElement;
+  noun: string;
+  fetch(signal: AbortSignal): Promise<T>;
+  show(record: T): void;
+}): { refresh(): Promise<void>; abort(): void } {
+  let controller = new AbortController();
+  let fingerprint = '';
+  return {
+    async refresh() {
+      controller.abort();
+      controller = new AbortController();
+      try {
+        const record = await options.fetch(controller.signal);
+        options.problem.hidden = true;
+        const next = JSON.stringify(record);
+        if (next !== fingerprint) {
+          fingerprint = next;
+          options.show(record);
+        }
+      } catch (err) {
+        if (err instanceof DOMException && err.name === 'AbortError') return;
+        const p = err instanceof ApiProblem ? err.problem : { title: 'Error', detail: String(err), status: 0 };
+        fill(options.problem, h('strong', {}, p.status === 404 ? `No such ${options.noun}. ` : `The ${options.noun} could not be loaded. `), p.detail ?? p.title);
+        options.problem.hidden = false;
+        if (p.status === 404) options.layout.hidden = true;
+        throw err;
+      }
+    },
+    abort() {
+      controller.abort();
+    },
+  };
+}

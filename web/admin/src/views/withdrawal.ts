@@ -10,6 +10,7 @@ import type { Payout, PayoutStep, Transaction } from '../types';
 import { integratorLabel } from './bank-accounts';
 import { createPayoutForm } from './payout-form';
 import { payoutBadge } from './status-badge';
+import { liveRecord } from './live-list';
 import { lastWithdrawalsRoute } from './withdrawals';
 
 const REFRESH_MS = 3_000;
@@ -125,8 +126,6 @@ export function mountWithdrawal(main: HTMLElement, api: ApiClient, route: Withdr
   let current: Payout | null = null;
   /** The status this operator's own step led to: already announced, not a change made elsewhere. */
   let moved: string | null = null;
-  let fingerprint = '';
-  let controller = new AbortController();
   const listRoute = lastWithdrawalsRoute();
 
   const back = h('a', { href: hrefFor(listRoute), class: 'back', 'aria-keyshortcuts': 'Escape' }, '← Withdrawals');
@@ -145,12 +144,12 @@ export function mountWithdrawal(main: HTMLElement, api: ApiClient, route: Withdr
         result = await api.movePayout(route.reference, step, step === 'returned' ? { reason } : {});
       } catch (err) {
         // Moved elsewhere meanwhile: show where it is now, beside the problem.
-        if (err instanceof ApiProblem && err.status === 409) void refresh().catch(() => {});
+        if (err instanceof ApiProblem && err.status === 409) void record.refresh().catch(() => {});
         throw err;
       }
       moved = STATUS_AFTER[step];
       announce(announcement(step, route.reference, result));
-      await refresh().catch(() => {});
+      await record.refresh().catch(() => {});
     },
   });
 
@@ -183,37 +182,19 @@ export function mountWithdrawal(main: HTMLElement, api: ApiClient, route: Withdr
     moved = null;
   }
 
-  async function refresh(): Promise<void> {
-    controller.abort();
-    controller = new AbortController();
-    try {
-      const p = await api.getPayout(route.reference, controller.signal);
-      problem.hidden = true;
-      const next = JSON.stringify(p);
-      if (next !== fingerprint) {
-        fingerprint = next;
-        render(p);
-      }
-    } catch (err) {
-      if (err instanceof DOMException && err.name === 'AbortError') return;
-      const p = err instanceof ApiProblem ? err.problem : { title: 'Error', detail: String(err), status: 0 };
-      fill(problem, h('strong', {}, p.status === 404 ? 'No such payout. ' : 'The payout could not be loaded. '), p.detail ?? p.title);
-      problem.hidden = false;
-      if (p.status === 404) layout.hidden = true;
-      throw err;
-    }
-  }
+  const record = liveRecord({ problem, layout, noun: 'payout', fetch: (signal) => api.getPayout(route.reference, signal), show: render });
+
 
   setPageBindings({ Escape: () => navigate(listRoute) });
 
-  void refresh().then(
+  void record.refresh().then(
     () => title.focus(),
     () => {},
   );
-  const stopPolling = poll(refresh, REFRESH_MS);
+  const stopPolling = poll(record.refresh, REFRESH_MS);
   return () => {
     stopPolling();
-    controller.abort();
+    record.abort();
     setPageBindings({});
   };
 }
