@@ -17,6 +17,8 @@ export const sealContexts = {
   webhookHeaders: (subscriptionId: string) => `webhook-headers:${subscriptionId}`,
   /** A sandbox outbox message's text or its one-time code. */
   otpOutbox: (messageId: string, part: 'body' | 'code') => `otp-outbox:${messageId}:${part}`,
+  /** A queued email's subject or body (an invitation's body holds its token). */
+  mailOutbox: (messageId: string, part: 'subject' | 'body') => `mail-outbox:${messageId}:${part}`,
   /** A stored idempotent answer. */
   idempotentAnswer: (integratorId: string, key: string) => `idempotency:${integratorId}:${key}`,
 } as const;

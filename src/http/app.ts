@@ -24,6 +24,7 @@ import { otpRoutes } from './routes/otp/otp.js';
 import { transactionRoutes } from './routes/transactions/transactions.js';
 import { verificationRoutes } from './routes/verification/verification.js';
 import { bankAccountRoutes } from './routes/bank-accounts/bank-accounts.js';
+import { memberRoutes } from './routes/members/members.js';
 import { withdrawalRoutes } from './routes/transactions/withdrawals.js';
 import { CredentialSchema } from './schemas/credentials.js';
 import { ProblemSchema } from './schemas/problem.js';
@@ -76,6 +77,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     personRoutes(api, deps);
     accountRoutes(api, deps);
     bankAccountRoutes(api, deps);
+    memberRoutes(api, deps);
     verificationRoutes(api, deps);
     transactionRoutes(api, deps);
     otpRoutes(api, deps);

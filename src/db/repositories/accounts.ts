@@ -70,3 +70,7 @@ export async function listAccounts(
     .limit(options.limit + 1);
   return rows.map((r) => ({ ...r.account, verificationStatus: r.verificationStatus }));
 }
+
+export async function setRequiredApprovals(db: Executor, id: string, requiredApprovals: number, at: Date): Promise<void> {
+  await db.update(accounts).set({ requiredApprovals, updatedAt: at }).where(eq(accounts.id, id));
+}

@@ -71,10 +71,11 @@ export async function findApprovalToken(db: Executor, integratorId: string, toke
 }
 
 /** Marks the token used by a transaction; false when another request used it first. */
-export async function useApprovalToken(db: Executor, id: string, transactionRowId: string, at: Date): Promise<boolean> {
+/** Marks the token used by a transaction row or a member action; false when it was used already. */
+export async function useApprovalToken(db: Executor, id: string, target: { transactionRowId: string } | { activity: string; subjectId: string }, at: Date): Promise<boolean> {
   const updated = await db
     .update(otpApprovalTokens)
-    .set({ usedAt: at, transactionRowId })
+    .set({ usedAt: at, ...target })
     .where(and(eq(otpApprovalTokens.id, id), isNull(otpApprovalTokens.usedAt)))
     .returning({ id: otpApprovalTokens.id });
   return updated.length === 1;

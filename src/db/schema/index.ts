@@ -14,3 +14,4 @@ export * from './transactions.js';
 export * from './otp.js';
 export * from './bank-accounts.js';
 export * from './withdrawals.js';
+export * from './members.js';

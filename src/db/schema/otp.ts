@@ -52,6 +52,9 @@ export const otpApprovalTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
     transactionRowId: uuid('transaction_row_id').references(() => transactions.id),
+    /** A member action the token approved instead (docs/members.md): its operation and subject id. */
+    activity: text('activity'),
+    subjectId: uuid('subject_id'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('otp_approval_tokens_hash_key').on(t.tokenHash), index('otp_approval_tokens_user_idx').on(t.userId)],

@@ -70,6 +70,8 @@ export const transactions = pgTable(
     payoutAttempts: integer('payout_attempts').notNull().default(0),
     /** Withdrawals: the quote as issued (amounts, fee, bank account snapshot, expiry, the unsigned transfer). */
     withdrawal: jsonb('withdrawal'),
+    /** Entity wallets: the member who proposed the transaction (docs/members.md#quorum). */
+    proposedByUserId: uuid('proposed_by_user_id'),
     /** Refunds: the withdrawal (its row id, which is also its transactionId) whose crypto this pays back; one refund each. */
     refundOf: uuid('refund_of'),
     createdAt: createdAt(),
@@ -82,7 +84,7 @@ export const transactions = pgTable(
     index('transactions_processing_idx')
       .on(t.updatedAt)
       .where(sql`${t.status} = 'processing'`),
-    // Withdrawals waiting for their approval (nothing else is ever in created), to expire their quotes.
+    // Withdrawals waiting for their approval and entity proposals waiting for their quorum, to expire them.
     index('transactions_created_idx')
       .on(t.createdAt)
       .where(sql`${t.status} = 'created'`),
@@ -109,9 +111,11 @@ export const usedStampChallenges = pgTable(
     authenticatorId: uuid('authenticator_id')
       .notNull()
       .references(() => authenticators.id),
-    transactionRowId: uuid('transaction_row_id')
-      .notNull()
-      .references(() => transactions.id),
+    /** The transaction the stamp approved (proposal or approval); null for a member action. */
+    transactionRowId: uuid('transaction_row_id').references(() => transactions.id),
+    /** A member action (docs/members.md): its operation and the id of what it changed (account or invitation). */
+    activity: text('activity'),
+    subjectId: uuid('subject_id'),
     createdAt: createdAt(),
   },
   // Per integrator: whether another integrator used a stamp is none of this one's business (no cross-tenant oracle).

@@ -12,6 +12,14 @@ export const EVENT_TYPES = {
   'user.verification_status.changed': 'A user’s verificationStatus changed',
   'account.created': 'An individual or entity account was created',
   'account.wallet_created': 'An entity account made before entities had wallets was given its custodial wallet (create-entity-wallet)',
+  'account.approval_policy_updated': 'An owner changed how many member approvals a transaction from the entity wallet needs (previousAttributes has the old requiredApprovals)',
+  'member.added': 'A user became a member of an entity account: its representative as first owner, or by accepting an invitation',
+  'member.role_changed': 'A member’s role changed (previousAttributes has the old role)',
+  'member.removed': 'A member was removed from an entity account (the object as it was)',
+  'invitation.created': 'An invitation to become a member was created and queued for email',
+  'invitation.accepted': 'An invitation was accepted (object.acceptedUserId is the new member)',
+  'invitation.revoked': 'An invitation was revoked before it was accepted',
+  'invitation.expired': 'An invitation reached its expiry unaccepted',
   'entity.created': 'An entity was created with its account',
   'entity.updated': 'An entity’s data or documents changed',
   'entity.verification_status.changed': 'An entity’s verificationStatus changed',
@@ -30,6 +38,7 @@ export const EVENT_TYPES = {
   'transaction.created': 'A transaction was created: a transfer signed and broadcast (processing), or a fiat deposit awaiting its funds (waiting_for_funds)',
   'transaction.status.changed': 'A transaction’s status changed (previousAttributes has the old status)',
   'transaction.completed': 'A transaction was mined successfully (the object has transactionReceipt)',
+  'transaction.approval_added': 'A member approved a transaction from an entity wallet (object.approvals has the quorum so far)',
   'transaction.failed': 'A transaction failed after broadcast: reverted on chain or dropped by the node (object.failureReason)',
 } as const satisfies Record<string, string>;
 

@@ -10,22 +10,22 @@ export interface SendTransactionOtpInput extends SendTransactionInput {
 }
 
 const invalidToken = (reason: string, detail: string) => new ApiError('invalid_approval_token', detail, { extensions: { reason } });
-const reuse = () => new ApiError('approval_token_reused', 'This approvalToken already approved a transaction; verify a new code (otp/init, otp/verify)');
+const reuse = () => new ApiError('approval_token_reused', 'This approvalToken was already used; verify a new code (otp/init, otp/verify)');
 
-/** An approval token from otp/verify of the account's user: unexpired, unused, used up by this transaction (docs/otp.md). */
+/** An approval token from otp/verify of the approving user: unexpired, unused, used up by what it approves (docs/otp.md). */
 export function otpApproval(approvalToken: string): Approve {
-  return async (ctx, account) => {
+  return async (ctx, userId) => {
     const token = approvalToken.startsWith(APPROVAL_TOKEN_PREFIX) ? await findApprovalToken(ctx.db.db, ctx.actor.integratorId, approvalTokenHash(approvalToken)) : undefined;
     if (!token) throw invalidToken('unknown', 'approvalToken is not a token issued by otp/verify');
     if (token.usedAt) throw reuse();
-    if (token.userId !== account.userId) throw invalidToken('user_mismatch', 'approvalToken was issued to another user than the account’s');
+    if (token.userId !== userId) throw invalidToken('user_mismatch', 'approvalToken was issued to another user than the approving one (the account’s user, or actingUserId)');
     if (token.expiresAt.getTime() <= ctx.now.getTime()) throw invalidToken('expired', `approvalToken expired at ${token.expiresAt.toISOString()}; verify a new code`);
     return {
       kind: 'otp',
       authenticatorId: null,
-      async use(tx, transactionRowId) {
+      async use(tx, target) {
         // Guarded on used_at: of two requests racing with one token, the second waits here and then finds it used.
-        if (!(await useApprovalToken(tx, token.id, transactionRowId, ctx.now))) throw reuse();
+        if (!(await useApprovalToken(tx, token.id, target, ctx.now))) throw reuse();
       },
     };
   };

@@ -10,16 +10,16 @@ export interface SendTransactionPasskeyInput extends SendTransactionInput {
 }
 
 const invalidStamp = (reason: string, detail: string) => new ApiError('invalid_stamp', detail, { extensions: { reason } });
-const reuse = () => new ApiError('stamp_reused', 'This webAuthnStamp already authorised a transaction; stamp the body again');
+const reuse = () => new ApiError('stamp_reused', 'This webAuthnStamp was already used; stamp the body again');
 
-/** A passkey of the account's user over exactly this signedBody (docs/passkeys.md); its challenge is single-use. */
+/** A passkey of the approving user over exactly this signedBody (docs/passkeys.md); its challenge is single-use. */
 export function passkeyApproval(webAuthnStamp: string): Approve {
-  return async (ctx, account, signedBody) => {
+  return async (ctx, userId, signedBody) => {
     const parsed = parseStamp(webAuthnStamp);
     if (!parsed.ok) throw invalidStamp(parsed.code, `webAuthnStamp ${parsed.detail}`);
     // Scoped by integrator and user: credential ids are unique per integrator only (docs/passkeys.md).
-    const authenticator = await findUserAuthenticator(ctx.db.db, ctx.actor.integratorId, account.userId, parsed.stamp.credentialId.toString('base64url'));
-    if (!authenticator) throw invalidStamp('credential_mismatch', 'The stamp’s credential is not a passkey of the account’s user');
+    const authenticator = await findUserAuthenticator(ctx.db.db, ctx.actor.integratorId, userId, parsed.stamp.credentialId.toString('base64url'));
+    if (!authenticator) throw invalidStamp('credential_mismatch', 'The stamp’s credential is not a passkey of the approving user (the account’s user, or actingUserId)');
     const stampedBody = stampedBodyText(signedBody);
     const verified = verifyStamp({
       stamp: parsed.stamp,
@@ -37,9 +37,9 @@ export function passkeyApproval(webAuthnStamp: string): Approve {
     return {
       kind: 'passkey',
       authenticatorId: authenticator.id,
-      async use(tx, transactionRowId) {
+      async use(tx, target) {
         // Unique: of two requests racing with one stamp, the second waits here and then finds it used.
-        const used = await useChallenge(tx, { challenge: verified.challenge, integratorId: ctx.actor.integratorId, authenticatorId: authenticator.id, transactionRowId, createdAt: ctx.now });
+        const used = await useChallenge(tx, { challenge: verified.challenge, integratorId: ctx.actor.integratorId, authenticatorId: authenticator.id, ...target, createdAt: ctx.now });
         if (!used) throw reuse();
         if (verified.signCount !== authenticator.signCount && !(await advanceSignCount(tx, ctx.actor.integratorId, authenticator.id, authenticator.signCount, verified.signCount))) {
           throw invalidStamp('counter_regression', 'The passkey’s signature counter moved meanwhile (a concurrent request); stamp the body again');

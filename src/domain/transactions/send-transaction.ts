@@ -4,6 +4,7 @@ import { RpcFailure, type ChainRegistry, type RpcFailureCode } from '../../chain
 import { parseUnsignedTransaction, signWithCustodyKey, UnsignedTransactionError } from '../../chain/custody-signer.js';
 import type { Tx } from '../../db/database.js';
 import { findSigningAccount, findTransaction, findWalletOfAccount, insertTransaction, moveTransaction, type AccountRowWithStatus, type TransactionRow } from '../../db/repositories/transactions.js';
+import { canonicalJson } from '../canonical-json.js';
 import { requireChain } from '../chains.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, invalidFields, notFound, type FieldError } from '../errors.js';
@@ -40,28 +41,21 @@ export interface Approval {
   kind: 'passkey' | 'otp';
   /** The passkey that stamped (passkey approvals). */
   authenticatorId: string | null;
-  /** Marks the approval used by the transaction row; throws when a concurrent request used it first. */
-  use(tx: Tx, transactionRowId: string): Promise<void>;
+  /** Marks the approval used by what it approved; throws when a concurrent request used it first. */
+  use(tx: Tx, target: ApprovalTarget): Promise<void>;
 }
 
-/** Checks an approval for the account the body names; throws the problem when it does not authorise it. */
-export type Approve = (ctx: MutationContext, account: AccountRowWithStatus & { userId: string }, signedBody: SignedBody) => Promise<Approval>;
+/** What an approval was used for: a transaction (proposal, approval, transfer) or a member action (docs/members.md). */
+export type ApprovalTarget = { transactionRowId: string } | { activity: string; subjectId: string };
+
+/** Checks the approval of `userId` (its passkey or OTP) over the signedBody; throws the problem when it does not authorise it. */
+export type Approve = (ctx: MutationContext, userId: string, signedBody: unknown) => Promise<Approval>;
 
 export interface TransactionDeps {
   chains: ChainRegistry;
   log: Pick<Log, 'error'>;
   /** Called after a broadcast was committed (wakes the watcher). */
   onBroadcast?: () => void;
-}
-
-/** JSON with object members sorted, so the same request always hashes the same whatever its member order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 export function requestHash(chainId: number, input: SendTransactionInput): string {
@@ -163,7 +157,7 @@ export async function sendTransaction(
 
   // An entity's wallet sends only with its members' approvals (docs/members.md), which no end user's stamp gives.
   if (!account.userId) throw memberApprovalRequired();
-  const approval = await approve(ctx, { ...account, userId: account.userId }, signedBody);
+  const approval = await approve(ctx, account.userId, signedBody);
 
   const wallet = await findWalletOfAccount(ctx.db.db, account.id);
   if (!wallet) throw notFound('Organization');
@@ -202,7 +196,7 @@ export async function sendTransaction(
             createdAt: ctx.now,
           });
       if (!row) throw new TransactionIdTaken();
-      await approval.use(tx, rowId);
+      await approval.use(tx, { transactionRowId: rowId });
       const view = await recordTransactionChange(tx, row, withdrawal ? 'created' : null, signingKeyCause(ctx.actor, `approved by ${approval.kind}`), ctx.now);
       // Last: once the node has the transaction, only the commit remains.
       try {

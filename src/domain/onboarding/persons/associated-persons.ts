@@ -6,6 +6,7 @@ import { findEntity, findPerson, findPersonWithDocuments, insertPerson, listPers
 import { runMutation, type MutationContext } from '../../context.js';
 import { notFound, type FieldError } from '../../errors.js';
 import { recordEvent } from '../../events/record-event.js';
+import { adoptRepresentativeAsOwner } from '../../members/first-owner.js';
 import { newId } from '../../ids.js';
 import { prepareDocuments, storeDocuments, toDocumentView, usableDocumentTypes } from '../document-store.js';
 import { entityOfAccount } from '../entities/entity-accounts.js';
@@ -116,6 +117,7 @@ export async function createAssociatedPerson(
     const view = await toAssociatedPersonView(tx, person);
     await recordEvent(tx, { integratorId, type: 'associated_person.created', objectType: 'associated_person', objectId: id, object: view, at: ctx.now });
     await recomputeEntityStatus(tx, entity, credentialCause(ctx), ctx.policy, ctx.now);
+    await adoptRepresentativeAsOwner(tx, integratorId, entity.id, ctx.now);
     return view;
   });
 }
@@ -160,6 +162,7 @@ export async function updateAssociatedPerson(ctx: MutationContext, input: Person
       await recordEvent(tx, { integratorId, type: 'associated_person.updated', objectType: 'associated_person', objectId: person.id, object: view, previousAttributes, at: ctx.now });
     }
     await recomputeEntityStatus(tx, entity, credentialCause(ctx), ctx.policy, ctx.now);
+    await adoptRepresentativeAsOwner(tx, integratorId, entity.id, ctx.now);
     return view;
   });
 }
