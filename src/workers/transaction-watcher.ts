@@ -2,7 +2,7 @@ import type { Hash, Hex } from 'viem';
 import type { ChainClient, ChainRegistry, ReceiptView } from '../chain/chain-client.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
-import { listProcessing, moveTransaction, type TransactionRow } from '../db/repositories/transactions.js';
+import { listProcessing, listStaleProposals, moveTransaction, type TransactionRow } from '../db/repositories/transactions.js';
 import { recordTransactionChange, WATCHER } from '../domain/transactions/record-change.js';
 import type { FailureReason } from '../domain/transactions/transaction-view.js';
 import type { Treasury } from '../chain/treasury.js';
@@ -11,6 +11,7 @@ import { payOut, payoutDue } from '../domain/deposits/payout.js';
 import { initiatePayout } from '../domain/withdrawals/withdrawal-payouts.js';
 import { expireQuote } from '../domain/withdrawals/withdrawal-states.js';
 import { listExpiredWithdrawals } from '../db/repositories/withdrawals.js';
+import { expireProposal, PROPOSAL_LIFETIME_MS } from '../domain/transactions/quorum.js';
 import { Rounds } from './rounds.js';
 import type { Log } from '../log.js';
 
@@ -114,12 +115,16 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
     }
   }
 
-  /** Withdrawals nobody approved in time fail as quote_expired. */
+  /** Withdrawals nobody approved in time fail as quote_expired; entity proposals without a quorum in 24 h as expired. */
   async function expireQuotes(): Promise<void> {
     const now = clock();
     for (const row of await listExpiredWithdrawals(database.db, now, BATCH)) {
       if (stopped) return;
       await database.db.transaction((tx) => expireQuote(tx, row, WATCHER, now));
+    }
+    for (const row of await listStaleProposals(database.db, new Date(now.getTime() - PROPOSAL_LIFETIME_MS), BATCH)) {
+      if (stopped) return;
+      await database.db.transaction((tx) => expireProposal(tx, row, now));
     }
   }
 

@@ -87,7 +87,7 @@ for (const backend of backends()) {
       assert.equal(BigInt(await chain.rpc<string>('eth_getBalance', [walletAddress, 'latest'])), 5n * 10n ** 12n);
     });
 
-    it('nothing leaves an entity wallet without its members’ approval: transfers and withdrawals are 409 member_approval_required', async () => {
+    it('nothing leaves the wallet of an entity without an owner: transfers, and the approval of a withdrawal, are 409 member_approval_required', async () => {
       const accountId = await activeEntity(server, acme);
       const account = await details(accountId);
       const unsignedTransaction = unsignedTransfer(8453, 0);
@@ -97,7 +97,10 @@ for (const backend of backends()) {
       const bank = await post('/v1/submit/create-bank-account', { accountId, currency: 'USD', accountHolderName: 'Acme Robotics Inc', us: { accountNumber: '12345678', routingNumber: '021000021', accountType: 'checking' } });
       assert.equal(bank.body.status, 'verified', bank.text);
       const withdrawal = await post('/v1/submit/create-withdrawal', { accountId, bankAccountId: bank.body.bankAccountId, chainId: 8453, amount: '1.00', currency: 'USD' });
-      assert.deepEqual([withdrawal.status, withdrawal.body.code], [409, 'member_approval_required'], withdrawal.text);
+      assert.equal(withdrawal.status, 201, 'the quote is issued; its approval is the members’');
+      const approvalBody = { ...body, parameters: { ...body.parameters, unsignedTransaction: withdrawal.body.unsignedTransaction } };
+      const approval = await post('/v1/submit/send-transaction-passkey?chain_id=8453', { transactionId: withdrawal.body.transactionId, signedBody: approvalBody, webAuthnStamp: new SoftwareAuthenticator().stamp(JSON.stringify(approvalBody)) });
+      assert.deepEqual([approval.status, approval.body.code], [409, 'member_approval_required'], approval.text);
     });
 
     it('refuses individual accounts (409) and another integrator’s entity (404, as a missing one)', async () => {

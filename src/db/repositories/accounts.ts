@@ -74,3 +74,9 @@ export async function listAccounts(
 export async function setRequiredApprovals(db: Executor, id: string, requiredApprovals: number, at: Date): Promise<void> {
   await db.update(accounts).set({ requiredApprovals, updatedAt: at }).where(eq(accounts.id, id));
 }
+
+/** By id alone, for rows already scoped to their integrator (a transaction's account). */
+export async function findAccountById(db: Executor, id: string): Promise<AccountRow | undefined> {
+  const [row] = await db.select().from(accounts).where(eq(accounts.id, id));
+  return row;
+}

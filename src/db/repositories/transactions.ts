@@ -120,3 +120,19 @@ export async function listAccountTransactions(db: Executor, integratorId: string
     .orderBy(desc(transactions.id))
     .limit(options.limit + 1);
 }
+
+/** The row by our id, locked for the caller's transaction (member approvals of one transaction go one at a time). */
+export async function lockTransaction(db: Executor, id: string): Promise<TransactionRow | undefined> {
+  const [row] = await db.select().from(transactions).where(eq(transactions.id, id)).for('update');
+  return row;
+}
+
+/** Entity members' transfer proposals still waiting for their quorum, created before `before`. */
+export function listStaleProposals(db: Executor, before: Date, limit: number): Promise<TransactionRow[]> {
+  return db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.status, 'created'), eq(transactions.kind, 'transfer'), lt(transactions.createdAt, before)))
+    .orderBy(asc(transactions.createdAt))
+    .limit(limit);
+}

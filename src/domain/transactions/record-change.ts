@@ -3,6 +3,7 @@ import { insertTransactionTransition, type TransactionRow } from '../../db/repos
 import type { TransactionStatus } from '../../db/schema/index.js';
 import { recordEvent } from '../events/record-event.js';
 import { newId } from '../ids.js';
+import { approvalsOf } from './approvals-view.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
 
 /** Who or what moved a transaction, and a word on it (recorded in transaction_transitions). */
@@ -33,7 +34,7 @@ export async function recordTransactionChange(tx: Executor, row: TransactionRow,
     detail: cause.detail ?? null,
     createdAt: at,
   });
-  const view = toTransactionView(row);
+  const view = toTransactionView(row, (await approvalsOf(tx, [row])).get(row.id));
   const base = { integratorId: row.integratorId, objectType: 'transaction', objectId: row.id, object: view, at };
   if (from === null) {
     await recordEvent(tx, { ...base, type: 'transaction.created' });

@@ -1,17 +1,21 @@
 import { createHash } from 'node:crypto';
 import { keccak256, type Hash, type TransactionSerializable } from 'viem';
-import { RpcFailure, type ChainRegistry, type RpcFailureCode } from '../../chain/chain-client.js';
+import type { ChainRegistry } from '../../chain/chain-client.js';
 import { parseUnsignedTransaction, signWithCustodyKey, UnsignedTransactionError } from '../../chain/custody-signer.js';
-import type { Tx } from '../../db/database.js';
+import type { Executor, Tx } from '../../db/database.js';
+import { countRoles, findMember, type MemberRow } from '../../db/repositories/members.js';
 import { findSigningAccount, findTransaction, findWalletOfAccount, insertTransaction, moveTransaction, type AccountRowWithStatus, type TransactionRow } from '../../db/repositories/transactions.js';
 import { canonicalJson } from '../canonical-json.js';
 import { requireChain } from '../chains.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, invalidFields, notFound, type FieldError } from '../errors.js';
+import { newId, UUID_PATTERN } from '../ids.js';
+import { mayAct } from '../members/roles.js';
+import { approvalsOf } from './approvals-view.js';
+import { propose, TransactionIdTaken } from './propose.js';
+import { broadcast as broadcastSigned } from './quorum.js';
 import { signingKeyCause, recordTransactionChange } from './record-change.js';
-import { newId } from '../ids.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
-import { UUID_PATTERN } from '../ids.js';
 import type { Log } from '../../log.js';
 import { expireQuoteNow, isPendingWithdrawal, quoteExpired } from '../withdrawals/withdrawal-states.js';
 
@@ -31,6 +35,8 @@ export interface SignedBody {
 export interface SendTransactionInput {
   transactionId: string;
   signedBody: SignedBody;
+  /** Entity wallets: the member who proposes (docs/members.md#quorum). */
+  actingUserId?: string;
 }
 
 /**
@@ -62,19 +68,8 @@ export function requestHash(chainId: number, input: SendTransactionInput): strin
   return createHash('sha256').update(canonicalJson({ chainId, ...input })).digest('hex');
 }
 
-/** RpcFailure codes as API problems (docs/transactions.md#errors). */
-export function rpcProblem(failure: RpcFailure): ApiError {
-  const map: Partial<Record<RpcFailureCode, 'insufficient_funds' | 'nonce_too_low' | 'chain_unavailable'>> = {
-    insufficient_funds: 'insufficient_funds',
-    nonce_too_low: 'nonce_too_low',
-    rpc_unreachable: 'chain_unavailable',
-  };
-  const code = map[failure.code] ?? 'chain_rejected';
-  return new ApiError(code, `The chain node refused the transaction: ${failure.message}`, code === 'chain_rejected' ? { extensions: { reason: failure.code } } : {});
-}
-
 export function memberApprovalRequired(): ApiError {
-  return new ApiError('member_approval_required', 'An entity wallet sends only with the approval of its members who may approve (docs/members.md); this entity has none yet');
+  return new ApiError('member_approval_required', 'An entity wallet sends only with its members’ approvals (docs/members.md#quorum), and this entity has no owner yet: invite one (create-invitation)');
 }
 
 /**
@@ -94,18 +89,34 @@ async function checkWithdrawalApproval(ctx: MutationContext, row: TransactionRow
 }
 
 /** An earlier submission with this transactionId: the same request is answered again, another one refused. */
-function replay(row: TransactionRow, hash: string): { created: false; transaction: TransactionView } {
+async function replay(db: Executor, row: TransactionRow, hash: string): Promise<{ created: false; transaction: TransactionView }> {
   if (row.requestHash !== hash) throw new ApiError('transaction_id_reused', 'This transactionId was already used with a different request');
-  return { created: false, transaction: toTransactionView(row) };
+  return { created: false, transaction: toTransactionView(row, (await approvalsOf(db, [row])).get(row.id)) };
 }
 
-class TransactionIdTaken extends Error {}
+/** Who approves with this submission: the account's user, or for an entity wallet the acting member (docs/members.md#quorum). */
+async function approverOf(ctx: MutationContext, account: AccountRowWithStatus, actingUserId: string | undefined): Promise<{ userId: string; member?: MemberRow }> {
+  if (account.userId) {
+    if (actingUserId !== undefined && actingUserId !== account.userId) {
+      throw invalidFields([{ pointer: '/actingUserId', code: 'not_allowed', detail: 'actingUserId is for entity wallets; an individual account is approved by its own user', in: 'body' }]);
+    }
+    return { userId: account.userId };
+  }
+  if ((await countRoles(ctx.db.db, account.id)).owner === 0) throw memberApprovalRequired();
+  if (!actingUserId) throw invalidFields([{ pointer: '/actingUserId', code: 'required', detail: 'An entity wallet’s transaction is proposed by one of its members: name them (docs/members.md#quorum)', in: 'body' }]);
+  const member = await findMember(ctx.db.db, ctx.actor.integratorId, account.id, actingUserId);
+  if (!member || !mayAct(member.role, { kind: 'propose_transaction' })) {
+    throw new ApiError('role_not_allowed', member ? `A member with the role ${member.role} may not propose transactions` : 'actingUserId is not a member of this account');
+  }
+  return { userId: actingUserId, member };
+}
 
 /**
  * send-transaction-passkey and send-transaction-otp (docs/transactions.md). Everything is checked before anything
  * is written, the approval last; then one database transaction records the transaction, uses the approval up,
  * writes the event, and broadcasts the transaction signed with the custody key, and commits only if the node
- * accepted it: a refused broadcast leaves nothing behind (and the approval unused).
+ * accepted it: a refused broadcast leaves nothing behind (and the approval unused). From an entity wallet the
+ * submission is a member's proposal: it waits in created until the quorum (docs/members.md#quorum).
  */
 export async function sendTransaction(
   ctx: MutationContext,
@@ -119,7 +130,7 @@ export async function sendTransaction(
   const earlier = await findTransaction(ctx.db.db, integratorId, input.transactionId);
   // A withdrawal waiting for its approval is approved through this path under its own transactionId.
   const withdrawal = earlier && isPendingWithdrawal(earlier) ? earlier : undefined;
-  if (earlier && !withdrawal) return replay(earlier, hash);
+  if (earlier && !withdrawal) return replay(ctx.db.db, earlier, hash);
 
   const chain = requireChain(deps.chains, chainId, 'chain_id');
 
@@ -155,9 +166,8 @@ export async function sendTransaction(
   if (unsigned.chainId !== chainId) throw new ApiError('chain_mismatch', `The unsigned transaction is for chain ${unsigned.chainId}, not chain_id ${chainId}`);
   if (withdrawal) await checkWithdrawalApproval(ctx, withdrawal, account, chainId, signedBody.parameters.unsignedTransaction);
 
-  // An entity's wallet sends only with its members' approvals (docs/members.md), which no end user's stamp gives.
-  if (!account.userId) throw memberApprovalRequired();
-  const approval = await approve(ctx, account.userId, signedBody);
+  const approver = await approverOf(ctx, account, input.actingUserId);
+  const approval = await approve(ctx, approver.userId, signedBody);
 
   const wallet = await findWalletOfAccount(ctx.db.db, account.id);
   if (!wallet) throw notFound('Organization');
@@ -168,43 +178,25 @@ export async function sendTransaction(
   try {
     const result = await runMutation(ctx, async (tx) => {
       const rowId = withdrawal?.id ?? newId();
-      const approved = {
-        authenticatorId: approval.authenticatorId,
-        approval: approval.kind,
-        requestHash: hash,
-        signedBody,
-        transactionHash,
-        broadcastedAt: ctx.now,
-        updatedAt: ctx.now,
-      };
+      const approved = { authenticatorId: approval.authenticatorId, approval: approval.kind, requestHash: hash, signedBody, updatedAt: ctx.now };
+      const sent = { transactionHash, broadcastedAt: ctx.now };
+      const cause = signingKeyCause(ctx.actor, approver.member ? `proposed by member ${approver.userId} (${approval.kind})` : `approved by ${approval.kind}`);
+      if (approver.member) {
+        const onBroadcast = () => {
+          broadcast = true;
+        };
+        const view = await propose(tx, { ctx, chain, withdrawal, proposer: approver.member, approval, cause, fields: approved, newRow: newRowFields(rowId, account.id, wallet, chainId, unsigned), onBroadcast });
+        return { created: true, transaction: view };
+      }
       // A withdrawal moves out of created once: a concurrent approval finds it gone and broadcasts nothing.
       const row = withdrawal
-        ? await moveTransaction(tx, withdrawal.id, 'created', { ...approved, status: 'processing' })
-        : await insertTransaction(tx, {
-            ...approved,
-            id: rowId,
-            integratorId,
-            transactionId: input.transactionId,
-            accountId: account.id,
-            walletId: wallet.id,
-            chainId,
-            status: 'processing',
-            fromAddress: wallet.address,
-            toAddress: unsigned.to ?? null,
-            value: (unsigned.value ?? 0n).toString(),
-            nonce: unsigned.nonce ?? null,
-            createdAt: ctx.now,
-          });
+        ? await moveTransaction(tx, withdrawal.id, 'created', { ...approved, ...sent, status: 'processing' })
+        : await insertTransaction(tx, { ...approved, ...sent, ...newRowFields(rowId, account.id, wallet, chainId, unsigned), status: 'processing', createdAt: ctx.now });
       if (!row) throw new TransactionIdTaken();
       await approval.use(tx, { transactionRowId: rowId });
-      const view = await recordTransactionChange(tx, row, withdrawal ? 'created' : null, signingKeyCause(ctx.actor, `approved by ${approval.kind}`), ctx.now);
+      const view = await recordTransactionChange(tx, row, withdrawal ? 'created' : null, cause, ctx.now);
       // Last: once the node has the transaction, only the commit remains.
-      try {
-        await chain.broadcast(signed);
-      } catch (err) {
-        if (err instanceof RpcFailure) throw rpcProblem(err);
-        throw err;
-      }
+      await broadcastSigned(chain, signed);
       broadcast = true;
       return { created: true, transaction: view };
     });
@@ -213,12 +205,27 @@ export async function sendTransaction(
   } catch (err) {
     if (err instanceof TransactionIdTaken) {
       const row = await findTransaction(ctx.db.db, integratorId, input.transactionId);
-      if (row) return replay(row, hash);
+      if (row) return replay(ctx.db.db, row, hash);
     }
     if (broadcast) {
       // The node has the transaction but our record of it did not commit: an operator must reconcile.
       deps.log.error({ err, transactionHash, chainId, integratorId, transactionId: input.transactionId }, 'TRANSACTION BROADCAST BUT NOT RECORDED: the commit failed after the node accepted it');
     }
     throw err;
+  }
+
+  function newRowFields(id: string, accountId: string, w: { id: string; address: string }, chain_: number, u: TransactionSerializable) {
+    return {
+      id,
+      integratorId,
+      transactionId: input.transactionId,
+      accountId,
+      walletId: w.id,
+      chainId: chain_,
+      fromAddress: w.address,
+      toAddress: u.to ?? null,
+      value: (u.value ?? 0n).toString(),
+      nonce: u.nonce ?? null,
+    };
   }
 }

@@ -2,12 +2,13 @@ import { findAccount } from '../../db/repositories/accounts.js';
 import { findTransaction, listAccountTransactions } from '../../db/repositories/transactions.js';
 import type { Executor } from '../../db/database.js';
 import { notFound } from '../errors.js';
+import { approvalsOf } from './approvals-view.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
 
 export async function getTransaction(db: Executor, integratorId: string, transactionId: string): Promise<TransactionView> {
   const row = await findTransaction(db, integratorId, transactionId);
   if (!row) throw notFound('Transaction');
-  return toTransactionView(row);
+  return toTransactionView(row, (await approvalsOf(db, [row])).get(row.id));
 }
 
 export interface TransactionPage {
@@ -25,5 +26,7 @@ export async function listTransactions(db: Executor, integratorId: string, optio
     before = cursor.id;
   }
   const rows = await listAccountTransactions(db, integratorId, options.accountId, { limit: options.limit, ...(before ? { before } : {}) });
-  return { data: rows.slice(0, options.limit).map(toTransactionView), hasMore: rows.length > options.limit };
+  const page = rows.slice(0, options.limit);
+  const approvals = await approvalsOf(db, page);
+  return { data: page.map((row) => toTransactionView(row, approvals.get(row.id))), hasMore: rows.length > options.limit };
 }

@@ -2,6 +2,7 @@ import type { ReceiptView } from '../../chain/chain-client.js';
 import type { BankDetails } from '../deposits/deposit-config.js';
 import type { TransactionRow } from '../../db/repositories/transactions.js';
 import type { TransactionStatus } from '../../db/schema/index.js';
+import type { ApprovalsView } from './approvals-view.js';
 
 /**
  * The spec's transaction (response of passkey submission) plus our documented extensions: accountId,
@@ -10,9 +11,10 @@ import type { TransactionStatus } from '../../db/schema/index.js';
  */
 /**
  * Why a transaction failed: reverted on chain, no longer known to the node, a deposit cancelled by an operator, a
- * withdrawal approved too late or whose fiat payout the bank returned.
+ * withdrawal approved too late or whose fiat payout the bank returned, an entity's proposal rejected by a member or
+ * left unapproved for 24 hours.
  */
-export type FailureReason = 'reverted' | 'dropped' | 'cancelled' | 'quote_expired' | 'payout_returned';
+export type FailureReason = 'reverted' | 'dropped' | 'cancelled' | 'quote_expired' | 'payout_returned' | 'rejected' | 'expired';
 
 /** The spec's fiatDepositInstructions: the deployment's bank details for the currency, plus our `reference` (docs/deposits.md). */
 export type FiatDepositInstructions = BankDetails & { currency: string; reference: string };
@@ -63,11 +65,14 @@ export interface TransactionView {
   chainId: number;
   transactionHash: string | null;
   failureReason?: FailureReason;
+  /** Entity wallets: the quorum so far (docs/members.md#quorum). */
+  approvals?: ApprovalsView;
   createdAt: string;
   updatedAt: string;
 }
 
-export function toTransactionView(row: TransactionRow): TransactionView {
+/** The view of a row; `approvals` for a transaction of an entity's members (approvalsOf). */
+export function toTransactionView(row: TransactionRow, approvals?: ApprovalsView): TransactionView {
   const completed = row.status === 'completed';
   const view: TransactionView = {
     transactionId: row.transactionId,
@@ -93,5 +98,6 @@ export function toTransactionView(row: TransactionRow): TransactionView {
     view.unsignedTransaction = unsignedTransaction;
   }
   if (row.kind === 'refund' && row.refundOf) view.refund = { withdrawalTransactionId: row.refundOf };
+  if (approvals) view.approvals = approvals;
   return view;
 }

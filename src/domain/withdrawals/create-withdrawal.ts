@@ -12,7 +12,7 @@ import { toCents } from '../deposits/deposits.js';
 import { ApiError, invalidFields, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { recordTransactionChange, signingKeyCause } from '../transactions/record-change.js';
-import { memberApprovalRequired, rpcProblem } from '../transactions/send-transaction.js';
+import { rpcProblem } from '../transactions/rpc-problem.js';
 import type { StoredWithdrawal, TransactionView } from '../transactions/transaction-view.js';
 import type { WithdrawalConfig } from './withdrawal-config.js';
 
@@ -63,7 +63,6 @@ export async function createWithdrawal(ctx: MutationContext, deps: WithdrawalDep
   const { account } = found;
   if (account.custody === 'self_custodial') throw new ApiError('self_custodial_account', 'The account is self-custodial: its end user sends crypto from their own wallet, not through a withdrawal');
   if (!account.walletAddress || !found.walletId) throw new ApiError('account_without_wallet', 'The account has no custodial wallet to withdraw from');
-  if (account.type === 'entity') throw memberApprovalRequired();
   if (found.verificationStatus !== 'active') throw new ApiError('account_not_active', `The account cannot withdraw while its verificationStatus is ${found.verificationStatus ?? 'unknown'}`);
   if (bank.status !== 'verified') throw new ApiError('bank_account_not_verified', `Withdrawals are paid only to a verified bank account (this one is ${bank.status})`);
 

@@ -66,6 +66,16 @@ const WithdrawalSchema = Type.Object(
   { additionalProperties: false, description: 'Extension: a withdrawal’s quote (docs/withdrawals.md)' },
 );
 
+const ApprovalsSchema = Type.Object(
+  {
+    required: Type.Integer({ minimum: 0, description: 'The account’s requiredApprovals' }),
+    received: Type.Array(Type.Object({ userId: Uuid(), at: Type.String({ format: 'date-time' }) }, { additionalProperties: false }), {
+      description: 'Distinct members whose approval counts now (owners and approvers), oldest first',
+    }),
+  },
+  { additionalProperties: false, description: 'Extension, entity wallets: the quorum so far (docs/members.md#quorum)' },
+);
+
 export const TransactionSchema = Type.Object(
   {
     transactionId: Uuid('The integrator’s id of the transaction (its idempotency key)'),
@@ -84,7 +94,13 @@ export const TransactionSchema = Type.Object(
     accountId: Uuid('Extension: the account whose wallet signs (transfers) or receives (deposits)'),
     chainId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Extension' }),
     transactionHash: Nullable(Type.String({ description: 'Extension: the hash of the signed transaction, known from broadcast on' })),
-    failureReason: Type.Optional(Type.Enum(['reverted', 'dropped', 'cancelled', 'quote_expired', 'payout_returned'], { type: 'string', description: 'Extension, failed only' })),
+    failureReason: Type.Optional(
+      Type.Enum(['reverted', 'dropped', 'cancelled', 'quote_expired', 'payout_returned', 'rejected', 'expired'], {
+        type: 'string',
+        description: 'Extension, failed only (rejected and expired: an entity’s proposal, docs/members.md#quorum)',
+      }),
+    ),
+    approvals: Type.Optional(ApprovalsSchema),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },
@@ -119,6 +135,7 @@ export function submissionBody<A extends TProperties>(approval: A) {
     {
       transactionId: Uuid('Your id for this transaction; the same id with the same body returns the same transaction'),
       signedBody: SignedBodySchema,
+      actingUserId: Type.Optional(Uuid('Entity wallets only: the member who proposes (or approves a pending withdrawal); docs/members.md#quorum')),
       ...approval,
     },
     { additionalProperties: false },

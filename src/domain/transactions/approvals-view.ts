@@ -1,0 +1,33 @@
+import type { Executor } from '../../db/database.js';
+import { findAccountById } from '../../db/repositories/accounts.js';
+import { countingApprovals } from '../../db/repositories/members.js';
+import type { TransactionRow } from '../../db/repositories/transactions.js';
+
+/** Extension: the quorum of a transaction from an entity wallet (docs/members.md#quorum). */
+export interface ApprovalsView {
+  /** The account's requiredApprovals now. */
+  required: number;
+  /** Distinct members whose approval counts now (owners and approvers), oldest first. */
+  received: { userId: string; at: string }[];
+}
+
+/** Whether the transaction went through an entity's members (it has a proposer) and so shows its approvals. */
+export const hasQuorum = (row: TransactionRow): boolean => row.proposedByUserId !== null;
+
+/** The approvals of each of `rows` that has a quorum (all rows of one account, or any), by row id. */
+export async function approvalsOf(db: Executor, rows: TransactionRow[]): Promise<Map<string, ApprovalsView>> {
+  const result = new Map<string, ApprovalsView>();
+  const byAccount = new Map<string, TransactionRow[]>();
+  for (const row of rows.filter(hasQuorum)) byAccount.set(row.accountId, [...(byAccount.get(row.accountId) ?? []), row]);
+  for (const [accountId, accountRows] of byAccount) {
+    const account = await findAccountById(db, accountId);
+    const received = await countingApprovals(db, accountId, accountRows.map((r) => r.id));
+    for (const row of accountRows) {
+      result.set(row.id, {
+        required: account?.requiredApprovals ?? 1,
+        received: received.filter((a) => a.transactionRowId === row.id).map((a) => ({ userId: a.userId, at: a.createdAt.toISOString() })),
+      });
+    }
+  }
+  return result;
+}

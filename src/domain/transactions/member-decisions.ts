@@ -1,0 +1,94 @@
+import type { Hash } from 'viem';
+import { findAccount } from '../../db/repositories/accounts.js';
+import { insertApproval } from '../../db/repositories/members.js';
+import { findTransaction, lockTransaction, moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
+import { requireChain } from '../chains.js';
+import { runMutation, type MutationContext } from '../context.js';
+import { ApiError, notFound } from '../errors.js';
+import { checkMemberApproval, requireActingRole, type ActingMemberInput } from '../members/member-action.js';
+import { expireQuote, quoteExpired } from '../withdrawals/withdrawal-states.js';
+import { approvalsOf } from './approvals-view.js';
+import { expireProposal, proposalExpired, quorumReached, recordApprovalAdded, sendAtQuorum } from './quorum.js';
+import { recordTransactionChange, signingKeyCause } from './record-change.js';
+import type { TransactionDeps } from './send-transaction.js';
+import { toTransactionView, type TransactionView } from './transaction-view.js';
+
+export interface MemberDecisionInput extends ActingMemberInput {
+  transactionId: string;
+}
+
+const notWaiting = (row: TransactionRow) => new ApiError('invalid_transaction_state', `The transaction is not waiting for its members’ approvals (it is ${row.status})`);
+
+/** The proposal a decision names, with its account: 404 for none (or another integrator's), 409 when not waiting. */
+async function proposalOf(ctx: MutationContext, transactionId: string) {
+  const row = await findTransaction(ctx.db.db, ctx.actor.integratorId, transactionId);
+  if (!row) throw notFound('Transaction');
+  const account = (await findAccount(ctx.db.db, ctx.actor.integratorId, row.accountId))!;
+  if (row.status !== 'created' || !row.proposedByUserId) throw notWaiting(row);
+  return { row, account };
+}
+
+/**
+ * Ends a proposal past its time in the caller's transaction: a transfer after 24 hours (expired), a withdrawal
+ * when its quote ran out (quote_expired). True when it did.
+ */
+async function expireIfDue(ctx: MutationContext, tx: Parameters<typeof moveTransaction>[0], row: TransactionRow): Promise<boolean> {
+  if (row.kind === 'withdrawal') return quoteExpired(row, ctx.now) && (await expireQuote(tx, row, signingKeyCause(ctx.actor), ctx.now)) !== undefined;
+  return proposalExpired(row, ctx.now) && (await expireProposal(tx, row, ctx.now)) !== undefined;
+}
+
+/**
+ * approve-transaction (docs/members.md#quorum): an owner's or approver's approval of a waiting proposal. Approvals
+ * of one transaction are taken one at a time under its row lock; the one that reaches the quorum signs and
+ * broadcasts it, once. The same member again is answered as it is, nothing written.
+ */
+export async function approveTransaction(ctx: MutationContext, deps: TransactionDeps, input: MemberDecisionInput): Promise<TransactionView> {
+  const { row: found, account } = await proposalOf(ctx, input.transactionId);
+  const chain = requireChain(deps.chains, found.chainId, 'chain_id');
+  const approval = await checkMemberApproval(ctx, account, 'approve-transaction', input);
+  let sentHash: Hash | undefined;
+  let expired = false;
+  try {
+    const view = await runMutation(ctx, async (tx) => {
+      const row = (await lockTransaction(tx, found.id))!;
+      if (row.status !== 'created') throw notWaiting(row);
+      if (await expireIfDue(ctx, tx, row)) {
+        expired = true;
+        return undefined;
+      }
+      const member = await requireActingRole(tx, account, input.actingUserId!, { kind: 'approve_transaction' });
+      const added = await insertApproval(tx, { integratorId: row.integratorId, transactionRowId: row.id, userId: member.userId, approval: approval.kind, authenticatorId: approval.authenticatorId, createdAt: ctx.now });
+      if (!added) return toTransactionView(row, (await approvalsOf(tx, [row])).get(row.id));
+      await approval.use(tx, row.id);
+      const withApproval = await recordApprovalAdded(tx, row, ctx.now);
+      if (!(await quorumReached(tx, row))) return withApproval;
+      const cause = signingKeyCause(ctx.actor, `the quorum was reached with the approval of member ${member.userId} (${approval.kind})`);
+      return (await sendAtQuorum(ctx, tx, chain, row, cause, (hash) => (sentHash = hash)))!;
+    });
+    if (expired || !view) throw expiredProblem(found);
+    if (sentHash) deps.onBroadcast?.();
+    return view;
+  } catch (err) {
+    if (sentHash) deps.log.error({ err, transactionHash: sentHash, integratorId: found.integratorId, transactionId: found.transactionId }, 'TRANSACTION BROADCAST BUT NOT RECORDED: the commit failed after the node accepted it');
+    throw err;
+  }
+}
+
+const expiredProblem = (row: TransactionRow) =>
+  row.kind === 'withdrawal'
+    ? new ApiError('quote_expired', 'The withdrawal’s quote expired before its quorum; nothing was signed. Create a new withdrawal')
+    : new ApiError('invalid_transaction_state', 'The proposal expired (24 hours without its quorum); nothing was signed');
+
+/** reject-transaction: any owner or approver ends a waiting proposal as failed (failureReason rejected). */
+export async function rejectTransaction(ctx: MutationContext, input: MemberDecisionInput): Promise<TransactionView> {
+  const { row: found, account } = await proposalOf(ctx, input.transactionId);
+  const approval = await checkMemberApproval(ctx, account, 'reject-transaction', input);
+  return runMutation(ctx, async (tx) => {
+    const row = (await lockTransaction(tx, found.id))!;
+    if (row.status !== 'created') throw notWaiting(row);
+    const member = await requireActingRole(tx, account, input.actingUserId!, { kind: 'approve_transaction' });
+    const moved = (await moveTransaction(tx, row.id, 'created', { status: 'failed', failureReason: 'rejected', updatedAt: ctx.now }))!;
+    await approval.use(tx, row.id);
+    return recordTransactionChange(tx, moved, 'created', signingKeyCause(ctx.actor, `rejected by member ${member.userId} (${approval.kind})`), ctx.now);
+  });
+}

@@ -1,0 +1,63 @@
+import type { Hash } from 'viem';
+import type { ChainClient } from '../../chain/chain-client.js';
+import type { Tx } from '../../db/database.js';
+import { insertApproval, type MemberRow } from '../../db/repositories/members.js';
+import { insertTransaction, moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
+import type { transactions } from '../../db/schema/index.js';
+import type { MutationContext } from '../context.js';
+import { ApiError } from '../errors.js';
+import { countsAsApprover } from '../members/roles.js';
+import { approvalsOf } from './approvals-view.js';
+import { quorumReached, recordApprovalAdded, sendAtQuorum } from './quorum.js';
+import { recordTransactionChange, type TransactionCause } from './record-change.js';
+import type { Approval } from './send-transaction.js';
+import { toTransactionView, type TransactionView } from './transaction-view.js';
+
+/** The transactionId was taken by a concurrent submission: the caller answers it as a replay. */
+export class TransactionIdTaken extends Error {}
+
+export interface Proposal {
+  ctx: MutationContext;
+  chain: ChainClient;
+  /** A pending withdrawal the member approves, instead of a new transfer. */
+  withdrawal: TransactionRow | undefined;
+  proposer: MemberRow;
+  approval: Approval;
+  cause: TransactionCause;
+  /** The approval's columns (signedBody, request hash, how it was approved). */
+  fields: Partial<typeof transactions.$inferInsert>;
+  /** The columns of a new transfer's row. */
+  newRow: Omit<typeof transactions.$inferInsert, 'status' | 'requestHash'>;
+  /** Called once the node accepted the transaction (the quorum was one). */
+  onBroadcast: (transactionHash: Hash) => void;
+}
+
+/**
+ * A member's proposal of a transaction from an entity wallet, in the caller's database transaction
+ * (docs/members.md#quorum): the transfer is recorded in created (a withdrawal stays there), the proposer's approval
+ * counts when their role approves, and a quorum of one sends it at once.
+ */
+export async function propose(tx: Tx, p: Proposal): Promise<TransactionView> {
+  const { ctx } = p;
+  let row: TransactionRow | undefined;
+  if (p.withdrawal) {
+    if (p.withdrawal.proposedByUserId) throw new ApiError('invalid_transaction_state', 'This withdrawal was proposed already: its approvers approve it with approve-transaction');
+    // Guarded on created: a concurrent proposal or expiry finds it gone.
+    row = await moveTransaction(tx, p.withdrawal.id, 'created', { ...p.fields, proposedByUserId: p.proposer.userId });
+    if (!row) throw new ApiError('invalid_transaction_state', 'The withdrawal is no longer waiting for its approval');
+  } else {
+    row = await insertTransaction(tx, { ...p.newRow, requestHash: String(p.fields.requestHash), ...p.fields, status: 'created', proposedByUserId: p.proposer.userId, createdAt: ctx.now });
+    if (!row) throw new TransactionIdTaken();
+    await recordTransactionChange(tx, row, null, p.cause, ctx.now);
+  }
+  await p.approval.use(tx, { transactionRowId: row.id });
+  if (countsAsApprover(p.proposer.role)) {
+    await insertApproval(tx, { integratorId: row.integratorId, transactionRowId: row.id, userId: p.proposer.userId, approval: p.approval.kind, authenticatorId: p.approval.authenticatorId, createdAt: ctx.now });
+    await recordApprovalAdded(tx, row, ctx.now);
+  }
+  if (await quorumReached(tx, row)) {
+    const sent = await sendAtQuorum(ctx, tx, p.chain, row, { ...p.cause, detail: 'the quorum was reached' }, p.onBroadcast);
+    if (sent) return sent;
+  }
+  return toTransactionView(row, (await approvalsOf(tx, [row])).get(row.id));
+}
