@@ -13,6 +13,8 @@ import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { berliner, californian, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import { unsignedTransfer } from '../harness/customers.js';
+import { asMember, seatMember, teamAccount } from '../harness/members.js';
 
 const DOC = new URL('../../docs/event-types.md', import.meta.url);
 
@@ -158,6 +160,25 @@ describe('event catalogue', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }
+
+    // Members of an entity: the representative becomes first owner; a role change, a policy, a proposal approved to
+    // its quorum, a removal.
+    const team = await teamAccount(server, acme);
+    const approver = await seatMember(server, acme, team, 'viewer');
+    ok(await step(() => c.post('/v1/submit/update-member-role', asMember(server, team, team.owner, 'update-member-role', { accountId: team.accountId, userId: approver.userId, role: 'approver' }))));
+    ok(await step(() => c.post('/v1/submit/update-approval-policy', asMember(server, team, team.owner, 'update-approval-policy', { accountId: team.accountId, requiredApprovals: 2 }))));
+    await anvil.setBalance(team.walletAddress, 10n ** 18n);
+    const proposalBody = {
+      type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+      timestampMs: String(server.clock.now().getTime()),
+      organizationId: team.organizationId,
+      parameters: { signWith: team.walletAddress, unsignedTransaction: unsignedTransfer(8453, 0), type: 'TRANSACTION_TYPE_ETHEREUM' },
+    };
+    const proposal = await step(() => c.post('/v1/submit/send-transaction-passkey?chain_id=8453', { transactionId: crypto.randomUUID(), signedBody: proposalBody, actingUserId: approver.userId, webAuthnStamp: approver.passkey.stamp(JSON.stringify(proposalBody)) }));
+    ok(proposal, 201);
+    ok(await step(() => c.post('/v1/submit/approve-transaction', asMember(server, team, team.owner, 'approve-transaction', { transactionId: proposal.body.transactionId }))));
+    const leaving = await seatMember(server, acme, team, 'viewer');
+    ok(await step(() => c.post('/v1/submit/remove-member', asMember(server, team, team.owner, 'remove-member', { accountId: team.accountId, userId: leaving.userId }))));
 
     const port = (receiver.address() as AddressInfo).port;
     const sub = await step(() => c.post('/v1/webhooks/subscriptions', { name: 'Compliance hooks', url: `http://127.0.0.1:${port}/hooks`, eventTypes: ['user.*'] }));

@@ -9,6 +9,7 @@ import type { Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { verifiedBankAccount, withdrawalInTransfer } from '../harness/money.js';
+import { MEMBER_ADDRESSED, memberExamples } from './openapi-examples/members.js';
 import { openApiChecker, type OpenApiDoc, type Operation } from '../harness/openapi.js';
 import { berliner, californian, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
@@ -141,6 +142,7 @@ const ADDRESSED: Record<string, (c: Ctx, r: ForeignRecords) => Promise<ApiRespon
   sendTransactionPasskey: (c, r) => c.acme.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', transactionRequest(c.server, r, 0, r.transactionId)),
   getTransaction: (c, r) => c.acme.client.get(`/v1/query/get-transaction?transactionId=${r.transactionId}`),
   listTransactions: (c, r) => c.acme.client.get(`/v1/query/list-transactions?accountId=${r.accountId}`),
+  ...MEMBER_ADDRESSED,
   createDeposit: (c, r) => c.acme.client.post('/v1/submit/create-deposit', { accountId: r.accountId, amount: '1.00', currency: 'USD', chainId: 8453 }),
   simulateDeposit: (c, r) => c.acme.client.post('/v1/sandbox/simulate-deposit', { transactionId: r.transactionId, amount: '1.00' }),
   createEntityWallet: (c, r) => c.acme.client.post('/v1/submit/create-entity-wallet', { accountId: r.entityAccountId }),
@@ -173,6 +175,7 @@ async function otpToken(server: TestServer, who: SeededIntegrator, userId: strin
 
 /** Real calls per operation; between them they should exercise each operation's success and typical failures. */
 const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
+  ...memberExamples(() => anvil),
   livez: async ({ server }) => [await plain(server, '/livez')],
   readyz: async ({ server }) => [await plain(server, '/readyz')],
   describeProblem: async ({ server }) => [await plain(server, '/problems/invalid_signature'), await plain(server, '/problems/nope')],
