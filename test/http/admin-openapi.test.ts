@@ -5,8 +5,10 @@ import { after, before, describe, it } from 'node:test';
 import { withdrawalPayouts } from '../../src/db/schema/index.js';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { adminRequest } from '../harness/admin.js';
+import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, type Customer } from '../harness/customers.js';
+import { teamWithPendingTransfer } from '../harness/entity-team.js';
 import { verifiedBankAccount, withdrawalInTransfer } from '../harness/money.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { openApiChecker, type CheckedResponse, type OpenApiDoc, type Operation } from '../harness/openapi.js';
@@ -23,6 +25,7 @@ interface Ctx {
   acme: SeededIntegrator;
   token: string;
   customer: Customer;
+  chain: Anvil;
 }
 
 const uuidNobodyHas = () => randomUUID();
@@ -78,7 +81,13 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<CheckedResponse[]>> = {
   },
   getCase: async (c) => {
     const { userId } = await underReview(c);
+    // An entity's case also carries its members and a proposal waiting for the quorum.
+    const team = await teamWithPendingTransfer(c.server, c.chain, c.acme);
+    const { entityId } = (await c.acme.client.get(`/v1/query/get-account-details?accountId=${team.account.accountId}`)).body;
+    const entity = await adminRequest(c.server, 'GET', `/admin/api/reviews/entity/${entityId}`, { token: c.token });
+    assert.deepEqual([entity.body?.members?.length, entity.body?.pendingApprovals?.length], [4, 1], entity.text);
     return [
+      entity,
       await adminRequest(c.server, 'GET', `/admin/api/reviews/user/${userId}`, { token: c.token }),
       await adminRequest(c.server, 'GET', `/admin/api/reviews/user/${uuidNobodyHas()}`, { token: c.token }),
       await adminRequest(c.server, 'GET', `/admin/api/reviews/robot/${userId}`, { token: c.token }),
@@ -192,7 +201,7 @@ for (const backend of backends()) {
       const [acme] = started.tenants;
       await started.chain.setBalance(server.treasury!.address, 10n * ETH);
       const { token } = await createOperator(server.database, 'Alice', server.clock.now());
-      ctx = { server, acme, token, customer: await createCustomer(server, acme) };
+      ctx = { server, acme, token, customer: await createCustomer(server, acme), chain: started.chain };
       await started.chain.setBalance(ctx.customer.walletAddress, 10n * ETH);
       doc = (await adminRequest(server, 'GET', '/admin/openapi.json')).body as OpenApiDoc;
       ({ operations, assertConforms } = openApiChecker(doc));

@@ -11,6 +11,7 @@ import { getEntityDetails } from '../onboarding/entities/entity-accounts.js';
 import { getAssociatedPerson } from '../onboarding/persons/associated-persons.js';
 import { getUserDetails } from '../onboarding/users/user-reads.js';
 import { applyDecision, reasonRequired, type Decision, type DecisionInput } from './decisions.js';
+import { entityTeamOf } from './entity-team.js';
 import { loadSubjectById } from './subjects.js';
 import { sealContexts } from '../../crypto/seal-contexts.js';
 
@@ -124,6 +125,8 @@ export async function getCase(db: Database, subjectType: SubjectType, subjectId:
     missingCompanyData: subject.missingCompanyData,
     record,
     history,
+    // An entity's case also shows who operates its wallet and what waits for their approval.
+    ...(subjectType === 'entity' ? await entityTeamOf(db.db, integratorId, subjectId) : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { TRANSACTION_STATUSES } from '../../db/schema/index.js';
 import { VERIFICATION_STATUSES } from '../../db/schema/verification-status.js';
+import { ROLES } from '../../domain/members/roles.js';
 import { DECISIONS } from '../../domain/verification/decisions.js';
 import { TransactionSchema } from './transactions.js';
 import { Nullable, Uuid, VerificationStatusSchema } from './onboarding/common.js';
@@ -55,6 +56,40 @@ export const ReviewPageSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** An entity's team (docs/members.md), on its case only: who operates the wallet and what waits for their quorum. */
+const CaseMemberSchema = Type.Object(
+  {
+    userId: Uuid(),
+    role: Type.Enum([...ROLES], { type: 'string' }),
+    firstName: Nullable(Type.String()),
+    lastName: Nullable(Type.String()),
+    email: Nullable(Type.String()),
+    since: Type.String({ format: 'date-time', description: 'When the user became a member' }),
+  },
+  { additionalProperties: false },
+);
+
+const PendingApprovalSchema = Type.Object(
+  {
+    transactionId: Uuid(),
+    kind: Type.Enum(['transfer', 'withdrawal'], { type: 'string' }),
+    chainId: Type.Integer(),
+    toAddress: Nullable(Type.String()),
+    value: Type.String({ pattern: '^[0-9]+$', description: 'Wei, decimal' }),
+    proposedByUserId: Uuid(),
+    createdAt: DateTime(),
+    expiresAt: Type.String({ format: 'date-time', description: 'When it fails without its quorum: 24 h after the proposal (transfer) or the quote’s expiry (withdrawal)' }),
+    approvals: Type.Object(
+      {
+        required: Type.Integer({ minimum: 1 }),
+        received: Type.Array(Type.Object({ userId: Uuid(), at: DateTime() }, { additionalProperties: false }), { description: 'Approvals that count now (owners and approvers), oldest first' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const CaseSchema = Type.Object(
   {
     subjectType: SubjectTypeSchema,
@@ -90,6 +125,11 @@ export const CaseSchema = Type.Object(
         },
         { additionalProperties: false },
       ),
+    ),
+    requiredApprovals: Type.Optional(Type.Integer({ minimum: 1, description: 'Entity cases: the approval policy of its wallet' })),
+    members: Type.Optional(Type.Array(CaseMemberSchema, { description: 'Entity cases: the account’s members, oldest first' })),
+    pendingApprovals: Type.Optional(
+      Type.Array(PendingApprovalSchema, { description: 'Entity cases: members’ proposals in created waiting for the quorum, oldest first (at most 100)' }),
     ),
   },
   { additionalProperties: false },
