@@ -21,9 +21,28 @@ export function post(server: TestServer, who: SeededIntegrator, path: string, bo
 }
 
 /**
- * The body of a request made on behalf of a member (docs/members.md#acting-member): the operation's fields,
- * actingUserId, and a signedBody of type ACTIVITY_TYPE_MEMBER_ACTION over them stamped by the member's passkey.
+ * The body of a request made on behalf of a member (docs/members.md#acting-member), before its approval: the
+ * operation's fields, actingUserId, and a signedBody of type ACTIVITY_TYPE_MEMBER_ACTION over them.
  */
+export function memberAction(
+  server: TestServer,
+  account: Pick<TeamAccount, 'organizationId'>,
+  userId: string,
+  operation: string,
+  fields: Record<string, unknown>,
+  overrides: { parameters?: Record<string, unknown>; timestampMs?: string } = {},
+) {
+  const body = { ...fields, actingUserId: userId };
+  const signedBody = {
+    type: 'ACTIVITY_TYPE_MEMBER_ACTION',
+    timestampMs: overrides.timestampMs ?? String(server.clock.now().getTime()),
+    organizationId: account.organizationId,
+    parameters: overrides.parameters ?? { operation, ...body },
+  };
+  return { ...body, signedBody };
+}
+
+/** memberAction stamped by the member's (software) passkey. */
 export function asMember(
   server: TestServer,
   account: Pick<TeamAccount, 'organizationId'>,
@@ -32,14 +51,8 @@ export function asMember(
   fields: Record<string, unknown>,
   overrides: { parameters?: Record<string, unknown>; timestampMs?: string } = {},
 ) {
-  const body = { ...fields, actingUserId: member.userId };
-  const signedBody = {
-    type: 'ACTIVITY_TYPE_MEMBER_ACTION',
-    timestampMs: overrides.timestampMs ?? String(server.clock.now().getTime()),
-    organizationId: account.organizationId,
-    parameters: overrides.parameters ?? { operation, ...body },
-  };
-  return { ...body, signedBody, webAuthnStamp: member.passkey.stamp(JSON.stringify(signedBody)) };
+  const body = memberAction(server, account, member.userId, operation, fields, overrides);
+  return { ...body, webAuthnStamp: member.passkey.stamp(JSON.stringify(body.signedBody)) };
 }
 
 /**
@@ -76,7 +89,12 @@ export async function teamAccount(server: TestServer, who: SeededIntegrator, opt
  */
 export async function seatMember(server: TestServer, who: SeededIntegrator, account: Pick<TeamAccount, 'accountId'>, role: string): Promise<Customer> {
   const member = await createCustomer(server, who);
-  const now = server.clock.now();
-  await server.database.db.insert(accountMembers).values({ integratorId: who.integratorId, accountId: account.accountId, userId: member.userId, role: role as 'viewer', createdAt: now, updatedAt: now });
+  await seatUser(server, who, account, member.userId, role);
   return member;
+}
+
+/** An existing user of the integrator seated as a member with `role` (the same set-up shortcut). */
+export async function seatUser(server: TestServer, who: SeededIntegrator, account: Pick<TeamAccount, 'accountId'>, userId: string, role: string): Promise<void> {
+  const now = server.clock.now();
+  await server.database.db.insert(accountMembers).values({ integratorId: who.integratorId, accountId: account.accountId, userId, role: role as 'viewer', createdAt: now, updatedAt: now });
 }

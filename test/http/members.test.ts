@@ -76,6 +76,23 @@ for (const backend of backends()) {
       assert.equal(unchanged.body.data.find((m: { userId: string }) => m.userId === member.userId).role, 'viewer');
     });
 
+    it('an OTP approval token of the acting member approves a change (and only theirs)', async () => {
+      const token = async (userId: string) => {
+        assert.equal((await post(server, acme, '/v1/otp/init', { userId, channel: 'email' })).status, 201);
+        const outbox = await acme.client.get(`/v1/sandbox/otp-outbox?userId=${userId}`);
+        const verified = await post(server, acme, '/v1/otp/verify', { userId, code: outbox.body.data[0].code });
+        assert.equal(verified.status, 200, verified.text);
+        return verified.body.approvalToken as string;
+      };
+      const member = await seatMember(server, acme, team, 'viewer');
+      const fields = { accountId: team.accountId, userId: member.userId, role: 'admin' };
+      const { webAuthnStamp: _, ...unstamped } = asMember(server, team, team.owner, 'update-member-role', fields);
+      const others = await post(server, acme, '/v1/submit/update-member-role', { ...unstamped, approvalToken: await token(member.userId) });
+      assert.deepEqual([others.status, others.body.code, others.body.reason], [422, 'invalid_approval_token', 'user_mismatch'], others.text);
+      const res = await post(server, acme, '/v1/submit/update-member-role', { ...unstamped, approvalToken: await token(team.owner.userId) });
+      assert.deepEqual([res.status, res.body.role], [200, 'admin'], res.text);
+    });
+
     it('another member’s passkey does not approve for actingUserId (422 invalid_stamp)', async () => {
       const member = await seatMember(server, acme, team, 'viewer');
       const body = asMember(server, team, { userId: team.owner.userId, passkey: member.passkey }, 'update-member-role', { accountId: team.accountId, userId: member.userId, role: 'admin' });

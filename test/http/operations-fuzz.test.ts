@@ -9,6 +9,7 @@ import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import type { OpenApiOperation, OpenApiSchema } from '../harness/openapi.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenants } from '../harness/tenants.js';
+import { teamAccount } from '../harness/members.js';
 import type { Problem } from '../harness/types.js';
 
 /*
@@ -323,10 +324,13 @@ for (const backend of backends()) {
       server.clock.advance(1000);
       const bankAccount = await acme.client.post('/v1/submit/create-bank-account', { accountId: created.body.accountId, currency: 'EUR', accountHolderName: 'Fuzz Holder', iban: { iban: 'DE89370400440532013000' } });
       assert.equal(bankAccount.status, 201, bankAccount.text);
+      // An entity with a first owner, so that the member operations get past their lookups too.
+      const team = await teamAccount(server, acme, { active: false });
       const events = await acme.client.get('/v1/events?limit=5');
       Object.assign(known, {
-        userId: [created.body.userId],
-        accountId: [created.body.accountId],
+        userId: [created.body.userId, team.owner.userId],
+        accountId: [created.body.accountId, team.accountId],
+        actingUserId: [team.owner.userId],
         subjectId: [created.body.userId],
         documentId: (created.body.verificationDocuments as { documentId: string }[]).map((d) => d.documentId),
         subscriptionId: [subscription.body.subscription.id],

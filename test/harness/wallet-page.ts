@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+
+// What an integrator's wallet front end does with passkeys, in a real browser: navigator.credentials.create at
+// sign-up, navigator.credentials.get over the challenge of a signedBody (Turnkey's rule). Served from
+// http://localhost, the sandbox's default relying party.
+
+// The browser-side functions the tests call (defined by the page's script); the test project has no DOM library.
+declare const window: {
+  register(challenge: string, userId: string): Promise<BrowserAttestation>;
+  stamp(stampedBody: string, credentialId: string): Promise<string>;
+};
+
+export interface BrowserAttestation {
+  credentialId: string;
+  clientDataJson: string;
+  attestationObject: string;
+  transports: string[];
+}
+
+/** The wallet page: base64url helpers, a registration and a Turnkey-style stamp, nothing else. */
+const PAGE = `<!doctype html><meta charset="utf-8"><title>E2E wallet</title><script>
+const b64u = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
+const fromB64u = (s) => Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((s.length + 3) % 4)), (c) => c.charCodeAt(0));
+window.register = async (challenge, userId) => {
+  const credential = await navigator.credentials.create({ publicKey: {
+    rp: { id: 'localhost', name: 'E2E Wallet' },
+    user: { id: fromB64u(userId), name: 'alice@example.com', displayName: 'Alice' },
+    challenge: fromB64u(challenge),
+    pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+    attestation: 'none',
+    authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+    timeout: 10000,
+  } });
+  return {
+    credentialId: b64u(credential.rawId),
+    clientDataJson: b64u(credential.response.clientDataJSON),
+    attestationObject: b64u(credential.response.attestationObject),
+    transports: credential.response.getTransports(),
+  };
+};
+window.stamp = async (stampedBody, credentialId) => {
+  // Turnkey's challenge: the UTF-8 bytes of the hex SHA-256 of the body text.
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(stampedBody));
+  const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const assertion = await navigator.credentials.get({ publicKey: {
+    challenge: new TextEncoder().encode(hex),
+    rpId: 'localhost',
+    allowCredentials: [{ type: 'public-key', id: fromB64u(credentialId) }],
+    userVerification: 'preferred',
+    timeout: 10000,
+  } });
+  return JSON.stringify({
+    authenticatorData: b64u(assertion.response.authenticatorData),
+    clientDataJson: b64u(assertion.response.clientDataJSON),
+    credentialId: b64u(assertion.rawId),
+    signature: b64u(assertion.response.signature),
+  });
+};
+</script><p>wallet</p>`;
+
+/** Serves the wallet page on a free port; its URL uses localhost (browsers refuse IP addresses as relying-party ids). */
+export async function startWalletSite(): Promise<{ url: string; close(): Promise<void> }> {
+  const site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE));
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  return { url: `http://localhost:${(site.address() as AddressInfo).port}/`, close: () => new Promise((resolve) => site.close(() => resolve())) };
+}
+
+/** A fresh wallet page with a virtual platform authenticator (user verification on, presence automatic); `errors` collects console errors. */
+export async function walletPage(browser: Browser, url: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  await page.goto(url);
+  return { page, errors };
+}
+
+/** A passkey registered in the page: the server's `authenticators[]` entry (a fresh challenge) and its credential id. */
+export async function registerPasskey(page: Page, name = 'Chromium passkey'): Promise<{ authenticator: { authenticatorName: string; challenge: string; attestation: BrowserAttestation }; credentialId: string }> {
+  const challenge = randomBytes(32).toString('base64url');
+  const attestation = await page.evaluate(([c, u]) => window.register(c, u), [challenge, randomBytes(16).toString('base64url')] as const);
+  return { authenticator: { authenticatorName: name, challenge, attestation }, credentialId: attestation.credentialId };
+}
+
+/** The stamp of `body` (JSON.stringify'd, as the server checks it) by the page's passkey `credentialId`. */
+export function stampInPage(page: Page, body: unknown, credentialId: string): Promise<string> {
+  return page.evaluate(([text, id]) => window.stamp(text, id), [JSON.stringify(body), credentialId] as const);
+}
