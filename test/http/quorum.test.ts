@@ -116,6 +116,24 @@ for (const backend of backends()) {
       assert.equal(second.body.status, 'processing', second.text);
     });
 
+    it('a policy lowered while a proposal waits applies at the next approval, even a repeated one', async () => {
+      const { account, a } = await team(2);
+      const proposed = await propose(account, a);
+      const lowered = await post(server, acme, '/v1/submit/update-approval-policy', asMember(server, account, account.owner, 'update-approval-policy', { accountId: account.accountId, requiredApprovals: 1 }));
+      assert.equal(lowered.status, 200, lowered.text);
+      const again = await approve(account, a, proposed.body.transactionId);
+      assert.deepEqual([again.status, again.body.status, again.body.approvals.required], [200, 'processing', 1], again.text);
+    });
+
+    it('the same proposal request again is answered as it is (a replay), not proposed twice', async () => {
+      const { account, a } = await team(2);
+      const body = signedBody(server, account, unsignedTransfer(8453, 0));
+      const request = { transactionId: randomUUID(), signedBody: body, actingUserId: a.userId, webAuthnStamp: a.passkey.stamp(JSON.stringify(body)) };
+      const first = await post(server, acme, '/v1/submit/send-transaction-passkey?chain_id=8453', request);
+      const second = await post(server, acme, '/v1/submit/send-transaction-passkey?chain_id=8453', request);
+      assert.deepEqual([first.status, second.status, second.body.status, second.body.approvals.received.length], [201, 200, 'created', 1], second.text);
+    });
+
     it('a quorum of one: an owner’s proposal is sent at once (201 processing)', async () => {
       const { account } = await team(1);
       const proposed = await propose(account, account.owner);

@@ -58,10 +58,13 @@ export async function approveTransaction(ctx: MutationContext, deps: Transaction
       }
       const member = await requireActingRole(tx, account, input.actingUserId!, { kind: 'approve_transaction' });
       const added = await insertApproval(tx, { integratorId: row.integratorId, transactionRowId: row.id, userId: member.userId, approval: approval.kind, authenticatorId: approval.authenticatorId, createdAt: ctx.now });
-      if (!added) return toTransactionView(row, (await approvalsOf(tx, [row])).get(row.id));
-      await approval.use(tx, row.id);
-      const withApproval = await recordApprovalAdded(tx, row, ctx.now);
-      if (!(await quorumReached(tx, row))) return withApproval;
+      let view: TransactionView;
+      if (added) {
+        await approval.use(tx, row.id);
+        view = await recordApprovalAdded(tx, row, ctx.now);
+      } else view = toTransactionView(row, (await approvalsOf(tx, [row])).get(row.id));
+      // A member approving again changes nothing, unless the policy was lowered meanwhile: then it may be the quorum.
+      if (!(await quorumReached(tx, row))) return view;
       const cause = signingKeyCause(ctx.actor, `the quorum was reached with the approval of member ${member.userId} (${approval.kind})`);
       return (await sendAtQuorum(ctx, tx, chain, row, cause, (hash) => (sentHash = hash)))!;
     });

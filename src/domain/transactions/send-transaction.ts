@@ -129,7 +129,8 @@ export async function sendTransaction(
   const hash = requestHash(chainId, input);
   const earlier = await findTransaction(ctx.db.db, integratorId, input.transactionId);
   // A withdrawal waiting for its approval is approved through this path under its own transactionId.
-  const withdrawal = earlier && isPendingWithdrawal(earlier) ? earlier : undefined;
+  // (Once a member proposed it, the same request again is answered as a replay.)
+  const withdrawal = earlier && isPendingWithdrawal(earlier) && !(earlier.proposedByUserId && earlier.requestHash === hash) ? earlier : undefined;
   if (earlier && !withdrawal) return replay(ctx.db.db, earlier, hash);
 
   const chain = requireChain(deps.chains, chainId, 'chain_id');
