@@ -11,6 +11,7 @@ import { hrefFor, navigate, type CaseRoute } from '../router';
 import type { Case, CaseDocument, Finding, Operator } from '../types';
 import { createDecisionForm } from './decision-form';
 import { DocumentGallery } from './document-viewer';
+import { entityTeamSections } from './entity-team';
 import { historyTimeline } from './history';
 import { lastQueueRoute } from './queue';
 import { recordDetails, subjectName } from './record-details';
@@ -67,6 +68,7 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
   const missingSection = h('section', { class: 'card', 'aria-labelledby': 'missing-title', hidden: true }, h('h2', { id: 'missing-title' }, 'Missing'), h('div'));
   const detailsSlot = h('div');
   const historySlot = h('div');
+  const team = entityTeamSections();
   const gallery = new DocumentGallery(api, () => form.setSelectedCount(gallery.selected().length));
   const form = createDecisionForm({
     async decide(decision, reasons) {
@@ -99,6 +101,7 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
       { class: 'case-main' },
       h('section', { class: 'card', 'aria-labelledby': 'documents-title' }, h('h2', { id: 'documents-title' }, 'Documents'), gallery.element),
       h('section', { class: 'card', 'aria-labelledby': 'details-title' }, h('h2', { id: 'details-title' }, 'Details'), detailsSlot),
+      team.sections,
     ),
     h(
       'aside',
@@ -129,6 +132,7 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
     fill(missingSection.lastElementChild!, missing);
     fill(detailsSlot, recordDetails(c.record));
     fill(historySlot, historyTimeline(c.history, operatorNames));
+    team.update(c);
     form.setStatus(c.verificationStatus);
     layout.hidden = false;
     if (statusChanged && c.verificationStatus !== decided) announce(`Status changed: ${STATUS_LABELS[c.verificationStatus]}.`);
@@ -154,6 +158,7 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
     stopPolling();
     record.abort();
     gallery.destroy();
+    team.destroy();
     setPageBindings({});
   };
 }
