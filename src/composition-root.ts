@@ -84,7 +84,7 @@ export async function startApiProcess(system: System, options: { logger?: Fastif
     { config, database, clock, secrets, policy, chains, transactionBroadcast, ...(mailer ? { mailer } : {}) },
     options.logger === undefined ? {} : { logger: options.logger },
   );
-  const background = await startBackgroundWork({ config, database, clock, secrets, chains, transactionBroadcast, log: app.log }, options.background);
+  const background = await startBackgroundWork({ config, database, clock, secrets, chains, transactionBroadcast, log: app.log, ...(mailer ? { mailer } : {}) }, options.background);
   return {
     app,
     background,

@@ -5,7 +5,7 @@ import { parseChainRpcUrls } from '../chain/rpc-urls.js';
 import { parseEncryptionKey } from '../crypto/encryption-key.js';
 import { DEFAULT_HIGH_RISK_COUNTRIES, parseHighRiskCountries } from '../domain/onboarding/reference/high-risk-countries.js';
 import { ConfigError, flag, integer, oneOf, parsed } from './env.js';
-import { bodyLimits, depositConfig, retrySchedule, smtp, webauthn, webhookReach, withdrawalConfig } from './sections.js';
+import { bodyLimits, depositConfig, invitationBaseUrl, retrySchedule, smtp, webauthn, webhookReach, withdrawalConfig } from './sections.js';
 import { LOG_LEVELS, type Config } from './types.js';
 
 // The repository's config/ folder, from src/config/ or, once built, dist/src/config/.
@@ -55,6 +55,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const chainRpcUrls = parsed('CHAIN_RPC_URLS', () => parseChainRpcUrls(env.CHAIN_RPC_URLS ?? ''));
   const { smtpUrl, from } = smtp(env);
   const deposits = depositConfig(env, appEnv);
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const invitations = invitationBaseUrl(env, appEnv, port);
 
   return {
     webauthn: relyingParty,
@@ -66,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       resendIntervalMs: integer(env, 'OTP_RESEND_SECONDS', 30, 0, 3600) * 1000,
       maxPerHour: integer(env, 'OTP_MAX_PER_HOUR', 10, 1, 1000),
     },
+    invitationBaseUrl: invitations,
     chainRpcUrls,
     webhooks: {
       retryScheduleMs: retrySchedule(env),
@@ -79,7 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 30, 3650),
     highRiskCountries,
     watchListFile,
-    port: integer(env, 'PORT', 8080, 0, 65535),
+    port,
     host,
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl,

@@ -110,3 +110,27 @@ export function bodyLimits(env: NodeJS.ProcessEnv): Pick<Config, 'bodyLimitBytes
   }
   return { bodyLimitBytes, documentBodyLimitBytes, largeBodyConcurrency: integer(env, 'LARGE_BODY_CONCURRENCY', 4, 1, 1000) };
 }
+
+/**
+ * INVITATION_BASE_URL: the public base URL of this service's hosted invitation page (links are
+ * `<base>/invitations/<token>`); an http(s) URL without query or fragment, https in production, any trailing slash
+ * dropped. Sandbox defaults to http://localhost:<PORT> (the sandbox relying party); production has no default.
+ */
+export function invitationBaseUrl(env: NodeJS.ProcessEnv, appEnv: AppEnv, port: number): string | undefined {
+  const raw = env.INVITATION_BASE_URL || undefined;
+  if (raw === undefined) return appEnv === 'sandbox' ? `http://localhost:${port}` : undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  const problem =
+    !url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== ''
+      ? 'must be an http(s) URL without query, fragment or credentials'
+      : appEnv === 'production' && url.protocol !== 'https:'
+        ? 'must be https in production'
+        : null;
+  if (problem) throw new ConfigError(`INVITATION_BASE_URL ${problem} (got ${JSON.stringify(raw)})`);
+  return url!.href.replace(/\/+$/, '');
+}

@@ -42,6 +42,8 @@ export interface Config {
   chainRpcUrls: Map<number, string>;
   /** One-time codes by email (docs/otp.md). */
   otp: OtpConfig;
+  /** INVITATION_BASE_URL: where the hosted invitation page is reached (docs/invitations.md); undefined: invitations cannot be sent. */
+  invitationBaseUrl: string | undefined;
   /** Fiat deposits: bank details per currency, payout rates, the treasury key (docs/deposits.md). */
   deposits: DepositConfig;
   /** Fiat withdrawals: payout rails, rates, fee, quote validity (docs/withdrawals.md). */

@@ -9,6 +9,8 @@ import type { Signal } from './signal.js';
 import { startTransactionWatcher, type TransactionWatcher } from './transaction-watcher.js';
 import { startWebhookWorker, type WebhookWorker } from './webhook-worker.js';
 import type { Log } from '../log.js';
+import type { Mailer } from '../mail/mailer.js';
+import { startMailSender, type MailSender } from './mail-sender.js';
 
 export interface BackgroundDeps {
   config: Config;
@@ -19,6 +21,8 @@ export interface BackgroundDeps {
   chains: ChainRegistry;
   /** Wakes the transaction watcher after a broadcast. */
   transactionBroadcast?: Signal;
+  /** SMTP_URL's transport, for the mail sender (invitations); none: mail stays queued or held. */
+  mailer?: Mailer;
 }
 
 export interface BackgroundOptions {
@@ -34,6 +38,8 @@ export interface BackgroundOptions {
 export interface Background {
   worker: WebhookWorker | undefined;
   watcher: TransactionWatcher | undefined;
+  /** Sends queued mail and expires invitations (docs/invitations.md). */
+  mail: MailSender;
   /** Stops maintenance, the watcher and the worker (deliveries in flight finish or are handed back). */
   stop(): Promise<void>;
 }
@@ -56,15 +62,18 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
     deps.chains.chainIds().length > 0
       ? startTransactionWatcher({ database: deps.database, chains: deps.chains, clock: deps.clock, log: deps.log, ...(treasury ? { treasury } : {}) })
       : undefined;
+  const mail = startMailSender({ database: deps.database, secrets: deps.secrets, clock: deps.clock, log: deps.log, ...(deps.mailer ? { mailer: deps.mailer } : {}) });
   const unlisten = watcher ? deps.transactionBroadcast?.on(() => watcher.kick()) : undefined;
   return {
     worker,
     watcher,
+    mail,
     async stop() {
       stopMaintenance();
       unlisten?.();
       await watcher?.stop();
       await worker?.stop();
+      await mail.stop();
     },
   };
 }

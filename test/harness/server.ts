@@ -13,6 +13,7 @@ import type { Api } from '../../src/http/types.js';
 import { loggerOptions } from '../../src/logging.js';
 import type { TransactionWatcher } from '../../src/workers/transaction-watcher.js';
 import type { WebhookWorker } from '../../src/workers/webhook-worker.js';
+import type { MailSender } from '../../src/workers/mail-sender.js';
 import { provisionDatabase, type Backend } from './backends.js';
 import { TestClock } from './clock.js';
 
@@ -36,6 +37,8 @@ export interface TestServer {
   worker: WebhookWorker | undefined;
   /** The transaction watcher, as the server runs it when chains are configured (CHAIN_RPC_URLS). */
   watcher: TransactionWatcher | undefined;
+  /** The mail sender (queued mail, invitation expiry): tests run its rounds with `mail.runOnce()`. */
+  mail: MailSender;
   chains: ChainRegistry;
   /** Where deposits are paid out from (tests fund it on their anvil nodes); undefined without one. */
   treasury: Treasury | undefined;
@@ -70,7 +73,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
   const logger = options.logDestination ? loggerOptions(env.LOG_LEVEL ? config.logLevel : 'info', options.logDestination) : undefined;
   const api = await startApiProcess(system, { ...(logger ? { logger } : {}), background: { maintenance: false } });
   const { app } = api;
-  const { worker, watcher } = api.background;
+  const { worker, watcher, mail } = api.background;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const treasury = treasuryFor({ key: config.deposits.treasuryKey, sandbox: config.appEnv === 'sandbox', secrets });
@@ -86,6 +89,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
     secrets,
     worker,
     watcher,
+    mail,
     chains,
     treasury,
     clientFor,
