@@ -15,6 +15,8 @@ import { berliner, californian, companyInfo, entityDocs, personDocs, signedAt } 
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 import { unsignedTransfer } from '../harness/customers.js';
 import { asMember, seatMember, teamAccount } from '../harness/members.js';
+import { inviteeInfo, ownerlessEntity } from '../harness/invitations.js';
+import { ownerInvitation } from './openapi-examples/invitations.js';
 
 const DOC = new URL('../../docs/event-types.md', import.meta.url);
 
@@ -179,6 +181,16 @@ describe('event catalogue', () => {
     ok(await step(() => c.post('/v1/submit/approve-transaction', asMember(server, team, team.owner, 'approve-transaction', { transactionId: proposal.body.transactionId }))));
     const leaving = await seatMember(server, acme, team, 'viewer');
     ok(await step(() => c.post('/v1/submit/remove-member', asMember(server, team, team.owner, 'remove-member', { accountId: team.accountId, userId: leaving.userId }))));
+
+    // Invitations of an owner-less entity: one accepted, one revoked, one past its 7 days (expired on acceptance).
+    const ownerless = await ownerlessEntity(server, acme, 'Invited Ltd');
+    const accepted = await ownerInvitation(server, acme, ownerless.accountId);
+    ok(await step(() => c.post('/v1/submit/accept-invitation', { token: accepted.token, userInfo: inviteeInfo(accepted.email), serviceTermsSignedAt: signedAt() })), 201);
+    const revoked = await ownerInvitation(server, acme, legacy.body.accountId);
+    ok(await step(() => c.post('/v1/submit/revoke-invitation', { invitationId: revoked.invitationId })));
+    const expired = await ownerInvitation(server, acme, legacy.body.accountId);
+    server.clock.advance(7 * 24 * 60 * 60 * 1000);
+    ok(await step(() => c.post('/v1/submit/accept-invitation', { token: expired.token, userInfo: inviteeInfo(expired.email), serviceTermsSignedAt: signedAt() })), 410);
 
     const port = (receiver.address() as AddressInfo).port;
     const sub = await step(() => c.post('/v1/webhooks/subscriptions', { name: 'Compliance hooks', url: `http://127.0.0.1:${port}/hooks`, eventTypes: ['user.*'] }));

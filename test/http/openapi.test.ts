@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ApiResponse } from '../../src/client/index.js';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { generateP256KeyPair } from '../../src/crypto/p256.js';
 import { serializeTransaction } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -9,6 +9,7 @@ import type { Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { verifiedBankAccount, withdrawalInTransfer } from '../harness/money.js';
+import { INVITATION_ADDRESSED, INVITATION_EXAMPLES, ownerInvitation } from './openapi-examples/invitations.js';
 import { MEMBER_ADDRESSED, memberExamples } from './openapi-examples/members.js';
 import { openApiChecker, type OpenApiDoc, type Operation } from '../harness/openapi.js';
 import { berliner, californian, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
@@ -30,6 +31,8 @@ type ForeignRecords = {
   organizationId: string;
   walletAddress: string;
   bankAccountId: string;
+  invitationId: string;
+  invitationToken: string;
 };
 
 /** An active custodial customer with a passkey and a funded wallet on chain 8453, and one transaction made. */
@@ -91,6 +94,8 @@ async function seedRecords(server: TestServer, who: SeededIntegrator): Promise<F
   const deliveries = await who.client.get(`/v1/webhooks/subscriptions/${subscriptionId}/deliveries?limit=1`);
   const bankAccount = await who.client.post('/v1/submit/create-bank-account', { accountId: payer.accountId, currency: 'EUR', accountHolderName: 'Someone Else', iban: { iban: 'DE89370400440532013000' } });
   assert.equal(bankAccount.status, 201, bankAccount.text);
+  // The entity has no owner (its representative is no user), so the integrator alone invites one.
+  const invitation = await ownerInvitation(server, who, entity.body.accountId);
   return {
     userId: user.body.userId,
     accountId: user.body.accountId,
@@ -104,6 +109,8 @@ async function seedRecords(server: TestServer, who: SeededIntegrator): Promise<F
     organizationId: payer.organizationId,
     walletAddress: payer.walletAddress,
     bankAccountId: bankAccount.body.bankAccountId,
+    invitationId: invitation.invitationId,
+    invitationToken: invitation.token,
   };
 }
 
@@ -143,6 +150,7 @@ const ADDRESSED: Record<string, (c: Ctx, r: ForeignRecords) => Promise<ApiRespon
   getTransaction: (c, r) => c.acme.client.get(`/v1/query/get-transaction?transactionId=${r.transactionId}`),
   listTransactions: (c, r) => c.acme.client.get(`/v1/query/list-transactions?accountId=${r.accountId}`),
   ...MEMBER_ADDRESSED,
+  ...INVITATION_ADDRESSED,
   createDeposit: (c, r) => c.acme.client.post('/v1/submit/create-deposit', { accountId: r.accountId, amount: '1.00', currency: 'USD', chainId: 8453 }),
   simulateDeposit: (c, r) => c.acme.client.post('/v1/sandbox/simulate-deposit', { transactionId: r.transactionId, amount: '1.00' }),
   createEntityWallet: (c, r) => c.acme.client.post('/v1/submit/create-entity-wallet', { accountId: r.entityAccountId }),
@@ -176,6 +184,7 @@ async function otpToken(server: TestServer, who: SeededIntegrator, userId: strin
 /** Real calls per operation; between them they should exercise each operation's success and typical failures. */
 const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
   ...memberExamples(() => anvil),
+  ...INVITATION_EXAMPLES,
   livez: async ({ server }) => [await plain(server, '/livez')],
   readyz: async ({ server }) => [await plain(server, '/readyz')],
   describeProblem: async ({ server }) => [await plain(server, '/problems/invalid_signature'), await plain(server, '/problems/nope')],
@@ -532,6 +541,8 @@ for (const backend of backends()) {
             organizationId: randomUUID(),
             walletAddress: privateKeyToAccount(generatePrivateKey()).address,
             bankAccountId: randomUUID(),
+            invitationId: randomUUID(),
+            invitationToken: `inv_${randomBytes(32).toString('base64url')}`,
           });
           assert.deepEqual({ ...foreign.body, requestId: 0 }, { ...missing.body, requestId: 0 }, op.operationId);
         }
