@@ -20,6 +20,9 @@ const ALLOWED: Record<string, readonly RoleName[]> = {
   'update-member-role (viewer to owner)': ['owner'],
   'remove-member (a viewer)': ['owner', 'admin'],
   'update-approval-policy': ['owner'],
+  'create-invitation (a viewer)': ['owner', 'admin'],
+  'create-invitation (an owner)': ['owner'],
+  'revoke-invitation (a viewer’s)': ['owner', 'admin'],
   'propose a transaction': ['owner', 'approver', 'initiator'],
   'approve-transaction': ['owner', 'approver'],
   'reject-transaction': ['owner', 'approver'],
@@ -53,6 +56,13 @@ function operations(f: Fixture, team: TeamAccount, actor: Customer, approver: Cu
       return post(server, acme, '/v1/submit/remove-member', as('remove-member', { accountId: team.accountId, userId: target.userId }));
     },
     'update-approval-policy': () => post(server, acme, '/v1/submit/update-approval-policy', as('update-approval-policy', { accountId: team.accountId, requiredApprovals: 2 })),
+    'create-invitation (a viewer)': () => post(server, acme, '/v1/submit/create-invitation', as('create-invitation', { accountId: team.accountId, email: `${randomUUID()}@example.com`, role: 'viewer' })),
+    'create-invitation (an owner)': () => post(server, acme, '/v1/submit/create-invitation', as('create-invitation', { accountId: team.accountId, email: `${randomUUID()}@example.com`, role: 'owner' })),
+    'revoke-invitation (a viewer’s)': async () => {
+      const invited = await post(server, acme, '/v1/submit/create-invitation', asMember(server, team, team.owner, 'create-invitation', { accountId: team.accountId, email: `${randomUUID()}@example.com`, role: 'viewer' }));
+      assert.equal(invited.status, 201, invited.text);
+      return post(server, acme, '/v1/submit/revoke-invitation', as('revoke-invitation', { invitationId: invited.body.invitationId }));
+    },
     'propose a transaction': () => proposal(actor),
     'approve-transaction': async () => {
       const proposed = await proposal(approver);
@@ -92,7 +102,7 @@ for (const backend of backends()) {
           if (res.status === 403) assert.equal(res.body.code, 'role_not_allowed', `${name}: ${res.text}`);
           else assert.ok(res.status === 200 || res.status === 201, `${role} ${name}: ${res.text}`);
         }
-        const expected = Object.fromEntries(Object.keys(ops).map((name) => [name, ALLOWED[name]!.includes(role) ? (name === 'propose a transaction' ? 201 : 200) : 403]));
+        const expected = Object.fromEntries(Object.keys(ops).map((name) => [name, ALLOWED[name]!.includes(role) ? (name === 'propose a transaction' || name.startsWith('create-') ? 201 : 200) : 403]));
         assert.deepEqual(outcomes, expected);
       });
     }
