@@ -26,6 +26,7 @@ import { verificationRoutes } from './routes/verification/verification.js';
 import { bankAccountRoutes } from './routes/bank-accounts/bank-accounts.js';
 import { memberRoutes } from './routes/members/members.js';
 import { invitationRoutes } from './routes/members/invitations.js';
+import { registerInvitationPages } from './pages/invitation-routes.js';
 import { transactionApprovalRoutes } from './routes/members/transaction-approvals.js';
 import { withdrawalRoutes } from './routes/transactions/withdrawals.js';
 import { CredentialSchema } from './schemas/credentials.js';
@@ -69,6 +70,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   const failures = new FailureLimiter(deps.config.authFailureLimit, deps.clock);
 
   opsRoutes(app, deps);
+  await registerInvitationPages(app, deps, failures);
   const operations: Operation[] = [];
   await registerSignedScope(app, deps, operations, { parse: parseBody, failures }, (api) => {
     healthRoute(api, deps);

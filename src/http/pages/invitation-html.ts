@@ -1,0 +1,74 @@
+import type { InvitationPageView } from '../../domain/members/invitation-page.js';
+
+// The hosted invitation page's HTML (docs/invitations.md#the-hosted-page): rendered on the server, every value
+// escaped, no inline script or style (the CSP allows only this origin's files under /invitations/assets/).
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+function layout(title: string, main: string, script: boolean): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="/invitations/assets/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/invitations/assets/invitation.css">
+${script ? '<script type="module" src="/invitations/assets/invitation.js"></script>\n' : ''}</head>
+<body>
+<main>
+${main}
+</main>
+</body>
+</html>
+`;
+}
+
+const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+/** The invitation and the form that registers a passkey and accepts it. */
+export function invitationPage(view: InvitationPageView): string {
+  const e = (s: string) => escapeHtml(s);
+  const article = /^[aeiou]/.test(view.roleName) ? 'an' : 'a';
+  return layout(
+    `Join ${view.company} on ${view.integratorName}`,
+    `<h1 id="title" tabindex="-1">Join ${e(view.company)}</h1>
+<p id="summary">${e(view.inviter)} invited you to join <strong>${e(view.company)}</strong> on ${e(view.integratorName)} as ${article} <strong>${e(view.roleName)}</strong>.</p>
+<dl>
+<dt>Company</dt><dd id="company">${e(view.company)}</dd>
+<dt>Role</dt><dd id="role">${e(view.roleName)}</dd>
+<dt>Invited by</dt><dd id="inviter">${e(view.inviter)}</dd>
+<dt>Your email</dt><dd id="email">${e(view.email)}</dd>
+<dt>Expires</dt><dd><time datetime="${e(view.expiresAt)}">${e(when(view.expiresAt))}</time></dd>
+</dl>
+<noscript><p>Accepting needs JavaScript: your browser creates a passkey for this account.</p></noscript>
+<form id="accept-form" novalidate>
+<h2>Accept with a passkey</h2>
+<p>Your device creates a passkey (fingerprint, face or screen lock) that you use to approve ${e(view.company)}’s transactions.</p>
+<div class="field"><label for="firstName">First name</label>
+<input id="firstName" name="firstName" autocomplete="given-name" required maxlength="100"></div>
+<div class="field"><label for="lastName">Last name</label>
+<input id="lastName" name="lastName" autocomplete="family-name" required maxlength="100"></div>
+<div class="check"><input type="checkbox" id="terms" name="terms" required>
+<label for="terms">I accept ${e(view.integratorName)}’s service terms</label></div>
+<button type="submit" id="accept">Create passkey and accept</button>
+</form>
+<p id="status" role="status" aria-live="polite"></p>`,
+    true,
+  );
+}
+
+const MESSAGES: Record<number, [string, string]> = {
+  404: ['This invitation link is not valid', 'Check that you opened the whole link from the email, or ask for a new invitation.'],
+  409: ['This invitation was already used or revoked', 'Each link works once. If you still need access, ask for a new invitation.'],
+  410: ['This invitation expired', 'Invitations are valid for 7 days. Ask whoever invited you to send a new one.'],
+  429: ['Too many attempts', 'Too many invalid links were opened from your address. Wait a minute and try again.'],
+};
+
+/** The page for a link that does not open an invitation (unknown, used, revoked, expired, or too many guesses). */
+export function invitationProblemPage(status: number): string {
+  const [title, text] = MESSAGES[status] ?? ['Something went wrong', 'Please try again later.'];
+  return layout(title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(text)}</p>`, false);
+}
