@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
-import { CHROMIUM, chromiumMissing, launchChromium } from '../harness/chromium.js';
+import { CHROMIUM, chromiumMissing } from '../harness/chromium.js';
 import { ETH, recipient, settled, signedBody, unsignedTransfer } from '../harness/customers.js';
 import { californian, signedAt } from '../harness/fixtures.js';
 import { asMember, memberAction, post, seatUser, teamAccount } from '../harness/members.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenants } from '../harness/tenants.js';
-import { registerPasskey, stampInPage, startWalletSite, walletPage } from '../harness/wallet-page.js';
+import { registerPasskey, stampInPage, useWalletBrowser, walletPage } from '../harness/wallet-page.js';
 
 // A company's transfer approved 2 of 3 by its members with passkeys made and used in a real browser (headless
 // Debian Chromium, CDP virtual authenticator): one approver proposes, a second approves, the server signs and
@@ -19,18 +17,7 @@ import { registerPasskey, stampInPage, startWalletSite, walletPage } from '../ha
 const skipBrowser = chromiumMissing('the quorum browser test is');
 
 describe('quorum of passkey approvals in Chromium', { skip: skipBrowser ? `${CHROMIUM} is missing` : false }, () => {
-  let browser: Browser;
-  let site: { url: string; close(): Promise<void> };
-  let base: Anvil;
-
-  before(async () => {
-    [browser, base, site] = await Promise.all([launchChromium(), startAnvil(8453), startWalletSite()]);
-  });
-  after(async () => {
-    await browser?.close();
-    await site?.close();
-    await base?.stop();
-  });
+  const f = useWalletBrowser();
 
   for (const backend of backends()) {
     describe(`[${backend}]`, () => {
@@ -38,12 +25,12 @@ describe('quorum of passkey approvals in Chromium', { skip: skipBrowser ? `${CHR
       let acme: SeededIntegrator;
 
       before(async () => {
-        ({ server, tenants: [acme] } = await startTenants(backend, ['Acme'], { CHAIN_RPC_URLS: `8453=${base.url}` }));
+        ({ server, tenants: [acme] } = await startTenants(backend, ['Acme'], { CHAIN_RPC_URLS: `8453=${f.base.url}` }));
       });
       after(() => server?.close());
 
       it('2 of 3: an approver proposes with a browser passkey, another approves with theirs, the transfer is mined once', async () => {
-        const { page, errors } = await walletPage(browser, site.url);
+        const { page, errors } = await walletPage(f.browser, f.site.url);
         const team = await teamAccount(server, acme);
         const approvers = [];
         for (const name of ['Ana', 'Ben']) {
@@ -56,7 +43,7 @@ describe('quorum of passkey approvals in Chromium', { skip: skipBrowser ? `${CHR
         const [ana, ben] = approvers as [(typeof approvers)[0], (typeof approvers)[0]];
         const policy = await post(server, acme, '/v1/submit/update-approval-policy', asMember(server, team, team.owner, 'update-approval-policy', { accountId: team.accountId, requiredApprovals: 2 }));
         assert.deepEqual(policy.body, { accountId: team.accountId, requiredApprovals: 2, approvers: 3 }, policy.text);
-        await base.setBalance(team.walletAddress, ETH);
+        await f.base.setBalance(team.walletAddress, ETH);
 
         const to = recipient();
         const body = signedBody(server, team, unsignedTransfer(8453, 0, to, 77_777n));
@@ -72,7 +59,7 @@ describe('quorum of passkey approvals in Chromium', { skip: skipBrowser ? `${CHR
         const done = await settled(acme, transactionId);
         assert.equal(done.status, 'completed', JSON.stringify(done));
         assert.equal(done.transactionReceipt.from.toLowerCase(), team.walletAddress.toLowerCase());
-        assert.equal(BigInt(await base.rpc<string>('eth_getBalance', [to, 'latest'])), 77_777n);
+        assert.equal(BigInt(await f.base.rpc<string>('eth_getBalance', [to, 'latest'])), 77_777n);
         assert.deepEqual(done.approvals.received.map((r: { userId: string }) => r.userId), [ana.userId, ben.userId]);
         assert.deepEqual(errors, []);
         await page.close();

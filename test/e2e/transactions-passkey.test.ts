@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
-import { CHROMIUM, chromiumMissing, launchChromium } from '../harness/chromium.js';
+import { CHROMIUM, chromiumMissing } from '../harness/chromium.js';
 import { ETH, recipient, settled, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenants } from '../harness/tenants.js';
-import { registerPasskey, stampInPage, startWalletSite, walletPage } from '../harness/wallet-page.js';
+import { registerPasskey, stampInPage, useWalletBrowser, walletPage } from '../harness/wallet-page.js';
 
 // A passkey made and used by a real browser: headless Debian Chromium with a CDP virtual authenticator, on a page
 // served from http://localhost (the sandbox's default relying party). The page does what an integrator's wallet
@@ -19,18 +17,7 @@ import { registerPasskey, stampInPage, startWalletSite, walletPage } from '../ha
 const skipBrowser = chromiumMissing('the passkey browser test is');
 
 describe('passkey transaction in Chromium', { skip: skipBrowser ? `${CHROMIUM} is missing` : false }, () => {
-  let browser: Browser;
-  let site: { url: string; close(): Promise<void> };
-  let base: Anvil;
-
-  before(async () => {
-    [browser, base, site] = await Promise.all([launchChromium(), startAnvil(8453), startWalletSite()]);
-  });
-  after(async () => {
-    await browser?.close();
-    await site?.close();
-    await base?.stop();
-  });
+  const f = useWalletBrowser();
 
   for (const backend of backends()) {
     describe(`[${backend}]`, () => {
@@ -38,12 +25,12 @@ describe('passkey transaction in Chromium', { skip: skipBrowser ? `${CHROMIUM} i
       let acme: SeededIntegrator;
 
       before(async () => {
-        ({ server, tenants: [acme] } = await startTenants(backend, ['Acme'], { CHAIN_RPC_URLS: `8453=${base.url}` }));
+        ({ server, tenants: [acme] } = await startTenants(backend, ['Acme'], { CHAIN_RPC_URLS: `8453=${f.base.url}` }));
       });
       after(() => server?.close());
 
       it('registers a passkey in the browser, stamps a signedBody with it, and the server completes the transfer on anvil', async () => {
-        const { page, errors } = await walletPage(browser, site.url);
+        const { page, errors } = await walletPage(f.browser, f.site.url);
         const { authenticator, credentialId } = await registerPasskey(page);
         assert.deepEqual(authenticator.attestation.transports, ['internal']);
 
@@ -62,9 +49,9 @@ describe('passkey transaction in Chromium', { skip: skipBrowser ? `${CHROMIUM} i
         assert.equal(user.body.isPasskeyActivated, true);
 
         const alice = { organizationId: created.body.organizationId, walletAddress: created.body.walletAddress } as Customer;
-        await base.setBalance(alice.walletAddress, ETH);
+        await f.base.setBalance(alice.walletAddress, ETH);
         const to = recipient();
-        const nonce = Number(await base.rpc<string>('eth_getTransactionCount', [alice.walletAddress, 'pending']));
+        const nonce = Number(await f.base.rpc<string>('eth_getTransactionCount', [alice.walletAddress, 'pending']));
         const body = signedBody(server, alice, unsignedTransfer(8453, nonce, to, 54_321n));
         const webAuthnStamp = await stampInPage(page, body, credentialId);
 
@@ -75,7 +62,7 @@ describe('passkey transaction in Chromium', { skip: skipBrowser ? `${CHROMIUM} i
         const done = await settled(acme, transactionId);
         assert.equal(done.status, 'completed', JSON.stringify(done));
         assert.equal(done.transactionReceipt.from.toLowerCase(), alice.walletAddress.toLowerCase());
-        assert.equal(BigInt(await base.rpc<string>('eth_getBalance', [to, 'latest'])), 54_321n);
+        assert.equal(BigInt(await f.base.rpc<string>('eth_getBalance', [to, 'latest'])), 54_321n);
 
         // The browser's stamp is single-use like any other.
         server.clock.advance(1000);

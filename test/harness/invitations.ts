@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { TIMEOUT } from './chromium.js';
+import { randomUUID } from 'node:crypto';
 import { companyInfo, entityDocs, signedAt } from './fixtures.js';
 import { post } from './members.js';
 import type { SeededIntegrator, TestServer } from './server.js';
@@ -44,45 +43,17 @@ export async function ownerlessEntity(server: TestServer, who: SeededIntegrator,
   return { accountId: entity.body.accountId, organizationId: account.body.organizationId };
 }
 
+/** An owner invitation of `who`'s owner-less entity (the integrator alone may make it), with its token from the sandbox outbox. */
+export async function ownerInvitation(server: TestServer, who: SeededIntegrator, entityAccountId: string): Promise<{ invitationId: string; token: string; email: string }> {
+  const email = `invitee.${randomUUID()}@example.com`;
+  const created = await post(server, who, '/v1/submit/create-invitation', { accountId: entityAccountId, email, role: 'owner' });
+  if (created.status !== 201) throw new Error(created.text);
+  const message = await outboxMessage(who, created.body.invitationId);
+  return { invitationId: created.body.invitationId, token: tokenIn(message.text), email };
+}
+
 /** A userInfo for accept-invitation: create-user's minimum, with the invited address. */
 export const inviteeInfo = (email: string, firstName = 'Erika', lastName = 'Mustermann') => ({ firstName, lastName, email });
 
-// The browser side of the hosted page's tests (test/e2e/invitation-page.test.ts).
-/** A page with a CDP virtual platform authenticator (user verification on, presence automatic); console errors collected. */
-export async function authenticatorPage(browser: Browser): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage();
-  page.setDefaultTimeout(TIMEOUT);
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
-  return { page, errors };
-}
-
-/** Runs in the page (as text: tsx would wrap named functions in a helper the page does not have). */
-const STAMP = `async (body, id) => {
-  const b64u = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
-  const fromB64u = (s) => Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((s.length + 3) % 4)), (c) => c.charCodeAt(0));
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body));
-  const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-  const assertion = await navigator.credentials.get({ publicKey: { challenge: new TextEncoder().encode(hex), rpId: 'localhost', allowCredentials: [{ type: 'public-key', id: fromB64u(id) }], userVerification: 'preferred', timeout: 10000 } });
-  return JSON.stringify({
-    authenticatorData: b64u(assertion.response.authenticatorData),
-    clientDataJson: b64u(assertion.response.clientDataJSON),
-    credentialId: b64u(assertion.rawId),
-    signature: b64u(assertion.response.signature),
-  });
-}`;
-
-/**
- * A Turnkey-style stamp of `text` by the page's passkey `credentialId` (challenge: the UTF-8 bytes of the hex
- * SHA-256 of the text), made with navigator.credentials.get in the page. Playwright's evaluate is not bound by
- * the page's CSP, so the hosted page itself can stamp once its passkey exists.
- */
-export function stampInBrowser(page: Page, text: string, credentialId: string): Promise<string> {
-  return page.evaluate(`(${STAMP})(${JSON.stringify(text)}, ${JSON.stringify(credentialId)})`) as Promise<string>;
-}
+// The browser side of the hosted page's tests: a page with a virtual authenticator, stamps in it (wallet-page.ts).
+export { authenticatorPage, stampInBrowser } from './wallet-page.js';

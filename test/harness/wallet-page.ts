@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
+import { after, before } from 'node:test';
+import { startAnvil, type Anvil } from './anvil.js';
+import { launchChromium, TIMEOUT } from './chromium.js';
 
 // What an integrator's wallet front end does with passkeys, in a real browser: navigator.credentials.create at
 // sign-up, navigator.credentials.get over the challenge of a signedBody (Turnkey's rule). Served from
@@ -10,7 +13,6 @@ import type { Browser, Page } from 'playwright-core';
 // The browser-side functions the tests call (defined by the page's script); the test project has no DOM library.
 declare const window: {
   register(challenge: string, userId: string): Promise<BrowserAttestation>;
-  stamp(stampedBody: string, credentialId: string): Promise<string>;
 };
 
 export interface BrowserAttestation {
@@ -20,7 +22,7 @@ export interface BrowserAttestation {
   transports: string[];
 }
 
-/** The wallet page: base64url helpers, a registration and a Turnkey-style stamp, nothing else. */
+/** The wallet page: base64url helpers and a registration, nothing else (stamps are made by stampInBrowser). */
 const PAGE = `<!doctype html><meta charset="utf-8"><title>E2E wallet</title><script>
 const b64u = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
 const fromB64u = (s) => Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((s.length + 3) % 4)), (c) => c.charCodeAt(0));
@@ -41,24 +43,6 @@ window.register = async (challenge, userId) => {
     transports: credential.response.getTransports(),
   };
 };
-window.stamp = async (stampedBody, credentialId) => {
-  // Turnkey's challenge: the UTF-8 bytes of the hex SHA-256 of the body text.
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(stampedBody));
-  const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-  const assertion = await navigator.credentials.get({ publicKey: {
-    challenge: new TextEncoder().encode(hex),
-    rpId: 'localhost',
-    allowCredentials: [{ type: 'public-key', id: fromB64u(credentialId) }],
-    userVerification: 'preferred',
-    timeout: 10000,
-  } });
-  return JSON.stringify({
-    authenticatorData: b64u(assertion.response.authenticatorData),
-    clientDataJson: b64u(assertion.response.clientDataJSON),
-    credentialId: b64u(assertion.rawId),
-    signature: b64u(assertion.response.signature),
-  });
-};
 </script><p>wallet</p>`;
 
 /** Serves the wallet page on a free port; its URL uses localhost (browsers refuse IP addresses as relying-party ids). */
@@ -68,9 +52,10 @@ export async function startWalletSite(): Promise<{ url: string; close(): Promise
   return { url: `http://localhost:${(site.address() as AddressInfo).port}/`, close: () => new Promise((resolve) => site.close(() => resolve())) };
 }
 
-/** A fresh wallet page with a virtual platform authenticator (user verification on, presence automatic); `errors` collects console errors. */
-export async function walletPage(browser: Browser, url: string): Promise<{ page: Page; errors: string[] }> {
+/** A blank page with a CDP virtual platform authenticator (user verification on, presence automatic); `errors` collects console errors. */
+export async function authenticatorPage(browser: Browser): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage();
+  page.setDefaultTimeout(TIMEOUT);
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(e.message));
@@ -79,8 +64,14 @@ export async function walletPage(browser: Browser, url: string): Promise<{ page:
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
     options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
   });
-  await page.goto(url);
   return { page, errors };
+}
+
+/** The wallet page at `url` with a virtual authenticator. */
+export async function walletPage(browser: Browser, url: string): Promise<{ page: Page; errors: string[] }> {
+  const opened = await authenticatorPage(browser);
+  await opened.page.goto(url);
+  return opened;
 }
 
 /** A passkey registered in the page: the server's `authenticators[]` entry (a fresh challenge) and its credential id. */
@@ -90,7 +81,53 @@ export async function registerPasskey(page: Page, name = 'Chromium passkey'): Pr
   return { authenticator: { authenticatorName: name, challenge, attestation }, credentialId: attestation.credentialId };
 }
 
+/** Runs in the page (as text: tsx would wrap named functions in a helper the page does not have). */
+const STAMP = `async (body, id) => {
+  const b64u = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
+  const fromB64u = (s) => Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((s.length + 3) % 4)), (c) => c.charCodeAt(0));
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body));
+  const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const assertion = await navigator.credentials.get({ publicKey: { challenge: new TextEncoder().encode(hex), rpId: 'localhost', allowCredentials: [{ type: 'public-key', id: fromB64u(id) }], userVerification: 'preferred', timeout: 10000 } });
+  return JSON.stringify({
+    authenticatorData: b64u(assertion.response.authenticatorData),
+    clientDataJson: b64u(assertion.response.clientDataJSON),
+    credentialId: b64u(assertion.rawId),
+    signature: b64u(assertion.response.signature),
+  });
+}`;
+
+/**
+ * A Turnkey-style stamp of `text` by the page's passkey `credentialId` (challenge: the UTF-8 bytes of the hex
+ * SHA-256 of the text), made with navigator.credentials.get in the page. Playwright's evaluate is not bound by
+ * the page's CSP, so the hosted page itself can stamp once its passkey exists.
+ */
+export function stampInBrowser(page: Page, text: string, credentialId: string): Promise<string> {
+  return page.evaluate(`(${STAMP})(${JSON.stringify(text)}, ${JSON.stringify(credentialId)})`) as Promise<string>;
+}
+
 /** The stamp of `body` (JSON.stringify'd, as the server checks it) by the page's passkey `credentialId`. */
 export function stampInPage(page: Page, body: unknown, credentialId: string): Promise<string> {
-  return page.evaluate(([text, id]) => window.stamp(text, id), [JSON.stringify(body), credentialId] as const);
+  return stampInBrowser(page, JSON.stringify(body), credentialId);
+}
+
+
+/** What the browser passkey suites share: Chromium, the wallet site, and an anvil node for chain 8453. */
+export interface WalletBrowser {
+  browser: Browser;
+  site: { url: string; close(): Promise<void> };
+  base: Anvil;
+}
+
+/** Starts (before) and stops (after) a WalletBrowser in the calling describe; its fields are set once `before` ran. */
+export function useWalletBrowser(): WalletBrowser {
+  const fixture = {} as WalletBrowser;
+  before(async () => {
+    [fixture.browser, fixture.base, fixture.site] = await Promise.all([launchChromium(), startAnvil(8453), startWalletSite()]);
+  });
+  after(async () => {
+    await fixture.browser?.close();
+    await fixture.site?.close();
+    await fixture.base?.stop();
+  });
+  return fixture;
 }

@@ -15,8 +15,7 @@ import { berliner, californian, companyInfo, entityDocs, personDocs, signedAt } 
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 import { unsignedTransfer } from '../harness/customers.js';
 import { asMember, seatMember, teamAccount } from '../harness/members.js';
-import { inviteeInfo, ownerlessEntity } from '../harness/invitations.js';
-import { ownerInvitation } from './openapi-examples/invitations.js';
+import { inviteeInfo, ownerInvitation, ownerlessEntity } from '../harness/invitations.js';
 
 const DOC = new URL('../../docs/event-types.md', import.meta.url);
 

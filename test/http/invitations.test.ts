@@ -1,40 +1,20 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { count, eq } from 'drizzle-orm';
 import { accountMembers, invitations, mailOutbox, users } from '../../src/db/schema/index.js';
-import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
-import { inviteeInfo, mailSubject, mailText, outboxMessage, ownerlessEntity, tokenIn } from '../harness/invitations.js';
+import { inviteeInfo, outboxMessage, ownerlessEntity, tokenIn } from '../harness/invitations.js';
 import { asMember, post, seatMember, teamAccount, type TeamAccount } from '../harness/members.js';
 import { signedAt } from '../harness/fixtures.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
-import { startSmtpReceiver, type SmtpReceiver } from '../harness/smtp.js';
+import { type SeededIntegrator, type TestServer } from '../harness/server.js';
 import { startTenants } from '../harness/tenants.js';
 
 const ROLES = ['owner', 'admin', 'approver', 'initiator', 'viewer'] as const;
 const DAY = 86_400_000;
 const email = (tag = 'invitee') => `${tag}.${randomUUID()}@example.org`;
-/** A request to the server as the browser sends it to http://localhost:<port> (the sandbox relying party). */
-function page(server: TestServer, method: string, path: string, body?: unknown): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; json: () => Record<string, unknown> }> {
-  const { port } = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { host: `localhost:${port}`, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode!, headers: res.headers, text, json: () => JSON.parse(text) as Record<string, unknown> });
-      });
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
 
 const accept = (server: TestServer, who: SeededIntegrator, token: string, to: string, extra: Record<string, unknown> = {}) =>
   post(server, who, '/v1/submit/accept-invitation', { token, userInfo: inviteeInfo(to), serviceTermsSignedAt: signedAt(), ...extra });
@@ -302,154 +282,6 @@ for (const backend of backends()) {
         assert.ok(res.status >= 400 && res.status < 500, `${path} ${JSON.stringify(body).slice(0, 200)}: ${res.status} ${res.text.slice(0, 300)}`);
       }
       assert.deepEqual(await tables(), before);
-    });
-  });
-
-  describe(`invitations by email through SMTP, and production without SMTP [${backend}]`, () => {
-    let smtp: SmtpReceiver;
-    let server: TestServer;
-    let production: TestServer;
-    let acme: SeededIntegrator;
-
-    before(async () => {
-      smtp = await startSmtpReceiver();
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme Wallet'], { SMTP_URL: smtp.url, SMTP_FROM: 'Acme Wallet <team@acme.example>', INVITATION_BASE_URL: 'https://wallet.acme.example/' }));
-      production = await startServer(backend, { APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32) });
-    });
-    after(async () => {
-      await server?.close();
-      await production?.close();
-      await smtp?.close();
-    });
-
-    it('the whole journey: invite, the mail arrives with the link, accept with its token, the member is listed', async () => {
-      const team = await teamAccount(server, acme, { active: false });
-      const to = email('cfo');
-      const created = await post(server, acme, '/v1/submit/create-invitation', asMember(server, team, team.owner, 'create-invitation', { accountId: team.accountId, email: to, role: 'approver' }));
-      assert.equal(created.status, 201, created.text);
-      // A round of the mail sender (the server's own rounds may have sent it already: it is sent once either way).
-      await server.mail.runOnce();
-      const mail = smtp.messages.find((m) => m.to.includes(to));
-      assert.ok(mail, 'the receiver got the invitation');
-      assert.equal(mail.from, 'team@acme.example');
-      assert.match(mailSubject(mail.raw), /Maria Garcia invited you to join Acme Robotics Inc\. on Acme Wallet/);
-      const text = mailText(mail.raw);
-      assert.match(text, /as an approver/);
-      const token = tokenIn(text);
-      assert.ok(text.includes(`https://wallet.acme.example/invitations/${token}`), text);
-      const [row] = await server.database.db.select().from(mailOutbox).where(eq(mailOutbox.subjectId, created.body.invitationId));
-      assert.deepEqual([row!.status, row!.attempts], ['sent', 1]);
-
-      const accepted = await accept(server, acme, token, to);
-      assert.equal(accepted.status, 201, accepted.text);
-      const members = await acme.client.get(`/v1/query/list-members?accountId=${team.accountId}`);
-      assert.ok(members.body.data.some((m: { userId: string; role: string }) => m.userId === accepted.body.member.userId && m.role === 'approver'));
-      const listed = await acme.client.get(`/v1/query/list-invitations?accountId=${team.accountId}`);
-      assert.equal(listed.body.data[0].status, 'accepted');
-      assert.deepEqual((await eventsFor(server.database, created.body.invitationId)).map((e) => e.type), ['invitation.created', 'invitation.accepted']);
-      await server.mail.runOnce();
-      assert.equal(smtp.messages.filter((m) => m.to.includes(to)).length, 1, 'sent once');
-    });
-
-    it('a mail server refusing the message: retried later with backoff, then sent', async () => {
-      const team = await teamAccount(server, acme, { active: false });
-      const to = email('refused');
-      smtp.refuseWith = 'mailbox busy';
-      try {
-        const created = await post(server, acme, '/v1/submit/create-invitation', asMember(server, team, team.owner, 'create-invitation', { accountId: team.accountId, email: to, role: 'viewer' }));
-        assert.equal(created.status, 201, created.text);
-        await server.mail.runOnce();
-        const [row] = await server.database.db.select().from(mailOutbox).where(eq(mailOutbox.subjectId, created.body.invitationId));
-        assert.deepEqual([row!.status, row!.attempts], ['pending', 1]);
-        const wait = row!.nextAttemptAt.getTime() - server.clock.now().getTime();
-        assert.ok(wait > 25_000 && wait <= 30_000, `the first retry waits 30 s (${wait} ms left)`);
-      } finally {
-        smtp.refuseWith = undefined;
-      }
-      assert.equal((await server.mail.runOnce()).sent, 0, 'not due yet');
-      server.clock.advance(30_000);
-      await server.mail.runOnce();
-      const [sent] = await server.database.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, to));
-      assert.deepEqual([sent!.status, sent!.attempts], ['sent', 2]);
-      assert.ok(smtp.messages.some((m) => m.to.includes(to)));
-    });
-
-    it('production without SMTP_URL answers 503 invitations_unavailable, writes nothing, and has no mail outbox route', async () => {
-      const integrator = await production.seedIntegrator('Prod');
-      const entity = await ownerlessEntity(production, integrator);
-      const res = await post(production, integrator, '/v1/submit/create-invitation', { accountId: entity.accountId, email: email(), role: 'owner' });
-      assert.deepEqual([res.status, res.body.code], [503, 'invitations_unavailable'], res.text);
-      assert.deepEqual((await integrator.client.get(`/v1/query/list-invitations?accountId=${entity.accountId}`)).body.data, []);
-      assert.equal((await integrator.client.get('/v1/sandbox/mail-outbox')).status, 404);
-    });
-  });
-
-  describe(`the hosted page over HTTP [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-    let team: TeamAccount;
-
-    before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme <Wallet>'], { AUTH_FAILURE_LIMIT: '3' }));
-      team = await teamAccount(server, acme, { active: false });
-    });
-    after(() => server?.close());
-
-    async function invite(role = 'viewer') {
-      const to = email();
-      const res = await post(server, acme, '/v1/submit/create-invitation', asMember(server, team, team.owner, 'create-invitation', { accountId: team.accountId, email: to, role }));
-      assert.equal(res.status, 201, res.text);
-      return { invitationId: res.body.invitationId as string, token: tokenIn((await outboxMessage(acme, res.body.invitationId)).text), email: to };
-    }
-
-    it('serves the page with strict headers and escaped values; accepts a passkey over a challenge it issued', async () => {
-      const { token, email: to } = await invite('approver');
-      const html = await page(server, 'GET', `/invitations/${token}`);
-      assert.equal(html.status, 200);
-      assert.match(String(html.headers['content-type']), /^text\/html/);
-      assert.equal(html.headers['referrer-policy'], 'no-referrer');
-      assert.equal(html.headers['cache-control'], 'no-store');
-      assert.match(String(html.headers['content-security-policy']), /default-src 'none'.*script-src 'self'/);
-      assert.match(html.text, /<html lang="en">/);
-      assert.match(html.text, /on Acme &lt;Wallet&gt; as an <strong>approver<\/strong>/);
-      assert.doesNotMatch(html.text, /<script>|style=/, 'no inline script or style');
-      const script = await page(server, 'GET', '/invitations/assets/invitation.js');
-      assert.deepEqual([script.status, String(script.headers['content-type']).split(';')[0]], [200, 'text/javascript']);
-
-      const options = await page(server, 'GET', `/invitations/${token}/registration-options`);
-      assert.equal(options.status, 200, options.text);
-      const { challenge, rp } = options.json() as { challenge: string; rp: { id: string } };
-      assert.equal(rp.id, 'localhost');
-      const passkey = new SoftwareAuthenticator({ origin: `http://localhost:${new URL(server.url).port}` });
-      const forged = await page(server, 'POST', `/invitations/${token}/accept`, { firstName: 'Ada', lastName: 'Lovelace', acceptTerms: true, authenticator: passkey.authenticator() });
-      assert.equal(forged.status, 400, forged.text);
-      assert.equal((forged.json().errors as { pointer: string }[])[0]!.pointer, '/authenticator/challenge');
-      const noTerms = await page(server, 'POST', `/invitations/${token}/accept`, { firstName: 'Ada', lastName: 'Lovelace', acceptTerms: false, authenticator: passkey.authenticator({ challenge }) });
-      assert.equal(noTerms.status, 400, noTerms.text);
-      const accepted = await page(server, 'POST', `/invitations/${token}/accept`, { firstName: 'Ada', lastName: 'Lovelace', acceptTerms: true, authenticator: passkey.authenticator({ challenge }) });
-      assert.equal(accepted.status, 201, accepted.text);
-      assert.deepEqual(accepted.json(), { status: 'accepted', role: 'approver', roleName: 'approver' });
-      const members = await acme.client.get(`/v1/query/list-members?accountId=${team.accountId}`);
-      const member = members.body.data.find((m: { email: string }) => m.email === to);
-      assert.deepEqual([member?.role, member?.firstName], ['approver', 'Ada']);
-      assert.equal((await acme.client.get(`/v1/query/get-user-details?userId=${member.userId}`)).body.isPasskeyActivated, true);
-      const used = await page(server, 'GET', `/invitations/${token}`);
-      assert.equal(used.status, 409);
-      assert.match(used.text, /already used or revoked/);
-    });
-
-    it('an expired link is 410; unknown tokens count as failed authentications of the address (429 past the limit)', async () => {
-      const { token } = await invite();
-      server.clock.advance(7 * DAY);
-      const expired = await page(server, 'GET', `/invitations/${token}`);
-      assert.equal(expired.status, 410);
-      assert.match(expired.text, /expired/);
-      const statuses = [];
-      for (let i = 0; i < 4; i++) statuses.push((await page(server, 'GET', `/invitations/inv_${randomUUID().replace(/-/g, '').padEnd(43, 'x')}`)).status);
-      assert.deepEqual(statuses, [404, 404, 404, 429]);
-      const limited = await page(server, 'GET', `/invitations/${randomUUID()}/registration-options`);
-      assert.deepEqual([limited.status, limited.json().code], [429, 'auth_rate_limited']);
-      assert.ok(Number(limited.headers['retry-after']) > 0);
     });
   });
 

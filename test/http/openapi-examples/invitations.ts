@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { ApiResponse } from '../../../src/client/index.js';
 import { signedAt } from '../../harness/fixtures.js';
-import { inviteeInfo, outboxMessage, ownerlessEntity, tokenIn } from '../../harness/invitations.js';
+import { inviteeInfo, ownerInvitation, ownerlessEntity } from '../../harness/invitations.js';
 import { post } from '../../harness/members.js';
 import type { SeededIntegrator, TestServer } from '../../harness/server.js';
 
@@ -16,15 +15,6 @@ interface Records {
   userId: string;
   invitationId: string;
   invitationToken: string;
-}
-
-/** An owner invitation of `who`'s owner-less entity (the integrator alone may make it), with its token from the sandbox outbox. */
-export async function ownerInvitation(server: TestServer, who: SeededIntegrator, entityAccountId: string): Promise<{ invitationId: string; token: string; email: string }> {
-  const email = `invitee.${randomUUID()}@example.com`;
-  const created = await post(server, who, '/v1/submit/create-invitation', { accountId: entityAccountId, email, role: 'owner' });
-  if (created.status !== 201) throw new Error(created.text);
-  const message = await outboxMessage(who, created.body.invitationId);
-  return { invitationId: created.body.invitationId, token: tokenIn(message.text), email };
 }
 
 /** The invitation operations aimed at another integrator's records (the 401/403/404 sweep). */

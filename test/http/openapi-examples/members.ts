@@ -31,14 +31,21 @@ export const MEMBER_ADDRESSED: Record<string, (c: Ctx, r: Records) => Promise<Ap
 
 /** Real calls of the member operations (their successes and typical refusals), on one funded team made on first use. */
 export function memberExamples(chain: () => Anvil): Record<string, (c: Ctx) => Promise<ApiResponse[]>> {
-  let team: Promise<{ account: TeamAccount; approver: Awaited<ReturnType<typeof seatMember>>; nonce: number }> | undefined;
-  const teamOf = (c: Ctx) =>
-    (team ??= (async () => {
-      const account = await teamAccount(c.server, c.acme);
-      const approver = await seatMember(c.server, c.acme, account, 'approver');
-      await chain().setBalance(account.walletAddress, ETH);
-      return { account, approver, nonce: 0 };
-    })());
+  // One team per server: the suite runs once per database backend.
+  const teams = new WeakMap<TestServer, Promise<{ account: TeamAccount; approver: Awaited<ReturnType<typeof seatMember>>; nonce: number }>>();
+  const teamOf = (c: Ctx) => {
+    let team = teams.get(c.server);
+    if (!team) {
+      team = (async () => {
+        const account = await teamAccount(c.server, c.acme);
+        const approver = await seatMember(c.server, c.acme, account, 'approver');
+        await chain().setBalance(account.walletAddress, ETH);
+        return { account, approver, nonce: 0 };
+      })();
+      teams.set(c.server, team);
+    }
+    return team;
+  };
   async function proposal(c: Ctx): Promise<string> {
     const t = await teamOf(c);
     const body = signedBody(c.server, t.account, unsignedTransfer(8453, t.nonce++));

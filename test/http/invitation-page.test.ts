@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { SoftwareAuthenticator } from '../harness/authenticator.js';
+import { backends } from '../harness/backends.js';
+import { outboxMessage, tokenIn } from '../harness/invitations.js';
+import { asMember, post, teamAccount, type TeamAccount } from '../harness/members.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenants } from '../harness/tenants.js';
+
+const DAY = 86_400_000;
+const email = (tag = 'invitee') => `${tag}.${randomUUID()}@example.org`;
+
+/** A request to the server as the browser sends it to http://localhost:<port> (the sandbox relying party). */
+function page(server: TestServer, method: string, path: string, body?: unknown): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; json: () => Record<string, unknown> }> {
+  const { port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { host: `localhost:${port}`, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode!, headers: res.headers, text, json: () => JSON.parse(text) as Record<string, unknown> });
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+for (const backend of backends()) {
+  describe(`the hosted page over HTTP [${backend}]`, () => {
+    let server: TestServer;
+    let acme: SeededIntegrator;
+    let team: TeamAccount;
+
+    before(async () => {
+      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme <Wallet>'], { AUTH_FAILURE_LIMIT: '3' }));
+      team = await teamAccount(server, acme, { active: false });
+    });
+    after(() => server?.close());
+
+    async function invite(role = 'viewer') {
+      const to = email();
+      const res = await post(server, acme, '/v1/submit/create-invitation', asMember(server, team, team.owner, 'create-invitation', { accountId: team.accountId, email: to, role }));
+      assert.equal(res.status, 201, res.text);
+      return { invitationId: res.body.invitationId as string, token: tokenIn((await outboxMessage(acme, res.body.invitationId)).text), email: to };
+    }
+
+    it('serves the page with strict headers and escaped values; accepts a passkey over a challenge it issued', async () => {
+      const { token, email: to } = await invite('approver');
+      const html = await page(server, 'GET', `/invitations/${token}`);
+      assert.equal(html.status, 200);
+      assert.match(String(html.headers['content-type']), /^text\/html/);
+      assert.equal(html.headers['referrer-policy'], 'no-referrer');
+      assert.equal(html.headers['cache-control'], 'no-store');
+      assert.match(String(html.headers['content-security-policy']), /default-src 'none'.*script-src 'self'/);
+      assert.match(html.text, /<html lang="en">/);
+      assert.match(html.text, /on Acme &lt;Wallet&gt; as an <strong>approver<\/strong>/);
+      assert.doesNotMatch(html.text, /<script>|style=/, 'no inline script or style');
+      const script = await page(server, 'GET', '/invitations/assets/invitation.js');
+      assert.deepEqual([script.status, String(script.headers['content-type']).split(';')[0]], [200, 'text/javascript']);
+
+      const options = await page(server, 'GET', `/invitations/${token}/registration-options`);
+      assert.equal(options.status, 200, options.text);
+      const { challenge, rp } = options.json() as { challenge: string; rp: { id: string } };
+      assert.equal(rp.id, 'localhost');
+      const passkey = new SoftwareAuthenticator({ origin: `http://localhost:${new URL(server.url).port}` });
+      const forged = await page(server, 'POST', `/invitations/${token}/accept`, { firstName: 'Ada', lastName: 'Lovelace', acceptTerms: true, authenticator: passkey.authenticator() });
+      assert.equal(forged.status, 400, forged.text);
+      assert.equal((forged.json().errors as { pointer: string }[])[0]!.pointer, '/authenticator/challenge');
+      const noTerms = await page(server, 'POST', `/invitations/${token}/accept`, { firstName: 'Ada', lastName: 'Lovelace', acceptTerms: false, authenticator: passkey.authenticator({ challenge }) });
+      assert.equal(noTerms.status, 400, noTerms.text);
+      const accepted = await page(server, 'POST', `/invitations/${token}/accept`, { firstName: 'Ada', lastName: 'Lovelace', acceptTerms: true, authenticator: passkey.authenticator({ challenge }) });
+      assert.equal(accepted.status, 201, accepted.text);
+      assert.deepEqual(accepted.json(), { status: 'accepted', role: 'approver', roleName: 'approver' });
+      const members = await acme.client.get(`/v1/query/list-members?accountId=${team.accountId}`);
+      const member = members.body.data.find((m: { email: string }) => m.email === to);
+      assert.deepEqual([member?.role, member?.firstName], ['approver', 'Ada']);
+      assert.equal((await acme.client.get(`/v1/query/get-user-details?userId=${member.userId}`)).body.isPasskeyActivated, true);
+      const used = await page(server, 'GET', `/invitations/${token}`);
+      assert.equal(used.status, 409);
+      assert.match(used.text, /already used or revoked/);
+    });
+
+    it('an expired link is 410; unknown tokens count as failed authentications of the address (429 past the limit)', async () => {
+      const { token } = await invite();
+      server.clock.advance(7 * DAY);
+      const expired = await page(server, 'GET', `/invitations/${token}`);
+      assert.equal(expired.status, 410);
+      assert.match(expired.text, /expired/);
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await page(server, 'GET', `/invitations/inv_${randomUUID().replace(/-/g, '').padEnd(43, 'x')}`)).status);
+      assert.deepEqual(statuses, [404, 404, 404, 429]);
+      const limited = await page(server, 'GET', `/invitations/${randomUUID()}/registration-options`);
+      assert.deepEqual([limited.status, limited.json().code], [429, 'auth_rate_limited']);
+      assert.ok(Number(limited.headers['retry-after']) > 0);
+    });
+  });
+
+}
