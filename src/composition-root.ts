@@ -29,6 +29,8 @@ export interface System {
   chains: ChainRegistry;
   /** Fired after a transaction was broadcast, to wake the transaction watcher. */
   transactionBroadcast: Signal;
+  /** Fired after mail was queued (invitations), to wake the mail sender. */
+  mailQueued: Signal;
   /** One-time codes by SMTP (SMTP_URL); undefined: the sandbox outbox, or 503 in production. */
   mailer: Mailer | undefined;
   /** Closes what the system holds (mail transport, database). Last, after everything using it stopped. */
@@ -62,6 +64,7 @@ export async function openSystem(config: Config, overrides: SystemOverrides = {}
     policy: policyFromConfig(config),
     chains: new ChainRegistry(config.chainRpcUrls, overrides.chainTimeoutMs),
     transactionBroadcast: new Signal(),
+    mailQueued: new Signal(),
     mailer,
     async close() {
       mailer?.close();
@@ -79,12 +82,12 @@ export interface ApiProcess {
 
 /** The server: the HTTP application and the background work (maintenance, watcher, webhook worker). */
 export async function startApiProcess(system: System, options: { logger?: FastifyServerOptions['logger']; background?: BackgroundOptions } = {}): Promise<ApiProcess> {
-  const { config, database, clock, secrets, policy, chains, transactionBroadcast, mailer } = system;
+  const { config, database, clock, secrets, policy, chains, transactionBroadcast, mailQueued, mailer } = system;
   const app = await buildApp(
-    { config, database, clock, secrets, policy, chains, transactionBroadcast, ...(mailer ? { mailer } : {}) },
+    { config, database, clock, secrets, policy, chains, transactionBroadcast, mailQueued, ...(mailer ? { mailer } : {}) },
     options.logger === undefined ? {} : { logger: options.logger },
   );
-  const background = await startBackgroundWork({ config, database, clock, secrets, chains, transactionBroadcast, log: app.log, ...(mailer ? { mailer } : {}) }, options.background);
+  const background = await startBackgroundWork({ config, database, clock, secrets, chains, transactionBroadcast, mailQueued, log: app.log, ...(mailer ? { mailer } : {}) }, options.background);
   return {
     app,
     background,

@@ -25,6 +25,8 @@ export interface Deps {
   chains: ChainRegistry;
   /** Fired after a transaction was broadcast, to wake the transaction watcher. */
   transactionBroadcast?: Signal;
+  /** Fired after mail was queued (invitations), to wake the mail sender. */
+  mailQueued?: Signal;
   /** Sends one-time codes (SMTP_URL, built by the composition root); none: sandbox outbox, or 503 in production. */
   mailer?: Mailer;
 }

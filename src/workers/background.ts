@@ -21,6 +21,8 @@ export interface BackgroundDeps {
   chains: ChainRegistry;
   /** Wakes the transaction watcher after a broadcast. */
   transactionBroadcast?: Signal;
+  /** Wakes the mail sender after mail was queued. */
+  mailQueued?: Signal;
   /** SMTP_URL's transport, for the mail sender (invitations); none: mail stays queued or held. */
   mailer?: Mailer;
 }
@@ -64,6 +66,7 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
       : undefined;
   const mail = startMailSender({ database: deps.database, secrets: deps.secrets, clock: deps.clock, log: deps.log, ...(deps.mailer ? { mailer: deps.mailer } : {}) });
   const unlisten = watcher ? deps.transactionBroadcast?.on(() => watcher.kick()) : undefined;
+  const unlistenMail = deps.mailQueued?.on(() => mail.kick());
   return {
     worker,
     watcher,
@@ -71,6 +74,7 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
     async stop() {
       stopMaintenance();
       unlisten?.();
+      unlistenMail?.();
       await watcher?.stop();
       await worker?.stop();
       await mail.stop();

@@ -49,7 +49,11 @@ export function invitationRoutes(api: Api, deps: Deps): void {
         response: { 201: InvitationSchema, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
       },
     },
-    async (request, reply) => reply.code(201).send(await createInvitation(actorFrom(request, deps), delivery, request.body)),
+    async (request, reply) => {
+      const invitation = await createInvitation(actorFrom(request, deps), delivery, request.body);
+      deps.mailQueued?.fire();
+      return reply.code(201).send(invitation);
+    },
   );
 
   api.get(
@@ -93,7 +97,11 @@ export function invitationRoutes(api: Api, deps: Deps): void {
         response: { 200: InvitationSchema, ...problemResponses(...SIGNED_WRITE_ERRORS, 404, 410) },
       },
     },
-    async (request) => resendInvitation(actorFrom(request, deps), delivery, request.body),
+    async (request) => {
+      const invitation = await resendInvitation(actorFrom(request, deps), delivery, request.body);
+      deps.mailQueued?.fire();
+      return invitation;
+    },
   );
 
   api.post(
