@@ -5,6 +5,7 @@ import { parseChainRpcUrls } from '../chain/rpc-urls.js';
 import { parseEncryptionKey } from '../crypto/encryption-key.js';
 import { DEFAULT_HIGH_RISK_COUNTRIES, parseHighRiskCountries } from '../domain/onboarding/reference/high-risk-countries.js';
 import { ConfigError, flag, integer, oneOf, parsed } from './env.js';
+import { parseCountryRules, parseOfferedProducts } from '../domain/products/product-config.js';
 import { bodyLimits, depositConfig, invitationBaseUrl, retrySchedule, smtp, webauthn, webhookReach, withdrawalConfig } from './sections.js';
 import { LOG_LEVELS, type Config } from './types.js';
 
@@ -69,6 +70,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPerHour: integer(env, 'OTP_MAX_PER_HOUR', 10, 1, 1000),
     },
     invitationBaseUrl: invitations,
+    products: {
+      offered: parsed('PRODUCTS', () => parseOfferedProducts(env.PRODUCTS)),
+      countries: parsed('PRODUCT_COUNTRIES', () => parseCountryRules(env.PRODUCT_COUNTRIES)),
+    },
     chainRpcUrls,
     webhooks: {
       retryScheduleMs: retrySchedule(env),

@@ -1,5 +1,6 @@
 import type { RelyingPartyPolicy } from '../crypto/webauthn/relying-party.js';
 import type { DepositConfig } from '../domain/deposits/deposit-config.js';
+import type { ProductConfig } from '../domain/products/catalogue.js';
 import type { WithdrawalConfig } from '../domain/withdrawals/withdrawal-config.js';
 
 // What loadConfig returns (load.ts reads and checks the environment into it).
@@ -48,6 +49,8 @@ export interface Config {
   deposits: DepositConfig;
   /** Fiat withdrawals: payout rails, rates, fee, quote validity (docs/withdrawals.md). */
   withdrawals: WithdrawalConfig;
+  /** PRODUCTS and PRODUCT_COUNTRIES: the products offered and their country rules (docs/products.md). */
+  products: ProductConfig;
 }
 
 export interface OtpConfig {

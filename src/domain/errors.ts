@@ -41,6 +41,8 @@ export const ERROR_CODES = {
   quorum_unreachable: { status: 409, title: 'The approval policy would need more approvers than the account has' },
   already_member: { status: 409, title: 'The user is a member of this account already' },
   invitation_not_pending: { status: 409, title: 'The invitation was accepted or revoked' },
+  product_not_enabled: { status: 409, title: 'The account has not enabled this product' },
+  product_unavailable: { status: 409, title: 'The account cannot have this product' },
   entity_wallet_required: { status: 409, title: 'The entity account has no wallet yet (create-entity-wallet)' },
   bank_account_exists: { status: 409, title: 'The account already has a bank account with this number' },
   bank_account_limit_reached: { status: 409, title: 'The account holds the most bank accounts allowed' },
@@ -103,6 +105,8 @@ export interface ProblemExtensions {
   action?: string;
   /** invalid_stamp: why (docs/passkeys.md, e.g. challenge_mismatch); chain_rejected: the node's reason code. */
   reason?: string;
+  /** product_unavailable: why the account cannot have the product (docs/products.md#statuses). */
+  reasons?: string[];
   /** otp_invalid: wrong guesses the code still allows. */
   attemptsRemaining?: number;
 }

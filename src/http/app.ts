@@ -25,6 +25,7 @@ import { transactionRoutes } from './routes/transactions/transactions.js';
 import { verificationRoutes } from './routes/verification/verification.js';
 import { bankAccountRoutes } from './routes/bank-accounts/bank-accounts.js';
 import { memberRoutes } from './routes/members/members.js';
+import { productRoutes } from './routes/products/products.js';
 import { invitationRoutes } from './routes/members/invitations.js';
 import { registerInvitationPages } from './pages/invitation-routes.js';
 import { transactionApprovalRoutes } from './routes/members/transaction-approvals.js';
@@ -82,6 +83,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     accountRoutes(api, deps);
     bankAccountRoutes(api, deps);
     memberRoutes(api, deps);
+    productRoutes(api, deps);
     invitationRoutes(api, deps);
     transactionApprovalRoutes(api, deps);
     verificationRoutes(api, deps);

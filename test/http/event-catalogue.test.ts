@@ -181,6 +181,10 @@ describe('event catalogue', () => {
     const leaving = await seatMember(server, acme, team, 'viewer');
     ok(await step(() => c.post('/v1/submit/remove-member', asMember(server, team, team.owner, 'remove-member', { accountId: team.accountId, userId: leaving.userId }))));
 
+    // A product enabled, then disabled.
+    ok(await step(() => c.post('/v1/submit/enable-product', { accountId: payer.body.accountId, productId: 'yield_vaults', termsAcceptedAt: server.clock.now().toISOString() })));
+    ok(await step(() => c.post('/v1/submit/disable-product', { accountId: payer.body.accountId, productId: 'yield_vaults' })));
+
     // Invitations of an owner-less entity: one accepted, one revoked, one past its 7 days (expired on acceptance).
     const ownerless = await ownerlessEntity(server, acme, 'Invited Ltd');
     const accepted = await ownerInvitation(server, acme, ownerless.accountId);

@@ -12,6 +12,7 @@ import { verifiedBankAccount, withdrawalInTransfer } from '../harness/money.js';
 import { ownerInvitation } from '../harness/invitations.js';
 import { INVITATION_ADDRESSED, INVITATION_EXAMPLES } from './openapi-examples/invitations.js';
 import { MEMBER_ADDRESSED, memberExamples } from './openapi-examples/members.js';
+import { PRODUCT_ADDRESSED, PRODUCT_EXAMPLES } from './openapi-examples/products.js';
 import { openApiChecker, type OpenApiDoc, type Operation } from '../harness/openapi.js';
 import { berliner, californian, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
@@ -152,6 +153,7 @@ const ADDRESSED: Record<string, (c: Ctx, r: ForeignRecords) => Promise<ApiRespon
   listTransactions: (c, r) => c.acme.client.get(`/v1/query/list-transactions?accountId=${r.accountId}`),
   ...MEMBER_ADDRESSED,
   ...INVITATION_ADDRESSED,
+  ...PRODUCT_ADDRESSED,
   createDeposit: (c, r) => c.acme.client.post('/v1/submit/create-deposit', { accountId: r.accountId, amount: '1.00', currency: 'USD', chainId: 8453 }),
   simulateDeposit: (c, r) => c.acme.client.post('/v1/sandbox/simulate-deposit', { transactionId: r.transactionId, amount: '1.00' }),
   createEntityWallet: (c, r) => c.acme.client.post('/v1/submit/create-entity-wallet', { accountId: r.entityAccountId }),
@@ -186,6 +188,7 @@ async function otpToken(server: TestServer, who: SeededIntegrator, userId: strin
 const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
   ...memberExamples(() => anvil),
   ...INVITATION_EXAMPLES,
+  ...PRODUCT_EXAMPLES,
   livez: async ({ server }) => [await plain(server, '/livez')],
   readyz: async ({ server }) => [await plain(server, '/readyz')],
   describeProblem: async ({ server }) => [await plain(server, '/problems/invalid_signature'), await plain(server, '/problems/nope')],

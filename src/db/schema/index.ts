@@ -15,3 +15,4 @@ export * from './otp.js';
 export * from './bank-accounts.js';
 export * from './withdrawals.js';
 export * from './members.js';
+export * from './products.js';

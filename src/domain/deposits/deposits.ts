@@ -5,6 +5,8 @@ import type { Database, Tx } from '../../db/database.js';
 import { findDepositAccount, findDepositByReference, listTransactionTransitions } from '../../db/repositories/deposits.js';
 import { findTransaction, insertTransaction, moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
 import type { TransactionStatus } from '../../db/schema/index.js';
+import { requireProductEnabled } from '../products/account-products.js';
+import type { ProductConfig } from '../products/catalogue.js';
 import { requireChain } from '../chains.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { newPaymentReference } from '../references.js';
@@ -21,6 +23,8 @@ export interface DepositDeps {
   chains: ChainRegistry;
   config: DepositConfig;
   treasury: Treasury | undefined;
+  /** The products offered (the fiat_deposits gate). */
+  products: ProductConfig;
 }
 
 export interface CreateDepositInput {
@@ -56,6 +60,7 @@ export async function createDeposit(ctx: MutationContext, deps: DepositDeps, inp
   const found = await findDepositAccount(ctx.db.db, integratorId, input.accountId);
   if (!found) throw notFound('Account');
   const { account } = found;
+  await requireProductEnabled(ctx.db.db, deps.products, account.id, 'fiat_deposits');
   requireChain(deps.chains, input.chainId, 'chainId');
   const bank = deps.config.banks[input.currency];
   if (!bank || !deps.treasury) {

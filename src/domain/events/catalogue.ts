@@ -13,6 +13,8 @@ export const EVENT_TYPES = {
   'account.created': 'An individual or entity account was created',
   'account.wallet_created': 'An entity account made before entities had wallets was given its custodial wallet (create-entity-wallet)',
   'account.approval_policy_updated': 'An owner changed how many member approvals a transaction from the entity wallet needs (previousAttributes has the old requiredApprovals)',
+  'account.product_enabled': 'An account enabled a product (object: the account’s product, with termsAcceptedAt)',
+  'account.product_disabled': 'An account disabled a product: its operations refuse the account until it is enabled again',
   'member.added': 'A user became a member of an entity account: its representative as first owner, or by accepting an invitation',
   'member.role_changed': 'A member’s role changed (previousAttributes has the old role)',
   'member.removed': 'A member was removed from an entity account (the object as it was)',

@@ -11,6 +11,8 @@ import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, invalidFields, notFound, type FieldError } from '../errors.js';
 import { newId, UUID_PATTERN } from '../ids.js';
 import { mayAct } from '../members/roles.js';
+import { requireProductEnabled } from '../products/account-products.js';
+import type { ProductConfig } from '../products/catalogue.js';
 import { approvalsOf } from './approvals-view.js';
 import { propose, TransactionIdTaken } from './propose.js';
 import { broadcast as broadcastSigned } from './quorum.js';
@@ -59,6 +61,8 @@ export type Approve = (ctx: MutationContext, userId: string, signedBody: unknown
 
 export interface TransactionDeps {
   chains: ChainRegistry;
+  /** The products offered (the custodial_wallet gate). */
+  products: ProductConfig;
   log: Pick<Log, 'error'>;
   /** Called after a broadcast was committed (wakes the watcher). */
   onBroadcast?: () => void;
@@ -164,6 +168,7 @@ export async function sendTransaction(
   if (account.verificationStatus !== 'active') {
     throw new ApiError('account_not_active', `The account cannot transact while its verificationStatus is ${account.verificationStatus ?? 'unknown'}`);
   }
+  await requireProductEnabled(ctx.db.db, deps.products, account.id, withdrawal ? 'fiat_withdrawals' : 'custodial_wallet');
   if (unsigned.chainId !== chainId) throw new ApiError('chain_mismatch', `The unsigned transaction is for chain ${unsigned.chainId}, not chain_id ${chainId}`);
   if (withdrawal) await checkWithdrawalApproval(ctx, withdrawal, account, chainId, signedBody.parameters.unsignedTransaction);
 

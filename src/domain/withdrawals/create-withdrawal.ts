@@ -5,6 +5,8 @@ import type { Treasury } from '../../chain/treasury.js';
 import { findBankAccount } from '../../db/repositories/bank-accounts.js';
 import { findDepositAccount } from '../../db/repositories/deposits.js';
 import { insertTransaction } from '../../db/repositories/transactions.js';
+import { requireProductEnabled } from '../products/account-products.js';
+import type { ProductConfig } from '../products/catalogue.js';
 import { requireChain } from '../chains.js';
 import { runMutation, type MutationContext } from '../context.js';
 import type { DepositCurrency } from '../deposits/deposit-config.js';
@@ -21,6 +23,8 @@ export interface WithdrawalDeps {
   config: WithdrawalConfig;
   /** Where the crypto goes; none (production without TREASURY_PRIVATE_KEY): withdrawals are unavailable. */
   treasury: Treasury | undefined;
+  /** The products offered (the fiat_withdrawals gate). */
+  products: ProductConfig;
 }
 
 export interface CreateWithdrawalInput {
@@ -53,6 +57,7 @@ export async function createWithdrawal(ctx: MutationContext, deps: WithdrawalDep
   const bank = await findBankAccount(ctx.db.db, integratorId, input.bankAccountId);
   // A bank account of another of the integrator's accounts is as unknown here as one that does not exist.
   if (!bank || bank.accountId !== found.account.id) throw notFound('Bank account');
+  await requireProductEnabled(ctx.db.db, deps.products, found.account.id, 'fiat_withdrawals');
   const chain = requireChain(deps.chains, input.chainId, 'chainId');
   if (bank.currency !== input.currency) {
     throw invalidFields([{ pointer: '/currency', code: 'currency_mismatch', detail: `must be the bank account's currency (${bank.currency})`, in: 'body' }]);

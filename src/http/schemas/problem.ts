@@ -27,6 +27,7 @@ export const ProblemSchema = Type.Object(
     action: Type.Optional(Type.String({ description: 'invalid_state_transition: the refused action' })),
     reason: Type.Optional(Type.String({ description: 'invalid_stamp, invalid_approval_token: why it was refused; chain_rejected: the node’s reason' })),
     attemptsRemaining: Type.Optional(Type.Integer({ minimum: 0, description: 'otp_invalid: wrong guesses the code still allows' })),
+    reasons: Type.Optional(Type.Array(Type.String(), { description: 'product_unavailable: why the account cannot have the product (docs/products.md)' })),
   },
   { $id: 'Problem', additionalProperties: false, title: 'Problem' },
 );

@@ -14,7 +14,7 @@ const TAGS = ['Transactions'];
 
 /** What a submission needs besides its context: the chains, a logger, and the watcher's wake-up. */
 export function transactionDeps(request: FastifyRequest, deps: Deps): TransactionDeps {
-  return { chains: deps.chains, log: request.log, onBroadcast: () => deps.transactionBroadcast?.fire() };
+  return { chains: deps.chains, products: deps.config.products, log: request.log, onBroadcast: () => deps.transactionBroadcast?.fire() };
 }
 
 export function transactionRoutes(api: Api, deps: Deps): void {

@@ -17,6 +17,7 @@ export function withdrawalRoutes(api: Api, deps: Deps): void {
     chains: deps.chains,
     config: deps.config.withdrawals,
     treasury: treasuryFor({ key: deps.config.deposits.treasuryKey, sandbox: deps.config.appEnv === 'sandbox', secrets: deps.secrets }),
+    products: deps.config.products,
   };
 
   api.post(
