@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'scratch/**', 'bench/results/**', 'drizzle/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'scratch/**', 'bench/results/**', 'drizzle/**', 'packages/*/dist/**', 'packages/*/.build-*/**', 'packages/sdk/src/generated/openapi.ts'] },
   ...tseslint.configs.recommended,
   {
     rules: {

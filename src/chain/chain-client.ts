@@ -1,4 +1,4 @@
-import { createPublicClient, http, type Address, type Hash, type Hex, type PublicClient, type TransactionReceipt } from 'viem';
+import { createPublicClient, http, type Abi, type Address, type ContractFunctionArgs, type ContractFunctionName, type ContractFunctionReturnType, type Hash, type Hex, type Log, type PublicClient, type TransactionReceipt } from 'viem';
 
 /** Why an RPC call failed, in the terms the API reports (docs: transactions). */
 export type RpcFailureCode =
@@ -20,6 +20,11 @@ export class RpcFailure extends Error {
   ) {
     super(message);
   }
+}
+
+/** A contract call reverted or reached an address without the function (no code, another contract). */
+export class ContractCallError extends Error {
+  override readonly name = 'ContractCallError';
 }
 
 /** The spec's transactionReceipt: integers for index and block number, decimal strings for amounts. */
@@ -152,6 +157,92 @@ export class ChainClient {
     try {
       const [fees, gas] = await Promise.all([this.client.estimateFeesPerGas(), this.client.estimateGas({ account: from, to, value })]);
       return { gas, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
+    } catch (err) {
+      throw classifyRpcError(err);
+    }
+  }
+
+  /**
+   * Like transferParameters for a contract call: its gas (eth_estimateGas with the calldata) and EIP-1559 fees now.
+   * A call that would revert throws RpcFailure (viem's estimate error, classified like every other).
+   */
+  async callParameters(from: Address, to: Address, data: Hex, value = 0n): Promise<{ gas: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
+    try {
+      const [fees, gas] = await Promise.all([this.client.estimateFeesPerGas(), this.client.estimateGas({ account: from, to, data, value })]);
+      return { gas, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
+    } catch (err) {
+      throw classifyRpcError(err);
+    }
+  }
+
+  /** EIP-1559 fees now: the base fee with headroom plus the node's priority fee. */
+  async feesPerGas(): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
+    try {
+      const fees = await this.client.estimateFeesPerGas();
+      return { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
+    } catch (err) {
+      throw classifyRpcError(err);
+    }
+  }
+
+  /** The gas of a contract call from `from` (eth_estimateGas with its calldata); a call that would revert throws RpcFailure. */
+  async estimateCallGas(from: Address, to: Address, data: Hex, value = 0n): Promise<bigint> {
+    try {
+      return await this.client.estimateGas({ account: from, to, data, value });
+    } catch (err) {
+      throw classifyRpcError(err);
+    }
+  }
+
+  /**
+   * eth_call of a view function. A call that reverts or reaches no contract throws ContractCallError (the contract
+   * is not what it was taken for); a node that cannot be reached throws RpcFailure. `at.blockNumber` reads at that
+   * block instead of the latest (several reads at one block agree with each other).
+   */
+  async read<const abi extends Abi, name extends ContractFunctionName<abi, 'pure' | 'view'>, const args extends ContractFunctionArgs<abi, 'pure' | 'view', name>>(
+    address: Address,
+    abi: abi,
+    functionName: name,
+    args: args,
+    at?: { blockNumber?: bigint },
+  ): Promise<ContractFunctionReturnType<abi, 'pure' | 'view', name, args>> {
+    try {
+      const block = at?.blockNumber === undefined ? {} : { blockNumber: at.blockNumber };
+      return await this.client.readContract({ address, abi, functionName, args, ...block } as never);
+    } catch (err) {
+      // viem wraps every failure of the call, a node out of reach included: tell them apart by what caused it.
+      const failure = classifyRpcError(err);
+      if (failure.code !== 'rpc_unreachable' && (err as { name?: string }).name === 'ContractFunctionExecutionError') {
+        throw new ContractCallError(`${functionName}() on ${address}: ${firstLine(err)}`);
+      }
+      throw failure;
+    }
+  }
+
+  /** The logs of a mined transaction (its receipt's); throws RpcFailure. */
+  async receiptLogs(hash: Hash): Promise<Log[]> {
+    try {
+      return (await this.client.getTransactionReceipt({ hash })).logs;
+    } catch (err) {
+      throw classifyRpcError(err);
+    }
+  }
+
+  /**
+   * The node's latest block number now (eth_blockNumber on every call). latestBlockNumber may answer from viem's
+   * block-number cache (up to the client's polling interval, 4 s), too old to pin reads to.
+   */
+  async blockNumber(): Promise<bigint> {
+    try {
+      return await this.client.getBlockNumber({ cacheTime: 0 });
+    } catch (err) {
+      throw classifyRpcError(err);
+    }
+  }
+
+  async latestBlockNumber(): Promise<bigint> {
+    try {
+      return await this.client.getBlockNumber();
     } catch (err) {
       throw classifyRpcError(err);
     }

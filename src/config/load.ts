@@ -6,7 +6,7 @@ import { parseEncryptionKey } from '../crypto/encryption-key.js';
 import { DEFAULT_HIGH_RISK_COUNTRIES, parseHighRiskCountries } from '../domain/onboarding/reference/high-risk-countries.js';
 import { ConfigError, flag, integer, oneOf, parsed } from './env.js';
 import { parseCountryRules, parseOfferedProducts } from '../domain/products/product-config.js';
-import { bodyLimits, depositConfig, invitationBaseUrl, retrySchedule, smtp, webauthn, webhookReach, withdrawalConfig } from './sections.js';
+import { bodyLimits, depositConfig, invitationBaseUrl, retrySchedule, smtp, webauthn, webhookReach, vaultConfig, withdrawalConfig } from './sections.js';
 import { LOG_LEVELS, type Config } from './types.js';
 
 // The repository's config/ folder, from src/config/ or, once built, dist/src/config/.
@@ -75,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       countries: parsed('PRODUCT_COUNTRIES', () => parseCountryRules(env.PRODUCT_COUNTRIES)),
     },
     chainRpcUrls,
+    vaults: vaultConfig(env, new Set(chainRpcUrls.keys())),
     webhooks: {
       retryScheduleMs: retrySchedule(env),
       allowPrivate: reach.allowPrivate,

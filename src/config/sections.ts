@@ -1,6 +1,7 @@
 import { originPatternProblem, rpIdProblem, type RelyingPartyPolicy } from '../crypto/webauthn/relying-party.js';
 import { DEPOSIT_CURRENCIES, parseBankDetails, parseRates, parseTreasuryKey, SANDBOX_BANKS, type DepositConfig } from '../domain/deposits/deposit-config.js';
 import { PAYOUT_RAILS, parseRails, type WithdrawalConfig } from '../domain/withdrawals/withdrawal-config.js';
+import { parseVaults, type VaultConfig } from '../domain/vaults/vault-config.js';
 import { commaList, ConfigError, flag, integer, parsed } from './env.js';
 import type { AppEnv, Config, OtpConfig, WebhookConfig } from './types.js';
 
@@ -133,4 +134,15 @@ export function invitationBaseUrl(env: NodeJS.ProcessEnv, appEnv: AppEnv, port: 
         : null;
   if (problem) throw new ConfigError(`INVITATION_BASE_URL ${problem} (got ${JSON.stringify(raw)})`);
   return url!.href.replace(/\/+$/, '');
+}
+
+/** VAULTS and the VAULT_* settings (docs/products.md#vaults). */
+export function vaultConfig(env: NodeJS.ProcessEnv, chainIds: ReadonlySet<number>): VaultConfig {
+  return {
+    configured: parsed('VAULTS', () => parseVaults(env.VAULTS, chainIds)),
+    cacheMs: integer(env, 'VAULT_CACHE_SECONDS', 15, 0, 3600) * 1000,
+    snapshotIntervalMs: integer(env, 'VAULT_SNAPSHOT_SECONDS', 3600, 10, 86_400) * 1000,
+    preparationTtlMs: integer(env, 'VAULT_PREPARATION_SECONDS', 900, 30, 86_400) * 1000,
+    depositGasLimit: BigInt(integer(env, 'VAULT_DEPOSIT_GAS', 300_000, 50_000, 30_000_000)),
+  };
 }

@@ -1,6 +1,7 @@
 import type { RelyingPartyPolicy } from '../crypto/webauthn/relying-party.js';
 import type { DepositConfig } from '../domain/deposits/deposit-config.js';
 import type { ProductConfig } from '../domain/products/catalogue.js';
+import type { VaultConfig } from '../domain/vaults/vault-config.js';
 import type { WithdrawalConfig } from '../domain/withdrawals/withdrawal-config.js';
 
 // What loadConfig returns (load.ts reads and checks the environment into it).
@@ -51,6 +52,8 @@ export interface Config {
   withdrawals: WithdrawalConfig;
   /** PRODUCTS and PRODUCT_COUNTRIES: the products offered and their country rules (docs/products.md). */
   products: ProductConfig;
+  /** VAULTS and the VAULT_* settings: the yield vaults offered (docs/products.md#vaults). */
+  vaults: VaultConfig;
 }
 
 export interface OtpConfig {

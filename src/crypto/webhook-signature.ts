@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 
 /**
  * Standard Webhooks signatures with Ed25519 (the `v1a` scheme): the signed content is
@@ -66,3 +66,22 @@ export function anySignatureValid(header: string, publicKey: KeyObject, id: stri
   return false;
 }
 
+
+/**
+ * Standard Webhooks' symmetric scheme `v1`: HMAC-SHA256 over the same content, keyed with a secret shown as
+ * `whsec_<base64>`. It is what the `standardwebhooks` and `svix` libraries verify.
+ */
+export const SECRET_PREFIX = 'whsec_';
+export const HMAC_SCHEME = 'v1';
+/** 32 random bytes: Standard Webhooks asks for 24 to 64. */
+export const HMAC_SECRET_BYTES = 32;
+
+export function generateHmacSecret(): Buffer {
+  return randomBytes(HMAC_SECRET_BYTES);
+}
+
+/** One `v1,<base64>` entry per secret, space-separated. */
+export function signWebhookHmac(secrets: Buffer[], id: string, timestamp: number, body: string | Buffer): string {
+  const content = signedContent(id, timestamp, body);
+  return secrets.map((secret) => `${HMAC_SCHEME},${createHmac('sha256', secret).update(content).digest('base64')}`).join(' ');
+}

@@ -26,10 +26,14 @@ import { verificationRoutes } from './routes/verification/verification.js';
 import { bankAccountRoutes } from './routes/bank-accounts/bank-accounts.js';
 import { memberRoutes } from './routes/members/members.js';
 import { productRoutes } from './routes/products/products.js';
+import { vaultRoutes } from './routes/products/vaults.js';
 import { invitationRoutes } from './routes/members/invitations.js';
 import { registerInvitationPages } from './pages/invitation-routes.js';
 import { transactionApprovalRoutes } from './routes/members/transaction-approvals.js';
 import { withdrawalRoutes } from './routes/transactions/withdrawals.js';
+import { TransactionSchema } from './schemas/transactions.js';
+import { PositionSchema, PreparedSchema, VaultSchema } from './schemas/vaults.js';
+import { EventSchema, SubscriptionListingSchema, SubscriptionSchema } from './schemas/webhooks.js';
 import { CredentialSchema } from './schemas/credentials.js';
 import { ProblemSchema } from './schemas/problem.js';
 import type { Api, Deps, Operation } from './types.js';
@@ -61,13 +65,21 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ProblemSchema);
   app.addSchema(CredentialSchema);
+  // Named components: shapes several operations answer with, written once in the OpenAPI document.
+  app.addSchema(TransactionSchema);
+  app.addSchema(EventSchema);
+  app.addSchema(SubscriptionSchema);
+  app.addSchema(SubscriptionListingSchema);
+  app.addSchema(VaultSchema);
+  app.addSchema(PositionSchema);
+  app.addSchema(PreparedSchema);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   const parseBody = registerJsonBody(app);
   registerBodyLimits(app, deps.config);
   registerProblemHandling(app);
-  await registerOpenApi(app);
+  await registerOpenApi(app, deps.config.appEnv);
   const failures = new FailureLimiter(deps.config.authFailureLimit, deps.clock);
 
   opsRoutes(app, deps);
@@ -84,6 +96,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     bankAccountRoutes(api, deps);
     memberRoutes(api, deps);
     productRoutes(api, deps);
+    vaultRoutes(api, deps);
     invitationRoutes(api, deps);
     transactionApprovalRoutes(api, deps);
     verificationRoutes(api, deps);

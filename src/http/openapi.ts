@@ -1,8 +1,10 @@
 import swagger, { type SwaggerTransform } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import type { AppEnv } from '../config/types.js';
 import { API_VERSION } from '../version.js';
 import { ADMIN_PREFIX } from './admin/admin-api.js';
+import { integratorDocsUi } from './pages/docs-try-it-out.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,10 +13,18 @@ declare module 'fastify' {
   }
 }
 
-/** A document keeps the routes whose URL `keep` accepts; the others are hidden from it. */
+/**
+ * A document keeps the routes whose URL `keep` accepts; the others are hidden from it. An operation without a
+ * description of its own is described by its summary (every operation has one; linters and generated SDKs read the
+ * description).
+ */
 const documenting =
   (keep: (url: string) => boolean): SwaggerTransform =>
-  ({ schema, url }) => ({ schema: keep(url) ? schema : { ...schema, hide: true }, url });
+  ({ schema, url }) => {
+    if (!keep(url)) return { schema: { ...schema, hide: true }, url };
+    const s = (schema ?? {}) as { summary?: string; description?: string };
+    return { schema: s.description === undefined && s.summary ? { ...schema, description: s.summary } : schema, url };
+  };
 
 const isAdmin = (url: string) => url.startsWith(`${ADMIN_PREFIX}/`);
 
@@ -25,9 +35,10 @@ const refResolver = { buildLocalReference: (json: { $id?: unknown }, _baseUri: u
  * The OpenAPI documents are generated from the route schemas that validate requests, so they cannot drift.
  * Two of them: the integrators' (/openapi.json, /docs), whose security scheme is the spec's "API key made of
  * three headers" (three apiKey schemes required together), and the operators' (/admin/openapi.json,
- * /admin/docs), a bearer token.
+ * /admin/docs), a bearer token. /docs signs Try it out requests in the browser in the sandbox and has it off in
+ * production (pages/docs-try-it-out.ts).
  */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, appEnv: AppEnv): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -51,6 +62,21 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       },
       security: [{ pubkey: [], timestamp: [], signature: [] }],
+      // Relative: the document describes the server that serves it, whatever its host (Try it out calls it).
+      servers: [{ url: '/', description: 'This server' }],
+      tags: [
+        { name: 'API health', description: 'Whether the API answers, and what the calling credential may do' },
+        { name: 'Customer management', description: 'End users, individual and entity accounts, associated persons, documents and verification (docs/onboarding.md, docs/verification.md)' },
+        { name: 'Account management', description: 'Entity wallets, members and roles, invitations, approval policies and quorum decisions (docs/members.md)' },
+        { name: 'Products', description: 'The product catalogue, each account’s products, and yield vaults (docs/products.md)' },
+        { name: 'Transactions', description: 'Transfers approved by passkey or one-time code, fiat deposits and withdrawals, bank accounts (docs/transactions.md)' },
+        { name: 'OTP authentication', description: 'One-time codes by email that approve transactions and member actions (docs/otp.md)' },
+        { name: 'Events', description: 'Every state change as an event, listed with filters and a long poll (docs/events.md)' },
+        { name: 'Webhooks', description: 'Signed deliveries of events to your endpoints, their history and retries (docs/webhooks.md)' },
+        { name: 'Integrator key management', description: 'The P-256 credentials that sign your requests (docs/authentication.md)' },
+        { name: 'Sandbox', description: 'Sandbox only: simulations of what a bank, an operator or a user would do' },
+        { name: 'Operations', description: 'Liveness, readiness and problem type descriptions (unsigned)' },
+      ],
     },
     transform: documenting((url) => !isAdmin(url)),
     refResolver,
@@ -73,7 +99,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     refResolver,
   });
   // Each docs page in its own scope: @fastify/swagger-ui decorates its instance, once per instance.
-  await app.register(async (scope) => scope.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } }));
+  await app.register(async (scope) => scope.register(swaggerUi, { routePrefix: '/docs', ...integratorDocsUi(appEnv) }));
   await app.register(async (scope) =>
     scope.register(swaggerUi, {
       routePrefix: '/admin/docs',

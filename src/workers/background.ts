@@ -11,6 +11,7 @@ import { startWebhookWorker, type WebhookWorker } from './webhook-worker.js';
 import type { Log } from '../log.js';
 import type { Mailer } from '../mail/mailer.js';
 import { startMailSender, type MailSender } from './mail-sender.js';
+import { startVaultSnapshots, type VaultSnapshots } from './vault-snapshots.js';
 
 export interface BackgroundDeps {
   config: Config;
@@ -42,6 +43,8 @@ export interface Background {
   watcher: TransactionWatcher | undefined;
   /** Sends queued mail and expires invitations (docs/invitations.md). */
   mail: MailSender;
+  /** Records the vaults' share prices for the APYs (when chains are configured). */
+  vaultSnapshots: VaultSnapshots | undefined;
   /** Stops maintenance, the watcher and the worker (deliveries in flight finish or are handed back). */
   stop(): Promise<void>;
 }
@@ -64,6 +67,8 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
     deps.chains.chainIds().length > 0
       ? startTransactionWatcher({ database: deps.database, chains: deps.chains, clock: deps.clock, log: deps.log, ...(treasury ? { treasury } : {}) })
       : undefined;
+  const vaultSnapshots =
+    deps.chains.chainIds().length > 0 ? startVaultSnapshots({ database: deps.database, chains: deps.chains, config: deps.config.vaults, clock: deps.clock, log: deps.log }) : undefined;
   const mail = startMailSender({ database: deps.database, secrets: deps.secrets, clock: deps.clock, log: deps.log, ...(deps.mailer ? { mailer: deps.mailer } : {}) });
   const unlisten = watcher ? deps.transactionBroadcast?.on(() => watcher.kick()) : undefined;
   const unlistenMail = deps.mailQueued?.on(() => mail.kick());
@@ -71,11 +76,13 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
     worker,
     watcher,
     mail,
+    vaultSnapshots,
     async stop() {
       stopMaintenance();
       unlisten?.();
       unlistenMail?.();
       await watcher?.stop();
+      await vaultSnapshots?.stop();
       await worker?.stop();
       await mail.stop();
     },

@@ -2,15 +2,15 @@ import type { Hash, Hex } from 'viem';
 import type { ChainClient, ChainRegistry, ReceiptView } from '../chain/chain-client.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
-import { listProcessing, listStaleProposals, moveTransaction, type TransactionRow } from '../db/repositories/transactions.js';
+import { listExpiredPreparations, listProcessing, listStaleProposals, moveTransaction, type TransactionRow } from '../db/repositories/transactions.js';
 import { recordTransactionChange, WATCHER } from '../domain/transactions/record-change.js';
-import type { FailureReason } from '../domain/transactions/transaction-view.js';
+import type { FailureReason, StoredVaultCall } from '../domain/transactions/transaction-view.js';
+import { settledVaultCall } from '../domain/vaults/settlement.js';
 import type { Treasury } from '../chain/treasury.js';
 import { listPayoutsDue } from '../db/repositories/deposits.js';
 import { payOut, payoutDue } from '../domain/deposits/payout.js';
 import { initiatePayout } from '../domain/withdrawals/withdrawal-payouts.js';
-import { expireQuote } from '../domain/withdrawals/withdrawal-states.js';
-import { listExpiredWithdrawals } from '../db/repositories/withdrawals.js';
+import { expirePreparation } from '../domain/transactions/prepared.js';
 import { expireProposal, PROPOSAL_LIFETIME_MS } from '../domain/transactions/quorum.js';
 import { Rounds } from './rounds.js';
 import type { Log } from '../log.js';
@@ -75,7 +75,11 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
       if (!client || !row.transactionHash) continue;
       try {
         const receipt = await client.receipt(row.transactionHash as Hash);
-        if (receipt) await settle(row, receipt.status === 'success' ? { status: 'completed', receipt } : { status: 'failed', receipt, failureReason: 'reverted' });
+        if (receipt?.status === 'success') {
+          // A vault call records what the vault's event says it moved (docs/products.md#positions).
+          const vault = row.kind === 'vault_deposit' || row.kind === 'vault_withdrawal' ? await settledVaultCall(client, row) : undefined;
+          await settle(row, { status: 'completed', receipt, ...(vault ? { vault } : {}) });
+        } else if (receipt) await settle(row, { status: 'failed', receipt, failureReason: 'reverted' });
         else if (!(await client.known(row.transactionHash as Hash)) && !(await resent(client, row)) && clock().getTime() - (row.broadcastedAt ?? row.createdAt).getTime() > DROPPED_AFTER_MS) {
           await settle(row, { status: 'failed', failureReason: 'dropped' });
         }
@@ -115,12 +119,12 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
     }
   }
 
-  /** Withdrawals nobody approved in time fail as quote_expired; entity proposals without a quorum in 24 h as expired. */
+  /** Prepared transactions nobody approved in time fail as quote_expired; entity proposals without a quorum in 24 h as expired. */
   async function expireQuotes(): Promise<void> {
     const now = clock();
-    for (const row of await listExpiredWithdrawals(database.db, now, BATCH)) {
+    for (const row of await listExpiredPreparations(database.db, now, BATCH)) {
       if (stopped) return;
-      await database.db.transaction((tx) => expireQuote(tx, row, WATCHER, now));
+      await database.db.transaction((tx) => expirePreparation(tx, row, WATCHER, now));
     }
     for (const row of await listStaleProposals(database.db, new Date(now.getTime() - PROPOSAL_LIFETIME_MS), BATCH)) {
       if (stopped) return;
@@ -128,7 +132,7 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
     }
   }
 
-  async function settle(row: TransactionRow, outcome: { status: 'completed' | 'failed'; receipt?: ReceiptView; failureReason?: FailureReason }): Promise<void> {
+  async function settle(row: TransactionRow, outcome: { status: 'completed' | 'failed'; receipt?: ReceiptView; failureReason?: FailureReason; vault?: StoredVaultCall }): Promise<void> {
     const now = clock();
     // A withdrawal's crypto in the treasury is half of it: the fiat payout to the bank account starts now.
     const payingOut = row.kind === 'withdrawal' && outcome.status === 'completed';
@@ -137,6 +141,7 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
         status: payingOut ? 'funds_in_transfer' : outcome.status,
         ...(outcome.receipt ? { receipt: outcome.receipt } : {}),
         ...(outcome.failureReason ? { failureReason: outcome.failureReason } : {}),
+        ...(outcome.vault ? { vault: outcome.vault } : {}),
         updatedAt: now,
       });
       if (!updated) return;

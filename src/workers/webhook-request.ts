@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { sealContexts } from '../crypto/seal-contexts.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import { privateKeyFromRaw, signWebhook } from '../crypto/webhook-signature.js';
+import { privateKeyFromRaw, signWebhook, signWebhookHmac } from '../crypto/webhook-signature.js';
 import type { Executor } from '../db/database.js';
 import { findEventsByIds } from '../db/repositories/events.js';
 import type { Claimed } from '../db/repositories/webhook-deliveries.js';
@@ -52,8 +52,19 @@ export class WebhookSigner {
    * each is opened and imported once per process (bounded: the cache is dropped when it grows past the limit).
    */
   private readonly keyObjects = new Map<string, KeyObject>();
+  private readonly hmacSecrets = new Map<string, Buffer>();
 
   constructor(private readonly secrets: SecretBox) {}
+
+  private hmacSecret(k: SigningKeyRow): Buffer {
+    let secret = this.hmacSecrets.get(k.id);
+    if (!secret) {
+      if (this.hmacSecrets.size >= KEY_CACHE_LIMIT) this.hmacSecrets.clear();
+      secret = this.secrets.open(k.sealedPrivateKey, sealContexts.webhookSigningKey(k.id));
+      this.hmacSecrets.set(k.id, secret);
+    }
+    return secret;
+  }
 
   private signingKey(k: SigningKeyRow): KeyObject {
     let key = this.keyObjects.get(k.id);
@@ -67,7 +78,21 @@ export class WebhookSigner {
 
   headersFor(subscription: SubscriptionRow, keys: SigningKeyRow[], eventId: string, body: string, now: Date): Record<string, string> {
     const timestamp = Math.floor(now.getTime() / 1000);
-    const privateKeys = signingOrder(keys, subscription.activeSigningKeyId).map((k) => this.signingKey(k));
+    const ordered = signingOrder(keys, subscription.activeSigningKeyId);
+    const signature =
+      subscription.algorithm === 'hmac-sha256'
+        ? signWebhookHmac(
+            ordered.map((k) => this.hmacSecret(k)),
+            eventId,
+            timestamp,
+            body,
+          )
+        : signWebhook(
+            ordered.map((k) => this.signingKey(k)),
+            eventId,
+            timestamp,
+            body,
+          );
     const headers: Record<string, string> = {};
     // Sealed at rest (a legacy row not yet sealed by maintenance: its clear values).
     for (const [name, value] of Object.entries(openHeaders(this.secrets, subscription))) if (!isReservedHeader(name)) headers[name.toLowerCase()] = value;
@@ -77,7 +102,7 @@ export class WebhookSigner {
       'content-type': 'application/json',
       'webhook-id': eventId,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': signWebhook(privateKeys, eventId, timestamp, body),
+      'webhook-signature': signature,
     };
   }
 }

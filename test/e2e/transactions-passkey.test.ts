@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { build } from 'esbuild';
+import { buildUnsignedTransaction, createIntegratorClient, type signedBodyFor } from '../../packages/sdk/src/index.js';
 import { backends } from '../harness/backends.js';
 import { CHROMIUM, chromiumMissing } from '../harness/chromium.js';
 import { ETH, recipient, settled, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
@@ -81,6 +83,40 @@ describe('passkey transaction in Chromium', { skip: skipBrowser ? `${CHROMIUM} i
         assert.deepEqual(errors, []);
         await page.close();
       });
+
+      it('the SDK, bundled for the browser, stamps with the page’s passkey (stampWithPasskey) and builds the body (signedBodyFor)', async () => {
+        const { page, errors } = await walletPage(f.browser, f.site.url);
+        await page.addScriptTag({ content: await sdkBundle() });
+        const { authenticator, credentialId } = await registerPasskey(page);
+        const api = createIntegratorClient({ baseUrl: server.url, privateKey: acme.privateKey, now: () => server.clock.seconds() });
+        server.clock.advance(1000);
+        const created = await api.createIndividualAccount({
+          body: { userInfo: californian({ email: `sdk.browser.${randomUUID()}@example.com` }) as never, serviceTermsSignedAt: signedAt(), verificationDocuments: personDocs() as never, authenticators: [authenticator] as never },
+        });
+        server.clock.advance(1000);
+        await api.simulateVerification({ body: { accountId: created.accountId, outcome: 'approve' } });
+        await f.base.setBalance(created.walletAddress!, ETH);
+        const built = await buildUnsignedTransaction({ rpcUrl: f.base.url, chainId: 8453, from: created.walletAddress!, to: recipient(), value: 7n });
+        // In the page, as a wallet front end would: the SDK's helpers over navigator.credentials.
+        const stamped = (await page.evaluate(
+          `(async (input) => {
+            const body = IntegratorSdk.signedBodyFor(input);
+            return { body, webAuthnStamp: await IntegratorSdk.stampWithPasskey(body, { rpId: 'localhost', credentialIds: [input.credentialId] }) };
+          })(${JSON.stringify({ organizationId: created.organizationId, walletAddress: created.walletAddress, unsignedTransaction: built.unsignedTransaction, timestampMs: server.clock.now().getTime(), credentialId })})`,
+        )) as { body: ReturnType<typeof signedBodyFor>; webAuthnStamp: string };
+        const transactionId = randomUUID();
+        const sent = await api.sendTransactionPasskey({ query: { chain_id: 8453 }, body: { transactionId, signedBody: stamped.body, webAuthnStamp: stamped.webAuthnStamp } });
+        assert.equal(sent.status, 'processing');
+        assert.equal((await settled(acme, transactionId)).status, 'completed');
+        assert.deepEqual(errors, []);
+        await page.close();
+      });
     });
   }
 });
+
+/** packages/sdk bundled as a browser script (global IntegratorSdk), as an integrator's bundler would ship it. */
+async function sdkBundle(): Promise<string> {
+  const out = await build({ entryPoints: ['packages/sdk/src/index.ts'], bundle: true, format: 'iife', globalName: 'IntegratorSdk', platform: 'browser', write: false, logLevel: 'silent' });
+  return out.outputFiles[0]!.text;
+}

@@ -21,13 +21,15 @@ export interface Anvil {
   /** Sets an address's balance in wei (anvil_setBalance). */
   setBalance(address: string, wei: bigint): Promise<void>;
   rpc<T = unknown>(method: string, params?: unknown[]): Promise<T>;
+  /** The receipt of a sent transaction once mined: anvil 1.x answers the send before its block is sealed. */
+  mined(hash: string): Promise<{ status: string; blockNumber: string }>;
   /** Stops the node (SIGTERM, then SIGKILL); the URL refuses connections afterwards. */
   stop(): Promise<void>;
 }
 
 /**
  * A real local EVM node on a free loopback port. Blocks are mined as transactions arrive (anvil's default
- * automine), so a broadcast transaction has its receipt at once.
+ * automine), but the send is answered before the block is sealed: wait with `mined` before reading its effects.
  */
 export async function startAnvil(chainId: number): Promise<Anvil> {
   const child: ChildProcess = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(chainId)], {
@@ -59,10 +61,20 @@ export async function startAnvil(chainId: number): Promise<Anvil> {
     if (body.error) throw new Error(`${method}: ${body.error.message}`);
     return body.result as T;
   };
+  const mined = async (hash: string) => {
+    // Bounded: automine seals within milliseconds; a receipt missing after 10 s is a lost transaction.
+    for (let i = 0; i < 1000; i++) {
+      const receipt = await rpc<{ status: string; blockNumber: string } | null>('eth_getTransactionReceipt', [hash]);
+      if (receipt) return receipt;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`transaction ${hash} not mined within 10 s`);
+  };
   return {
     chainId,
     url,
     rpc,
+    mined,
     setBalance: async (address, wei) => {
       await rpc('anvil_setBalance', [address, `0x${wei.toString(16)}`]);
     },

@@ -46,6 +46,9 @@ export interface OpenApiOperation {
   requestBody?: { content?: Record<string, OpenApiMedia> };
   responses: Record<string, OpenApiResponse>;
   security?: OpenApiSecurity;
+  summary?: string;
+  description?: string;
+  tags?: string[];
 }
 export interface OpenApiSecurityScheme {
   type: string;
@@ -61,6 +64,8 @@ export interface OpenApiDoc {
   paths: Record<string, Record<string, OpenApiOperation>>;
   components: { securitySchemes: Record<string, OpenApiSecurityScheme>; schemas?: Record<string, OpenApiSchema> };
   security: OpenApiSecurity;
+  servers?: { url: string; description?: string }[];
+  tags?: { name: string; description?: string }[];
 }
 export interface Operation {
   method: string;

@@ -12,6 +12,7 @@ import { createIntegrator } from '../../src/domain/integrators/integrators.js';
 import type { Api } from '../../src/http/types.js';
 import { loggerOptions } from '../../src/logging.js';
 import type { TransactionWatcher } from '../../src/workers/transaction-watcher.js';
+import type { VaultSnapshots } from '../../src/workers/vault-snapshots.js';
 import type { WebhookWorker } from '../../src/workers/webhook-worker.js';
 import type { MailSender } from '../../src/workers/mail-sender.js';
 import { provisionDatabase, type Backend } from './backends.js';
@@ -39,6 +40,8 @@ export interface TestServer {
   watcher: TransactionWatcher | undefined;
   /** The mail sender (queued mail, invitation expiry): tests run its rounds with `mail.runOnce()`. */
   mail: MailSender;
+  /** The vault share-price snapshots (when chains are configured): tests run a round with `runOnce()`. */
+  vaultSnapshots: VaultSnapshots | undefined;
   chains: ChainRegistry;
   /** Where deposits are paid out from (tests fund it on their anvil nodes); undefined without one. */
   treasury: Treasury | undefined;
@@ -73,7 +76,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
   const logger = options.logDestination ? loggerOptions(env.LOG_LEVEL ? config.logLevel : 'info', options.logDestination) : undefined;
   const api = await startApiProcess(system, { ...(logger ? { logger } : {}), background: { maintenance: false } });
   const { app } = api;
-  const { worker, watcher, mail } = api.background;
+  const { worker, watcher, mail, vaultSnapshots } = api.background;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const treasury = treasuryFor({ key: config.deposits.treasuryKey, sandbox: config.appEnv === 'sandbox', secrets });
@@ -90,6 +93,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
     worker,
     watcher,
     mail,
+    vaultSnapshots,
     chains,
     treasury,
     clientFor,

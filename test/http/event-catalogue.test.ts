@@ -201,6 +201,7 @@ describe('event catalogue', () => {
     const id = sub.body.subscription.id;
     ok(await step(() => c.patch(`/v1/webhooks/subscriptions/${id}`, { eventTypes: ['user.*', 'entity.*'] })));
     ok(await step(() => c.post(`/v1/webhooks/subscriptions/${id}/rotate-key`)));
+    ok(await step(() => c.post(`/v1/webhooks/subscriptions/${id}/test`)), 202);
     // A user event goes to the receiver, which answers 410: the service disables the subscription.
     ok(await step(() => c.patch('/v1/submit/update-user', { userId: user.body.userId, userInfo: { phone: '+14155550124' } })));
     await eventually(

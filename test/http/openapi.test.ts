@@ -13,6 +13,7 @@ import { ownerInvitation } from '../harness/invitations.js';
 import { INVITATION_ADDRESSED, INVITATION_EXAMPLES } from './openapi-examples/invitations.js';
 import { MEMBER_ADDRESSED, memberExamples } from './openapi-examples/members.js';
 import { PRODUCT_ADDRESSED, PRODUCT_EXAMPLES } from './openapi-examples/products.js';
+import { VAULT_ADDRESSED, vaultExamples } from './openapi-examples/vaults.js';
 import { openApiChecker, type OpenApiDoc, type Operation } from '../harness/openapi.js';
 import { berliner, californian, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
@@ -144,6 +145,7 @@ const ADDRESSED: Record<string, (c: Ctx, r: ForeignRecords) => Promise<ApiRespon
   updateWebhookSubscription: (c, r) => c.acme.client.patch(`/v1/webhooks/subscriptions/${r.subscriptionId}`, { name: 'x' }),
   deleteWebhookSubscription: (c, r) => c.acme.client.delete(`/v1/webhooks/subscriptions/${r.subscriptionId}`),
   rotateWebhookSigningKey: (c, r) => c.acme.client.post(`/v1/webhooks/subscriptions/${r.subscriptionId}/rotate-key`),
+  sendWebhookTest: (c, r) => c.acme.client.post(`/v1/webhooks/subscriptions/${r.subscriptionId}/test`),
   listWebhookDeliveries: (c, r) => c.acme.client.get(`/v1/webhooks/subscriptions/${r.subscriptionId}/deliveries`),
   retryWebhookDelivery: (c, r) => c.acme.client.post(`/v1/webhooks/subscriptions/${r.subscriptionId}/deliveries/${r.deliveryId}/retry`),
   recoverWebhookDeliveries: (c, r) => c.acme.client.post(`/v1/webhooks/subscriptions/${r.subscriptionId}/recover`, { since: '2020-01-01T00:00:00Z' }),
@@ -154,6 +156,7 @@ const ADDRESSED: Record<string, (c: Ctx, r: ForeignRecords) => Promise<ApiRespon
   ...MEMBER_ADDRESSED,
   ...INVITATION_ADDRESSED,
   ...PRODUCT_ADDRESSED,
+  ...VAULT_ADDRESSED,
   createDeposit: (c, r) => c.acme.client.post('/v1/submit/create-deposit', { accountId: r.accountId, amount: '1.00', currency: 'USD', chainId: 8453 }),
   simulateDeposit: (c, r) => c.acme.client.post('/v1/sandbox/simulate-deposit', { transactionId: r.transactionId, amount: '1.00' }),
   createEntityWallet: (c, r) => c.acme.client.post('/v1/submit/create-entity-wallet', { accountId: r.entityAccountId }),
@@ -189,6 +192,7 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
   ...memberExamples(() => anvil),
   ...INVITATION_EXAMPLES,
   ...PRODUCT_EXAMPLES,
+  ...vaultExamples(() => anvil),
   livez: async ({ server }) => [await plain(server, '/livez')],
   readyz: async ({ server }) => [await plain(server, '/readyz')],
   describeProblem: async ({ server }) => [await plain(server, '/problems/invalid_signature'), await plain(server, '/problems/nope')],
@@ -297,6 +301,7 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
     await acme.client.post('/v1/webhooks/subscriptions', { name: 'users', url: DEAD_END, eventTypes: ['user.*'], httpHeaders: { 'X-Token': 't' }, enabled: false }),
     await acme.client.post('/v1/webhooks/subscriptions', { name: 'bad', url: 'ftp://example.com', eventTypes: ['nope'] }),
     await acme.client.post('/v1/webhooks/subscriptions', { name: 'bad', url: DEAD_END, eventTypes: '*', httpHeaders: { 'webhook-id': 'x' } }),
+    await acme.client.post('/v1/webhooks/subscriptions', { name: 'hmac', url: DEAD_END, eventTypes: ['user.*'], enabled: false, algorithm: 'hmac-sha256' }),
   ],
   getWebhookSubscription: async ({ acme, own }) => [await acme.client.get(`/v1/webhooks/subscriptions/${own.subscriptionId}`)],
   updateWebhookSubscription: async ({ acme, own }) => [
@@ -308,6 +313,7 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
     return [await acme.client.delete(`/v1/webhooks/subscriptions/${created.body.subscription.id}`)];
   },
   rotateWebhookSigningKey: async ({ acme, own }) => [await acme.client.post(`/v1/webhooks/subscriptions/${own.subscriptionId}/rotate-key`)],
+  sendWebhookTest: async ({ acme, own }) => [await acme.client.post(`/v1/webhooks/subscriptions/${own.subscriptionId}/test`), await acme.client.post(`/v1/webhooks/subscriptions/${randomUUID()}/test`)],
   listWebhookDeliveries: async ({ acme, own }) => [await acme.client.get(`/v1/webhooks/subscriptions/${own.subscriptionId}/deliveries?limit=2`)],
   retryWebhookDelivery: async ({ acme, own }) => [await acme.client.post(`/v1/webhooks/subscriptions/${own.subscriptionId}/deliveries/${own.deliveryId}/retry`)],
   recoverWebhookDeliveries: async ({ acme, own }) => [
@@ -473,6 +479,18 @@ for (const backend of backends()) {
           assert.equal(op.security, undefined, `${op.operationId} inherits the signed scheme`);
           assert.ok(op.responses['401'], `${op.operationId} declares 401`);
         } else assert.deepEqual(op.security, [], `${op.operationId} is unsigned`);
+      }
+    });
+
+    it('declares its server, describes every tag it uses and every operation, and names the shared shapes once', () => {
+      assert.deepEqual(doc.servers, [{ url: '/', description: 'This server' }]);
+      const declared = new Map((doc.tags ?? []).map((t) => [t.name, t.description]));
+      for (const { op } of operations) {
+        assert.ok(op.description, `${op.operationId} has a description`);
+        for (const tag of op.tags ?? []) assert.ok(declared.get(tag), `tag ${tag} (${op.operationId}) is declared with a description`);
+      }
+      for (const name of ['Problem', 'Credential', 'Transaction', 'Event', 'WebhookSubscription', 'WebhookSubscriptionListing', 'Vault', 'VaultPosition', 'PreparedVaultTransactions']) {
+        assert.ok(doc.components.schemas?.[name], `components.schemas.${name}`);
       }
     });
 

@@ -18,7 +18,7 @@ export function listPendingProposals(db: Executor, accountId: string, limit: num
         eq(transactions.status, 'created'),
         isNotNull(transactions.proposedByUserId),
         // Only these two are ever proposed; a deposit or refund never waits for members.
-        inArray(transactions.kind, ['transfer', 'withdrawal']),
+        inArray(transactions.kind, ['transfer', 'withdrawal', 'vault_deposit', 'vault_withdrawal']),
       ),
     )
     .orderBy(asc(transactions.createdAt), asc(transactions.id))

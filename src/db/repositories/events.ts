@@ -13,6 +13,8 @@ export interface EventInsert {
   createdAt: Date;
   /** Subscription patterns that select this type (see catalogue.patternsMatching). */
   subscriptionPatterns: string[];
+  /** Deliver to this subscription only, whatever its event types (webhook.test); otherwise to every one selecting the type. */
+  onlySubscriptionId?: string;
 }
 
 export type EventRow = typeof events.$inferSelect;
@@ -46,7 +48,8 @@ export async function appendEvent(db: Executor, e: EventInsert): Promise<{ seque
       insert into webhook_deliveries (id, integrator_id, subscription_id, event_id, event_type, status, next_attempt_at, created_at, updated_at)
       select uuid_v7(${at}::timestamptz), ${e.integratorId}, s.id, ev.id, ${e.type}, 'pending', ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
       from webhook_subscriptions s cross join ev
-      where s.integrator_id = ${e.integratorId} and s.enabled and s.event_types ?| array[${patterns}]::text[]
+      where s.integrator_id = ${e.integratorId} and s.enabled
+        and ${e.onlySubscriptionId === undefined ? sql`s.event_types ?| array[${patterns}]::text[]` : sql`s.id = ${e.onlySubscriptionId}`}
       returning 1
     ), woke as (
       select pg_notify(${DELIVERY_CHANNEL}, '') from (select 1 from queued limit 1) q

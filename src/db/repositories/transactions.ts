@@ -136,3 +136,13 @@ export function listStaleProposals(db: Executor, before: Date, limit: number): P
     .orderBy(asc(transactions.createdAt))
     .limit(limit);
 }
+
+/** Prepared transactions (withdrawals, vault calls) still waiting for their approval past their expiry. */
+export function listExpiredPreparations(db: Executor, now: Date, limit: number): Promise<TransactionRow[]> {
+  return db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.status, 'created'), lt(transactions.expiresAt, now)))
+    .orderBy(asc(transactions.createdAt))
+    .limit(limit);
+}

@@ -1,7 +1,6 @@
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { bankAccounts, transactions, withdrawalPayouts, type PayoutStatus } from '../schema/index.js';
-import type { TransactionRow } from './transactions.js';
 
 export type WithdrawalPayoutRow = typeof withdrawalPayouts.$inferSelect;
 
@@ -54,12 +53,3 @@ export async function findPayoutBankAccount(db: Executor, bankAccountId: string)
   return row;
 }
 
-/** Withdrawals still waiting for their approval whose quote expired before `now`. */
-export function listExpiredWithdrawals(db: Executor, now: Date, limit: number): Promise<TransactionRow[]> {
-  return db
-    .select()
-    .from(transactions)
-    .where(and(eq(transactions.status, 'created'), eq(transactions.kind, 'withdrawal'), lt(sql`${transactions.withdrawal}->>'quoteExpiresAt'`, now.toISOString())))
-    .orderBy(asc(transactions.createdAt))
-    .limit(limit);
-}

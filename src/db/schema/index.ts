@@ -16,3 +16,4 @@ export * from './bank-accounts.js';
 export * from './withdrawals.js';
 export * from './members.js';
 export * from './products.js';
+export * from './vaults.js';

@@ -7,6 +7,8 @@ import { integrators } from './integrators.js';
 /** The states of a transaction (docs/transactions.md). waiting_for_funds and funds_in_transfer are for deposits. */
 export const TRANSACTION_STATUSES = ['created', 'waiting_for_funds', 'funds_in_transfer', 'processing', 'completed', 'failed'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+export const TRANSACTION_KINDS = ['transfer', 'deposit', 'withdrawal', 'refund', 'vault_deposit', 'vault_withdrawal'] as const;
+export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 
 /**
  * On-chain transactions submitted by integrators (send-transaction-passkey). `transaction_id` is the
@@ -31,9 +33,10 @@ export const transactions = pgTable(
     /**
      * transfer: signed from the account's custody wallet; deposit: a fiat onramp paid out from the treasury;
      * withdrawal: crypto from the custody wallet to the treasury, then fiat to a bank account; refund: a returned
-     * withdrawal's crypto paid back from the treasury (like a deposit's payout).
+     * withdrawal's crypto paid back from the treasury (like a deposit's payout); vault_deposit and vault_withdrawal:
+     * the calls to an ERC-4626 vault prepared by this service (docs/products.md#vaults).
      */
-    kind: text('kind', { enum: ['transfer', 'deposit', 'withdrawal', 'refund'] }).notNull().default('transfer'),
+    kind: text('kind', { enum: TRANSACTION_KINDS }).notNull().default('transfer'),
     /** How a transfer was approved: passkey (a stamp) or otp (an approval token). Null for deposits. */
     approval: text('approval', { enum: ['passkey', 'otp'] }),
     status: text('status').$type<TransactionStatus>().notNull(),
@@ -70,6 +73,13 @@ export const transactions = pgTable(
     payoutAttempts: integer('payout_attempts').notNull().default(0),
     /** Withdrawals: the quote as issued (amounts, fee, bank account snapshot, expiry, the unsigned transfer). */
     withdrawal: jsonb('withdrawal'),
+    /** Vault calls: which vault, which call (approve, deposit, withdraw, redeem), the amounts and the unsigned transaction. */
+    vault: jsonb('vault'),
+    /**
+     * Transactions this service prepared for the end user's approval (withdrawals, vault calls): approved after
+     * this, they fail as quote_expired.
+     */
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
     /** Entity wallets: the member who proposed the transaction (docs/members.md#quorum). */
     proposedByUserId: uuid('proposed_by_user_id'),
     /** Refunds: the withdrawal (its row id, which is also its transactionId) whose crypto this pays back; one refund each. */
@@ -92,7 +102,7 @@ export const transactions = pgTable(
       .on(t.updatedAt)
       .where(sql`${t.status} = 'funds_in_transfer'`),
     uniqueIndex('transactions_refund_of_key').on(t.refundOf),
-    check('transactions_kind_check', sql`${t.kind} in ('transfer', 'deposit', 'withdrawal', 'refund')`),
+    check('transactions_kind_check', sql`${t.kind} in ('transfer', 'deposit', 'withdrawal', 'refund', 'vault_deposit', 'vault_withdrawal')`),
     check('transactions_status_check', sql`${t.status} in ('created', 'waiting_for_funds', 'funds_in_transfer', 'processing', 'completed', 'failed')`),
   ],
 );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
 import { events } from './events.js';
 import { integrators } from './integrators.js';
@@ -24,6 +24,11 @@ export const webhookSubscriptions = pgTable(
     httpHeadersSealed: text('http_headers_sealed'),
     endpointSafetyMetadata: jsonb('endpoint_safety_metadata').notNull(),
     activeSigningKeyId: uuid('active_signing_key_id').notNull(),
+    /**
+     * How deliveries are signed (docs/webhooks.md#signatures): `ed25519` (Standard Webhooks `v1a`, the default) or
+     * `hmac-sha256` (Standard Webhooks `v1`, what the `standardwebhooks` and `svix` libraries verify). Fixed at creation.
+     */
+    algorithm: text('algorithm', { enum: ['ed25519', 'hmac-sha256'] }).notNull().default('ed25519'),
     /** Why the service disabled it (`gone`, `failing`); null when enabled or disabled by the integrator. */
     disabledReason: text('disabled_reason'),
     /** First failure of the current failing streak; cleared by any success. */
@@ -31,12 +36,13 @@ export const webhookSubscriptions = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('webhook_subscriptions_integrator_idx').on(t.integratorId, t.id)],
+  (t) => [index('webhook_subscriptions_integrator_idx').on(t.integratorId, t.id), check('webhook_subscriptions_algorithm_check', sql`${t.algorithm} in ('ed25519', 'hmac-sha256')`)],
 );
 
 /**
- * Ed25519 signing keys. The active one signs alone; after a rotation the previous one keeps signing until
- * `retiresAt` so receivers can switch keys without missing a delivery. Private halves sealed at rest.
+ * Signing keys: Ed25519 key pairs, or HMAC secrets (the subscription's algorithm). The active one signs alone; after
+ * a rotation the previous one keeps signing until `retiresAt` so receivers can switch keys without missing a
+ * delivery. Private keys and secrets sealed at rest.
  */
 export const webhookSigningKeys = pgTable(
   'webhook_signing_keys',
@@ -45,7 +51,7 @@ export const webhookSigningKeys = pgTable(
     subscriptionId: uuid('subscription_id')
       .notNull()
       .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
-    /** Raw 32-byte public key, base64 (shown as `whpk_<base64>`). */
+    /** Raw 32-byte public key, base64 (shown as `whpk_<base64>`); empty for an HMAC secret, which has none. */
     publicKey: text('public_key').notNull(),
     sealedPrivateKey: text('sealed_private_key').notNull(),
     retiresAt: at('retires_at'),

@@ -16,6 +16,29 @@ export async function listEvents(db: Executor, integratorId: string, filter: Eve
   return { data: rows.slice(0, filter.limit).map(toEventView), hasMore: rows.length > filter.limit };
 }
 
+/** How often a long poll looks again: a listener costs one indexed query per interval. */
+export const LONG_POLL_INTERVAL_MS = 250;
+
+/**
+ * list-events as a long poll (`waitSeconds`): when the page is empty, look again every LONG_POLL_INTERVAL_MS until an
+ * event matches or the wait is over (or `aborted()`, the client went away); then answer as list-events does. This is
+ * what `integrator listen` and `events tail` follow, with order=asc and startingAfter the last event seen.
+ */
+export async function listEventsWaiting(
+  db: Executor,
+  integratorId: string,
+  filter: EventFilter,
+  wait: { ms: number; pause: (ms: number) => Promise<void>; aborted: () => boolean },
+): Promise<EventPage> {
+  const deadline = Date.now() + wait.ms;
+  for (;;) {
+    const page = await listEvents(db, integratorId, filter);
+    const left = deadline - Date.now();
+    if (page.data.length > 0 || left <= 0 || wait.aborted()) return page;
+    await wait.pause(Math.min(LONG_POLL_INTERVAL_MS, left));
+  }
+}
+
 export async function getEvent(db: Executor, integratorId: string, id: string): Promise<EventView> {
   const row = await findEvent(db, integratorId, id);
   if (!row) throw notFound('Event');

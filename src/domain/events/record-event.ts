@@ -17,6 +17,8 @@ export interface DomainEvent {
   /** Extra members of `data` for types that document them (e.g. `reason` of webhook_subscription.disabled). */
   extra?: Record<string, unknown>;
   at: Date;
+  /** Deliver to this subscription only (webhook.test). */
+  onlySubscriptionId?: string;
 }
 
 /**
@@ -36,6 +38,7 @@ export async function recordEvent(tx: Executor, e: DomainEvent): Promise<{ id: s
     data,
     createdAt: e.at,
     subscriptionPatterns: patternsMatching(e.type),
+    ...(e.onlySubscriptionId ? { onlySubscriptionId: e.onlySubscriptionId } : {}),
   });
   return { id, sequence };
 }

@@ -6,7 +6,7 @@ import { requireChain } from '../chains.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { checkMemberApproval, requireActingRole, type ActingMemberInput } from '../members/member-action.js';
-import { expireQuote, quoteExpired } from '../withdrawals/withdrawal-states.js';
+import { expirePreparation, isPrepared, preparationExpired, preparationExpiredProblem } from './prepared.js';
 import { approvalsOf } from './approvals-view.js';
 import { expireProposal, proposalExpired, quorumReached, recordApprovalAdded, sendAtQuorum } from './quorum.js';
 import { recordTransactionChange, signingKeyCause } from './record-change.js';
@@ -29,11 +29,11 @@ async function proposalOf(ctx: MutationContext, transactionId: string) {
 }
 
 /**
- * Ends a proposal past its time in the caller's transaction: a transfer after 24 hours (expired), a withdrawal
- * when its quote ran out (quote_expired). True when it did.
+ * Ends a proposal past its time in the caller's transaction: a transfer after 24 hours (expired), a prepared
+ * transaction (withdrawal, vault call) when its preparation ran out (quote_expired). True when it did.
  */
 async function expireIfDue(ctx: MutationContext, tx: Parameters<typeof moveTransaction>[0], row: TransactionRow): Promise<boolean> {
-  if (row.kind === 'withdrawal') return quoteExpired(row, ctx.now) && (await expireQuote(tx, row, signingKeyCause(ctx.actor), ctx.now)) !== undefined;
+  if (isPrepared(row)) return preparationExpired(row, ctx.now) && (await expirePreparation(tx, row, signingKeyCause(ctx.actor), ctx.now)) !== undefined;
   return proposalExpired(row, ctx.now) && (await expireProposal(tx, row, ctx.now)) !== undefined;
 }
 
@@ -78,8 +78,8 @@ export async function approveTransaction(ctx: MutationContext, deps: Transaction
 }
 
 const expiredProblem = (row: TransactionRow) =>
-  row.kind === 'withdrawal'
-    ? new ApiError('quote_expired', 'The withdrawal’s quote expired before its quorum; nothing was signed. Create a new withdrawal')
+  isPrepared(row)
+    ? preparationExpiredProblem(row)
     : new ApiError('invalid_transaction_state', 'The proposal expired (24 hours without its quorum); nothing was signed');
 
 /** reject-transaction: any owner or approver ends a waiting proposal as failed (failureReason rejected). */

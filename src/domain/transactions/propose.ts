@@ -19,8 +19,8 @@ export class TransactionIdTaken extends Error {}
 export interface Proposal {
   ctx: MutationContext;
   chain: ChainClient;
-  /** A pending withdrawal the member approves, instead of a new transfer. */
-  withdrawal: TransactionRow | undefined;
+  /** A prepared transaction (withdrawal, vault call) the member approves, instead of a new transfer. */
+  prepared: TransactionRow | undefined;
   proposer: MemberRow;
   approval: Approval;
   cause: TransactionCause;
@@ -34,17 +34,17 @@ export interface Proposal {
 
 /**
  * A member's proposal of a transaction from an entity wallet, in the caller's database transaction
- * (docs/members.md#quorum): the transfer is recorded in created (a withdrawal stays there), the proposer's approval
+ * (docs/members.md#quorum): the transfer is recorded in created (a prepared transaction stays there), the proposer's approval
  * counts when their role approves, and a quorum of one sends it at once.
  */
 export async function propose(tx: Tx, p: Proposal): Promise<TransactionView> {
   const { ctx } = p;
   let row: TransactionRow | undefined;
-  if (p.withdrawal) {
-    if (p.withdrawal.proposedByUserId) throw new ApiError('invalid_transaction_state', 'This withdrawal was proposed already: its approvers approve it with approve-transaction');
+  if (p.prepared) {
+    if (p.prepared.proposedByUserId) throw new ApiError('invalid_transaction_state', 'This transaction was proposed already: its approvers approve it with approve-transaction');
     // Guarded on created: a concurrent proposal or expiry finds it gone.
-    row = await moveTransaction(tx, p.withdrawal.id, 'created', { ...p.fields, proposedByUserId: p.proposer.userId });
-    if (!row) throw new ApiError('invalid_transaction_state', 'The withdrawal is no longer waiting for its approval');
+    row = await moveTransaction(tx, p.prepared.id, 'created', { ...p.fields, proposedByUserId: p.proposer.userId });
+    if (!row) throw new ApiError('invalid_transaction_state', 'The transaction is no longer waiting for its approval');
   } else {
     row = await insertTransaction(tx, { ...p.newRow, requestHash: String(p.fields.requestHash), ...p.fields, status: 'created', proposedByUserId: p.proposer.userId, createdAt: ctx.now });
     if (!row) throw new TransactionIdTaken();

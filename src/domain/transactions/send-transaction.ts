@@ -19,7 +19,7 @@ import { broadcast as broadcastSigned } from './quorum.js';
 import { signingKeyCause, recordTransactionChange } from './record-change.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
 import type { Log } from '../../log.js';
-import { expireQuoteNow, isPendingWithdrawal, quoteExpired } from '../withdrawals/withdrawal-states.js';
+import { expirePreparationNow, isPrepared, preparationExpired, preparationExpiredProblem, preparedUnsignedTransaction, productOfKind } from './prepared.js';
 
 export const SIGN_TRANSACTION_ACTIVITY = 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2';
 export const ETHEREUM_TRANSACTION = 'TRANSACTION_TYPE_ETHEREUM';
@@ -77,18 +77,19 @@ export function memberApprovalRequired(): ApiError {
 }
 
 /**
- * The approval of a withdrawal must be for exactly what was issued: the same account, chain and unsigned transfer
- * (409 transaction_mismatch otherwise), before the quote expires (409 quote_expired, and the withdrawal fails).
+ * The approval of a prepared transaction (a withdrawal, a vault call) must be for exactly what was issued: the same
+ * account, chain and unsigned transaction (409 transaction_mismatch otherwise), before it expires (409
+ * quote_expired, and it fails).
  */
-async function checkWithdrawalApproval(ctx: MutationContext, row: TransactionRow, account: AccountRowWithStatus, chainId: number, unsignedTransaction: string): Promise<void> {
-  const issued = (row.withdrawal as { unsignedTransaction?: string } | null)?.unsignedTransaction ?? '';
+async function checkPreparedApproval(ctx: MutationContext, row: TransactionRow, account: AccountRowWithStatus, chainId: number, unsignedTransaction: string): Promise<void> {
   const hex = (value: string) => (value.startsWith('0x') ? value : `0x${value}`).toLowerCase();
-  if (account.id !== row.accountId || chainId !== row.chainId || hex(unsignedTransaction) !== hex(issued)) {
-    throw new ApiError('transaction_mismatch', 'The signedBody must approve exactly the unsignedTransaction issued with this withdrawal, on its chain and account');
+  if (account.id !== row.accountId || chainId !== row.chainId || hex(unsignedTransaction) !== hex(preparedUnsignedTransaction(row))) {
+    const what = row.kind === 'withdrawal' ? 'withdrawal' : 'vault transaction';
+    throw new ApiError('transaction_mismatch', `The signedBody must approve exactly the unsignedTransaction issued with this ${what}, on its chain and account`);
   }
-  if (quoteExpired(row, ctx.now)) {
-    await expireQuoteNow(ctx.db, row, signingKeyCause(ctx.actor), ctx.now);
-    throw new ApiError('quote_expired', 'The withdrawal’s quote expired before this approval; nothing was signed. Create a new withdrawal');
+  if (preparationExpired(row, ctx.now)) {
+    await expirePreparationNow(ctx.db, row, signingKeyCause(ctx.actor), ctx.now);
+    throw preparationExpiredProblem(row);
   }
 }
 
@@ -132,10 +133,10 @@ export async function sendTransaction(
   const integratorId = ctx.actor.integratorId;
   const hash = requestHash(chainId, input);
   const earlier = await findTransaction(ctx.db.db, integratorId, input.transactionId);
-  // A withdrawal waiting for its approval is approved through this path under its own transactionId.
-  // (Once a member proposed it, the same request again is answered as a replay.)
-  const withdrawal = earlier && isPendingWithdrawal(earlier) && !(earlier.proposedByUserId && earlier.requestHash === hash) ? earlier : undefined;
-  if (earlier && !withdrawal) return replay(ctx.db.db, earlier, hash);
+  // A prepared transaction (withdrawal, vault call) waiting for its approval is approved through this path under
+  // its own transactionId. (Once a member proposed it, the same request again is answered as a replay.)
+  const prepared = earlier && isPrepared(earlier) && !(earlier.proposedByUserId && earlier.requestHash === hash) ? earlier : undefined;
+  if (earlier && !prepared) return replay(ctx.db.db, earlier, hash);
 
   const chain = requireChain(deps.chains, chainId, 'chain_id');
 
@@ -168,9 +169,9 @@ export async function sendTransaction(
   if (account.verificationStatus !== 'active') {
     throw new ApiError('account_not_active', `The account cannot transact while its verificationStatus is ${account.verificationStatus ?? 'unknown'}`);
   }
-  await requireProductEnabled(ctx.db.db, deps.products, account.id, withdrawal ? 'fiat_withdrawals' : 'custodial_wallet');
+  await requireProductEnabled(ctx.db.db, deps.products, account.id, productOfKind(prepared?.kind ?? 'transfer'));
   if (unsigned.chainId !== chainId) throw new ApiError('chain_mismatch', `The unsigned transaction is for chain ${unsigned.chainId}, not chain_id ${chainId}`);
-  if (withdrawal) await checkWithdrawalApproval(ctx, withdrawal, account, chainId, signedBody.parameters.unsignedTransaction);
+  if (prepared) await checkPreparedApproval(ctx, prepared, account, chainId, signedBody.parameters.unsignedTransaction);
 
   const approver = await approverOf(ctx, account, input.actingUserId);
   const approval = await approve(ctx, approver.userId, signedBody);
@@ -183,7 +184,7 @@ export async function sendTransaction(
   let broadcast = false;
   try {
     const result = await runMutation(ctx, async (tx) => {
-      const rowId = withdrawal?.id ?? newId();
+      const rowId = prepared?.id ?? newId();
       const approved = { authenticatorId: approval.authenticatorId, approval: approval.kind, requestHash: hash, signedBody, updatedAt: ctx.now };
       const sent = { transactionHash, broadcastedAt: ctx.now };
       const cause = signingKeyCause(ctx.actor, approver.member ? `proposed by member ${approver.userId} (${approval.kind})` : `approved by ${approval.kind}`);
@@ -191,16 +192,16 @@ export async function sendTransaction(
         const onBroadcast = () => {
           broadcast = true;
         };
-        const view = await propose(tx, { ctx, chain, withdrawal, proposer: approver.member, approval, cause, fields: approved, newRow: newRowFields(rowId, account.id, wallet, chainId, unsigned), onBroadcast });
+        const view = await propose(tx, { ctx, chain, prepared, proposer: approver.member, approval, cause, fields: approved, newRow: newRowFields(rowId, account.id, wallet, chainId, unsigned), onBroadcast });
         return { created: true, transaction: view };
       }
-      // A withdrawal moves out of created once: a concurrent approval finds it gone and broadcasts nothing.
-      const row = withdrawal
-        ? await moveTransaction(tx, withdrawal.id, 'created', { ...approved, ...sent, status: 'processing' })
+      // A prepared transaction moves out of created once: a concurrent approval finds it gone and broadcasts nothing.
+      const row = prepared
+        ? await moveTransaction(tx, prepared.id, 'created', { ...approved, ...sent, status: 'processing' })
         : await insertTransaction(tx, { ...approved, ...sent, ...newRowFields(rowId, account.id, wallet, chainId, unsigned), status: 'processing', createdAt: ctx.now });
       if (!row) throw new TransactionIdTaken();
       await approval.use(tx, { transactionRowId: rowId });
-      const view = await recordTransactionChange(tx, row, withdrawal ? 'created' : null, cause, ctx.now);
+      const view = await recordTransactionChange(tx, row, prepared ? 'created' : null, cause, ctx.now);
       // Last: once the node has the transaction, only the commit remains.
       await broadcastSigned(chain, signed);
       broadcast = true;

@@ -1,7 +1,7 @@
 import type { ReceiptView } from '../../chain/chain-client.js';
 import type { BankDetails } from '../deposits/deposit-config.js';
 import type { TransactionRow } from '../../db/repositories/transactions.js';
-import type { TransactionStatus } from '../../db/schema/index.js';
+import type { TransactionKind, TransactionStatus } from '../../db/schema/index.js';
 import type { ApprovalsView } from './approvals-view.js';
 
 /**
@@ -48,16 +48,47 @@ export interface StoredWithdrawal extends WithdrawalView {
   unsignedTransaction: string;
 }
 
+/** The calls a vault transaction makes: the asset's ERC-20 approve, or the vault's ERC-4626 deposit, withdraw, redeem. */
+export type VaultCall = 'approve' | 'deposit' | 'withdraw' | 'redeem';
+
+/** Extension: a vault call as prepared (docs/products.md#vaults). Amounts are decimal strings in whole units. */
+export interface VaultCallView {
+  vaultId: string;
+  call: VaultCall;
+  /** Its place among the transactions prepared together (1-based), and how many there are: approve them in order. */
+  step: number;
+  steps: number;
+  /** Assets in the asset's units: deposited (approve, deposit), withdrawn (withdraw), or previewed (redeem). */
+  assets: string;
+  /** Shares in the vault's units: previewed (deposit, withdraw) or redeemed (redeem); null for approve. */
+  shares: string | null;
+  /** Once completed: what the vault's Deposit or Withdraw event recorded. */
+  settled?: { assets: string; shares: string };
+  /** Approved after this, it fails as quote_expired (its fees and nonce would be stale). */
+  expiresAt: string;
+}
+
+/** What is stored with a vault call: its view plus the unsigned transaction the end user approves and the decimals. */
+export interface StoredVaultCall extends VaultCallView {
+  unsignedTransaction: string;
+  assetDecimals: number;
+  shareDecimals: number;
+}
+
 export interface TransactionView {
   transactionId: string;
   status: TransactionStatus;
   broadcastedAt: string | null;
   transactionReceipt?: ReceiptView;
   fiatDepositInstructions?: FiatDepositInstructions;
-  kind: 'transfer' | 'deposit' | 'withdrawal' | 'refund';
+  kind: TransactionKind;
   deposit?: DepositView;
   withdrawal?: WithdrawalView;
-  /** Withdrawals: the EIP-1559 transfer (serialised hex) from the account's wallet to the treasury to approve. */
+  vault?: VaultCallView;
+  /**
+   * Withdrawals: the EIP-1559 transfer (serialised hex) from the account's wallet to the treasury to approve; vault
+   * transactions: the call to approve.
+   */
   unsignedTransaction?: string;
   /** Refunds: the withdrawal whose crypto is paid back. */
   refund?: { withdrawalTransactionId: string };
@@ -95,6 +126,11 @@ export function toTransactionView(row: TransactionRow, approvals?: ApprovalsView
   if (row.kind === 'withdrawal' && row.withdrawal) {
     const { unsignedTransaction, ...withdrawal } = row.withdrawal as StoredWithdrawal;
     view.withdrawal = withdrawal;
+    view.unsignedTransaction = unsignedTransaction;
+  }
+  if ((row.kind === 'vault_deposit' || row.kind === 'vault_withdrawal') && row.vault) {
+    const { unsignedTransaction, assetDecimals: _a, shareDecimals: _s, ...vault } = row.vault as StoredVaultCall;
+    view.vault = vault;
     view.unsignedTransaction = unsignedTransaction;
   }
   if (row.kind === 'refund' && row.refundOf) view.refund = { withdrawalTransactionId: row.refundOf };

@@ -7,7 +7,6 @@ import { toMemberView } from '../members/member-view.js';
 import type { Role } from '../members/roles.js';
 import { approvalsOf, type ApprovalsView } from '../transactions/approvals-view.js';
 import { PROPOSAL_LIFETIME_MS } from '../transactions/quorum.js';
-import type { StoredWithdrawal } from '../transactions/transaction-view.js';
 
 /** A member as an operator reads it on the entity's case: who, with which role, since when. */
 export interface CaseMember {
@@ -44,8 +43,8 @@ export interface EntityTeam {
 const PENDING_LIMIT = 100;
 
 function expiresAt(row: TransactionRow): string {
-  const quote = row.kind === 'withdrawal' ? (row.withdrawal as StoredWithdrawal | null) : null;
-  return quote ? quote.quoteExpiresAt : new Date(row.createdAt.getTime() + PROPOSAL_LIFETIME_MS).toISOString();
+  // Prepared transactions (withdrawals, vault calls) carry their own expiry; a transfer proposal lasts 24 hours.
+  return (row.expiresAt ?? new Date(row.createdAt.getTime() + PROPOSAL_LIFETIME_MS)).toISOString();
 }
 
 /**

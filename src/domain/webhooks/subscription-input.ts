@@ -1,3 +1,4 @@
+import type { SigningAlgorithm } from './signing-keys.js';
 import { ApiError, invalidFields, type FieldError } from '../errors.js';
 import { isSubscribableType } from '../events/catalogue.js';
 import { checkEndpoint, systemResolver, type EndpointSafety, type Resolver, type SafetyRules } from './url-safety.js';
@@ -5,6 +6,8 @@ import { checkEndpoint, systemResolver, type EndpointSafety, type Resolver, type
 export interface WebhookEnvironment {
   rules: SafetyRules;
   resolve?: Resolver;
+  /** A sandbox server: a refused URL's problem says how to allow local receivers (WEBHOOK_ALLOW_PRIVATE). */
+  sandbox?: boolean;
 }
 
 export interface SubscriptionInput {
@@ -14,6 +17,8 @@ export interface SubscriptionInput {
   eventTypes: string[] | '*';
   httpHeaders?: Record<string, string>;
   enabled?: boolean;
+  /** How deliveries are signed; ed25519 unless told (docs/webhooks.md#signatures). */
+  algorithm?: SigningAlgorithm;
 }
 
 export type SubscriptionPatch = Partial<SubscriptionInput>;
@@ -41,7 +46,9 @@ export async function safeEndpoint(url: string, env: WebhookEnvironment, now: Da
   }
   const safety = await checkEndpoint(parsed, env.rules, now, env.resolve ?? systemResolver);
   if (!safety.allowed) {
-    throw new ApiError('webhook_url_not_allowed', `The webhook URL is not allowed: ${safety.reason}`, {
+    // A developer pointing a sandbox at http://localhost learns the switch that allows it, in the problem itself.
+    const hint = env.sandbox && !env.rules.allowPrivate ? ' (a sandbox server started with WEBHOOK_ALLOW_PRIVATE=1 accepts http and private or loopback receivers)' : '';
+    throw new ApiError('webhook_url_not_allowed', `The webhook URL is not allowed: ${safety.reason}${hint}`, {
       errors: [{ pointer: '/url', code: 'url_not_allowed', detail: safety.reason! }],
     });
   }

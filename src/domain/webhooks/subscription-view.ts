@@ -3,7 +3,7 @@ import { PUBLIC_KEY_PREFIX } from '../../crypto/webhook-signature.js';
 import { maskHeaders } from './custom-headers.js';
 import type { EndpointSafety } from './url-safety.js';
 
-export const ALGORITHM = 'ed25519';
+import type { SigningAlgorithm } from './signing-keys.js';
 
 export interface SubscriptionView {
   id: string;
@@ -19,11 +19,15 @@ export interface SubscriptionView {
   activeSigningKeyId: string;
 }
 
-/** The spec's listing item: the subscription with its active public key. */
+/**
+ * The spec's listing item: the subscription with its active public key and algorithm. An HMAC subscription has no
+ * public key (`publicKey` is empty); its secret is in `signingSecret`, in the answers of create and rotate-key only.
+ */
 export interface SubscriptionListing {
   subscription: SubscriptionView;
   publicKey: string;
-  algorithm: typeof ALGORITHM;
+  algorithm: SigningAlgorithm;
+  signingSecret?: string;
 }
 
 /**
@@ -46,6 +50,8 @@ export function toSubscriptionView(row: SubscriptionRow): SubscriptionView {
   };
 }
 
-export function toSubscriptionListing(row: SubscriptionRow, publicKey: string): SubscriptionListing {
-  return { subscription: toSubscriptionView(row), publicKey: `${PUBLIC_KEY_PREFIX}${publicKey}`, algorithm: ALGORITHM };
+export function toSubscriptionListing(row: SubscriptionRow, publicKey: string, signingSecret?: string): SubscriptionListing {
+  const listing: SubscriptionListing = { subscription: toSubscriptionView(row), publicKey: row.algorithm === 'ed25519' ? `${PUBLIC_KEY_PREFIX}${publicKey}` : '', algorithm: row.algorithm };
+  if (signingSecret) listing.signingSecret = signingSecret;
+  return listing;
 }

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database.js';
 import { failPendingDeliveries } from '../../db/repositories/webhook-deliveries.js';
 import * as repo from '../../db/repositories/webhook-subscriptions.js';
 import { runMutation, type MutationContext } from '../context.js';
-import { notFound } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
 import { recordEvent } from '../events/record-event.js';
 import { newId } from '../ids.js';
 import { assertCustomHeaders, keepMaskedValues, openHeaders, sameHeaders, sealHeaders } from './custom-headers.js';
@@ -19,8 +19,10 @@ export async function createSubscription(ctx: MutationContext, input: Subscripti
   const safety = await safeEndpoint(input.url, env, ctx.now);
   return runMutation(ctx, async (tx) => {
     const id = newId();
-    const key = newSigningKey(ctx.secrets, id, ctx.now);
+    const algorithm = input.algorithm ?? 'ed25519';
+    const key = newSigningKey(ctx.secrets, id, ctx.now, algorithm);
     const row = await repo.insertSubscription(tx, {
+      algorithm,
       id,
       integratorId: ctx.actor.integratorId,
       name: input.name,
@@ -35,7 +37,7 @@ export async function createSubscription(ctx: MutationContext, input: Subscripti
     });
     await repo.insertSigningKey(tx, key.row);
     await recordEvent(tx, { integratorId: row.integratorId, type: 'webhook_subscription.created', objectType: 'webhook_subscription', objectId: id, object: toSubscriptionView(row), at: ctx.now });
-    return toSubscriptionListing(row, key.publicKey);
+    return toSubscriptionListing(row, key.publicKey, key.signingSecret);
   });
 }
 
@@ -110,7 +112,7 @@ export async function deleteSubscription(ctx: MutationContext, id: string): Prom
 export async function rotateSigningKey(ctx: MutationContext, id: string): Promise<SubscriptionListing> {
   return runMutation(ctx, async (tx) => {
     const current = await lockSubscription(tx, ctx.actor.integratorId, id);
-    const key = newSigningKey(ctx.secrets, id, ctx.now);
+    const key = newSigningKey(ctx.secrets, id, ctx.now, current.algorithm);
     await repo.insertSigningKey(tx, key.row);
     await repo.retireSigningKey(tx, current.activeSigningKeyId, new Date(ctx.now.getTime() + ROTATION_GRACE_MS));
     const row = await repo.updateSubscription(tx, id, { activeSigningKeyId: key.row.id, updatedAt: ctx.now });
@@ -123,6 +125,28 @@ export async function rotateSigningKey(ctx: MutationContext, id: string): Promis
       previousAttributes: { activeSigningKeyId: current.activeSigningKeyId, updatedAt: current.updatedAt.toISOString() },
       at: ctx.now,
     });
-    return toSubscriptionListing(row, key.publicKey);
+    return toSubscriptionListing(row, key.publicKey, key.signingSecret);
+  });
+}
+
+/**
+ * Sends a `webhook.test` event to this subscription only (whatever its eventTypes), through the outbox like any
+ * event: signed, retried, in the delivery history. A disabled subscription receives nothing: 409.
+ */
+export async function sendTestEvent(ctx: MutationContext, id: string): Promise<{ eventId: string; subscriptionId: string }> {
+  return runMutation(ctx, async (tx) => {
+    const current = await lockSubscription(tx, ctx.actor.integratorId, id);
+    if (!current.enabled) throw new ApiError('webhook_subscription_disabled', 'The subscription is disabled: enable it (PATCH enabled: true) to receive deliveries, tests included');
+    const event = await recordEvent(tx, {
+      integratorId: current.integratorId,
+      type: 'webhook.test',
+      objectType: 'webhook_subscription',
+      objectId: id,
+      object: toSubscriptionView(current),
+      extra: { test: true },
+      at: ctx.now,
+      onlySubscriptionId: id,
+    });
+    return { eventId: event.id, subscriptionId: id };
   });
 }

@@ -85,6 +85,7 @@ export async function createWithdrawal(ctx: MutationContext, deps: WithdrawalDep
   }
 
   const id = newId();
+  const expiresAt = new Date(ctx.now.getTime() + deps.config.quoteTtlMs);
   const withdrawal: StoredWithdrawal = {
     amount: input.amount,
     currency: input.currency,
@@ -92,7 +93,7 @@ export async function createWithdrawal(ctx: MutationContext, deps: WithdrawalDep
     cryptoAmountWei: cryptoAmountWei.toString(),
     bankAccountId: bank.id,
     last4: bank.last4,
-    quoteExpiresAt: new Date(ctx.now.getTime() + deps.config.quoteTtlMs).toISOString(),
+    quoteExpiresAt: expiresAt.toISOString(),
     unsignedTransaction,
   };
   return runMutation(ctx, async (tx) => {
@@ -112,6 +113,7 @@ export async function createWithdrawal(ctx: MutationContext, deps: WithdrawalDep
       value: cryptoAmountWei.toString(),
       nonce,
       withdrawal,
+      expiresAt,
       createdAt: ctx.now,
       updatedAt: ctx.now,
     });

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { treasuryFor } from '../../chain/treasury.js';
 import { AMOUNT_PATTERN, cancelDeposit, depositByReference, receiveDepositFunds } from '../../domain/deposits/deposits.js';
-import { TransactionSchema } from '../schemas/transactions.js';
+import { TransactionRef } from '../schemas/transactions.js';
 import { problemResponses } from '../schemas/problem.js';
 import type { Api, Deps } from '../types.js';
 import { ADMIN_READ_ERRORS, ADMIN_TAGS, ADMIN_WRITE_ERRORS, DepositAuditSchema, ReferenceParams, TreasurySchema } from '../schemas/admin.js';
@@ -49,7 +49,7 @@ export function adminDepositRoutes(api: Api, deps: Deps): void {
         summary: 'Records that the fiat arrived: the deposit moves to funds_in_transfer and its payout is sent',
         params: ReferenceParams,
         body: Type.Object({ amount: Type.String({ pattern: AMOUNT_PATTERN, description: 'The amount that arrived, decimal, in the deposit’s currency' }) }, { additionalProperties: false }),
-        response: { 200: TransactionSchema, ...problemResponses(...ADMIN_WRITE_ERRORS, 404, 409, 422) },
+        response: { 200: TransactionRef, ...problemResponses(...ADMIN_WRITE_ERRORS, 404, 409, 422) },
       },
     },
     async (request) => {
@@ -69,7 +69,7 @@ export function adminDepositRoutes(api: Api, deps: Deps): void {
         summary: 'Cancels a deposit whose funds will not arrive (failed, failureReason cancelled)',
         params: ReferenceParams,
         body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false }),
-        response: { 200: TransactionSchema, ...problemResponses(...ADMIN_WRITE_ERRORS, 404, 409) },
+        response: { 200: TransactionRef, ...problemResponses(...ADMIN_WRITE_ERRORS, 404, 409) },
       },
     },
     async (request) => {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { advancePayoutAsOperator, listPayouts, payoutByReference, type PayoutOutcome } from '../../domain/withdrawals/withdrawal-payouts.js';
-import { TransactionSchema } from '../schemas/transactions.js';
+import { TransactionRef } from '../schemas/transactions.js';
 import { Nullable } from '../schemas/onboarding/common.js';
 import { problemResponses } from '../schemas/problem.js';
 import type { Api, Deps } from '../types.js';
@@ -14,7 +14,7 @@ const PayoutSchema = Type.Object(
     status: Type.Enum(['pending', 'sent', 'settled', 'returned'], { type: 'string' }),
     integratorId: Type.String({ format: 'uuid' }),
     integratorName: Type.String(),
-    transaction: TransactionSchema,
+    transaction: TransactionRef,
     amount: Type.String(),
     currency: Type.Enum(['USD', 'EUR'], { type: 'string' }),
     rail: Type.Enum(['ach', 'sepa'], { type: 'string' }),
@@ -93,7 +93,7 @@ export function adminWithdrawalRoutes(api: Api, deps: Deps): void {
             { reason: step.outcome === 'returned' ? Type.String({ minLength: 1, maxLength: 500, description: 'Why the bank returned it' }) : Type.Optional(Type.String({ maxLength: 500 })) },
             { additionalProperties: false },
           ),
-          response: { 200: TransactionSchema, ...problemResponses(...ADMIN_WRITE_ERRORS, 404, 409) },
+          response: { 200: TransactionRef, ...problemResponses(...ADMIN_WRITE_ERRORS, 404, 409) },
         },
       },
       async (request) => {

@@ -72,7 +72,7 @@ const CaseMemberSchema = Type.Object(
 const PendingApprovalSchema = Type.Object(
   {
     transactionId: Uuid(),
-    kind: Type.Enum(['transfer', 'withdrawal'], { type: 'string' }),
+    kind: Type.Enum(['transfer', 'withdrawal', 'vault_deposit', 'vault_withdrawal'], { type: 'string' }),
     chainId: Type.Integer(),
     toAddress: Nullable(Type.String()),
     value: Type.String({ pattern: '^[0-9]+$', description: 'Wei, decimal' }),

@@ -1,5 +1,5 @@
-import { Type, type TProperties } from 'typebox';
-import { TRANSACTION_STATUSES } from '../../db/schema/index.js';
+import { Type, type Static, type TProperties } from 'typebox';
+import { TRANSACTION_KINDS, TRANSACTION_STATUSES } from '../../db/schema/index.js';
 import { ETHEREUM_TRANSACTION, SIGN_TRANSACTION_ACTIVITY } from '../../domain/transactions/send-transaction.js';
 import { Nullable, Text, Uuid } from './onboarding/common.js';
 import { SIGNED_WRITE_ERRORS, problemResponses } from './problem.js';
@@ -66,6 +66,24 @@ const WithdrawalSchema = Type.Object(
   { additionalProperties: false, description: 'Extension: a withdrawal’s quote (docs/withdrawals.md)' },
 );
 
+const AssetAmount = (description: string) => Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description });
+
+const VaultCallSchema = Type.Object(
+  {
+    vaultId: Uuid(),
+    call: Type.Enum(['approve', 'deposit', 'withdraw', 'redeem'], { type: 'string', description: 'approve: the asset’s ERC-20 approval of the vault; deposit, withdraw, redeem: the ERC-4626 call' }),
+    step: Type.Integer({ minimum: 1, description: 'Its place among the transactions prepared together: approve them in this order' }),
+    steps: Type.Integer({ minimum: 1 }),
+    assets: AssetAmount('Assets, in the asset’s units: deposited (approve, deposit), withdrawn (withdraw) or previewed (redeem)'),
+    shares: Nullable(AssetAmount('Shares, in the vault’s units: previewed (deposit, withdraw) or redeemed (redeem); null for approve')),
+    settled: Type.Optional(
+      Type.Object({ assets: AssetAmount('As the vault’s event recorded'), shares: AssetAmount('As the vault’s event recorded') }, { additionalProperties: false, description: 'Completed deposits, withdrawals and redemptions' }),
+    ),
+    expiresAt: Type.String({ format: 'date-time', description: 'The approval must arrive before this moment (409 quote_expired after)' }),
+  },
+  { additionalProperties: false, description: 'Extension: a vault transaction as prepared (docs/products.md#vaults)' },
+);
+
 const ApprovalsSchema = Type.Object(
   {
     required: Type.Integer({ minimum: 0, description: 'The account’s requiredApprovals' }),
@@ -83,13 +101,17 @@ export const TransactionSchema = Type.Object(
     broadcastedAt: Nullable(Type.String({ format: 'date-time', description: 'Moment of broadcast; null unless completed' })),
     transactionReceipt: Type.Optional(ReceiptSchema),
     fiatDepositInstructions: Type.Optional(FiatDepositInstructionsSchema),
-    kind: Type.Enum(['transfer', 'deposit', 'withdrawal', 'refund'], {
+    kind: Type.Enum([...TRANSACTION_KINDS], {
       type: 'string',
-      description: 'Extension: a transfer from the account’s wallet, a fiat deposit paid out to it, a withdrawal to a bank account, or the refund of a returned withdrawal',
+      description:
+        'Extension: a transfer from the account’s wallet, a fiat deposit paid out to it, a withdrawal to a bank account, the refund of a returned withdrawal, or a call to a yield vault (vault_deposit: approve and deposit; vault_withdrawal: withdraw or redeem)',
     }),
     deposit: Type.Optional(DepositSchema),
     withdrawal: Type.Optional(WithdrawalSchema),
-    unsignedTransaction: Type.Optional(Type.String({ description: 'Withdrawals: the transfer to the treasury the end user approves (send-transaction-passkey/otp with this transactionId)' })),
+    vault: Type.Optional(VaultCallSchema),
+    unsignedTransaction: Type.Optional(
+      Type.String({ description: 'Withdrawals and vault transactions: the transaction this service prepared, which the end user approves (send-transaction-passkey/otp with this transactionId)' }),
+    ),
     refund: Type.Optional(Type.Object({ withdrawalTransactionId: Uuid() }, { additionalProperties: false, description: 'Refunds: the returned withdrawal' })),
     accountId: Uuid('Extension: the account whose wallet signs (transfers) or receives (deposits)'),
     chainId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Extension' }),
@@ -104,8 +126,11 @@ export const TransactionSchema = Type.Object(
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },
-  { additionalProperties: false, description: 'Transaction (response of passkey submission), with documented extensions' },
+  { $id: 'Transaction', additionalProperties: false, description: 'Transaction (response of passkey submission), with documented extensions' },
 );
+export type TransactionResponse = Static<typeof TransactionSchema>;
+/** The named component `Transaction` (registered once in app.ts): what every operation answering a transaction refers to. */
+export const TransactionRef = Type.Unsafe<TransactionResponse>(Type.Ref('Transaction'));
 
 export const SignedBodySchema = Type.Object(
   {
@@ -144,7 +169,7 @@ export function submissionBody<A extends TProperties>(approval: A) {
 
 /** What both submission paths answer: 201 when created, 200 for the same request again. */
 export const SUBMISSION_RESPONSES = {
-  200: { ...TransactionSchema, description: 'The same request again: the transaction as it is now' },
-  201: TransactionSchema,
+  200: { ...TransactionRef, description: 'The same request again: the transaction as it is now' },
+  201: TransactionRef,
   ...problemResponses(...SIGNED_WRITE_ERRORS, 404, 502),
 };

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { MAX_CUSTOM_HEADERS } from '../../domain/webhooks/custom-headers.js';
 
 const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
@@ -21,11 +21,13 @@ export const EventSchema = Type.Object(
       { additionalProperties: true, description: 'Some types add members (e.g. webhook_subscription.disabled adds reason and detail)' },
     ),
   },
-  { additionalProperties: false, title: 'Event' },
+  { $id: 'Event', additionalProperties: false, title: 'Event' },
 );
+/** The named component `Event` (registered in app.ts). */
+export const EventRef = Type.Unsafe<Static<typeof EventSchema>>(Type.Ref('Event'));
 
 export const EventPageSchema = Type.Object(
-  { data: Type.Array(EventSchema), hasMore: Type.Boolean({ description: 'More events follow; pass the last id as startingAfter' }) },
+  { data: Type.Array(EventRef), hasMore: Type.Boolean({ description: 'More events follow; pass the last id as startingAfter' }) },
   { additionalProperties: false, description: 'One page of events' },
 );
 
@@ -43,6 +45,13 @@ export const ListEventsQuery = Type.Object(
     createdLt: Type.Optional(DateTime()),
     deliverySuccess: Type.Optional(
       Type.Boolean({ description: 'true: every webhook delivery of the event succeeded; false: at least one has not succeeded (yet)' }),
+    ),
+    waitSeconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 25,
+        description: 'Long poll: when no event matches yet, wait up to this many seconds for one before answering an empty page (use with order=asc and startingAfter; docs/webhooks.md#following-events-long-poll)',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -86,17 +95,29 @@ export const SubscriptionSchema = Type.Object(
     name: Type.String(),
     activeSigningKeyId: Uuid(),
   },
-  { additionalProperties: false, title: 'WebhookSubscription' },
+  { $id: 'WebhookSubscription', additionalProperties: false, title: 'WebhookSubscription' },
 );
+const SubscriptionRef = Type.Unsafe<Static<typeof SubscriptionSchema>>(Type.Ref('WebhookSubscription'));
 
 export const SubscriptionListingSchema = Type.Object(
   {
-    subscription: SubscriptionSchema,
-    publicKey: Type.String({ pattern: '^whpk_[A-Za-z0-9+/]{43}=$', description: 'The active Ed25519 public key, `whpk_` + base64 of its 32 bytes' }),
-    algorithm: Type.Literal('ed25519'),
+    subscription: SubscriptionRef,
+    publicKey: Type.String({
+      pattern: '^(whpk_[A-Za-z0-9+/]{43}=)?$',
+      description: 'ed25519: the active public key, `whpk_` + base64 of its 32 bytes; hmac-sha256: empty (a shared secret has no public half)',
+    }),
+    algorithm: Type.Enum(['ed25519', 'hmac-sha256'], { type: 'string', description: 'ed25519: Standard Webhooks `v1a`; hmac-sha256: Standard Webhooks `v1` (docs/webhooks.md#signatures)' }),
+    signingSecret: Type.Optional(
+      Type.String({
+        pattern: '^whsec_[A-Za-z0-9+/]{43}=$',
+        description: 'hmac-sha256 only, in the answers of create and rotate-key only: the new secret, `whsec_` + base64 of 32 bytes. Shown once; keep it',
+      }),
+    ),
   },
-  { additionalProperties: false, description: 'A subscription with its active public signing key' },
+  { $id: 'WebhookSubscriptionListing', additionalProperties: false, description: 'A subscription with its active public signing key' },
 );
+/** The named component `WebhookSubscriptionListing` (the spec's listing item; registered in app.ts). */
+export const SubscriptionListingRef = Type.Unsafe<Static<typeof SubscriptionListingSchema>>(Type.Ref('WebhookSubscriptionListing'));
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'https URL of a public host', examples: ['https://hooks.example.com/integrator'] });
@@ -107,7 +128,20 @@ const HttpHeaders = Type.Record(Type.String(), Type.String(), {
 });
 
 export const CreateSubscriptionBody = Type.Object(
-  { name: Name, url: Url, eventTypes: EventTypesInput, httpHeaders: Type.Optional(HttpHeaders), enabled: Type.Optional(Type.Boolean({ default: true })) },
+  {
+    name: Name,
+    url: Url,
+    eventTypes: EventTypesInput,
+    httpHeaders: Type.Optional(HttpHeaders),
+    enabled: Type.Optional(Type.Boolean({ default: true })),
+    algorithm: Type.Optional(
+      Type.Enum(['ed25519', 'hmac-sha256'], {
+        type: 'string',
+        default: 'ed25519',
+        description: 'How deliveries are signed, fixed for the subscription’s life: ed25519 (`v1a`, verify with the public key) or hmac-sha256 (`v1`, a `whsec_` secret shown once, verified by the standardwebhooks and svix libraries)',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 

@@ -266,3 +266,20 @@ describe('webhook URL safety: URLs', () => {
     assert.deepEqual([named.allowed, named.resolvedAddresses], [true, [{ address: '::7f00:1', range: 'ipv4Compatible' }]]);
   });
 });
+
+describe('the refusal of a webhook URL names the sandbox switch, in sandbox only', () => {
+  it('says WEBHOOK_ALLOW_PRIVATE=1 on a sandbox without it; never in production', async () => {
+    const { safeEndpoint } = await import('../../../src/domain/webhooks/subscription-input.js');
+    const now = new Date();
+    const refusal = async (sandbox: boolean) => {
+      try {
+        await safeEndpoint('http://127.0.0.1:3000/hook', { rules: { allowPrivate: false }, sandbox }, now);
+      } catch (err) {
+        return (err as { code: string; detail: string }).detail;
+      }
+      throw new Error('not refused');
+    };
+    assert.match(await refusal(true), /WEBHOOK_ALLOW_PRIVATE=1/);
+    assert.doesNotMatch(await refusal(false), /WEBHOOK_ALLOW_PRIVATE/);
+  });
+});

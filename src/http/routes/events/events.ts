@@ -1,7 +1,8 @@
-import { eventTypeFilter, getEvent, listEvents } from '../../../domain/events/list-events.js';
+import { setTimeout as pause } from 'node:timers/promises';
+import { eventTypeFilter, getEvent, listEventsWaiting } from '../../../domain/events/list-events.js';
 import { listEventDeliveries } from '../../../domain/webhooks/deliveries.js';
 import { SIGNED_READ_ERRORS, problemResponses } from '../../schemas/problem.js';
-import { DeliveryPageSchema, EventIdParams, EventPageSchema, EventSchema, ListDeliveriesQuery, ListEventsQuery } from '../../schemas/webhooks.js';
+import { DeliveryPageSchema, EventIdParams, EventPageSchema, EventRef, ListDeliveriesQuery, ListEventsQuery } from '../../schemas/webhooks.js';
 import type { Api, Deps } from '../../types.js';
 import { integratorOf } from '../../context.js';
 
@@ -15,16 +16,20 @@ export function eventRoutes(api: Api, deps: Deps): void {
       schema: {
         operationId: 'listEvents',
         tags: TAGS,
-        summary: 'The integrator’s events, newest first (order=asc to catch up), with cursor pagination and filters',
+        summary: 'The integrator’s events, newest first (order=asc to catch up), with cursor pagination and filters; waitSeconds makes it a long poll',
         querystring: ListEventsQuery,
         response: { 200: EventPageSchema, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query;
       const types = eventTypeFilter(q.type, q.types);
       const date = (s: string | undefined) => (s === undefined ? undefined : new Date(s));
-      return listEvents(deps.database.db, integratorOf(request), {
+      // A client that went away stops the long poll: the response closed before it was written.
+      let gone = false;
+      reply.raw.once('close', () => (gone = !reply.raw.writableFinished));
+      const wait = { ms: (q.waitSeconds ?? 0) * 1000, pause: (ms: number) => pause(ms), aborted: () => gone };
+      return listEventsWaiting(deps.database.db, integratorOf(request), {
         limit: q.limit ?? 20,
         order: q.order ?? 'desc',
         ...(q.startingAfter ? { startingAfter: q.startingAfter } : {}),
@@ -35,7 +40,7 @@ export function eventRoutes(api: Api, deps: Deps): void {
         ...(q.createdLte ? { createdLte: date(q.createdLte)! } : {}),
         ...(q.createdLt ? { createdLt: date(q.createdLt)! } : {}),
         ...(q.deliverySuccess !== undefined ? { deliverySuccess: q.deliverySuccess } : {}),
-      });
+      }, wait);
     },
   );
 
@@ -47,7 +52,7 @@ export function eventRoutes(api: Api, deps: Deps): void {
         tags: TAGS,
         summary: 'One event',
         params: EventIdParams,
-        response: { 200: { ...EventSchema, description: 'The event' }, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
+        response: { 200: { ...EventRef, description: 'The event' }, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
       },
     },
     async (request) => getEvent(deps.database.db, integratorOf(request), request.params.eventId),

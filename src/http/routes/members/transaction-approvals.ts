@@ -5,7 +5,7 @@ import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { ActingMemberFields } from '../../schemas/members.js';
 import { Uuid } from '../../schemas/onboarding/common.js';
 import { SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
-import { TransactionSchema } from '../../schemas/transactions.js';
+import { TransactionRef } from '../../schemas/transactions.js';
 import type { Api, Deps } from '../../types.js';
 import { transactionDeps } from '../transactions/transactions.js';
 
@@ -23,7 +23,7 @@ export function transactionApprovalRoutes(api: Api, deps: Deps): void {
         summary: 'An owner’s or approver’s approval of a waiting transaction; the approval that reaches the quorum signs and broadcasts it, once',
         headers: IdempotencyHeaders,
         body: DecisionBody,
-        response: { 200: TransactionSchema, ...problemResponses(...SIGNED_WRITE_ERRORS, 404, 502) },
+        response: { 200: TransactionRef, ...problemResponses(...SIGNED_WRITE_ERRORS, 404, 502) },
       },
     },
     async (request) => approveTransaction(actorFrom(request, deps), transactionDeps(request, deps), request.body),
@@ -38,7 +38,7 @@ export function transactionApprovalRoutes(api: Api, deps: Deps): void {
         summary: 'An owner or approver ends a waiting transaction: failed, failureReason rejected; nothing is signed',
         headers: IdempotencyHeaders,
         body: DecisionBody,
-        response: { 200: TransactionSchema, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
+        response: { 200: TransactionRef, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
       },
     },
     async (request) => rejectTransaction(actorFrom(request, deps), request.body),

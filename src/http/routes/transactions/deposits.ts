@@ -7,7 +7,7 @@ import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { Uuid } from '../../schemas/onboarding/common.js';
 import { SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
 import type { Api, Deps } from '../../types.js';
-import { TransactionSchema } from '../../schemas/transactions.js';
+import { TransactionRef } from '../../schemas/transactions.js';
 
 const Amount = (description: string) => Type.String({ pattern: AMOUNT_PATTERN, description: `${description}: a decimal string greater than 0 with at most 2 decimals, e.g. "250.00"` });
 
@@ -37,7 +37,7 @@ export function depositRoutes(api: Api, deps: Deps): void {
           },
           { additionalProperties: false },
         ),
-        response: { 201: TransactionSchema, ...problemResponses(...SIGNED_WRITE_ERRORS, 404, 503) },
+        response: { 201: TransactionRef, ...problemResponses(...SIGNED_WRITE_ERRORS, 404, 503) },
       },
     },
     async (request, reply) => reply.code(201).send(await createDeposit(actorFrom(request, deps), depositDeps, request.body)),
@@ -54,7 +54,7 @@ export function depositRoutes(api: Api, deps: Deps): void {
         summary: 'Sandbox only: the bank transfer of a deposit arrives (waiting_for_funds -> funds_in_transfer); the payout on chain follows',
         headers: IdempotencyHeaders,
         body: Type.Object({ transactionId: Uuid('The deposit'), amount: Amount('The amount that arrives (may differ from the one asked)') }, { additionalProperties: false }),
-        response: { 200: TransactionSchema, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
+        response: { 200: TransactionRef, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
       },
     },
     async (request) => {

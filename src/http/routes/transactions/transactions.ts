@@ -7,7 +7,7 @@ import { actorFrom, integratorOf } from '../../context.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { Text, Uuid } from '../../schemas/onboarding/common.js';
 import { SIGNED_READ_ERRORS, problemResponses } from '../../schemas/problem.js';
-import { ChainIdQuery, SUBMISSION_RESPONSES, submissionBody, TransactionSchema } from '../../schemas/transactions.js';
+import { ChainIdQuery, SUBMISSION_RESPONSES, submissionBody, TransactionRef } from '../../schemas/transactions.js';
 import type { Api, Deps } from '../../types.js';
 
 const TAGS = ['Transactions'];
@@ -45,7 +45,7 @@ export function transactionRoutes(api: Api, deps: Deps): void {
         tags: TAGS,
         summary: 'One transaction by its transactionId',
         querystring: Type.Object({ transactionId: Uuid() }, { additionalProperties: false }),
-        response: { 200: TransactionSchema, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
+        response: { 200: TransactionRef, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
       },
     },
     async (request) => getTransaction(deps.database.db, integratorOf(request), request.query.transactionId),
@@ -68,7 +68,7 @@ export function transactionRoutes(api: Api, deps: Deps): void {
         ),
         response: {
           200: Type.Object(
-            { data: Type.Array(TransactionSchema), hasMore: Type.Boolean({ description: 'More follow; pass the last transactionId as startingAfter' }) },
+            { data: Type.Array(TransactionRef), hasMore: Type.Boolean({ description: 'More follow; pass the last transactionId as startingAfter' }) },
             { additionalProperties: false, description: 'One page of transactions, newest first' },
           ),
           ...problemResponses(...SIGNED_READ_ERRORS, 404),

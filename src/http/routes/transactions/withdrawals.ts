@@ -9,7 +9,7 @@ import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { Uuid } from '../../schemas/onboarding/common.js';
 import { SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
 import type { Api, Deps } from '../../types.js';
-import { TransactionSchema } from '../../schemas/transactions.js';
+import { TransactionRef } from '../../schemas/transactions.js';
 
 /** Fiat withdrawals (docs/withdrawals.md): create-withdrawal and the sandbox simulate-withdrawal. */
 export function withdrawalRoutes(api: Api, deps: Deps): void {
@@ -38,7 +38,7 @@ export function withdrawalRoutes(api: Api, deps: Deps): void {
           },
           { additionalProperties: false },
         ),
-        response: { 201: TransactionSchema, ...problemResponses(...SIGNED_WRITE_ERRORS, 404, 502, 503) },
+        response: { 201: TransactionRef, ...problemResponses(...SIGNED_WRITE_ERRORS, 404, 502, 503) },
       },
     },
     async (request, reply) => reply.code(201).send(await createWithdrawal(actorFrom(request, deps), withdrawalDeps, request.body)),
@@ -55,7 +55,7 @@ export function withdrawalRoutes(api: Api, deps: Deps): void {
         summary: 'Sandbox only: the fiat payout of a withdrawal in funds_in_transfer settles (completed) or is returned (failed, payout_returned, crypto refunded)',
         headers: IdempotencyHeaders,
         body: Type.Object({ transactionId: Uuid('The withdrawal'), outcome: Type.Enum(['completed', 'returned'], { type: 'string' }) }, { additionalProperties: false }),
-        response: { 200: TransactionSchema, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
+        response: { 200: TransactionRef, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
       },
     },
     async (request) => {

@@ -13,7 +13,7 @@ import {
   ListDeliveriesQuery,
   RecoverBody,
   SubscriptionIdParams,
-  SubscriptionListingSchema,
+  SubscriptionListingRef,
   UpdateSubscriptionBody,
 } from '../../schemas/webhooks.js';
 import type { Api, Deps } from '../../types.js';
@@ -22,7 +22,7 @@ const TAGS = ['Webhooks'];
 const BASE = '/v1/webhooks/subscriptions';
 
 export function webhookRoutes(api: Api, deps: Deps): void {
-  const env = (): WebhookEnvironment => ({ rules: { allowPrivate: deps.config.webhooks.allowPrivate } });
+  const env = (): WebhookEnvironment => ({ rules: { allowPrivate: deps.config.webhooks.allowPrivate }, sandbox: deps.config.appEnv === 'sandbox' });
 
   api.get(
     BASE,
@@ -32,7 +32,7 @@ export function webhookRoutes(api: Api, deps: Deps): void {
         tags: TAGS,
         summary: 'All webhook subscriptions of the integrator, each with its active public signing key',
         response: {
-          200: Type.Object({ subscriptions: Type.Array(SubscriptionListingSchema) }, { additionalProperties: false, description: 'The subscriptions, oldest first' }),
+          200: Type.Object({ subscriptions: Type.Array(SubscriptionListingRef) }, { additionalProperties: false, description: 'The subscriptions, oldest first' }),
           ...problemResponses(...SIGNED_READ_ERRORS),
         },
       },
@@ -43,13 +43,15 @@ export function webhookRoutes(api: Api, deps: Deps): void {
   api.post(
     BASE,
     {
+      // An HMAC subscription's answer carries its secret: an Idempotency-Key replays it only to the same credential.
+      config: { secretResponse: true },
       schema: {
         operationId: 'createWebhookSubscription',
         tags: TAGS,
-        summary: 'Creates a subscription with its own Ed25519 signing key; the URL is checked (https, public addresses only)',
+        summary: 'Creates a subscription with its own signing key (Ed25519, or an HMAC secret shown once); the URL is checked (https, public addresses only)',
         headers: IdempotencyHeaders,
         body: CreateSubscriptionBody,
-        response: { 201: { ...SubscriptionListingSchema, description: 'The new subscription and its public key' }, ...problemResponses(...SIGNED_WRITE_ERRORS) },
+        response: { 201: { ...SubscriptionListingRef, description: 'The new subscription and its public key' }, ...problemResponses(...SIGNED_WRITE_ERRORS) },
       },
     },
     async (request, reply) => reply.code(201).send(await subscriptions.createSubscription(actorFrom(request, deps), request.body, env())),
@@ -63,7 +65,7 @@ export function webhookRoutes(api: Api, deps: Deps): void {
         tags: TAGS,
         summary: 'One subscription with its active public signing key',
         params: SubscriptionIdParams,
-        response: { 200: { ...SubscriptionListingSchema, description: 'The subscription' }, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
+        response: { 200: { ...SubscriptionListingRef, description: 'The subscription' }, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
       },
     },
     async (request) => subscriptions.getSubscription(deps.database.db, integratorOf(request), request.params.subscriptionId),
@@ -78,7 +80,7 @@ export function webhookRoutes(api: Api, deps: Deps): void {
         summary: 'Changes a subscription; enabled: true re-enables one the service disabled',
         params: SubscriptionIdParams,
         body: UpdateSubscriptionBody,
-        response: { 200: { ...SubscriptionListingSchema, description: 'The updated subscription' }, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
+        response: { 200: { ...SubscriptionListingRef, description: 'The updated subscription' }, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
       },
     },
     async (request) => subscriptions.updateSubscription(actorFrom(request, deps), request.params.subscriptionId, request.body, env()),
@@ -104,16 +106,38 @@ export function webhookRoutes(api: Api, deps: Deps): void {
   api.post(
     `${BASE}/:subscriptionId/rotate-key`,
     {
+      config: { secretResponse: true },
       schema: {
         operationId: 'rotateWebhookSigningKey',
         tags: TAGS,
-        summary: 'Makes a new active signing key; the previous one also signs for 24 hours (two signatures per delivery)',
+        summary: 'Makes a new active signing key (or HMAC secret, shown once); the previous one also signs for 24 hours (two signatures per delivery)',
         headers: IdempotencyHeaders,
         params: SubscriptionIdParams,
-        response: { 200: { ...SubscriptionListingSchema, description: 'The subscription with its new public key' }, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
+        response: { 200: { ...SubscriptionListingRef, description: 'The subscription with its new public key' }, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
       },
     },
     async (request) => subscriptions.rotateSigningKey(actorFrom(request, deps), request.params.subscriptionId),
+  );
+
+  api.post(
+    `${BASE}/:subscriptionId/test`,
+    {
+      schema: {
+        operationId: 'sendWebhookTest',
+        tags: TAGS,
+        summary: 'Sends a webhook.test event to this subscription only, whatever its eventTypes: signed and retried like any delivery',
+        headers: IdempotencyHeaders,
+        params: SubscriptionIdParams,
+        response: {
+          202: Type.Object(
+            { eventId: Type.String({ format: 'uuid', description: 'The webhook.test event (its delivery is in the subscription’s history)' }), subscriptionId: Type.String({ format: 'uuid' }) },
+            { additionalProperties: false, description: 'Queued for delivery' },
+          ),
+          ...problemResponses(...SIGNED_WRITE_ERRORS, 404),
+        },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await subscriptions.sendTestEvent(actorFrom(request, deps), request.params.subscriptionId)),
   );
 
   api.get(

@@ -19,7 +19,7 @@ export interface CaseMember {
 /** A member's proposal waiting for the quorum. */
 export interface PendingApproval {
   transactionId: string;
-  kind: 'transfer' | 'withdrawal';
+  kind: 'transfer' | 'withdrawal' | 'vault_deposit' | 'vault_withdrawal';
   chainId: number;
   toAddress: string | null;
   /** Wei, decimal. */

@@ -1,0 +1,2 @@
+ALTER TABLE "webhook_subscriptions" ADD COLUMN "algorithm" text DEFAULT 'ed25519' NOT NULL;--> statement-breakpoint
+ALTER TABLE "webhook_subscriptions" ADD CONSTRAINT "webhook_subscriptions_algorithm_check" CHECK ("webhook_subscriptions"."algorithm" in ('ed25519', 'hmac-sha256'));
