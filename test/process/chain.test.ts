@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { parseEther } from 'viem';
+import { treasuryAddressFor } from '../../src/chain/sandbox-treasury.js';
+import { loadConfig } from '../../src/config.js';
+import { openSystem } from '../../src/composition-root.js';
+import { treasuryFor } from '../../src/chain/treasury.js';
+
+/** A port nobody listens on right now. */
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+describe('npm run chain: a local anvil with the sandbox treasury funded', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'chain-'));
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('derives the treasury exactly as the server does, from the same environment', async () => {
+    const env = { APP_ENV: 'sandbox', LOG_LEVEL: 'silent', DATA_DIR: dataDir };
+    const address = treasuryAddressFor(env);
+    const system = await openSystem(loadConfig(env));
+    try {
+      assert.equal(address, treasuryFor({ key: undefined, sandbox: true, secrets: system.secrets })!.address);
+    } finally {
+      await system.close();
+    }
+    assert.equal(treasuryAddressFor({ ...env, APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), WEBAUTHN_RP_IDS: 'x.example', WEBAUTHN_ORIGINS: 'https://x.example' }), undefined, 'production without a treasury key has none');
+  });
+
+  it('starts anvil, funds that treasury, and prints the CHAIN_RPC_URLS to use', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/chain.ts'], { env: { ...process.env, CHAIN_PORT: String(port), DATA_DIR: dataDir, APP_ENV: 'sandbox' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          const ready = out.split('\n').find((l) => l.startsWith('Ready: '));
+          if (ready) resolve(ready);
+        });
+        child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+      });
+      assert.match(line, new RegExp(`CHAIN_RPC_URLS=31337=http://127\\.0\\.0\\.1:${port}`));
+      const treasury = treasuryAddressFor({ APP_ENV: 'sandbox', DATA_DIR: dataDir });
+      assert.ok(line.includes(treasury!));
+      const res = await fetch(`http://127.0.0.1:${port}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [treasury, 'latest'] }) });
+      assert.equal(BigInt(((await res.json()) as { result: string }).result), parseEther('1000000'));
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
