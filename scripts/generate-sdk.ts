@@ -62,7 +62,7 @@ function operationsTable(doc: OpenApiDoc): string {
       // A list is paginated when it takes startingAfter; the cursor is the id field its items lead with (accountId,
       // transactionId, id, ...), which is what startingAfter takes.
       const named = (schema: JsonSchema | undefined) => (schema?.$ref ? doc.components?.schemas?.[schema.$ref.split('/').pop()!] : schema);
-      const item = named(op.responses?.['200']?.content?.['application/json']?.schema?.properties?.data?.items);
+      const item = named(named(op.responses?.['200']?.content?.['application/json']?.schema)?.properties?.data?.items);
       const cursor = query.includes('startingAfter') ? Object.keys(item?.properties ?? {})[0] : undefined;
       if (query.includes('startingAfter') && !cursor) throw new Error(`${op.operationId} takes startingAfter but lists no items`);
       rows.push(`  ${op.operationId}: { method: '${method.toUpperCase()}', path: '${path}', cursor: ${cursor ? `'${cursor}'` : 'null'} },`);

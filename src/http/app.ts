@@ -60,6 +60,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     requestTimeout: 30_000,
     frameworkErrors: frameworkErrorHandler,
     connectionTimeout: 60_000,
+    // Registering the routes compiles every schema; on a loaded host (or next to another app in one process) that
+    // can pass avvio's 10 s default, and a slow start is better than a failed one (/readyz says when it is up).
+    pluginTimeout: 120_000,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

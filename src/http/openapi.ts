@@ -1,9 +1,11 @@
-import swagger, { type SwaggerTransform } from '@fastify/swagger';
+import swagger, { type SwaggerTransform, type SwaggerTransformObject } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { AppEnv } from '../config/types.js';
 import { API_VERSION } from '../version.js';
 import { ADMIN_PREFIX } from './admin/admin-api.js';
+import { nameTitledSchemas } from './openapi-components.js';
+import { declareResponseHeaders } from './openapi-headers.js';
 import { integratorDocsUi } from './pages/docs-try-it-out.js';
 
 declare module 'fastify' {
@@ -25,6 +27,9 @@ const documenting =
     const s = (schema ?? {}) as { summary?: string; description?: string };
     return { schema: s.description === undefined && s.summary ? { ...schema, description: s.summary } : schema, url };
   };
+
+/** Titled schemas become named components, and response headers are declared (openapi-components.ts, openapi-headers.ts). */
+const namingComponents: SwaggerTransformObject = (document) => declareResponseHeaders(nameTitledSchemas('openapiObject' in document ? document.openapiObject : document.swaggerObject));
 
 const isAdmin = (url: string) => url.startsWith(`${ADMIN_PREFIX}/`);
 
@@ -79,6 +84,7 @@ export async function registerOpenApi(app: FastifyInstance, appEnv: AppEnv): Pro
       ],
     },
     transform: documenting((url) => !isAdmin(url)),
+    transformObject: namingComponents,
     refResolver,
   });
   await app.register(swagger, {
@@ -96,6 +102,7 @@ export async function registerOpenApi(app: FastifyInstance, appEnv: AppEnv): Pro
       security: [{ operatorToken: [] }],
     },
     transform: documenting(isAdmin),
+    transformObject: namingComponents,
     refResolver,
   });
   // Each docs page in its own scope: @fastify/swagger-ui decorates its instance, once per instance.

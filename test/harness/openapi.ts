@@ -35,9 +35,15 @@ export interface OpenApiParameter {
 export interface OpenApiMedia {
   schema?: OpenApiSchema;
 }
+export interface OpenApiHeader {
+  $ref?: string;
+  required?: boolean;
+  schema?: OpenApiSchema;
+}
 export interface OpenApiResponse {
   description: string;
   content?: Record<string, OpenApiMedia>;
+  headers?: Record<string, OpenApiHeader>;
 }
 export type OpenApiSecurity = Record<string, string[]>[];
 export interface OpenApiOperation {
@@ -62,7 +68,7 @@ export interface OpenApiDoc {
   openapi: string;
   info: { title: string; version: string };
   paths: Record<string, Record<string, OpenApiOperation>>;
-  components: { securitySchemes: Record<string, OpenApiSecurityScheme>; schemas?: Record<string, OpenApiSchema> };
+  components: { securitySchemes: Record<string, OpenApiSecurityScheme>; schemas?: Record<string, OpenApiSchema>; headers?: Record<string, OpenApiHeader> };
   security: OpenApiSecurity;
   servers?: { url: string; description?: string }[];
   tags?: { name: string; description?: string }[];
@@ -105,6 +111,19 @@ export function openApiChecker(doc: OpenApiDoc) {
     assert.ok(entry, `${method} ${url} is documented`);
     const declared = entry.op.responses[String(res.status)];
     assert.ok(declared, `${entry.op.operationId}: status ${res.status} is declared (${res.text.slice(0, 200)})`);
+    // Declared headers: the required ones are sent, and whatever is sent matches its schema (integers as text).
+    for (const [name, declaredHeader] of Object.entries(declared.headers ?? {})) {
+      const header = declaredHeader.$ref ? doc.components.headers?.[declaredHeader.$ref.split('/').pop()!] : declaredHeader;
+      assert.ok(header, `${entry.op.operationId} ${res.status}: header ${name} resolves`);
+      const value = res.headers.get(name);
+      if (value === null) {
+        assert.ok(!header.required, `${entry.op.operationId} ${res.status}: the required header ${name} is sent`);
+        continue;
+      }
+      const validateHeader = ajv.compile(header.schema ?? {});
+      const parsed = header.schema?.type === 'integer' && /^\d+$/.test(value) ? Number(value) : value;
+      assert.ok(validateHeader(parsed), `${entry.op.operationId} ${res.status}: header ${name}: ${value} ${ajv.errorsText(validateHeader.errors)}`);
+    }
     if (res.status === 204) {
       assert.equal(res.text, '');
       return;
@@ -122,4 +141,26 @@ export function openApiChecker(doc: OpenApiDoc) {
   }
 
   return { operations, assertConforms };
+}
+
+/**
+ * Object schemas (two or more properties) written out more than once anywhere in `doc`, ignoring descriptions and
+ * examples: each should be one named component. Empty when every shared shape is named.
+ */
+export function repeatedShapes(doc: unknown): string[] {
+  const counts = new Map<string, { n: number; names: string }>();
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(walk);
+    const schema = node as { properties?: Record<string, unknown>; description?: unknown; examples?: unknown };
+    if (schema.properties && typeof schema.properties === 'object' && Object.keys(schema.properties).length >= 2) {
+      const { description: _d, examples: _e, ...shape } = schema;
+      const key = JSON.stringify(shape);
+      const seen = counts.get(key) ?? { n: 0, names: Object.keys(schema.properties).join(', ') };
+      counts.set(key, { ...seen, n: seen.n + 1 });
+    }
+    Object.values(node).forEach(walk);
+  };
+  walk(doc);
+  return [...counts.values()].filter((c) => c.n > 1).map((c) => `${c.n}× {${c.names}}`);
 }

@@ -11,7 +11,7 @@ import { createCustomer, ETH, type Customer } from '../harness/customers.js';
 import { teamWithPendingTransfer } from '../harness/entity-team.js';
 import { verifiedBankAccount, withdrawalInTransfer } from '../harness/money.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
-import { openApiChecker, type CheckedResponse, type OpenApiDoc, type Operation } from '../harness/openapi.js';
+import { openApiChecker, repeatedShapes, type CheckedResponse, type OpenApiDoc, type Operation } from '../harness/openapi.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenantsOnChain } from '../harness/tenants.js';
 
@@ -221,6 +221,7 @@ for (const backend of backends()) {
       const integrators = (await adminRequest(ctx.server, 'GET', '/openapi.json')).body as OpenApiDoc;
       assert.deepEqual(Object.keys(integrators.paths).filter((p) => p.startsWith('/admin')), []);
       assert.ok(Object.keys(integrators.paths).some((p) => p.startsWith('/v1/')));
+      assert.deepEqual(repeatedShapes(doc), [], 'object schemas written out more than once (give each a title: openapi-components.ts)');
     });
 
     it('serves its own docs page', async () => {

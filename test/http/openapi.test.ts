@@ -14,7 +14,7 @@ import { INVITATION_ADDRESSED, INVITATION_EXAMPLES } from './openapi-examples/in
 import { MEMBER_ADDRESSED, memberExamples } from './openapi-examples/members.js';
 import { PRODUCT_ADDRESSED, PRODUCT_EXAMPLES } from './openapi-examples/products.js';
 import { VAULT_ADDRESSED, vaultExamples } from './openapi-examples/vaults.js';
-import { openApiChecker, type OpenApiDoc, type Operation } from '../harness/openapi.js';
+import { openApiChecker, repeatedShapes, type OpenApiDoc, type Operation } from '../harness/openapi.js';
 import { berliner, californian, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenantsOnChain } from '../harness/tenants.js';
@@ -489,9 +489,10 @@ for (const backend of backends()) {
         assert.ok(op.description, `${op.operationId} has a description`);
         for (const tag of op.tags ?? []) assert.ok(declared.get(tag), `tag ${tag} (${op.operationId}) is declared with a description`);
       }
-      for (const name of ['Problem', 'Credential', 'Transaction', 'Event', 'WebhookSubscription', 'WebhookSubscriptionListing', 'Vault', 'VaultPosition', 'PreparedVaultTransactions']) {
+      for (const name of ['Problem', 'Credential', 'Transaction', 'Event', 'WebhookSubscription', 'Vault', 'Address', 'UserInfo', 'User', 'Account', 'EntityInfo', 'AssociatedPerson', 'BankAccount', 'Member', 'Invitation', 'SignedBody']) {
         assert.ok(doc.components.schemas?.[name], `components.schemas.${name}`);
       }
+      assert.deepEqual(repeatedShapes(doc), [], 'object schemas written out more than once (give each a title: openapi-components.ts)');
     });
 
     it('serves a docs page', async () => {

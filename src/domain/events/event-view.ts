@@ -1,9 +1,10 @@
 import type { EventRow } from '../../db/repositories/events.js';
+import type { EventType } from './catalogue.js';
 
 /** An event as the API returns it and as webhooks deliver it (the body of a delivery is exactly this). */
 export interface EventView {
   id: string;
-  type: string;
+  type: EventType;
   objectType: string;
   objectId: string;
   /** Per object, strictly increasing: order a receiver's events of one object by it. */
@@ -16,7 +17,8 @@ export interface EventView {
 export function toEventView(row: EventRow): EventView {
   return {
     id: row.id,
-    type: row.type,
+    // recordEvent writes catalogued types only.
+    type: row.type as EventType,
     objectType: row.objectType,
     objectId: row.objectId,
     sequence: row.sequence,

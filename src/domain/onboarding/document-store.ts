@@ -82,7 +82,8 @@ export async function storeDocuments(
 
 export function toDocumentView(row: DocumentMeta): DocumentView {
   return {
-    documentType: row.documentType,
+    // Stored only after validation against the spec's lists.
+    documentType: row.documentType as DocumentView['documentType'],
     documentNumber: row.documentNumber,
     description: row.description,
     issuingCountry: row.issuingCountry,

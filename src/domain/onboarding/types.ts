@@ -3,10 +3,12 @@ import type {
   CURRENCIES,
   CountryCode,
   EMPLOYMENT_STATUSES,
+  EntityDocumentType,
   ENTITY_SOURCES_OF_FUNDS,
   HIGH_RISK_ACTIVITIES,
   INDIVIDUAL_SOURCES_OF_FUNDS,
   OccupationCode,
+  UserDocumentType,
 } from './reference/index.js';
 
 /** Wire shapes of the spec's resources as the domain receives them (already structurally validated). */
@@ -52,7 +54,7 @@ export interface SubmittedDocument {
 
 /** A verification document as returned: never the bytes. */
 export interface DocumentView {
-  documentType: string;
+  documentType: UserDocumentType | EntityDocumentType;
   documentNumber: string | null;
   description: string | null;
   issuingCountry: string;

@@ -27,7 +27,7 @@ const PayoutSchema = Type.Object(
         iban: Nullable(Type.String({ description: 'SEPA: the full IBAN (operators only)' })),
         bic: Nullable(Type.String()),
       },
-      { additionalProperties: false },
+      { additionalProperties: false, title: 'PayoutBeneficiary' },
     ),
     sentAt: Nullable(Type.String({ format: 'date-time' })),
     settledAt: Nullable(Type.String({ format: 'date-time' })),
@@ -35,7 +35,7 @@ const PayoutSchema = Type.Object(
     returnReason: Nullable(Type.String()),
     createdAt: Type.String({ format: 'date-time' }),
   },
-  { additionalProperties: false, description: 'A withdrawal’s fiat payout, with what the bank transfer needs' },
+  { additionalProperties: false, title: 'WithdrawalPayout', description: 'A withdrawal’s fiat payout, with what the bank transfer needs' },
 );
 
 const STEPS: { path: string; outcome: PayoutOutcome; operationId: string; summary: string }[] = [

@@ -82,7 +82,7 @@ const PendingApprovalSchema = Type.Object(
     approvals: Type.Object(
       {
         required: Type.Integer({ minimum: 1 }),
-        received: Type.Array(Type.Object({ userId: Uuid(), at: DateTime() }, { additionalProperties: false }), { description: 'Approvals that count now (owners and approvers), oldest first' }),
+        received: Type.Array(Type.Object({ userId: Uuid(), at: DateTime() }, { additionalProperties: false, title: 'ReceivedApproval' }), { description: 'Approvals that count now (owners and approvers), oldest first' }),
       },
       { additionalProperties: false },
     ),

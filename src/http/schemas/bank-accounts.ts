@@ -55,7 +55,7 @@ export const BankAccountSchema = Type.Object(
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },
-  { additionalProperties: false, description: 'An external bank account (the number itself is never returned)' },
+  { additionalProperties: false, title: 'BankAccount', description: 'An external bank account (the number itself is never returned)' },
 );
 
 export const BankAccountPageSchema = Type.Object(
@@ -99,11 +99,11 @@ export const BankAccountCaseSchema = Type.Object(
           reason: Nullable(Type.String()),
           at: Type.String({ format: 'date-time' }),
         },
-        { additionalProperties: false },
+        { additionalProperties: false, title: 'BankAccountStatusChange' },
       ),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'BankAccountCase' },
 );
 
 export const BankAccountCasePageSchema = Type.Object(

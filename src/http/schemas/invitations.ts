@@ -22,7 +22,7 @@ export const InvitationSchema = Type.Object(
     createdAt: DateTime(),
     updatedAt: DateTime(),
   },
-  { additionalProperties: false, description: 'An invitation to become a member (never its token)' },
+  { additionalProperties: false, title: 'Invitation', description: 'An invitation to become a member (never its token)' },
 );
 
 export const InvitationListSchema = Type.Object({ data: Type.Array(InvitationSchema) }, { additionalProperties: false, description: 'The account’s invitations, newest first' });

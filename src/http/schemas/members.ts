@@ -14,7 +14,7 @@ export const MemberSignedBodySchema = Type.Object(
     organizationId: Text(100, { description: 'The entity account’s organizationId' }),
     parameters: Type.Object({}, { additionalProperties: true, maxProperties: 32, description: 'The request’s own fields (actingUserId included, the approval excluded) and operation: the operation’s path name' }),
   },
-  { additionalProperties: false, description: 'What the acting member stamps (docs/members.md#acting-member)' },
+  { additionalProperties: false, title: 'MemberSignedBody', description: 'What the acting member stamps (docs/members.md#acting-member)' },
 );
 
 /** The fields of a request made on behalf of a member: who acts, and that member's approval over the request. */
@@ -36,7 +36,7 @@ export const MemberSchema = Type.Object(
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },
-  { additionalProperties: false, description: 'A member of an entity account: a user with one role' },
+  { additionalProperties: false, title: 'Member', description: 'A member of an entity account: a user with one role' },
 );
 
 export const MemberListSchema = Type.Object({ data: Type.Array(MemberSchema) }, { additionalProperties: false, description: 'Every member of the account, oldest first' });
@@ -47,5 +47,5 @@ export const ApprovalPolicySchema = Type.Object(
     requiredApprovals: Type.Integer({ minimum: 0, description: '0 self-custodial, 1 individual, 1..approvers for an entity' }),
     approvers: Nullable(Type.Integer({ minimum: 0, description: 'Members who count towards the quorum (owners and approvers); null for individual accounts' })),
   },
-  { additionalProperties: false, description: 'How many member approvals a transaction from the account’s wallet needs' },
+  { additionalProperties: false, title: 'ApprovalPolicy', description: 'How many member approvals a transaction from the account’s wallet needs' },
 );

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
 
 export const FieldErrorSchema = Type.Object(
   {
@@ -17,7 +18,7 @@ export const ProblemSchema = Type.Object(
     title: Type.String(),
     status: Type.Integer(),
     detail: Type.String(),
-    code: Type.String({ description: 'Stable machine-readable error code; see docs/errors.md' }),
+    code: Type.Enum(Object.keys(ERROR_CODES) as ErrorCode[], { type: 'string', description: 'Stable machine-readable error code; see docs/errors.md' }),
     requestId: Type.String(),
     errors: Type.Optional(Type.Array(FieldErrorSchema)),
     missingDocuments: Type.Optional(Type.Array(Type.String(), { description: 'verification_requirements_missing: what is still missing' })),

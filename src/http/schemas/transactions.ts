@@ -22,7 +22,7 @@ const ReceiptSchema = Type.Object(
     contractAddress: Type.String({ description: 'Empty unless the transaction created a contract' }),
     status: Type.Enum(['success', 'reverted'], { type: 'string', description: 'Extension: the receipt status' }),
   },
-  { additionalProperties: false, description: 'The Ethereum receipt (completed transactions only)' },
+  { additionalProperties: false, title: 'TransactionReceipt', description: 'The Ethereum receipt (completed transactions only)' },
 );
 
 const FiatDepositInstructionsSchema = Type.Object(
@@ -39,7 +39,7 @@ const FiatDepositInstructionsSchema = Type.Object(
     iban_bic: Type.String({ description: 'EUR; empty for USD' }),
     reference: Type.String({ description: 'Extension: the payment reference the sender must quote' }),
   },
-  { additionalProperties: false, description: 'Where and how to pay a deposit in (deposits only; docs/deposits.md)' },
+  { additionalProperties: false, title: 'FiatDepositInstructions', description: 'Where and how to pay a deposit in (deposits only; docs/deposits.md)' },
 );
 
 const DepositSchema = Type.Object(
@@ -50,7 +50,7 @@ const DepositSchema = Type.Object(
     receivedAmount: Nullable(Type.String({ description: 'The fiat amount that arrived; null until then' })),
     payoutError: Type.Optional(Type.String({ description: 'Why the last payout attempt failed, while it is retried' })),
   },
-  { additionalProperties: false, description: 'Extension, deposits only' },
+  { additionalProperties: false, title: 'DepositDetails', description: 'Extension, deposits only' },
 );
 
 const WithdrawalSchema = Type.Object(
@@ -63,7 +63,7 @@ const WithdrawalSchema = Type.Object(
     last4: Type.String(),
     quoteExpiresAt: Type.String({ format: 'date-time', description: 'The approval must arrive before this moment (409 quote_expired after)' }),
   },
-  { additionalProperties: false, description: 'Extension: a withdrawal’s quote (docs/withdrawals.md)' },
+  { additionalProperties: false, title: 'WithdrawalQuote', description: 'Extension: a withdrawal’s quote (docs/withdrawals.md)' },
 );
 
 const AssetAmount = (description: string) => Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description });
@@ -77,21 +77,21 @@ const VaultCallSchema = Type.Object(
     assets: AssetAmount('Assets, in the asset’s units: deposited (approve, deposit), withdrawn (withdraw) or previewed (redeem)'),
     shares: Nullable(AssetAmount('Shares, in the vault’s units: previewed (deposit, withdraw) or redeemed (redeem); null for approve')),
     settled: Type.Optional(
-      Type.Object({ assets: AssetAmount('As the vault’s event recorded'), shares: AssetAmount('As the vault’s event recorded') }, { additionalProperties: false, description: 'Completed deposits, withdrawals and redemptions' }),
+      Type.Object({ assets: AssetAmount('As the vault’s event recorded'), shares: AssetAmount('As the vault’s event recorded') }, { additionalProperties: false, title: 'VaultCallSettled', description: 'Completed deposits, withdrawals and redemptions' }),
     ),
     expiresAt: Type.String({ format: 'date-time', description: 'The approval must arrive before this moment (409 quote_expired after)' }),
   },
-  { additionalProperties: false, description: 'Extension: a vault transaction as prepared (docs/products.md#vaults)' },
+  { additionalProperties: false, title: 'VaultCall', description: 'Extension: a vault transaction as prepared (docs/products.md#vaults)' },
 );
 
 const ApprovalsSchema = Type.Object(
   {
     required: Type.Integer({ minimum: 0, description: 'The account’s requiredApprovals' }),
-    received: Type.Array(Type.Object({ userId: Uuid(), at: Type.String({ format: 'date-time' }) }, { additionalProperties: false }), {
+    received: Type.Array(Type.Object({ userId: Uuid(), at: Type.String({ format: 'date-time' }) }, { additionalProperties: false, title: 'ReceivedApproval' }), {
       description: 'Distinct members whose approval counts now (owners and approvers), oldest first',
     }),
   },
-  { additionalProperties: false, description: 'Extension, entity wallets: the quorum so far (docs/members.md#quorum)' },
+  { additionalProperties: false, title: 'Approvals', description: 'Extension, entity wallets: the quorum so far (docs/members.md#quorum)' },
 );
 
 export const TransactionSchema = Type.Object(
@@ -143,10 +143,10 @@ export const SignedBodySchema = Type.Object(
         unsignedTransaction: Text(262_144, { minLength: 1, description: 'Serialized unsigned EVM transaction, hex with or without 0x' }),
         type: Text(100, { description: ETHEREUM_TRANSACTION }),
       },
-      { additionalProperties: false },
+      { additionalProperties: false, title: 'SignTransactionParameters' },
     ),
   },
-  { additionalProperties: false, description: 'What the end user stamps; the challenge commits to JSON.stringify of this object (docs/passkeys.md)' },
+  { additionalProperties: false, title: 'SignedBody', description: 'What the end user stamps; the challenge commits to JSON.stringify of this object (docs/passkeys.md)' },
 );
 
 export const ChainIdQuery = Type.Object(

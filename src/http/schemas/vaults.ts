@@ -6,7 +6,7 @@ import { TransactionRef } from './transactions.js';
 
 export const Amount = (description: string) => Type.String({ pattern: '^[0-9]{1,78}(\\.[0-9]{1,78})?$', maxLength: 100, description });
 const Address = Type.String({ pattern: '^0x[0-9a-f]{40}$', description: 'Lowercase hex' });
-const TokenSchema = Type.Object({ address: Address, symbol: Type.String(), decimals: Type.Integer({ minimum: 0, maximum: 255 }) }, { additionalProperties: false });
+const TokenSchema = Type.Object({ address: Address, symbol: Type.String(), decimals: Type.Integer({ minimum: 0, maximum: 255 }) }, { additionalProperties: false, title: 'Token' });
 const Apy = (days: number) =>
   Nullable(Type.Number({ description: `Annual percentage yield over the last ${days} days as a fraction (0.05 is 5 %), compounded, from this service’s share-price snapshots; null until it has ${days} days of them (docs/products.md#apy)` }));
 

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ALL_EVENT_TYPES } from '../../domain/events/catalogue.js';
 import { MAX_CUSTOM_HEADERS } from '../../domain/webhooks/custom-headers.js';
 
 const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
@@ -7,7 +8,7 @@ const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(descrip
 export const EventSchema = Type.Object(
   {
     id: Uuid('Also the webhook-id of every delivery of this event'),
-    type: Type.String({ description: 'Dotted event type (docs/event-types.md)', examples: ['user.verification_status.changed'] }),
+    type: Type.Enum(ALL_EVENT_TYPES, { type: 'string', description: 'Dotted event type (docs/event-types.md)', examples: ['user.verification_status.changed'] }),
     objectType: Type.String({ examples: ['user'] }),
     objectId: Type.String({ description: 'The object the event is about' }),
     sequence: Type.Integer({ minimum: 1, description: 'Per object, strictly increasing: order one object’s events by it' }),
@@ -188,7 +189,7 @@ export const DeliverySchema = Type.Object(
 
 export const DeliveryPageSchema = Type.Object(
   { data: Type.Array(DeliverySchema), hasMore: Type.Boolean({ description: 'More deliveries follow; pass the last id as startingAfter' }) },
-  { additionalProperties: false, description: 'Deliveries, newest first, each with its attempts' },
+  { additionalProperties: false, title: 'WebhookDeliveryPage', description: 'Deliveries, newest first, each with its attempts' },
 );
 
 export const ListDeliveriesQuery = Type.Object(

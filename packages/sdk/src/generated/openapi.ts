@@ -1471,8 +1471,11 @@ export type components = {
             title: string;
             status: number;
             detail: string;
-            /** @description Stable machine-readable error code; see docs/errors.md */
-            code: string;
+            /**
+             * @description Stable machine-readable error code; see docs/errors.md
+             * @enum {string}
+             */
+            code: "validation_failed" | "malformed_json" | "malformed_url" | "additional_user_info_required" | "missing_auth_headers" | "malformed_public_key" | "malformed_signature" | "malformed_timestamp" | "timestamp_out_of_window" | "invalid_signature" | "unknown_credential" | "credential_inactive" | "insufficient_scope" | "role_not_allowed" | "not_found" | "route_not_found" | "method_not_allowed" | "duplicate_request" | "credential_exists" | "authenticator_exists" | "cannot_modify_own_credential" | "idempotency_request_in_progress" | "invalid_state_transition" | "webhook_subscription_disabled" | "account_not_active" | "self_custodial_account" | "stamp_reused" | "approval_token_reused" | "transaction_id_reused" | "nonce_too_low" | "invalid_transaction_state" | "account_without_wallet" | "entity_account_required" | "member_approval_required" | "last_owner" | "quorum_unreachable" | "already_member" | "invitation_not_pending" | "product_not_enabled" | "product_unavailable" | "entity_wallet_required" | "bank_account_exists" | "bank_account_limit_reached" | "bank_account_removed" | "bank_account_not_pending" | "bank_account_not_verified" | "transaction_mismatch" | "quote_expired" | "invitation_expired" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_key_other_credential" | "verification_requirements_missing" | "webhook_url_not_allowed" | "unsupported_chain" | "stale_signed_body" | "sign_with_mismatch" | "chain_mismatch" | "signed_body_mismatch" | "invalid_stamp" | "invalid_approval_token" | "otp_invalid" | "otp_expired" | "otp_attempts_exhausted" | "otp_destination_missing" | "insufficient_funds" | "rate_limited" | "auth_rate_limited" | "invitation_resend_limited" | "otp_rate_limited" | "internal_error" | "chain_rejected" | "chain_unavailable" | "vault_unreadable" | "otp_delivery_failed" | "service_unavailable" | "resource_busy" | "otp_unavailable" | "invitations_unavailable" | "deposits_unavailable" | "withdrawals_unavailable";
             requestId: string;
             errors?: {
                 /** @description JSON pointer to the offending field within the part named by `in` */
@@ -1538,118 +1541,16 @@ export type components = {
              * @description Moment of broadcast; null unless completed
              */
             broadcastedAt: string | null;
-            /** @description The Ethereum receipt (completed transactions only) */
-            transactionReceipt?: {
-                transactionHash: string;
-                transactionIndex: number;
-                blockHash: string;
-                blockNumber: number;
-                /** @description Decimal */
-                gasUsed: string;
-                /** @description Decimal, wei */
-                effectiveGasPrice: string;
-                /** @description Decimal; 0 for non-blob transactions */
-                blobGasUsed: string;
-                /** @description Decimal; 0 for non-blob transactions */
-                blobGasPrice: string;
-                from: string;
-                /** @description Empty for contract creation */
-                to: string;
-                /** @description Empty unless the transaction created a contract */
-                contractAddress: string;
-                /**
-                 * @description Extension: the receipt status
-                 * @enum {string}
-                 */
-                status: "success" | "reverted";
-            };
-            /** @description Where and how to pay a deposit in (deposits only; docs/deposits.md) */
-            fiatDepositInstructions?: {
-                /** @description USD or EUR */
-                currency: string;
-                bank_name: string;
-                bank_address: string;
-                /** @description USD: ach, wire; EUR: sepa */
-                payment_rails: string[];
-                bank_beneficiary_name: string;
-                bank_beneficiary_address: string;
-                /** @description USD; empty for EUR */
-                bank_account_number: string;
-                /** @description USD (ABA); empty for EUR */
-                bank_routing_number: string;
-                /** @description EUR; empty for USD */
-                iban_number: string;
-                /** @description EUR; empty for USD */
-                iban_bic: string;
-                /** @description Extension: the payment reference the sender must quote */
-                reference: string;
-            };
+            transactionReceipt?: components["schemas"]["TransactionReceipt"];
+            fiatDepositInstructions?: components["schemas"]["FiatDepositInstructions"];
             /**
              * @description Extension: a transfer from the account’s wallet, a fiat deposit paid out to it, a withdrawal to a bank account, the refund of a returned withdrawal, or a call to a yield vault (vault_deposit: approve and deposit; vault_withdrawal: withdraw or redeem)
              * @enum {string}
              */
             kind: "transfer" | "deposit" | "withdrawal" | "refund" | "vault_deposit" | "vault_withdrawal";
-            /** @description Extension, deposits only */
-            deposit?: {
-                /** @description The fiat amount expected, decimal */
-                amount: string;
-                /** @description USD or EUR */
-                currency: string;
-                /** @description The payment reference (also in fiatDepositInstructions) */
-                reference: string;
-                /** @description The fiat amount that arrived; null until then */
-                receivedAmount: string | null;
-                /** @description Why the last payout attempt failed, while it is retried */
-                payoutError?: string;
-            };
-            /** @description Extension: a withdrawal’s quote (docs/withdrawals.md) */
-            withdrawal?: {
-                /** @description Fiat paid to the bank account, decimal */
-                amount: string;
-                /** @enum {string} */
-                currency: "USD" | "EUR";
-                /** @description The service’s fee, same currency, on top of amount */
-                fee: string;
-                /** @description Wei taken from the wallet for amount + fee */
-                cryptoAmountWei: string;
-                /** Format: uuid */
-                bankAccountId: string;
-                last4: string;
-                /**
-                 * Format: date-time
-                 * @description The approval must arrive before this moment (409 quote_expired after)
-                 */
-                quoteExpiresAt: string;
-            };
-            /** @description Extension: a vault transaction as prepared (docs/products.md#vaults) */
-            vault?: {
-                /** Format: uuid */
-                vaultId: string;
-                /**
-                 * @description approve: the asset’s ERC-20 approval of the vault; deposit, withdraw, redeem: the ERC-4626 call
-                 * @enum {string}
-                 */
-                call: "approve" | "deposit" | "withdraw" | "redeem";
-                /** @description Its place among the transactions prepared together: approve them in this order */
-                step: number;
-                steps: number;
-                /** @description Assets, in the asset’s units: deposited (approve, deposit), withdrawn (withdraw) or previewed (redeem) */
-                assets: string;
-                /** @description Shares, in the vault’s units: previewed (deposit, withdraw) or redeemed (redeem); null for approve */
-                shares: string | null;
-                /** @description Completed deposits, withdrawals and redemptions */
-                settled?: {
-                    /** @description As the vault’s event recorded */
-                    assets: string;
-                    /** @description As the vault’s event recorded */
-                    shares: string;
-                };
-                /**
-                 * Format: date-time
-                 * @description The approval must arrive before this moment (409 quote_expired after)
-                 */
-                expiresAt: string;
-            };
+            deposit?: components["schemas"]["DepositDetails"];
+            withdrawal?: components["schemas"]["WithdrawalQuote"];
+            vault?: components["schemas"]["VaultCall"];
             /** @description Withdrawals and vault transactions: the transaction this service prepared, which the end user approves (send-transaction-passkey/otp with this transactionId) */
             unsignedTransaction?: string;
             /** @description Refunds: the returned withdrawal */
@@ -1671,18 +1572,7 @@ export type components = {
              * @enum {string}
              */
             failureReason?: "reverted" | "dropped" | "cancelled" | "quote_expired" | "payout_returned" | "rejected" | "expired";
-            /** @description Extension, entity wallets: the quorum so far (docs/members.md#quorum) */
-            approvals?: {
-                /** @description The account’s requiredApprovals */
-                required: number;
-                /** @description Distinct members whose approval counts now (owners and approvers), oldest first */
-                received: {
-                    /** Format: uuid */
-                    userId: string;
-                    /** Format: date-time */
-                    at: string;
-                }[];
-            };
+            approvals?: components["schemas"]["Approvals"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1698,8 +1588,9 @@ export type components = {
             /**
              * @description Dotted event type (docs/event-types.md)
              * @example user.verification_status.changed
+             * @enum {string}
              */
-            type: string;
+            type: "integrator.created" | "credential.created" | "credential.updated" | "credential.deleted" | "user.created" | "user.updated" | "user.verification_status.changed" | "account.created" | "account.wallet_created" | "account.approval_policy_updated" | "account.product_enabled" | "account.product_disabled" | "member.added" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "invitation.expired" | "entity.created" | "entity.updated" | "entity.verification_status.changed" | "associated_person.created" | "associated_person.updated" | "associated_person.removed" | "associated_person.verification_status.changed" | "bank_account.created" | "bank_account.status_changed" | "bank_account.removed" | "webhook_subscription.created" | "webhook_subscription.updated" | "webhook_subscription.key_rotated" | "webhook_subscription.deleted" | "webhook_subscription.disabled" | "webhook.test" | "transaction.created" | "transaction.status.changed" | "transaction.completed" | "transaction.approval_added" | "transaction.failed";
             /** @example user */
             objectType: string;
             /** @description The object the event is about */
@@ -1792,12 +1683,7 @@ export type components = {
             symbol: string;
             /** @description The vault share’s decimals */
             decimals: number;
-            asset: {
-                /** @description Lowercase hex */
-                address: string;
-                symbol: string;
-                decimals: number;
-            };
+            asset: components["schemas"]["Token"];
             /** @description The assets the vault holds, in the asset’s units */
             totalAssets: string;
             /** @description What one whole share converts to now (convertToAssets), in the asset’s units */
@@ -1822,12 +1708,7 @@ export type components = {
             netDeposited: string;
             /** @description assets - netDeposited */
             earnings: string;
-            asset: {
-                /** @description Lowercase hex */
-                address: string;
-                symbol: string;
-                decimals: number;
-            };
+            asset: components["schemas"]["Token"];
         };
         PreparedVaultTransactions: {
             /** Format: uuid */
@@ -1844,11 +1725,810 @@ export type components = {
             /** @description To approve in this order with send-transaction-passkey or -otp, each under its transactionId */
             transactions: components["schemas"]["Transaction"][];
         };
+        /**
+         * TransactionReceipt
+         * @description The Ethereum receipt (completed transactions only)
+         */
+        TransactionReceipt: {
+            transactionHash: string;
+            transactionIndex: number;
+            blockHash: string;
+            blockNumber: number;
+            /** @description Decimal */
+            gasUsed: string;
+            /** @description Decimal, wei */
+            effectiveGasPrice: string;
+            /** @description Decimal; 0 for non-blob transactions */
+            blobGasUsed: string;
+            /** @description Decimal; 0 for non-blob transactions */
+            blobGasPrice: string;
+            from: string;
+            /** @description Empty for contract creation */
+            to: string;
+            /** @description Empty unless the transaction created a contract */
+            contractAddress: string;
+            /**
+             * @description Extension: the receipt status
+             * @enum {string}
+             */
+            status: "success" | "reverted";
+        };
+        /**
+         * FiatDepositInstructions
+         * @description Where and how to pay a deposit in (deposits only; docs/deposits.md)
+         */
+        FiatDepositInstructions: {
+            /** @description USD or EUR */
+            currency: string;
+            bank_name: string;
+            bank_address: string;
+            /** @description USD: ach, wire; EUR: sepa */
+            payment_rails: string[];
+            bank_beneficiary_name: string;
+            bank_beneficiary_address: string;
+            /** @description USD; empty for EUR */
+            bank_account_number: string;
+            /** @description USD (ABA); empty for EUR */
+            bank_routing_number: string;
+            /** @description EUR; empty for USD */
+            iban_number: string;
+            /** @description EUR; empty for USD */
+            iban_bic: string;
+            /** @description Extension: the payment reference the sender must quote */
+            reference: string;
+        };
+        /**
+         * DepositDetails
+         * @description Extension, deposits only
+         */
+        DepositDetails: {
+            /** @description The fiat amount expected, decimal */
+            amount: string;
+            /** @description USD or EUR */
+            currency: string;
+            /** @description The payment reference (also in fiatDepositInstructions) */
+            reference: string;
+            /** @description The fiat amount that arrived; null until then */
+            receivedAmount: string | null;
+            /** @description Why the last payout attempt failed, while it is retried */
+            payoutError?: string;
+        };
+        /**
+         * WithdrawalQuote
+         * @description Extension: a withdrawal’s quote (docs/withdrawals.md)
+         */
+        WithdrawalQuote: {
+            /** @description Fiat paid to the bank account, decimal */
+            amount: string;
+            /** @enum {string} */
+            currency: "USD" | "EUR";
+            /** @description The service’s fee, same currency, on top of amount */
+            fee: string;
+            /** @description Wei taken from the wallet for amount + fee */
+            cryptoAmountWei: string;
+            /** Format: uuid */
+            bankAccountId: string;
+            last4: string;
+            /**
+             * Format: date-time
+             * @description The approval must arrive before this moment (409 quote_expired after)
+             */
+            quoteExpiresAt: string;
+        };
+        /**
+         * VaultCallSettled
+         * @description Completed deposits, withdrawals and redemptions
+         */
+        VaultCallSettled: {
+            /** @description As the vault’s event recorded */
+            assets: string;
+            /** @description As the vault’s event recorded */
+            shares: string;
+        };
+        /**
+         * VaultCall
+         * @description Extension: a vault transaction as prepared (docs/products.md#vaults)
+         */
+        VaultCall: {
+            /** Format: uuid */
+            vaultId: string;
+            /**
+             * @description approve: the asset’s ERC-20 approval of the vault; deposit, withdraw, redeem: the ERC-4626 call
+             * @enum {string}
+             */
+            call: "approve" | "deposit" | "withdraw" | "redeem";
+            /** @description Its place among the transactions prepared together: approve them in this order */
+            step: number;
+            steps: number;
+            /** @description Assets, in the asset’s units: deposited (approve, deposit), withdrawn (withdraw) or previewed (redeem) */
+            assets: string;
+            /** @description Shares, in the vault’s units: previewed (deposit, withdraw) or redeemed (redeem); null for approve */
+            shares: string | null;
+            settled?: components["schemas"]["VaultCallSettled"];
+            /**
+             * Format: date-time
+             * @description The approval must arrive before this moment (409 quote_expired after)
+             */
+            expiresAt: string;
+        };
+        /** ReceivedApproval */
+        ReceivedApproval: {
+            /** Format: uuid */
+            userId: string;
+            /** Format: date-time */
+            at: string;
+        };
+        /**
+         * Approvals
+         * @description Extension, entity wallets: the quorum so far (docs/members.md#quorum)
+         */
+        Approvals: {
+            /** @description The account’s requiredApprovals */
+            required: number;
+            /** @description Distinct members whose approval counts now (owners and approvers), oldest first */
+            received: components["schemas"]["ReceivedApproval"][];
+        };
+        /** Token */
+        Token: {
+            /** @description Lowercase hex */
+            address: string;
+            symbol: string;
+            decimals: number;
+        };
+        /**
+         * Health
+         * @description Service health; 503 when the database is unavailable
+         */
+        Health: {
+            /** @enum {string} */
+            status: "ok" | "degraded";
+            /** @description Interface version */
+            version: string;
+            database: {
+                /** @enum {string} */
+                status: "ok" | "unavailable";
+                latencyMs: number;
+            };
+        };
+        /** Address */
+        Address: {
+            streetLine1: string;
+            streetLine2?: string | null;
+            city: string;
+            /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
+            state?: string | null;
+            /** @description Checked against the country’s format where one is known */
+            postalCode: string;
+            /**
+             * @description ISO 3166-1 alpha-3, from the spec’s list
+             * @enum {string}
+             */
+            country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
+        };
+        /** UserInfo */
+        UserInfo: {
+            firstName: string;
+            middleName?: string | null;
+            lastName: string;
+            /** @description Contact e-mail */
+            email: string;
+            /** @description E.164, e.g. +14155552671 */
+            phone?: string | null;
+            /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
+            birthDate?: string | null;
+            /**
+             * @description ISO 3166-1 alpha-3, from the spec’s list
+             * @enum {string|null}
+             */
+            nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
+            /**
+             * @description ISO 3166-1 alpha-3, from the spec’s list
+             * @enum {string|null}
+             */
+            countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
+            residentialAddress?: components["schemas"]["Address"] | null;
+            /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
+            socialSecurityNumber?: string | null;
+            /** @description http(s) URL */
+            profilePictureUrl?: string | null;
+        };
+        /**
+         * AdditionalUserInfo
+         * @description Required for users over 60 or considered high risk; all four fields together
+         */
+        AdditionalUserInfo: {
+            /** @enum {string} */
+            employmentStatus: "employed" | "self_employed" | "unemployed" | "retired" | "student" | "homemaker" | "other";
+            /** @description <low>_<high>, integers, low < high */
+            expectedMonthlyPaymentsUsd: string;
+            /** @enum {string} */
+            sourceOfFunds: "salary" | "business_income" | "investments" | "savings" | "inheritance" | "pension" | "gift" | "sale_of_property" | "loan" | "government_benefits" | "other";
+            /**
+             * @description SOC 2018 major group code
+             * @enum {string}
+             */
+            mostRecentOccupation: "11-0000" | "13-0000" | "15-0000" | "17-0000" | "19-0000" | "21-0000" | "23-0000" | "25-0000" | "27-0000" | "29-0000" | "31-0000" | "33-0000" | "35-0000" | "37-0000" | "39-0000" | "41-0000" | "43-0000" | "45-0000" | "47-0000" | "49-0000" | "51-0000" | "53-0000" | "55-0000";
+        };
+        /** UserDocumentSubmission */
+        UserDocumentSubmission: {
+            /** @enum {string} */
+            documentType: "passport" | "national_id_front" | "national_id_back" | "proof_of_address" | "other";
+            /**
+             * @description ISO 3166-1 alpha-3, from the spec’s list
+             * @enum {string}
+             */
+            issuingCountry: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
+            /** @description data:<media_type>;base64,<data> with media type image/jpeg, image/png, application/pdf; at most 10 MiB decoded */
+            document: string;
+            documentNumber?: string;
+            description?: string;
+        };
+        /**
+         * PasskeyAttestation
+         * @description The PublicKeyCredential of navigator.credentials.create(), blobs base64url
+         */
+        PasskeyAttestation: {
+            credentialId: string;
+            clientDataJson: string;
+            attestationObject: string;
+            transports: string[];
+        };
+        /**
+         * PasskeyRegistration
+         * @description A passkey registration, verified before it is stored: attestation format none or packed, an ES256 key, an allowed rp id and origin (docs/passkeys.md)
+         */
+        PasskeyRegistration: {
+            authenticatorName: string;
+            challenge: string;
+            attestation: components["schemas"]["PasskeyAttestation"];
+        };
+        /** Document */
+        Document: {
+            /** @enum {string} */
+            documentType: "passport" | "national_id_front" | "national_id_back" | "proof_of_address" | "other" | "directors_registry" | "good_standing_cert" | "incorporation_articles" | "incorporation_cert" | "incumbency_cert" | "information_statement" | "partnership_agreement" | "power_of_attorney" | "shareholder_registry" | "source_of_funds" | "state_registry" | "trust_agreement";
+            documentNumber: string | null;
+            description: string | null;
+            issuingCountry: string;
+            /** Format: uuid */
+            documentId: string;
+            warnings: string[] | null;
+            errors: string[] | null;
+        };
+        /** UserInfoPatch */
+        UserInfoPatch: {
+            firstName?: string;
+            middleName?: string | null;
+            lastName?: string;
+            /** @description Contact e-mail */
+            email?: string;
+            /** @description E.164, e.g. +14155552671 */
+            phone?: string | null;
+            /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
+            birthDate?: string | null;
+            /**
+             * @description ISO 3166-1 alpha-3, from the spec’s list
+             * @enum {string|null}
+             */
+            nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
+            /**
+             * @description ISO 3166-1 alpha-3, from the spec’s list
+             * @enum {string|null}
+             */
+            countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
+            residentialAddress?: components["schemas"]["Address"] | null;
+            /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
+            socialSecurityNumber?: string | null;
+            /** @description http(s) URL */
+            profilePictureUrl?: string | null;
+        };
+        /**
+         * User
+         * @description The user with its account
+         */
+        User: {
+            /** Format: uuid */
+            userId: string;
+            /** Format: uuid */
+            accountId: string;
+            userInfo: components["schemas"]["UserInfo"];
+            /** Format: date-time */
+            serviceTermsSignedAt: string;
+            isPasskeyActivated: boolean;
+            isOtpActivated: boolean;
+            additionalUserInfo?: components["schemas"]["AdditionalUserInfo"];
+            verificationDocuments: components["schemas"]["Document"][] | null;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            walletAddress?: string;
+            /** Format: uuid */
+            organizationId?: string;
+            partnerSignedAgreementId?: string;
+            /** @description Present only when something required is missing: IDENTITY_DOCUMENT, PROOF_OF_ADDRESS_DOCUMENT, USER_INFO_* */
+            missingDocuments?: string[];
+        };
+        /** ActivityInfo */
+        ActivityInfo: {
+            businessDescription?: string;
+            /** @description Numeric industry code (NAICS, 2 to 6 digits) */
+            businessIndustry?: number;
+        };
+        /** FinancialInfoInput */
+        FinancialInfoInput: {
+            /** @enum {string} */
+            sourceOfFunds?: "business_revenue" | "investment" | "loan" | "owner_contribution" | "grant" | "sale_of_assets" | "other";
+            /** @description <low>_<high>, integers, low < high */
+            estimatedAnnualRevenueUsd?: string;
+            expectedMonthlyPaymentsUsd?: number;
+            hasMaterialIntermediaryEntityOwner?: boolean;
+        };
+        /** HighRiskInfo */
+        HighRiskInfo: {
+            operatesInProhibitedCountries?: boolean;
+            /** @enum {string} */
+            highRiskActivities?: "none" | "adult_entertainment" | "gambling" | "cryptocurrency" | "money_services" | "weapons" | "cannabis" | "precious_metals" | "charities" | "other";
+            highRiskActivitiesExplanation?: string;
+            conductsMoneyServices?: boolean;
+            conductsMoneyServicesDescription?: string;
+        };
+        /** EntityInfoInput */
+        EntityInfoInput: {
+            businessLegalName?: string;
+            businessTradeName?: string;
+            /** @enum {string} */
+            businessType?: "corporation" | "llc" | "partnership" | "sole_proprietorship" | "trust" | "cooperative" | "non_profit" | "other";
+            companyNumber?: string;
+            email?: string;
+            /** @description http(s) URL */
+            website?: string;
+            /** @description http(s) URL */
+            logoUrl?: string;
+            registeredAddress?: components["schemas"]["Address"];
+            physicalAddress?: components["schemas"]["Address"];
+            activityInfo?: components["schemas"]["ActivityInfo"];
+            financialInfo?: components["schemas"]["FinancialInfoInput"];
+            highRiskInfo?: components["schemas"]["HighRiskInfo"];
+        };
+        /** EntityDocumentSubmission */
+        EntityDocumentSubmission: {
+            /** @enum {string} */
+            documentType: "directors_registry" | "good_standing_cert" | "incorporation_articles" | "incorporation_cert" | "incumbency_cert" | "information_statement" | "partnership_agreement" | "power_of_attorney" | "proof_of_address" | "shareholder_registry" | "source_of_funds" | "state_registry" | "trust_agreement" | "other";
+            /**
+             * @description ISO 3166-1 alpha-3, from the spec’s list
+             * @enum {string}
+             */
+            issuingCountry: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
+            /** @description data:<media_type>;base64,<data> with media type image/jpeg, image/png, application/pdf; at most 10 MiB decoded */
+            document: string;
+            documentNumber?: string;
+            description?: string;
+        };
+        /** FinancialInfo */
+        FinancialInfo: {
+            /** @enum {string} */
+            preferredPrimaryCurrency?: "usd" | "eur" | "gbp" | "usdc" | "usdt";
+            /** @enum {string} */
+            sourceOfFunds?: "business_revenue" | "investment" | "loan" | "owner_contribution" | "grant" | "sale_of_assets" | "other";
+            /** @description <low>_<high>, integers, low < high */
+            estimatedAnnualRevenueUsd?: string;
+            expectedMonthlyPaymentsUsd?: number;
+            hasMaterialIntermediaryEntityOwner?: boolean;
+        };
+        /** EntityInfo */
+        EntityInfo: {
+            businessLegalName?: string;
+            businessTradeName?: string;
+            /** @enum {string} */
+            businessType?: "corporation" | "llc" | "partnership" | "sole_proprietorship" | "trust" | "cooperative" | "non_profit" | "other";
+            companyNumber?: string;
+            email?: string;
+            /** @description http(s) URL */
+            website?: string;
+            /** @description http(s) URL */
+            logoUrl?: string;
+            registeredAddress?: components["schemas"]["Address"];
+            physicalAddress?: components["schemas"]["Address"];
+            activityInfo?: components["schemas"]["ActivityInfo"];
+            financialInfo?: components["schemas"]["FinancialInfo"];
+            highRiskInfo?: components["schemas"]["HighRiskInfo"];
+        };
+        /**
+         * EntityAccount
+         * @description The entity account
+         */
+        EntityAccount: {
+            /** Format: uuid */
+            entityId: string;
+            /** Format: uuid */
+            accountId: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            entityInfo: components["schemas"]["EntityInfo"];
+            entityDocuments: components["schemas"]["Document"][];
+            /** @description The spec’s document groups and questionnaire codes still missing; absent when complete */
+            missingDocuments?: string[];
+            /** @description Required entityInfo fields still missing, by dotted name; absent when complete */
+            missingCompanyData?: string[];
+        };
+        /** BeneficiaryDetails */
+        BeneficiaryDetails: {
+            beneficiaryType: ("ubo" | "representative")[];
+            /** @description Required for representatives */
+            title?: string | null;
+            /** @description Required for UBOs: more than 25, at most 100 */
+            ownershipPercentage?: number | null;
+        };
+        /** AssociatedPersonSummary */
+        AssociatedPersonSummary: {
+            /** Format: uuid */
+            beneficiaryId: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            firstName: string;
+            lastName: string;
+            beneficiaryDetails: components["schemas"]["BeneficiaryDetails"];
+        };
+        /**
+         * EntityDetails
+         * @description The entity account with its associated persons
+         */
+        EntityDetails: {
+            /** Format: uuid */
+            entityId: string;
+            /** Format: uuid */
+            accountId: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            entityInfo: components["schemas"]["EntityInfo"];
+            entityDocuments: components["schemas"]["Document"][];
+            /** @description The spec’s document groups and questionnaire codes still missing; absent when complete */
+            missingDocuments?: string[];
+            /** @description Required entityInfo fields still missing, by dotted name; absent when complete */
+            missingCompanyData?: string[];
+            associatedPersons: components["schemas"]["AssociatedPersonSummary"][];
+        };
+        /**
+         * AssociatedPerson
+         * @description The associated person
+         */
+        AssociatedPerson: {
+            /** Format: uuid */
+            beneficiaryId: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            userInfo: components["schemas"]["UserInfo"];
+            beneficiaryDetails: components["schemas"]["BeneficiaryDetails"];
+            verificationDocuments: components["schemas"]["Document"][] | null;
+            /** @description Present only when not all required documents were submitted */
+            missingDocuments?: string[];
+        };
+        /** BeneficiaryDetailsPatch */
+        BeneficiaryDetailsPatch: {
+            beneficiaryType?: ("ubo" | "representative")[];
+            /** @description Required for representatives */
+            title?: string | null;
+            /** @description Required for UBOs: more than 25, at most 100 */
+            ownershipPercentage?: number | null;
+        };
+        /**
+         * Account
+         * @description An account
+         */
+        Account: {
+            /** Format: uuid */
+            accountId: string;
+            /** @enum {string} */
+            type: "individual" | "entity";
+            /**
+             * Format: uuid
+             * @description Individual accounts
+             */
+            userId?: string;
+            /**
+             * Format: uuid
+             * @description Entity accounts
+             */
+            entityId?: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            walletAddress: string | null;
+            /** @enum {string|null} */
+            custody: "custodial" | "self_custodial" | null;
+            /**
+             * Format: uuid
+             * @description Custody organization of a custodial wallet
+             */
+            organizationId?: string;
+            requiredApprovals: number | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * BankAccount
+         * @description An external bank account (the number itself is never returned)
+         */
+        BankAccount: {
+            /** Format: uuid */
+            bankAccountId: string;
+            /** Format: uuid */
+            accountId: string;
+            /**
+             * @description USD (ACH, with `us`) or EUR (SEPA, with `iban`)
+             * @enum {string}
+             */
+            currency: "USD" | "EUR";
+            /** @enum {string} */
+            rail: "ach" | "sepa";
+            accountHolderName: string;
+            bankName: string | null;
+            /** @description The last four characters of the account number or IBAN */
+            last4: string;
+            /** @description ACH: the routing number */
+            routingNumber: string | null;
+            /** @enum {string|null} */
+            accountType: "checking" | "savings" | null;
+            /** @description SEPA: the IBAN’s country (ISO 3166-1 alpha-2) */
+            ibanCountry: string | null;
+            bic: string | null;
+            address: components["schemas"]["Address"] | null;
+            /**
+             * @description verified: withdrawals may be paid to it; pending_review: an operator compares the holder name; rejected; removed
+             * @enum {string}
+             */
+            status: "verified" | "pending_review" | "rejected" | "removed";
+            rejectionReason: string | null;
+            /** Format: date-time */
+            removedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * Member
+         * @description A member of an entity account: a user with one role
+         */
+        Member: {
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            userId: string;
+            /**
+             * @description docs/members.md#roles
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "approver" | "initiator" | "viewer";
+            firstName: string | null;
+            lastName: string | null;
+            email: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * MemberSignedBody
+         * @description What the acting member stamps (docs/members.md#acting-member)
+         */
+        MemberSignedBody: {
+            /** @description ACTIVITY_TYPE_MEMBER_ACTION */
+            type: string;
+            /** @description Milliseconds since the epoch, within 5 minutes of the server clock */
+            timestampMs: string;
+            /** @description The entity account’s organizationId */
+            organizationId: string;
+            /** @description The request’s own fields (actingUserId included, the approval excluded) and operation: the operation’s path name */
+            parameters: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * ApprovalPolicy
+         * @description How many member approvals a transaction from the account’s wallet needs
+         */
+        ApprovalPolicy: {
+            /** Format: uuid */
+            accountId: string;
+            /** @description 0 self-custodial, 1 individual, 1..approvers for an entity */
+            requiredApprovals: number;
+            /** @description Members who count towards the quorum (owners and approvers); null for individual accounts */
+            approvers: number | null;
+        };
+        /**
+         * AccountProduct
+         * @description One product for one account
+         */
+        AccountProduct: {
+            /** Format: uuid */
+            accountId: string;
+            /**
+             * @description docs/products.md
+             * @enum {string}
+             */
+            productId: "custodial_wallet" | "fiat_deposits" | "fiat_withdrawals" | "yield_vaults";
+            /**
+             * @description unavailable: see reasons; available: enable-product
+             * @enum {string}
+             */
+            status: "available" | "enabled" | "unavailable";
+            reasons: ("account_type_not_supported" | "verification_not_active" | "country_not_supported" | "country_unknown" | "wallet_missing" | "self_custodial_account")[];
+            /** Format: date-time */
+            termsAcceptedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the account’s choice last changed; null while the default applies
+             */
+            updatedAt: string | null;
+        };
+        /**
+         * Invitation
+         * @description An invitation to become a member (never its token)
+         */
+        Invitation: {
+            /** Format: uuid */
+            invitationId: string;
+            /** Format: uuid */
+            accountId: string;
+            email: string;
+            /**
+             * @description docs/members.md#roles
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "approver" | "initiator" | "viewer";
+            /** @enum {string} */
+            status: "pending" | "accepted" | "revoked" | "expired";
+            /**
+             * Format: date-time
+             * @description The link stops working then (7 days after the last send)
+             */
+            expiresAt: string;
+            /**
+             * Format: uuid
+             * @description The acting member who invited; null: the integrator alone (first owner)
+             */
+            invitedByUserId: string | null;
+            /**
+             * Format: uuid
+             * @description The user who accepted
+             */
+            acceptedUserId: string | null;
+            /** @description Emails sent (at most 5) */
+            sentCount: number;
+            /** Format: date-time */
+            lastSentAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** InvitationChange */
+        InvitationChange: {
+            /** Format: uuid */
+            invitationId: string;
+            /**
+             * Format: uuid
+             * @description The member on whose behalf the change is made
+             */
+            actingUserId?: string;
+            signedBody?: components["schemas"]["MemberSignedBody"];
+            /** @description The acting member’s passkey stamp over signedBody (X-Stamp-Webauthn value); or approvalToken */
+            webAuthnStamp?: string;
+            /** @description The acting member’s OTP approval token (otp/verify); or webAuthnStamp */
+            approvalToken?: string;
+        };
+        /** TransactionDecision */
+        TransactionDecision: {
+            /**
+             * Format: uuid
+             * @description A transaction from an entity wallet waiting for its quorum (status created)
+             */
+            transactionId: string;
+            /**
+             * Format: uuid
+             * @description The member on whose behalf the change is made
+             */
+            actingUserId?: string;
+            signedBody?: components["schemas"]["MemberSignedBody"];
+            /** @description The acting member’s passkey stamp over signedBody (X-Stamp-Webauthn value); or approvalToken */
+            webAuthnStamp?: string;
+            /** @description The acting member’s OTP approval token (otp/verify); or webAuthnStamp */
+            approvalToken?: string;
+        };
+        /**
+         * VerificationStatusResult
+         * @description The record’s status after the action
+         */
+        VerificationStatusResult: {
+            /**
+             * Format: uuid
+             * @description A user’s or an entity’s account
+             */
+            accountId?: string;
+            /**
+             * Format: uuid
+             * @description An associated person
+             */
+            beneficiaryId?: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+        };
+        /** SignTransactionParameters */
+        SignTransactionParameters: {
+            /** @description The account’s wallet address */
+            signWith: string;
+            /** @description Serialized unsigned EVM transaction, hex with or without 0x */
+            unsignedTransaction: string;
+            /** @description TRANSACTION_TYPE_ETHEREUM */
+            type: string;
+        };
+        /**
+         * SignedBody
+         * @description What the end user stamps; the challenge commits to JSON.stringify of this object (docs/passkeys.md)
+         */
+        SignedBody: {
+            /** @description ACTIVITY_TYPE_SIGN_TRANSACTION_V2 */
+            type: string;
+            /** @description Milliseconds since the epoch, within 5 minutes of the server clock */
+            timestampMs: string;
+            /** @description The custody organization of the account (organizationId of the account) */
+            organizationId: string;
+            parameters: components["schemas"]["SignTransactionParameters"];
+        };
+        /** WebhookDelivery */
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            subscriptionId: string;
+            /** Format: uuid */
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attemptCount: number;
+            nextAttemptAt: string | null;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            attempts: {
+                attemptNumber: number;
+                /** Format: date-time */
+                attemptedAt: string;
+                durationMs: number;
+                responseStatus: number | null;
+                responseBody: string | null;
+                error: string | null;
+                success: boolean;
+            }[];
+        };
+        /**
+         * WebhookDeliveryPage
+         * @description Deliveries, newest first, each with its attempts
+         */
+        WebhookDeliveryPage: {
+            data: components["schemas"]["WebhookDelivery"][];
+            /** @description More deliveries follow; pass the last id as startingAfter */
+            hasMore: boolean;
+        };
     };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description This request’s id (also the problem body’s requestId): quote it to support */
+        "X-Request-Id": string;
+        /** @description Requests allowed per window for this credential (IETF draft RateLimit fields) */
+        "RateLimit-Limit": number;
+        /** @description Requests left in the current window */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the window resets */
+        "RateLimit-Reset": number;
+        /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation) */
+        "Retry-After": number;
+        /** @description true when this is the stored response of an earlier request with the same Idempotency-Key */
+        "Idempotent-Replayed": "true";
+    };
     pathItems: never;
 };
 export type $defs = Record<string, never>;
@@ -1865,6 +2545,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1887,6 +2568,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1898,6 +2580,9 @@ export interface operations {
             /** @description Default Response */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1922,6 +2607,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1935,6 +2621,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1955,25 +2642,20 @@ export interface operations {
             /** @description Service health; 503 when the database is unavailable */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok" | "degraded";
-                        /** @description Interface version */
-                        version: string;
-                        database: {
-                            /** @enum {string} */
-                            status: "ok" | "unavailable";
-                            latencyMs: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["Health"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1983,6 +2665,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1992,6 +2675,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2001,6 +2686,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2010,20 +2696,13 @@ export interface operations {
             /** @description Service health; 503 when the database is unavailable */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok" | "degraded";
-                        /** @description Interface version */
-                        version: string;
-                        database: {
-                            /** @enum {string} */
-                            status: "ok" | "unavailable";
-                            latencyMs: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["Health"];
                 };
             };
         };
@@ -2040,6 +2719,10 @@ export interface operations {
             /** @description The calling credential */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2068,6 +2751,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2077,6 +2761,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2086,6 +2771,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2095,6 +2782,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2115,6 +2803,10 @@ export interface operations {
             /** @description The integrator’s credentials, oldest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2126,6 +2818,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2135,6 +2828,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2144,6 +2838,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2153,6 +2848,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2162,6 +2859,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2202,6 +2900,11 @@ export interface operations {
             /** @description The new credential */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2215,6 +2918,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2224,6 +2928,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2233,6 +2938,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2242,6 +2948,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2251,6 +2958,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2260,6 +2968,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2269,6 +2978,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2278,6 +2988,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2287,6 +2999,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2296,6 +3009,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2319,6 +3035,10 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2326,6 +3046,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2335,6 +3056,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2344,6 +3066,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2353,6 +3076,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2362,6 +3086,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2371,6 +3096,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2380,6 +3106,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2389,6 +3116,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2398,6 +3126,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2407,6 +3137,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2416,6 +3147,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2452,6 +3186,10 @@ export interface operations {
             /** @description The updated credential */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2461,6 +3199,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2470,6 +3209,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2479,6 +3219,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2488,6 +3229,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2497,6 +3239,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2506,6 +3249,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2515,6 +3259,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2524,6 +3269,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2533,6 +3279,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2542,6 +3290,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2551,6 +3300,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2572,88 +3324,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    userInfo: {
-                        firstName: string;
-                        middleName?: string | null;
-                        lastName: string;
-                        /** @description Contact e-mail */
-                        email: string;
-                        /** @description E.164, e.g. +14155552671 */
-                        phone?: string | null;
-                        /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
-                        birthDate?: string | null;
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string|null}
-                         */
-                        nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string|null}
-                         */
-                        countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                        residentialAddress?: {
-                            streetLine1: string;
-                            streetLine2?: string | null;
-                            city: string;
-                            /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                            state?: string | null;
-                            /** @description Checked against the country’s format where one is known */
-                            postalCode: string;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string}
-                             */
-                            country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        } | null;
-                        /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
-                        socialSecurityNumber?: string | null;
-                        /** @description http(s) URL */
-                        profilePictureUrl?: string | null;
-                    };
+                    userInfo: components["schemas"]["UserInfo"];
                     /**
                      * Format: date-time
                      * @description ISO 8601 moment the service terms were signed
                      */
                     serviceTermsSignedAt: string;
-                    /** @description Required for users over 60 or considered high risk; all four fields together */
-                    additionalUserInfo?: {
-                        /** @enum {string} */
-                        employmentStatus: "employed" | "self_employed" | "unemployed" | "retired" | "student" | "homemaker" | "other";
-                        /** @description <low>_<high>, integers, low < high */
-                        expectedMonthlyPaymentsUsd: string;
-                        /** @enum {string} */
-                        sourceOfFunds: "salary" | "business_income" | "investments" | "savings" | "inheritance" | "pension" | "gift" | "sale_of_property" | "loan" | "government_benefits" | "other";
-                        /**
-                         * @description SOC 2018 major group code
-                         * @enum {string}
-                         */
-                        mostRecentOccupation: "11-0000" | "13-0000" | "15-0000" | "17-0000" | "19-0000" | "21-0000" | "23-0000" | "25-0000" | "27-0000" | "29-0000" | "31-0000" | "33-0000" | "35-0000" | "37-0000" | "39-0000" | "41-0000" | "43-0000" | "45-0000" | "47-0000" | "49-0000" | "51-0000" | "53-0000" | "55-0000";
-                    };
-                    verificationDocuments?: {
-                        /** @enum {string} */
-                        documentType: "passport" | "national_id_front" | "national_id_back" | "proof_of_address" | "other";
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string}
-                         */
-                        issuingCountry: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        /** @description data:<media_type>;base64,<data> with media type image/jpeg, image/png, application/pdf; at most 10 MiB decoded */
-                        document: string;
-                        documentNumber?: string;
-                        description?: string;
-                    }[] | null;
-                    authenticators?: {
-                        authenticatorName: string;
-                        challenge: string;
-                        /** @description The PublicKeyCredential of navigator.credentials.create(), blobs base64url */
-                        attestation: {
-                            credentialId: string;
-                            clientDataJson: string;
-                            attestationObject: string;
-                            transports: string[];
-                        };
-                    }[] | null;
+                    additionalUserInfo?: components["schemas"]["AdditionalUserInfo"];
+                    verificationDocuments?: components["schemas"]["UserDocumentSubmission"][] | null;
+                    authenticators?: components["schemas"]["PasskeyRegistration"][] | null;
                     /** @description Id of the signed partner terms agreement */
                     partnerSignedAgreementId: string;
                 };
@@ -2663,6 +3342,11 @@ export interface operations {
             /** @description The created user (the spec’s create-user status set) */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2671,73 +3355,13 @@ export interface operations {
                         userId: string;
                         /** Format: uuid */
                         accountId: string;
-                        userInfo: {
-                            firstName: string;
-                            middleName?: string | null;
-                            lastName: string;
-                            /** @description Contact e-mail */
-                            email: string;
-                            /** @description E.164, e.g. +14155552671 */
-                            phone?: string | null;
-                            /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
-                            birthDate?: string | null;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string|null}
-                             */
-                            nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string|null}
-                             */
-                            countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                            residentialAddress?: {
-                                streetLine1: string;
-                                streetLine2?: string | null;
-                                city: string;
-                                /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                                state?: string | null;
-                                /** @description Checked against the country’s format where one is known */
-                                postalCode: string;
-                                /**
-                                 * @description ISO 3166-1 alpha-3, from the spec’s list
-                                 * @enum {string}
-                                 */
-                                country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                            } | null;
-                            /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
-                            socialSecurityNumber?: string | null;
-                            /** @description http(s) URL */
-                            profilePictureUrl?: string | null;
-                        };
+                        userInfo: components["schemas"]["UserInfo"];
                         /** Format: date-time */
                         serviceTermsSignedAt: string;
                         isPasskeyActivated: boolean;
                         isOtpActivated: boolean;
-                        /** @description Required for users over 60 or considered high risk; all four fields together */
-                        additionalUserInfo?: {
-                            /** @enum {string} */
-                            employmentStatus: "employed" | "self_employed" | "unemployed" | "retired" | "student" | "homemaker" | "other";
-                            /** @description <low>_<high>, integers, low < high */
-                            expectedMonthlyPaymentsUsd: string;
-                            /** @enum {string} */
-                            sourceOfFunds: "salary" | "business_income" | "investments" | "savings" | "inheritance" | "pension" | "gift" | "sale_of_property" | "loan" | "government_benefits" | "other";
-                            /**
-                             * @description SOC 2018 major group code
-                             * @enum {string}
-                             */
-                            mostRecentOccupation: "11-0000" | "13-0000" | "15-0000" | "17-0000" | "19-0000" | "21-0000" | "23-0000" | "25-0000" | "27-0000" | "29-0000" | "31-0000" | "33-0000" | "35-0000" | "37-0000" | "39-0000" | "41-0000" | "43-0000" | "45-0000" | "47-0000" | "49-0000" | "51-0000" | "53-0000" | "55-0000";
-                        };
-                        verificationDocuments: {
-                            documentType: string;
-                            documentNumber: string | null;
-                            description: string | null;
-                            issuingCountry: string;
-                            /** Format: uuid */
-                            documentId: string;
-                            warnings: string[] | null;
-                            errors: string[] | null;
-                        }[] | null;
+                        additionalUserInfo?: components["schemas"]["AdditionalUserInfo"];
+                        verificationDocuments: components["schemas"]["Document"][] | null;
                         /** @enum {string} */
                         verificationStatus: "under_review" | "waiting_for_information" | "active" | "rejected" | "inactive";
                         partnerSignedAgreementId: string;
@@ -2747,6 +3371,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2756,6 +3381,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2765,6 +3391,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2774,6 +3401,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2783,6 +3411,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2792,6 +3421,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2801,6 +3431,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2810,6 +3441,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2819,6 +3452,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2828,6 +3462,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2849,88 +3486,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    userInfo: {
-                        firstName: string;
-                        middleName?: string | null;
-                        lastName: string;
-                        /** @description Contact e-mail */
-                        email: string;
-                        /** @description E.164, e.g. +14155552671 */
-                        phone?: string | null;
-                        /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
-                        birthDate?: string | null;
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string|null}
-                         */
-                        nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string|null}
-                         */
-                        countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                        residentialAddress?: {
-                            streetLine1: string;
-                            streetLine2?: string | null;
-                            city: string;
-                            /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                            state?: string | null;
-                            /** @description Checked against the country’s format where one is known */
-                            postalCode: string;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string}
-                             */
-                            country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        } | null;
-                        /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
-                        socialSecurityNumber?: string | null;
-                        /** @description http(s) URL */
-                        profilePictureUrl?: string | null;
-                    };
+                    userInfo: components["schemas"]["UserInfo"];
                     /**
                      * Format: date-time
                      * @description ISO 8601 moment the service terms were signed
                      */
                     serviceTermsSignedAt: string;
-                    /** @description Required for users over 60 or considered high risk; all four fields together */
-                    additionalUserInfo?: {
-                        /** @enum {string} */
-                        employmentStatus: "employed" | "self_employed" | "unemployed" | "retired" | "student" | "homemaker" | "other";
-                        /** @description <low>_<high>, integers, low < high */
-                        expectedMonthlyPaymentsUsd: string;
-                        /** @enum {string} */
-                        sourceOfFunds: "salary" | "business_income" | "investments" | "savings" | "inheritance" | "pension" | "gift" | "sale_of_property" | "loan" | "government_benefits" | "other";
-                        /**
-                         * @description SOC 2018 major group code
-                         * @enum {string}
-                         */
-                        mostRecentOccupation: "11-0000" | "13-0000" | "15-0000" | "17-0000" | "19-0000" | "21-0000" | "23-0000" | "25-0000" | "27-0000" | "29-0000" | "31-0000" | "33-0000" | "35-0000" | "37-0000" | "39-0000" | "41-0000" | "43-0000" | "45-0000" | "47-0000" | "49-0000" | "51-0000" | "53-0000" | "55-0000";
-                    };
-                    verificationDocuments?: {
-                        /** @enum {string} */
-                        documentType: "passport" | "national_id_front" | "national_id_back" | "proof_of_address" | "other";
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string}
-                         */
-                        issuingCountry: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        /** @description data:<media_type>;base64,<data> with media type image/jpeg, image/png, application/pdf; at most 10 MiB decoded */
-                        document: string;
-                        documentNumber?: string;
-                        description?: string;
-                    }[] | null;
-                    authenticators?: {
-                        authenticatorName: string;
-                        challenge: string;
-                        /** @description The PublicKeyCredential of navigator.credentials.create(), blobs base64url */
-                        attestation: {
-                            credentialId: string;
-                            clientDataJson: string;
-                            attestationObject: string;
-                            transports: string[];
-                        };
-                    }[] | null;
+                    additionalUserInfo?: components["schemas"]["AdditionalUserInfo"];
+                    verificationDocuments?: components["schemas"]["UserDocumentSubmission"][] | null;
+                    authenticators?: components["schemas"]["PasskeyRegistration"][] | null;
                     /** @description Self-custodial EVM address (EIP-55 checksum enforced when mixed case) */
                     walletAddress?: string | null;
                 };
@@ -2940,6 +3504,11 @@ export interface operations {
             /** @description The created individual account */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2948,73 +3517,13 @@ export interface operations {
                         userId: string;
                         /** Format: uuid */
                         accountId: string;
-                        userInfo: {
-                            firstName: string;
-                            middleName?: string | null;
-                            lastName: string;
-                            /** @description Contact e-mail */
-                            email: string;
-                            /** @description E.164, e.g. +14155552671 */
-                            phone?: string | null;
-                            /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
-                            birthDate?: string | null;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string|null}
-                             */
-                            nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string|null}
-                             */
-                            countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                            residentialAddress?: {
-                                streetLine1: string;
-                                streetLine2?: string | null;
-                                city: string;
-                                /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                                state?: string | null;
-                                /** @description Checked against the country’s format where one is known */
-                                postalCode: string;
-                                /**
-                                 * @description ISO 3166-1 alpha-3, from the spec’s list
-                                 * @enum {string}
-                                 */
-                                country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                            } | null;
-                            /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
-                            socialSecurityNumber?: string | null;
-                            /** @description http(s) URL */
-                            profilePictureUrl?: string | null;
-                        };
+                        userInfo: components["schemas"]["UserInfo"];
                         /** Format: date-time */
                         serviceTermsSignedAt: string;
                         isPasskeyActivated: boolean;
                         isOtpActivated: boolean;
-                        /** @description Required for users over 60 or considered high risk; all four fields together */
-                        additionalUserInfo?: {
-                            /** @enum {string} */
-                            employmentStatus: "employed" | "self_employed" | "unemployed" | "retired" | "student" | "homemaker" | "other";
-                            /** @description <low>_<high>, integers, low < high */
-                            expectedMonthlyPaymentsUsd: string;
-                            /** @enum {string} */
-                            sourceOfFunds: "salary" | "business_income" | "investments" | "savings" | "inheritance" | "pension" | "gift" | "sale_of_property" | "loan" | "government_benefits" | "other";
-                            /**
-                             * @description SOC 2018 major group code
-                             * @enum {string}
-                             */
-                            mostRecentOccupation: "11-0000" | "13-0000" | "15-0000" | "17-0000" | "19-0000" | "21-0000" | "23-0000" | "25-0000" | "27-0000" | "29-0000" | "31-0000" | "33-0000" | "35-0000" | "37-0000" | "39-0000" | "41-0000" | "43-0000" | "45-0000" | "47-0000" | "49-0000" | "51-0000" | "53-0000" | "55-0000";
-                        };
-                        verificationDocuments: {
-                            documentType: string;
-                            documentNumber: string | null;
-                            description: string | null;
-                            issuingCountry: string;
-                            /** Format: uuid */
-                            documentId: string;
-                            warnings: string[] | null;
-                            errors: string[] | null;
-                        }[] | null;
+                        additionalUserInfo?: components["schemas"]["AdditionalUserInfo"];
+                        verificationDocuments: components["schemas"]["Document"][] | null;
                         /** @enum {string} */
                         verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
                         walletAddress: string;
@@ -3031,6 +3540,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3040,6 +3550,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3049,6 +3560,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3058,6 +3570,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3067,6 +3580,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3076,6 +3590,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3085,6 +3600,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3094,6 +3610,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3103,6 +3621,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3112,6 +3631,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3132,72 +3654,9 @@ export interface operations {
                 "application/json": {
                     /** Format: uuid */
                     userId: string;
-                    userInfo?: {
-                        firstName?: string;
-                        middleName?: string | null;
-                        lastName?: string;
-                        /** @description Contact e-mail */
-                        email?: string;
-                        /** @description E.164, e.g. +14155552671 */
-                        phone?: string | null;
-                        /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
-                        birthDate?: string | null;
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string|null}
-                         */
-                        nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string|null}
-                         */
-                        countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                        residentialAddress?: {
-                            streetLine1: string;
-                            streetLine2?: string | null;
-                            city: string;
-                            /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                            state?: string | null;
-                            /** @description Checked against the country’s format where one is known */
-                            postalCode: string;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string}
-                             */
-                            country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        } | null;
-                        /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
-                        socialSecurityNumber?: string | null;
-                        /** @description http(s) URL */
-                        profilePictureUrl?: string | null;
-                    };
-                    /** @description Required for users over 60 or considered high risk; all four fields together */
-                    additionalUserInfo?: {
-                        /** @enum {string} */
-                        employmentStatus: "employed" | "self_employed" | "unemployed" | "retired" | "student" | "homemaker" | "other";
-                        /** @description <low>_<high>, integers, low < high */
-                        expectedMonthlyPaymentsUsd: string;
-                        /** @enum {string} */
-                        sourceOfFunds: "salary" | "business_income" | "investments" | "savings" | "inheritance" | "pension" | "gift" | "sale_of_property" | "loan" | "government_benefits" | "other";
-                        /**
-                         * @description SOC 2018 major group code
-                         * @enum {string}
-                         */
-                        mostRecentOccupation: "11-0000" | "13-0000" | "15-0000" | "17-0000" | "19-0000" | "21-0000" | "23-0000" | "25-0000" | "27-0000" | "29-0000" | "31-0000" | "33-0000" | "35-0000" | "37-0000" | "39-0000" | "41-0000" | "43-0000" | "45-0000" | "47-0000" | "49-0000" | "51-0000" | "53-0000" | "55-0000";
-                    };
-                    verificationDocuments?: {
-                        /** @enum {string} */
-                        documentType: "passport" | "national_id_front" | "national_id_back" | "proof_of_address" | "other";
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string}
-                         */
-                        issuingCountry: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        /** @description data:<media_type>;base64,<data> with media type image/jpeg, image/png, application/pdf; at most 10 MiB decoded */
-                        document: string;
-                        documentNumber?: string;
-                        description?: string;
-                    }[] | null;
+                    userInfo?: components["schemas"]["UserInfoPatch"];
+                    additionalUserInfo?: components["schemas"]["AdditionalUserInfo"];
+                    verificationDocuments?: components["schemas"]["UserDocumentSubmission"][] | null;
                 };
             };
         };
@@ -3205,95 +3664,20 @@ export interface operations {
             /** @description The user with its account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        userId: string;
-                        /** Format: uuid */
-                        accountId: string;
-                        userInfo: {
-                            firstName: string;
-                            middleName?: string | null;
-                            lastName: string;
-                            /** @description Contact e-mail */
-                            email: string;
-                            /** @description E.164, e.g. +14155552671 */
-                            phone?: string | null;
-                            /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
-                            birthDate?: string | null;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string|null}
-                             */
-                            nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string|null}
-                             */
-                            countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                            residentialAddress?: {
-                                streetLine1: string;
-                                streetLine2?: string | null;
-                                city: string;
-                                /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                                state?: string | null;
-                                /** @description Checked against the country’s format where one is known */
-                                postalCode: string;
-                                /**
-                                 * @description ISO 3166-1 alpha-3, from the spec’s list
-                                 * @enum {string}
-                                 */
-                                country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                            } | null;
-                            /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
-                            socialSecurityNumber?: string | null;
-                            /** @description http(s) URL */
-                            profilePictureUrl?: string | null;
-                        };
-                        /** Format: date-time */
-                        serviceTermsSignedAt: string;
-                        isPasskeyActivated: boolean;
-                        isOtpActivated: boolean;
-                        /** @description Required for users over 60 or considered high risk; all four fields together */
-                        additionalUserInfo?: {
-                            /** @enum {string} */
-                            employmentStatus: "employed" | "self_employed" | "unemployed" | "retired" | "student" | "homemaker" | "other";
-                            /** @description <low>_<high>, integers, low < high */
-                            expectedMonthlyPaymentsUsd: string;
-                            /** @enum {string} */
-                            sourceOfFunds: "salary" | "business_income" | "investments" | "savings" | "inheritance" | "pension" | "gift" | "sale_of_property" | "loan" | "government_benefits" | "other";
-                            /**
-                             * @description SOC 2018 major group code
-                             * @enum {string}
-                             */
-                            mostRecentOccupation: "11-0000" | "13-0000" | "15-0000" | "17-0000" | "19-0000" | "21-0000" | "23-0000" | "25-0000" | "27-0000" | "29-0000" | "31-0000" | "33-0000" | "35-0000" | "37-0000" | "39-0000" | "41-0000" | "43-0000" | "45-0000" | "47-0000" | "49-0000" | "51-0000" | "53-0000" | "55-0000";
-                        };
-                        verificationDocuments: {
-                            documentType: string;
-                            documentNumber: string | null;
-                            description: string | null;
-                            issuingCountry: string;
-                            /** Format: uuid */
-                            documentId: string;
-                            warnings: string[] | null;
-                            errors: string[] | null;
-                        }[] | null;
-                        /** @enum {string} */
-                        verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-                        walletAddress?: string;
-                        /** Format: uuid */
-                        organizationId?: string;
-                        partnerSignedAgreementId?: string;
-                        /** @description Present only when something required is missing: IDENTITY_DOCUMENT, PROOF_OF_ADDRESS_DOCUMENT, USER_INFO_* */
-                        missingDocuments?: string[];
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3303,6 +3687,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3312,6 +3697,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3321,6 +3707,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3330,6 +3717,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3339,6 +3727,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3348,6 +3737,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3357,6 +3747,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3366,6 +3757,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3375,6 +3768,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3384,6 +3778,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3406,95 +3803,20 @@ export interface operations {
             /** @description The user with its account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        userId: string;
-                        /** Format: uuid */
-                        accountId: string;
-                        userInfo: {
-                            firstName: string;
-                            middleName?: string | null;
-                            lastName: string;
-                            /** @description Contact e-mail */
-                            email: string;
-                            /** @description E.164, e.g. +14155552671 */
-                            phone?: string | null;
-                            /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
-                            birthDate?: string | null;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string|null}
-                             */
-                            nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string|null}
-                             */
-                            countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                            residentialAddress?: {
-                                streetLine1: string;
-                                streetLine2?: string | null;
-                                city: string;
-                                /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                                state?: string | null;
-                                /** @description Checked against the country’s format where one is known */
-                                postalCode: string;
-                                /**
-                                 * @description ISO 3166-1 alpha-3, from the spec’s list
-                                 * @enum {string}
-                                 */
-                                country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                            } | null;
-                            /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
-                            socialSecurityNumber?: string | null;
-                            /** @description http(s) URL */
-                            profilePictureUrl?: string | null;
-                        };
-                        /** Format: date-time */
-                        serviceTermsSignedAt: string;
-                        isPasskeyActivated: boolean;
-                        isOtpActivated: boolean;
-                        /** @description Required for users over 60 or considered high risk; all four fields together */
-                        additionalUserInfo?: {
-                            /** @enum {string} */
-                            employmentStatus: "employed" | "self_employed" | "unemployed" | "retired" | "student" | "homemaker" | "other";
-                            /** @description <low>_<high>, integers, low < high */
-                            expectedMonthlyPaymentsUsd: string;
-                            /** @enum {string} */
-                            sourceOfFunds: "salary" | "business_income" | "investments" | "savings" | "inheritance" | "pension" | "gift" | "sale_of_property" | "loan" | "government_benefits" | "other";
-                            /**
-                             * @description SOC 2018 major group code
-                             * @enum {string}
-                             */
-                            mostRecentOccupation: "11-0000" | "13-0000" | "15-0000" | "17-0000" | "19-0000" | "21-0000" | "23-0000" | "25-0000" | "27-0000" | "29-0000" | "31-0000" | "33-0000" | "35-0000" | "37-0000" | "39-0000" | "41-0000" | "43-0000" | "45-0000" | "47-0000" | "49-0000" | "51-0000" | "53-0000" | "55-0000";
-                        };
-                        verificationDocuments: {
-                            documentType: string;
-                            documentNumber: string | null;
-                            description: string | null;
-                            issuingCountry: string;
-                            /** Format: uuid */
-                            documentId: string;
-                            warnings: string[] | null;
-                            errors: string[] | null;
-                        }[] | null;
-                        /** @enum {string} */
-                        verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-                        walletAddress?: string;
-                        /** Format: uuid */
-                        organizationId?: string;
-                        partnerSignedAgreementId?: string;
-                        /** @description Present only when something required is missing: IDENTITY_DOCUMENT, PROOF_OF_ADDRESS_DOCUMENT, USER_INFO_* */
-                        missingDocuments?: string[];
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3504,6 +3826,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3513,6 +3836,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3522,6 +3846,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3531,6 +3857,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3552,80 +3879,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    entityInfo?: {
-                        businessLegalName?: string;
-                        businessTradeName?: string;
-                        /** @enum {string} */
-                        businessType?: "corporation" | "llc" | "partnership" | "sole_proprietorship" | "trust" | "cooperative" | "non_profit" | "other";
-                        companyNumber?: string;
-                        email?: string;
-                        /** @description http(s) URL */
-                        website?: string;
-                        /** @description http(s) URL */
-                        logoUrl?: string;
-                        registeredAddress?: {
-                            streetLine1: string;
-                            streetLine2?: string | null;
-                            city: string;
-                            /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                            state?: string | null;
-                            /** @description Checked against the country’s format where one is known */
-                            postalCode: string;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string}
-                             */
-                            country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        };
-                        physicalAddress?: {
-                            streetLine1: string;
-                            streetLine2?: string | null;
-                            city: string;
-                            /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                            state?: string | null;
-                            /** @description Checked against the country’s format where one is known */
-                            postalCode: string;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string}
-                             */
-                            country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        };
-                        activityInfo?: {
-                            businessDescription?: string;
-                            /** @description Numeric industry code (NAICS, 2 to 6 digits) */
-                            businessIndustry?: number;
-                        };
-                        financialInfo?: {
-                            /** @enum {string} */
-                            sourceOfFunds?: "business_revenue" | "investment" | "loan" | "owner_contribution" | "grant" | "sale_of_assets" | "other";
-                            /** @description <low>_<high>, integers, low < high */
-                            estimatedAnnualRevenueUsd?: string;
-                            expectedMonthlyPaymentsUsd?: number;
-                            hasMaterialIntermediaryEntityOwner?: boolean;
-                        };
-                        highRiskInfo?: {
-                            operatesInProhibitedCountries?: boolean;
-                            /** @enum {string} */
-                            highRiskActivities?: "none" | "adult_entertainment" | "gambling" | "cryptocurrency" | "money_services" | "weapons" | "cannabis" | "precious_metals" | "charities" | "other";
-                            highRiskActivitiesExplanation?: string;
-                            conductsMoneyServices?: boolean;
-                            conductsMoneyServicesDescription?: string;
-                        };
-                    };
-                    entityDocuments?: {
-                        /** @enum {string} */
-                        documentType: "directors_registry" | "good_standing_cert" | "incorporation_articles" | "incorporation_cert" | "incumbency_cert" | "information_statement" | "partnership_agreement" | "power_of_attorney" | "proof_of_address" | "shareholder_registry" | "source_of_funds" | "state_registry" | "trust_agreement" | "other";
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string}
-                         */
-                        issuingCountry: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        /** @description data:<media_type>;base64,<data> with media type image/jpeg, image/png, application/pdf; at most 10 MiB decoded */
-                        document: string;
-                        documentNumber?: string;
-                        description?: string;
-                    }[] | null;
+                    entityInfo?: components["schemas"]["EntityInfoInput"];
+                    entityDocuments?: components["schemas"]["EntityDocumentSubmission"][] | null;
                     /** Format: date-time */
                     serviceTermsSignedAt: string;
                 };
@@ -3635,99 +3890,21 @@ export interface operations {
             /** @description The entity account */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        entityId: string;
-                        /** Format: uuid */
-                        accountId: string;
-                        /** @enum {string} */
-                        verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-                        entityInfo: {
-                            businessLegalName?: string;
-                            businessTradeName?: string;
-                            /** @enum {string} */
-                            businessType?: "corporation" | "llc" | "partnership" | "sole_proprietorship" | "trust" | "cooperative" | "non_profit" | "other";
-                            companyNumber?: string;
-                            email?: string;
-                            /** @description http(s) URL */
-                            website?: string;
-                            /** @description http(s) URL */
-                            logoUrl?: string;
-                            registeredAddress?: {
-                                streetLine1: string;
-                                streetLine2?: string | null;
-                                city: string;
-                                /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                                state?: string | null;
-                                /** @description Checked against the country’s format where one is known */
-                                postalCode: string;
-                                /**
-                                 * @description ISO 3166-1 alpha-3, from the spec’s list
-                                 * @enum {string}
-                                 */
-                                country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                            };
-                            physicalAddress?: {
-                                streetLine1: string;
-                                streetLine2?: string | null;
-                                city: string;
-                                /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                                state?: string | null;
-                                /** @description Checked against the country’s format where one is known */
-                                postalCode: string;
-                                /**
-                                 * @description ISO 3166-1 alpha-3, from the spec’s list
-                                 * @enum {string}
-                                 */
-                                country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                            };
-                            activityInfo?: {
-                                businessDescription?: string;
-                                /** @description Numeric industry code (NAICS, 2 to 6 digits) */
-                                businessIndustry?: number;
-                            };
-                            financialInfo?: {
-                                /** @enum {string} */
-                                preferredPrimaryCurrency?: "usd" | "eur" | "gbp" | "usdc" | "usdt";
-                                /** @enum {string} */
-                                sourceOfFunds?: "business_revenue" | "investment" | "loan" | "owner_contribution" | "grant" | "sale_of_assets" | "other";
-                                /** @description <low>_<high>, integers, low < high */
-                                estimatedAnnualRevenueUsd?: string;
-                                expectedMonthlyPaymentsUsd?: number;
-                                hasMaterialIntermediaryEntityOwner?: boolean;
-                            };
-                            highRiskInfo?: {
-                                operatesInProhibitedCountries?: boolean;
-                                /** @enum {string} */
-                                highRiskActivities?: "none" | "adult_entertainment" | "gambling" | "cryptocurrency" | "money_services" | "weapons" | "cannabis" | "precious_metals" | "charities" | "other";
-                                highRiskActivitiesExplanation?: string;
-                                conductsMoneyServices?: boolean;
-                                conductsMoneyServicesDescription?: string;
-                            };
-                        };
-                        entityDocuments: {
-                            documentType: string;
-                            documentNumber: string | null;
-                            description: string | null;
-                            issuingCountry: string;
-                            /** Format: uuid */
-                            documentId: string;
-                            warnings: string[] | null;
-                            errors: string[] | null;
-                        }[];
-                        /** @description The spec’s document groups and questionnaire codes still missing; absent when complete */
-                        missingDocuments?: string[];
-                        /** @description Required entityInfo fields still missing, by dotted name; absent when complete */
-                        missingCompanyData?: string[];
-                    };
+                    "application/json": components["schemas"]["EntityAccount"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3737,6 +3914,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3746,6 +3924,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3755,6 +3934,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3764,6 +3944,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3773,6 +3954,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3782,6 +3964,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3791,6 +3974,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3800,6 +3985,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3809,6 +3995,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3829,80 +4018,8 @@ export interface operations {
                 "application/json": {
                     /** Format: uuid */
                     accountId: string;
-                    entityInfo?: {
-                        businessLegalName?: string;
-                        businessTradeName?: string;
-                        /** @enum {string} */
-                        businessType?: "corporation" | "llc" | "partnership" | "sole_proprietorship" | "trust" | "cooperative" | "non_profit" | "other";
-                        companyNumber?: string;
-                        email?: string;
-                        /** @description http(s) URL */
-                        website?: string;
-                        /** @description http(s) URL */
-                        logoUrl?: string;
-                        registeredAddress?: {
-                            streetLine1: string;
-                            streetLine2?: string | null;
-                            city: string;
-                            /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                            state?: string | null;
-                            /** @description Checked against the country’s format where one is known */
-                            postalCode: string;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string}
-                             */
-                            country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        };
-                        physicalAddress?: {
-                            streetLine1: string;
-                            streetLine2?: string | null;
-                            city: string;
-                            /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                            state?: string | null;
-                            /** @description Checked against the country’s format where one is known */
-                            postalCode: string;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string}
-                             */
-                            country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        };
-                        activityInfo?: {
-                            businessDescription?: string;
-                            /** @description Numeric industry code (NAICS, 2 to 6 digits) */
-                            businessIndustry?: number;
-                        };
-                        financialInfo?: {
-                            /** @enum {string} */
-                            sourceOfFunds?: "business_revenue" | "investment" | "loan" | "owner_contribution" | "grant" | "sale_of_assets" | "other";
-                            /** @description <low>_<high>, integers, low < high */
-                            estimatedAnnualRevenueUsd?: string;
-                            expectedMonthlyPaymentsUsd?: number;
-                            hasMaterialIntermediaryEntityOwner?: boolean;
-                        };
-                        highRiskInfo?: {
-                            operatesInProhibitedCountries?: boolean;
-                            /** @enum {string} */
-                            highRiskActivities?: "none" | "adult_entertainment" | "gambling" | "cryptocurrency" | "money_services" | "weapons" | "cannabis" | "precious_metals" | "charities" | "other";
-                            highRiskActivitiesExplanation?: string;
-                            conductsMoneyServices?: boolean;
-                            conductsMoneyServicesDescription?: string;
-                        };
-                    };
-                    entityDocuments?: {
-                        /** @enum {string} */
-                        documentType: "directors_registry" | "good_standing_cert" | "incorporation_articles" | "incorporation_cert" | "incumbency_cert" | "information_statement" | "partnership_agreement" | "power_of_attorney" | "proof_of_address" | "shareholder_registry" | "source_of_funds" | "state_registry" | "trust_agreement" | "other";
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string}
-                         */
-                        issuingCountry: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        /** @description data:<media_type>;base64,<data> with media type image/jpeg, image/png, application/pdf; at most 10 MiB decoded */
-                        document: string;
-                        documentNumber?: string;
-                        description?: string;
-                    }[] | null;
+                    entityInfo?: components["schemas"]["EntityInfoInput"];
+                    entityDocuments?: components["schemas"]["EntityDocumentSubmission"][] | null;
                 };
             };
         };
@@ -3910,99 +4027,20 @@ export interface operations {
             /** @description The entity account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        entityId: string;
-                        /** Format: uuid */
-                        accountId: string;
-                        /** @enum {string} */
-                        verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-                        entityInfo: {
-                            businessLegalName?: string;
-                            businessTradeName?: string;
-                            /** @enum {string} */
-                            businessType?: "corporation" | "llc" | "partnership" | "sole_proprietorship" | "trust" | "cooperative" | "non_profit" | "other";
-                            companyNumber?: string;
-                            email?: string;
-                            /** @description http(s) URL */
-                            website?: string;
-                            /** @description http(s) URL */
-                            logoUrl?: string;
-                            registeredAddress?: {
-                                streetLine1: string;
-                                streetLine2?: string | null;
-                                city: string;
-                                /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                                state?: string | null;
-                                /** @description Checked against the country’s format where one is known */
-                                postalCode: string;
-                                /**
-                                 * @description ISO 3166-1 alpha-3, from the spec’s list
-                                 * @enum {string}
-                                 */
-                                country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                            };
-                            physicalAddress?: {
-                                streetLine1: string;
-                                streetLine2?: string | null;
-                                city: string;
-                                /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                                state?: string | null;
-                                /** @description Checked against the country’s format where one is known */
-                                postalCode: string;
-                                /**
-                                 * @description ISO 3166-1 alpha-3, from the spec’s list
-                                 * @enum {string}
-                                 */
-                                country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                            };
-                            activityInfo?: {
-                                businessDescription?: string;
-                                /** @description Numeric industry code (NAICS, 2 to 6 digits) */
-                                businessIndustry?: number;
-                            };
-                            financialInfo?: {
-                                /** @enum {string} */
-                                preferredPrimaryCurrency?: "usd" | "eur" | "gbp" | "usdc" | "usdt";
-                                /** @enum {string} */
-                                sourceOfFunds?: "business_revenue" | "investment" | "loan" | "owner_contribution" | "grant" | "sale_of_assets" | "other";
-                                /** @description <low>_<high>, integers, low < high */
-                                estimatedAnnualRevenueUsd?: string;
-                                expectedMonthlyPaymentsUsd?: number;
-                                hasMaterialIntermediaryEntityOwner?: boolean;
-                            };
-                            highRiskInfo?: {
-                                operatesInProhibitedCountries?: boolean;
-                                /** @enum {string} */
-                                highRiskActivities?: "none" | "adult_entertainment" | "gambling" | "cryptocurrency" | "money_services" | "weapons" | "cannabis" | "precious_metals" | "charities" | "other";
-                                highRiskActivitiesExplanation?: string;
-                                conductsMoneyServices?: boolean;
-                                conductsMoneyServicesDescription?: string;
-                            };
-                        };
-                        entityDocuments: {
-                            documentType: string;
-                            documentNumber: string | null;
-                            description: string | null;
-                            issuingCountry: string;
-                            /** Format: uuid */
-                            documentId: string;
-                            warnings: string[] | null;
-                            errors: string[] | null;
-                        }[];
-                        /** @description The spec’s document groups and questionnaire codes still missing; absent when complete */
-                        missingDocuments?: string[];
-                        /** @description Required entityInfo fields still missing, by dotted name; absent when complete */
-                        missingCompanyData?: string[];
-                    };
+                    "application/json": components["schemas"]["EntityAccount"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4012,6 +4050,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4021,6 +4060,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4030,6 +4070,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4039,6 +4080,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4048,6 +4090,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4057,6 +4100,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4066,6 +4110,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4075,6 +4120,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4084,6 +4131,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4093,6 +4141,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4115,114 +4166,20 @@ export interface operations {
             /** @description The entity account with its associated persons */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        entityId: string;
-                        /** Format: uuid */
-                        accountId: string;
-                        /** @enum {string} */
-                        verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-                        entityInfo: {
-                            businessLegalName?: string;
-                            businessTradeName?: string;
-                            /** @enum {string} */
-                            businessType?: "corporation" | "llc" | "partnership" | "sole_proprietorship" | "trust" | "cooperative" | "non_profit" | "other";
-                            companyNumber?: string;
-                            email?: string;
-                            /** @description http(s) URL */
-                            website?: string;
-                            /** @description http(s) URL */
-                            logoUrl?: string;
-                            registeredAddress?: {
-                                streetLine1: string;
-                                streetLine2?: string | null;
-                                city: string;
-                                /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                                state?: string | null;
-                                /** @description Checked against the country’s format where one is known */
-                                postalCode: string;
-                                /**
-                                 * @description ISO 3166-1 alpha-3, from the spec’s list
-                                 * @enum {string}
-                                 */
-                                country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                            };
-                            physicalAddress?: {
-                                streetLine1: string;
-                                streetLine2?: string | null;
-                                city: string;
-                                /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                                state?: string | null;
-                                /** @description Checked against the country’s format where one is known */
-                                postalCode: string;
-                                /**
-                                 * @description ISO 3166-1 alpha-3, from the spec’s list
-                                 * @enum {string}
-                                 */
-                                country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                            };
-                            activityInfo?: {
-                                businessDescription?: string;
-                                /** @description Numeric industry code (NAICS, 2 to 6 digits) */
-                                businessIndustry?: number;
-                            };
-                            financialInfo?: {
-                                /** @enum {string} */
-                                preferredPrimaryCurrency?: "usd" | "eur" | "gbp" | "usdc" | "usdt";
-                                /** @enum {string} */
-                                sourceOfFunds?: "business_revenue" | "investment" | "loan" | "owner_contribution" | "grant" | "sale_of_assets" | "other";
-                                /** @description <low>_<high>, integers, low < high */
-                                estimatedAnnualRevenueUsd?: string;
-                                expectedMonthlyPaymentsUsd?: number;
-                                hasMaterialIntermediaryEntityOwner?: boolean;
-                            };
-                            highRiskInfo?: {
-                                operatesInProhibitedCountries?: boolean;
-                                /** @enum {string} */
-                                highRiskActivities?: "none" | "adult_entertainment" | "gambling" | "cryptocurrency" | "money_services" | "weapons" | "cannabis" | "precious_metals" | "charities" | "other";
-                                highRiskActivitiesExplanation?: string;
-                                conductsMoneyServices?: boolean;
-                                conductsMoneyServicesDescription?: string;
-                            };
-                        };
-                        entityDocuments: {
-                            documentType: string;
-                            documentNumber: string | null;
-                            description: string | null;
-                            issuingCountry: string;
-                            /** Format: uuid */
-                            documentId: string;
-                            warnings: string[] | null;
-                            errors: string[] | null;
-                        }[];
-                        /** @description The spec’s document groups and questionnaire codes still missing; absent when complete */
-                        missingDocuments?: string[];
-                        /** @description Required entityInfo fields still missing, by dotted name; absent when complete */
-                        missingCompanyData?: string[];
-                        associatedPersons: {
-                            /** Format: uuid */
-                            beneficiaryId: string;
-                            /** @enum {string} */
-                            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-                            firstName: string;
-                            lastName: string;
-                            beneficiaryDetails: {
-                                beneficiaryType: ("ubo" | "representative")[];
-                                /** @description Required for representatives */
-                                title?: string | null;
-                                /** @description Required for UBOs: more than 25, at most 100 */
-                                ownershipPercentage?: number | null;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["EntityDetails"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4232,6 +4189,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4241,6 +4199,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4250,6 +4209,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4259,6 +4220,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4281,78 +4243,20 @@ export interface operations {
             /** @description The associated person */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        beneficiaryId: string;
-                        /** @enum {string} */
-                        verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-                        userInfo: {
-                            firstName: string;
-                            middleName?: string | null;
-                            lastName: string;
-                            /** @description Contact e-mail */
-                            email: string;
-                            /** @description E.164, e.g. +14155552671 */
-                            phone?: string | null;
-                            /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
-                            birthDate?: string | null;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string|null}
-                             */
-                            nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string|null}
-                             */
-                            countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                            residentialAddress?: {
-                                streetLine1: string;
-                                streetLine2?: string | null;
-                                city: string;
-                                /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                                state?: string | null;
-                                /** @description Checked against the country’s format where one is known */
-                                postalCode: string;
-                                /**
-                                 * @description ISO 3166-1 alpha-3, from the spec’s list
-                                 * @enum {string}
-                                 */
-                                country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                            } | null;
-                            /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
-                            socialSecurityNumber?: string | null;
-                            /** @description http(s) URL */
-                            profilePictureUrl?: string | null;
-                        };
-                        beneficiaryDetails: {
-                            beneficiaryType: ("ubo" | "representative")[];
-                            /** @description Required for representatives */
-                            title?: string | null;
-                            /** @description Required for UBOs: more than 25, at most 100 */
-                            ownershipPercentage?: number | null;
-                        };
-                        verificationDocuments: {
-                            documentType: string;
-                            documentNumber: string | null;
-                            description: string | null;
-                            issuingCountry: string;
-                            /** Format: uuid */
-                            documentId: string;
-                            warnings: string[] | null;
-                            errors: string[] | null;
-                        }[] | null;
-                        /** @description Present only when not all required documents were submitted */
-                        missingDocuments?: string[];
-                    };
+                    "application/json": components["schemas"]["AssociatedPerson"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4362,6 +4266,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4371,6 +4276,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4380,6 +4286,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4389,6 +4297,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4415,65 +4324,9 @@ export interface operations {
                      * @description The entity account
                      */
                     accountId: string;
-                    userInfo: {
-                        firstName: string;
-                        middleName?: string | null;
-                        lastName: string;
-                        /** @description Contact e-mail */
-                        email: string;
-                        /** @description E.164, e.g. +14155552671 */
-                        phone?: string | null;
-                        /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
-                        birthDate?: string | null;
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string|null}
-                         */
-                        nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string|null}
-                         */
-                        countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                        residentialAddress?: {
-                            streetLine1: string;
-                            streetLine2?: string | null;
-                            city: string;
-                            /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                            state?: string | null;
-                            /** @description Checked against the country’s format where one is known */
-                            postalCode: string;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string}
-                             */
-                            country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        } | null;
-                        /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
-                        socialSecurityNumber?: string | null;
-                        /** @description http(s) URL */
-                        profilePictureUrl?: string | null;
-                    };
-                    beneficiaryDetails: {
-                        beneficiaryType: ("ubo" | "representative")[];
-                        /** @description Required for representatives */
-                        title?: string | null;
-                        /** @description Required for UBOs: more than 25, at most 100 */
-                        ownershipPercentage?: number | null;
-                    };
-                    verificationDocuments?: {
-                        /** @enum {string} */
-                        documentType: "passport" | "national_id_front" | "national_id_back" | "proof_of_address" | "other";
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string}
-                         */
-                        issuingCountry: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        /** @description data:<media_type>;base64,<data> with media type image/jpeg, image/png, application/pdf; at most 10 MiB decoded */
-                        document: string;
-                        documentNumber?: string;
-                        description?: string;
-                    }[] | null;
+                    userInfo: components["schemas"]["UserInfo"];
+                    beneficiaryDetails: components["schemas"]["BeneficiaryDetails"];
+                    verificationDocuments?: components["schemas"]["UserDocumentSubmission"][] | null;
                 };
             };
         };
@@ -4481,78 +4334,21 @@ export interface operations {
             /** @description The associated person */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        beneficiaryId: string;
-                        /** @enum {string} */
-                        verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-                        userInfo: {
-                            firstName: string;
-                            middleName?: string | null;
-                            lastName: string;
-                            /** @description Contact e-mail */
-                            email: string;
-                            /** @description E.164, e.g. +14155552671 */
-                            phone?: string | null;
-                            /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
-                            birthDate?: string | null;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string|null}
-                             */
-                            nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string|null}
-                             */
-                            countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                            residentialAddress?: {
-                                streetLine1: string;
-                                streetLine2?: string | null;
-                                city: string;
-                                /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                                state?: string | null;
-                                /** @description Checked against the country’s format where one is known */
-                                postalCode: string;
-                                /**
-                                 * @description ISO 3166-1 alpha-3, from the spec’s list
-                                 * @enum {string}
-                                 */
-                                country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                            } | null;
-                            /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
-                            socialSecurityNumber?: string | null;
-                            /** @description http(s) URL */
-                            profilePictureUrl?: string | null;
-                        };
-                        beneficiaryDetails: {
-                            beneficiaryType: ("ubo" | "representative")[];
-                            /** @description Required for representatives */
-                            title?: string | null;
-                            /** @description Required for UBOs: more than 25, at most 100 */
-                            ownershipPercentage?: number | null;
-                        };
-                        verificationDocuments: {
-                            documentType: string;
-                            documentNumber: string | null;
-                            description: string | null;
-                            issuingCountry: string;
-                            /** Format: uuid */
-                            documentId: string;
-                            warnings: string[] | null;
-                            errors: string[] | null;
-                        }[] | null;
-                        /** @description Present only when not all required documents were submitted */
-                        missingDocuments?: string[];
-                    };
+                    "application/json": components["schemas"]["AssociatedPerson"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4562,6 +4358,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4571,6 +4368,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4580,6 +4378,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4589,6 +4388,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4598,6 +4398,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4607,6 +4408,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4616,6 +4418,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4625,6 +4428,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4634,6 +4439,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4643,6 +4449,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4663,65 +4472,9 @@ export interface operations {
                 "application/json": {
                     /** Format: uuid */
                     beneficiaryId: string;
-                    userInfo?: {
-                        firstName?: string;
-                        middleName?: string | null;
-                        lastName?: string;
-                        /** @description Contact e-mail */
-                        email?: string;
-                        /** @description E.164, e.g. +14155552671 */
-                        phone?: string | null;
-                        /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
-                        birthDate?: string | null;
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string|null}
-                         */
-                        nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string|null}
-                         */
-                        countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                        residentialAddress?: {
-                            streetLine1: string;
-                            streetLine2?: string | null;
-                            city: string;
-                            /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                            state?: string | null;
-                            /** @description Checked against the country’s format where one is known */
-                            postalCode: string;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string}
-                             */
-                            country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        } | null;
-                        /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
-                        socialSecurityNumber?: string | null;
-                        /** @description http(s) URL */
-                        profilePictureUrl?: string | null;
-                    };
-                    beneficiaryDetails?: {
-                        beneficiaryType?: ("ubo" | "representative")[];
-                        /** @description Required for representatives */
-                        title?: string | null;
-                        /** @description Required for UBOs: more than 25, at most 100 */
-                        ownershipPercentage?: number | null;
-                    };
-                    verificationDocuments?: {
-                        /** @enum {string} */
-                        documentType: "passport" | "national_id_front" | "national_id_back" | "proof_of_address" | "other";
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string}
-                         */
-                        issuingCountry: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        /** @description data:<media_type>;base64,<data> with media type image/jpeg, image/png, application/pdf; at most 10 MiB decoded */
-                        document: string;
-                        documentNumber?: string;
-                        description?: string;
-                    }[] | null;
+                    userInfo?: components["schemas"]["UserInfoPatch"];
+                    beneficiaryDetails?: components["schemas"]["BeneficiaryDetailsPatch"];
+                    verificationDocuments?: components["schemas"]["UserDocumentSubmission"][] | null;
                 };
             };
         };
@@ -4729,78 +4482,20 @@ export interface operations {
             /** @description The associated person */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        beneficiaryId: string;
-                        /** @enum {string} */
-                        verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-                        userInfo: {
-                            firstName: string;
-                            middleName?: string | null;
-                            lastName: string;
-                            /** @description Contact e-mail */
-                            email: string;
-                            /** @description E.164, e.g. +14155552671 */
-                            phone?: string | null;
-                            /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
-                            birthDate?: string | null;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string|null}
-                             */
-                            nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string|null}
-                             */
-                            countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                            residentialAddress?: {
-                                streetLine1: string;
-                                streetLine2?: string | null;
-                                city: string;
-                                /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                                state?: string | null;
-                                /** @description Checked against the country’s format where one is known */
-                                postalCode: string;
-                                /**
-                                 * @description ISO 3166-1 alpha-3, from the spec’s list
-                                 * @enum {string}
-                                 */
-                                country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                            } | null;
-                            /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
-                            socialSecurityNumber?: string | null;
-                            /** @description http(s) URL */
-                            profilePictureUrl?: string | null;
-                        };
-                        beneficiaryDetails: {
-                            beneficiaryType: ("ubo" | "representative")[];
-                            /** @description Required for representatives */
-                            title?: string | null;
-                            /** @description Required for UBOs: more than 25, at most 100 */
-                            ownershipPercentage?: number | null;
-                        };
-                        verificationDocuments: {
-                            documentType: string;
-                            documentNumber: string | null;
-                            description: string | null;
-                            issuingCountry: string;
-                            /** Format: uuid */
-                            documentId: string;
-                            warnings: string[] | null;
-                            errors: string[] | null;
-                        }[] | null;
-                        /** @description Present only when not all required documents were submitted */
-                        missingDocuments?: string[];
-                    };
+                    "application/json": components["schemas"]["AssociatedPerson"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4810,6 +4505,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4819,6 +4515,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4828,6 +4525,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4837,6 +4535,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4846,6 +4545,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4855,6 +4555,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4864,6 +4565,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4873,6 +4575,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4882,6 +4586,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4891,6 +4596,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4921,6 +4629,11 @@ export interface operations {
             /** @description Removed */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4935,6 +4648,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4944,6 +4658,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4953,6 +4668,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4962,6 +4678,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4971,6 +4688,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4980,6 +4698,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4989,6 +4708,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4998,6 +4718,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5007,6 +4728,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5016,6 +4739,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5025,6 +4749,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5047,43 +4774,20 @@ export interface operations {
             /** @description An account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        accountId: string;
-                        /** @enum {string} */
-                        type: "individual" | "entity";
-                        /**
-                         * Format: uuid
-                         * @description Individual accounts
-                         */
-                        userId?: string;
-                        /**
-                         * Format: uuid
-                         * @description Entity accounts
-                         */
-                        entityId?: string;
-                        /** @enum {string} */
-                        verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-                        walletAddress: string | null;
-                        /** @enum {string|null} */
-                        custody: "custodial" | "self_custodial" | null;
-                        /**
-                         * Format: uuid
-                         * @description Custody organization of a custodial wallet
-                         */
-                        organizationId?: string;
-                        requiredApprovals: number | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Account"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5093,6 +4797,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5102,6 +4807,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5111,6 +4817,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5120,6 +4828,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5153,80 +4862,35 @@ export interface operations {
             /** @description An account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        accountId: string;
-                        /** @enum {string} */
-                        type: "individual" | "entity";
-                        /**
-                         * Format: uuid
-                         * @description Individual accounts
-                         */
-                        userId?: string;
-                        /**
-                         * Format: uuid
-                         * @description Entity accounts
-                         */
-                        entityId?: string;
-                        /** @enum {string} */
-                        verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-                        walletAddress: string | null;
-                        /** @enum {string|null} */
-                        custody: "custodial" | "self_custodial" | null;
-                        /**
-                         * Format: uuid
-                         * @description Custody organization of a custodial wallet
-                         */
-                        organizationId?: string;
-                        requiredApprovals: number | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Account"];
                 };
             };
             /** @description An account */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        accountId: string;
-                        /** @enum {string} */
-                        type: "individual" | "entity";
-                        /**
-                         * Format: uuid
-                         * @description Individual accounts
-                         */
-                        userId?: string;
-                        /**
-                         * Format: uuid
-                         * @description Entity accounts
-                         */
-                        entityId?: string;
-                        /** @enum {string} */
-                        verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-                        walletAddress: string | null;
-                        /** @enum {string|null} */
-                        custody: "custodial" | "self_custodial" | null;
-                        /**
-                         * Format: uuid
-                         * @description Custody organization of a custodial wallet
-                         */
-                        organizationId?: string;
-                        requiredApprovals: number | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Account"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5236,6 +4900,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5245,6 +4910,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5254,6 +4920,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5263,6 +4930,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5272,6 +4940,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5281,6 +4950,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5290,6 +4960,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5299,6 +4970,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5308,6 +4981,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5317,6 +4991,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5343,39 +5020,15 @@ export interface operations {
             /** @description One page of accounts, oldest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            accountId: string;
-                            /** @enum {string} */
-                            type: "individual" | "entity";
-                            /**
-                             * Format: uuid
-                             * @description Individual accounts
-                             */
-                            userId?: string;
-                            /**
-                             * Format: uuid
-                             * @description Entity accounts
-                             */
-                            entityId?: string;
-                            /** @enum {string} */
-                            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-                            walletAddress: string | null;
-                            /** @enum {string|null} */
-                            custody: "custodial" | "self_custodial" | null;
-                            /**
-                             * Format: uuid
-                             * @description Custody organization of a custodial wallet
-                             */
-                            organizationId?: string;
-                            requiredApprovals: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
+                        data: components["schemas"]["Account"][];
                         /** @description More accounts follow; pass the last accountId as startingAfter */
                         hasMore: boolean;
                     };
@@ -5384,6 +5037,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5393,6 +5047,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5402,6 +5057,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5411,6 +5067,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5420,6 +5078,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5470,20 +5129,7 @@ export interface operations {
                         /** @description The bank’s BIC (8 or 11 characters) */
                         bic?: string;
                     };
-                    address?: {
-                        streetLine1: string;
-                        streetLine2?: string | null;
-                        city: string;
-                        /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                        state?: string | null;
-                        /** @description Checked against the country’s format where one is known */
-                        postalCode: string;
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string}
-                         */
-                        country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                    };
+                    address?: components["schemas"]["Address"];
                 };
             };
         };
@@ -5491,64 +5137,21 @@ export interface operations {
             /** @description An external bank account (the number itself is never returned) */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        bankAccountId: string;
-                        /** Format: uuid */
-                        accountId: string;
-                        /**
-                         * @description USD (ACH, with `us`) or EUR (SEPA, with `iban`)
-                         * @enum {string}
-                         */
-                        currency: "USD" | "EUR";
-                        /** @enum {string} */
-                        rail: "ach" | "sepa";
-                        accountHolderName: string;
-                        bankName: string | null;
-                        /** @description The last four characters of the account number or IBAN */
-                        last4: string;
-                        /** @description ACH: the routing number */
-                        routingNumber: string | null;
-                        /** @enum {string|null} */
-                        accountType: "checking" | "savings" | null;
-                        /** @description SEPA: the IBAN’s country (ISO 3166-1 alpha-2) */
-                        ibanCountry: string | null;
-                        bic: string | null;
-                        address: {
-                            streetLine1: string;
-                            streetLine2?: string | null;
-                            city: string;
-                            /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                            state?: string | null;
-                            /** @description Checked against the country’s format where one is known */
-                            postalCode: string;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string}
-                             */
-                            country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        } | null;
-                        /**
-                         * @description verified: withdrawals may be paid to it; pending_review: an operator compares the holder name; rejected; removed
-                         * @enum {string}
-                         */
-                        status: "verified" | "pending_review" | "rejected" | "removed";
-                        rejectionReason: string | null;
-                        /** Format: date-time */
-                        removedAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["BankAccount"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5558,6 +5161,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5567,6 +5171,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5576,6 +5181,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5585,6 +5191,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5594,6 +5201,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5603,6 +5211,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5612,6 +5221,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5621,6 +5231,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5630,6 +5242,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5639,6 +5252,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5664,60 +5280,15 @@ export interface operations {
             /** @description One page of an account’s bank accounts (not removed), oldest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            bankAccountId: string;
-                            /** Format: uuid */
-                            accountId: string;
-                            /**
-                             * @description USD (ACH, with `us`) or EUR (SEPA, with `iban`)
-                             * @enum {string}
-                             */
-                            currency: "USD" | "EUR";
-                            /** @enum {string} */
-                            rail: "ach" | "sepa";
-                            accountHolderName: string;
-                            bankName: string | null;
-                            /** @description The last four characters of the account number or IBAN */
-                            last4: string;
-                            /** @description ACH: the routing number */
-                            routingNumber: string | null;
-                            /** @enum {string|null} */
-                            accountType: "checking" | "savings" | null;
-                            /** @description SEPA: the IBAN’s country (ISO 3166-1 alpha-2) */
-                            ibanCountry: string | null;
-                            bic: string | null;
-                            address: {
-                                streetLine1: string;
-                                streetLine2?: string | null;
-                                city: string;
-                                /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                                state?: string | null;
-                                /** @description Checked against the country’s format where one is known */
-                                postalCode: string;
-                                /**
-                                 * @description ISO 3166-1 alpha-3, from the spec’s list
-                                 * @enum {string}
-                                 */
-                                country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                            } | null;
-                            /**
-                             * @description verified: withdrawals may be paid to it; pending_review: an operator compares the holder name; rejected; removed
-                             * @enum {string}
-                             */
-                            status: "verified" | "pending_review" | "rejected" | "removed";
-                            rejectionReason: string | null;
-                            /** Format: date-time */
-                            removedAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["BankAccount"][];
                         /** @description More bank accounts follow; pass the last bankAccountId as startingAfter */
                         hasMore: boolean;
                     };
@@ -5726,6 +5297,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5735,6 +5307,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5744,6 +5317,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5753,6 +5327,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5762,6 +5338,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5784,64 +5361,20 @@ export interface operations {
             /** @description An external bank account (the number itself is never returned) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        bankAccountId: string;
-                        /** Format: uuid */
-                        accountId: string;
-                        /**
-                         * @description USD (ACH, with `us`) or EUR (SEPA, with `iban`)
-                         * @enum {string}
-                         */
-                        currency: "USD" | "EUR";
-                        /** @enum {string} */
-                        rail: "ach" | "sepa";
-                        accountHolderName: string;
-                        bankName: string | null;
-                        /** @description The last four characters of the account number or IBAN */
-                        last4: string;
-                        /** @description ACH: the routing number */
-                        routingNumber: string | null;
-                        /** @enum {string|null} */
-                        accountType: "checking" | "savings" | null;
-                        /** @description SEPA: the IBAN’s country (ISO 3166-1 alpha-2) */
-                        ibanCountry: string | null;
-                        bic: string | null;
-                        address: {
-                            streetLine1: string;
-                            streetLine2?: string | null;
-                            city: string;
-                            /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                            state?: string | null;
-                            /** @description Checked against the country’s format where one is known */
-                            postalCode: string;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string}
-                             */
-                            country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        } | null;
-                        /**
-                         * @description verified: withdrawals may be paid to it; pending_review: an operator compares the holder name; rejected; removed
-                         * @enum {string}
-                         */
-                        status: "verified" | "pending_review" | "rejected" | "removed";
-                        rejectionReason: string | null;
-                        /** Format: date-time */
-                        removedAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["BankAccount"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5851,6 +5384,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5860,6 +5394,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5869,6 +5404,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5878,6 +5415,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5908,64 +5446,21 @@ export interface operations {
             /** @description An external bank account (the number itself is never returned) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        bankAccountId: string;
-                        /** Format: uuid */
-                        accountId: string;
-                        /**
-                         * @description USD (ACH, with `us`) or EUR (SEPA, with `iban`)
-                         * @enum {string}
-                         */
-                        currency: "USD" | "EUR";
-                        /** @enum {string} */
-                        rail: "ach" | "sepa";
-                        accountHolderName: string;
-                        bankName: string | null;
-                        /** @description The last four characters of the account number or IBAN */
-                        last4: string;
-                        /** @description ACH: the routing number */
-                        routingNumber: string | null;
-                        /** @enum {string|null} */
-                        accountType: "checking" | "savings" | null;
-                        /** @description SEPA: the IBAN’s country (ISO 3166-1 alpha-2) */
-                        ibanCountry: string | null;
-                        bic: string | null;
-                        address: {
-                            streetLine1: string;
-                            streetLine2?: string | null;
-                            city: string;
-                            /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                            state?: string | null;
-                            /** @description Checked against the country’s format where one is known */
-                            postalCode: string;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string}
-                             */
-                            country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        } | null;
-                        /**
-                         * @description verified: withdrawals may be paid to it; pending_review: an operator compares the holder name; rejected; removed
-                         * @enum {string}
-                         */
-                        status: "verified" | "pending_review" | "rejected" | "removed";
-                        rejectionReason: string | null;
-                        /** Format: date-time */
-                        removedAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["BankAccount"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5975,6 +5470,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5984,6 +5480,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5993,6 +5490,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6002,6 +5500,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6011,6 +5510,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6020,6 +5520,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6029,6 +5530,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6038,6 +5540,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6047,6 +5551,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6056,6 +5561,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6088,64 +5596,21 @@ export interface operations {
             /** @description An external bank account (the number itself is never returned) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        bankAccountId: string;
-                        /** Format: uuid */
-                        accountId: string;
-                        /**
-                         * @description USD (ACH, with `us`) or EUR (SEPA, with `iban`)
-                         * @enum {string}
-                         */
-                        currency: "USD" | "EUR";
-                        /** @enum {string} */
-                        rail: "ach" | "sepa";
-                        accountHolderName: string;
-                        bankName: string | null;
-                        /** @description The last four characters of the account number or IBAN */
-                        last4: string;
-                        /** @description ACH: the routing number */
-                        routingNumber: string | null;
-                        /** @enum {string|null} */
-                        accountType: "checking" | "savings" | null;
-                        /** @description SEPA: the IBAN’s country (ISO 3166-1 alpha-2) */
-                        ibanCountry: string | null;
-                        bic: string | null;
-                        address: {
-                            streetLine1: string;
-                            streetLine2?: string | null;
-                            city: string;
-                            /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                            state?: string | null;
-                            /** @description Checked against the country’s format where one is known */
-                            postalCode: string;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string}
-                             */
-                            country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        } | null;
-                        /**
-                         * @description verified: withdrawals may be paid to it; pending_review: an operator compares the holder name; rejected; removed
-                         * @enum {string}
-                         */
-                        status: "verified" | "pending_review" | "rejected" | "removed";
-                        rejectionReason: string | null;
-                        /** Format: date-time */
-                        removedAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["BankAccount"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6155,6 +5620,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6164,6 +5630,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6173,6 +5640,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6182,6 +5650,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6191,6 +5660,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6200,6 +5670,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6209,6 +5680,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6218,6 +5690,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6227,6 +5701,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6236,6 +5711,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6258,34 +5736,22 @@ export interface operations {
             /** @description Every member of the account, oldest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            accountId: string;
-                            /** Format: uuid */
-                            userId: string;
-                            /**
-                             * @description docs/members.md#roles
-                             * @enum {string}
-                             */
-                            role: "owner" | "admin" | "approver" | "initiator" | "viewer";
-                            firstName: string | null;
-                            lastName: string | null;
-                            email: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Member"][];
                     };
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6295,6 +5761,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6304,6 +5771,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6313,6 +5781,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6322,6 +5791,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6331,6 +5802,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6369,19 +5841,7 @@ export interface operations {
                      * @description The member on whose behalf the change is made
                      */
                     actingUserId?: string;
-                    /** @description What the acting member stamps (docs/members.md#acting-member) */
-                    signedBody?: {
-                        /** @description ACTIVITY_TYPE_MEMBER_ACTION */
-                        type: string;
-                        /** @description Milliseconds since the epoch, within 5 minutes of the server clock */
-                        timestampMs: string;
-                        /** @description The entity account’s organizationId */
-                        organizationId: string;
-                        /** @description The request’s own fields (actingUserId included, the approval excluded) and operation: the operation’s path name */
-                        parameters: {
-                            [key: string]: unknown;
-                        };
-                    };
+                    signedBody?: components["schemas"]["MemberSignedBody"];
                     /** @description The acting member’s passkey stamp over signedBody (X-Stamp-Webauthn value); or approvalToken */
                     webAuthnStamp?: string;
                     /** @description The acting member’s OTP approval token (otp/verify); or webAuthnStamp */
@@ -6393,32 +5853,21 @@ export interface operations {
             /** @description A member of an entity account: a user with one role */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        accountId: string;
-                        /** Format: uuid */
-                        userId: string;
-                        /**
-                         * @description docs/members.md#roles
-                         * @enum {string}
-                         */
-                        role: "owner" | "admin" | "approver" | "initiator" | "viewer";
-                        firstName: string | null;
-                        lastName: string | null;
-                        email: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Member"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6428,6 +5877,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6437,6 +5887,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6446,6 +5897,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6455,6 +5907,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6464,6 +5917,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6473,6 +5927,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6482,6 +5937,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6491,6 +5947,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6500,6 +5958,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6509,6 +5968,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6542,19 +6004,7 @@ export interface operations {
                      * @description The member on whose behalf the change is made
                      */
                     actingUserId?: string;
-                    /** @description What the acting member stamps (docs/members.md#acting-member) */
-                    signedBody?: {
-                        /** @description ACTIVITY_TYPE_MEMBER_ACTION */
-                        type: string;
-                        /** @description Milliseconds since the epoch, within 5 minutes of the server clock */
-                        timestampMs: string;
-                        /** @description The entity account’s organizationId */
-                        organizationId: string;
-                        /** @description The request’s own fields (actingUserId included, the approval excluded) and operation: the operation’s path name */
-                        parameters: {
-                            [key: string]: unknown;
-                        };
-                    };
+                    signedBody?: components["schemas"]["MemberSignedBody"];
                     /** @description The acting member’s passkey stamp over signedBody (X-Stamp-Webauthn value); or approvalToken */
                     webAuthnStamp?: string;
                     /** @description The acting member’s OTP approval token (otp/verify); or webAuthnStamp */
@@ -6566,32 +6016,21 @@ export interface operations {
             /** @description A member of an entity account: a user with one role */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        accountId: string;
-                        /** Format: uuid */
-                        userId: string;
-                        /**
-                         * @description docs/members.md#roles
-                         * @enum {string}
-                         */
-                        role: "owner" | "admin" | "approver" | "initiator" | "viewer";
-                        firstName: string | null;
-                        lastName: string | null;
-                        email: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Member"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6601,6 +6040,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6610,6 +6050,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6619,6 +6060,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6628,6 +6070,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6637,6 +6080,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6646,6 +6090,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6655,6 +6100,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6664,6 +6110,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6673,6 +6121,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6682,6 +6131,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6704,22 +6156,20 @@ export interface operations {
             /** @description How many member approvals a transaction from the account’s wallet needs */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        accountId: string;
-                        /** @description 0 self-custodial, 1 individual, 1..approvers for an entity */
-                        requiredApprovals: number;
-                        /** @description Members who count towards the quorum (owners and approvers); null for individual accounts */
-                        approvers: number | null;
-                    };
+                    "application/json": components["schemas"]["ApprovalPolicy"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6729,6 +6179,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6738,6 +6189,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6747,6 +6199,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6756,6 +6210,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6785,19 +6240,7 @@ export interface operations {
                      * @description The member on whose behalf the change is made
                      */
                     actingUserId?: string;
-                    /** @description What the acting member stamps (docs/members.md#acting-member) */
-                    signedBody?: {
-                        /** @description ACTIVITY_TYPE_MEMBER_ACTION */
-                        type: string;
-                        /** @description Milliseconds since the epoch, within 5 minutes of the server clock */
-                        timestampMs: string;
-                        /** @description The entity account’s organizationId */
-                        organizationId: string;
-                        /** @description The request’s own fields (actingUserId included, the approval excluded) and operation: the operation’s path name */
-                        parameters: {
-                            [key: string]: unknown;
-                        };
-                    };
+                    signedBody?: components["schemas"]["MemberSignedBody"];
                     /** @description The acting member’s passkey stamp over signedBody (X-Stamp-Webauthn value); or approvalToken */
                     webAuthnStamp?: string;
                     /** @description The acting member’s OTP approval token (otp/verify); or webAuthnStamp */
@@ -6809,22 +6252,21 @@ export interface operations {
             /** @description How many member approvals a transaction from the account’s wallet needs */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        accountId: string;
-                        /** @description 0 self-custodial, 1 individual, 1..approvers for an entity */
-                        requiredApprovals: number;
-                        /** @description Members who count towards the quorum (owners and approvers); null for individual accounts */
-                        approvers: number | null;
-                    };
+                    "application/json": components["schemas"]["ApprovalPolicy"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6834,6 +6276,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6843,6 +6286,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6852,6 +6296,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6861,6 +6306,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6870,6 +6316,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6879,6 +6326,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6888,6 +6336,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6897,6 +6346,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6906,6 +6357,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6915,6 +6367,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6935,6 +6390,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6973,6 +6432,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6982,6 +6442,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6991,6 +6452,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7000,6 +6463,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7022,38 +6486,22 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            accountId: string;
-                            /**
-                             * @description docs/products.md
-                             * @enum {string}
-                             */
-                            productId: "custodial_wallet" | "fiat_deposits" | "fiat_withdrawals" | "yield_vaults";
-                            /**
-                             * @description unavailable: see reasons; available: enable-product
-                             * @enum {string}
-                             */
-                            status: "available" | "enabled" | "unavailable";
-                            reasons: ("account_type_not_supported" | "verification_not_active" | "country_not_supported" | "country_unknown" | "wallet_missing" | "self_custodial_account")[];
-                            /** Format: date-time */
-                            termsAcceptedAt: string | null;
-                            /**
-                             * Format: date-time
-                             * @description When the account’s choice last changed; null while the default applies
-                             */
-                            updatedAt: string | null;
-                        }[];
+                        data: components["schemas"]["AccountProduct"][];
                     };
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7063,6 +6511,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7072,6 +6521,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7081,6 +6531,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7090,6 +6542,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7126,36 +6579,21 @@ export interface operations {
             /** @description One product for one account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        accountId: string;
-                        /**
-                         * @description docs/products.md
-                         * @enum {string}
-                         */
-                        productId: "custodial_wallet" | "fiat_deposits" | "fiat_withdrawals" | "yield_vaults";
-                        /**
-                         * @description unavailable: see reasons; available: enable-product
-                         * @enum {string}
-                         */
-                        status: "available" | "enabled" | "unavailable";
-                        reasons: ("account_type_not_supported" | "verification_not_active" | "country_not_supported" | "country_unknown" | "wallet_missing" | "self_custodial_account")[];
-                        /** Format: date-time */
-                        termsAcceptedAt: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When the account’s choice last changed; null while the default applies
-                         */
-                        updatedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["AccountProduct"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7165,6 +6603,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7174,6 +6613,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7183,6 +6623,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7192,6 +6633,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7201,6 +6643,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7210,6 +6653,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7219,6 +6663,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7228,6 +6673,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7237,6 +6684,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7246,6 +6694,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7277,36 +6728,21 @@ export interface operations {
             /** @description One product for one account */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        accountId: string;
-                        /**
-                         * @description docs/products.md
-                         * @enum {string}
-                         */
-                        productId: "custodial_wallet" | "fiat_deposits" | "fiat_withdrawals" | "yield_vaults";
-                        /**
-                         * @description unavailable: see reasons; available: enable-product
-                         * @enum {string}
-                         */
-                        status: "available" | "enabled" | "unavailable";
-                        reasons: ("account_type_not_supported" | "verification_not_active" | "country_not_supported" | "country_unknown" | "wallet_missing" | "self_custodial_account")[];
-                        /** Format: date-time */
-                        termsAcceptedAt: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When the account’s choice last changed; null while the default applies
-                         */
-                        updatedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["AccountProduct"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7316,6 +6752,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7325,6 +6762,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7334,6 +6772,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7343,6 +6782,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7352,6 +6792,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7361,6 +6802,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7370,6 +6812,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7379,6 +6822,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7388,6 +6833,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7397,6 +6843,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7417,6 +6866,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7428,6 +6881,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7437,6 +6891,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7446,6 +6901,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7455,6 +6912,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7464,6 +6922,7 @@ export interface operations {
             /** @description An upstream refused or could not be reached: the chain node (transactions) or the mail server (otp/init) */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7486,6 +6945,10 @@ export interface operations {
             /** @description An ERC-4626 yield vault (docs/products.md#vaults) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7495,6 +6958,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7504,6 +6968,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7513,6 +6978,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7522,6 +6988,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7531,6 +6999,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7540,6 +7009,7 @@ export interface operations {
             /** @description An upstream refused or could not be reached: the chain node (transactions) or the mail server (otp/init) */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7574,6 +7044,11 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7583,6 +7058,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7592,6 +7068,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7601,6 +7078,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7610,6 +7088,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7619,6 +7098,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7628,6 +7108,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7637,6 +7118,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7646,6 +7128,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7655,6 +7138,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7664,6 +7149,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7673,6 +7159,7 @@ export interface operations {
             /** @description An upstream refused or could not be reached: the chain node (transactions) or the mail server (otp/init) */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7682,6 +7169,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7719,6 +7209,11 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7728,6 +7223,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7737,6 +7233,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7746,6 +7243,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7755,6 +7253,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7764,6 +7263,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7773,6 +7273,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7782,6 +7283,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7791,6 +7293,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7800,6 +7303,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7809,6 +7314,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7818,6 +7324,7 @@ export interface operations {
             /** @description An upstream refused or could not be reached: the chain node (transactions) or the mail server (otp/init) */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7827,6 +7334,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7850,6 +7360,10 @@ export interface operations {
             /** @description An account’s position in a vault (docs/products.md#positions) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7859,6 +7373,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7868,6 +7383,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7877,6 +7393,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7886,6 +7403,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7895,6 +7414,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7904,6 +7424,7 @@ export interface operations {
             /** @description An upstream refused or could not be reached: the chain node (transactions) or the mail server (otp/init) */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7926,6 +7447,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7937,6 +7462,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7946,6 +7472,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7955,6 +7482,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7964,6 +7492,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7973,6 +7503,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7982,6 +7513,7 @@ export interface operations {
             /** @description An upstream refused or could not be reached: the chain node (transactions) or the mail server (otp/init) */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8016,19 +7548,7 @@ export interface operations {
                      * @description The member on whose behalf the change is made
                      */
                     actingUserId?: string;
-                    /** @description What the acting member stamps (docs/members.md#acting-member) */
-                    signedBody?: {
-                        /** @description ACTIVITY_TYPE_MEMBER_ACTION */
-                        type: string;
-                        /** @description Milliseconds since the epoch, within 5 minutes of the server clock */
-                        timestampMs: string;
-                        /** @description The entity account’s organizationId */
-                        organizationId: string;
-                        /** @description The request’s own fields (actingUserId included, the approval excluded) and operation: the operation’s path name */
-                        parameters: {
-                            [key: string]: unknown;
-                        };
-                    };
+                    signedBody?: components["schemas"]["MemberSignedBody"];
                     /** @description The acting member’s passkey stamp over signedBody (X-Stamp-Webauthn value); or approvalToken */
                     webAuthnStamp?: string;
                     /** @description The acting member’s OTP approval token (otp/verify); or webAuthnStamp */
@@ -8040,51 +7560,21 @@ export interface operations {
             /** @description An invitation to become a member (never its token) */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        invitationId: string;
-                        /** Format: uuid */
-                        accountId: string;
-                        email: string;
-                        /**
-                         * @description docs/members.md#roles
-                         * @enum {string}
-                         */
-                        role: "owner" | "admin" | "approver" | "initiator" | "viewer";
-                        /** @enum {string} */
-                        status: "pending" | "accepted" | "revoked" | "expired";
-                        /**
-                         * Format: date-time
-                         * @description The link stops working then (7 days after the last send)
-                         */
-                        expiresAt: string;
-                        /**
-                         * Format: uuid
-                         * @description The acting member who invited; null: the integrator alone (first owner)
-                         */
-                        invitedByUserId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The user who accepted
-                         */
-                        acceptedUserId: string | null;
-                        /** @description Emails sent (at most 5) */
-                        sentCount: number;
-                        /** Format: date-time */
-                        lastSentAt: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Invitation"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8094,6 +7584,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8103,6 +7594,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8112,6 +7604,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8121,6 +7614,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8130,6 +7624,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8139,6 +7634,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8148,6 +7644,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8157,6 +7654,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8166,6 +7665,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8175,6 +7675,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8197,53 +7700,22 @@ export interface operations {
             /** @description The account’s invitations, newest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            invitationId: string;
-                            /** Format: uuid */
-                            accountId: string;
-                            email: string;
-                            /**
-                             * @description docs/members.md#roles
-                             * @enum {string}
-                             */
-                            role: "owner" | "admin" | "approver" | "initiator" | "viewer";
-                            /** @enum {string} */
-                            status: "pending" | "accepted" | "revoked" | "expired";
-                            /**
-                             * Format: date-time
-                             * @description The link stops working then (7 days after the last send)
-                             */
-                            expiresAt: string;
-                            /**
-                             * Format: uuid
-                             * @description The acting member who invited; null: the integrator alone (first owner)
-                             */
-                            invitedByUserId: string | null;
-                            /**
-                             * Format: uuid
-                             * @description The user who accepted
-                             */
-                            acceptedUserId: string | null;
-                            /** @description Emails sent (at most 5) */
-                            sentCount: number;
-                            /** Format: date-time */
-                            lastSentAt: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Invitation"][];
                     };
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8253,6 +7725,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8262,6 +7735,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8271,6 +7745,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8280,6 +7755,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8289,6 +7766,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8309,83 +7787,28 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: uuid */
-                    invitationId: string;
-                    /**
-                     * Format: uuid
-                     * @description The member on whose behalf the change is made
-                     */
-                    actingUserId?: string;
-                    /** @description What the acting member stamps (docs/members.md#acting-member) */
-                    signedBody?: {
-                        /** @description ACTIVITY_TYPE_MEMBER_ACTION */
-                        type: string;
-                        /** @description Milliseconds since the epoch, within 5 minutes of the server clock */
-                        timestampMs: string;
-                        /** @description The entity account’s organizationId */
-                        organizationId: string;
-                        /** @description The request’s own fields (actingUserId included, the approval excluded) and operation: the operation’s path name */
-                        parameters: {
-                            [key: string]: unknown;
-                        };
-                    };
-                    /** @description The acting member’s passkey stamp over signedBody (X-Stamp-Webauthn value); or approvalToken */
-                    webAuthnStamp?: string;
-                    /** @description The acting member’s OTP approval token (otp/verify); or webAuthnStamp */
-                    approvalToken?: string;
-                };
+                "application/json": components["schemas"]["InvitationChange"];
             };
         };
         responses: {
             /** @description An invitation to become a member (never its token) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        invitationId: string;
-                        /** Format: uuid */
-                        accountId: string;
-                        email: string;
-                        /**
-                         * @description docs/members.md#roles
-                         * @enum {string}
-                         */
-                        role: "owner" | "admin" | "approver" | "initiator" | "viewer";
-                        /** @enum {string} */
-                        status: "pending" | "accepted" | "revoked" | "expired";
-                        /**
-                         * Format: date-time
-                         * @description The link stops working then (7 days after the last send)
-                         */
-                        expiresAt: string;
-                        /**
-                         * Format: uuid
-                         * @description The acting member who invited; null: the integrator alone (first owner)
-                         */
-                        invitedByUserId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The user who accepted
-                         */
-                        acceptedUserId: string | null;
-                        /** @description Emails sent (at most 5) */
-                        sentCount: number;
-                        /** Format: date-time */
-                        lastSentAt: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Invitation"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8395,6 +7818,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8404,6 +7828,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8413,6 +7838,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8422,6 +7848,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8431,6 +7858,7 @@ export interface operations {
             /** @description Error */
             410: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8440,6 +7868,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8449,6 +7878,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8458,6 +7888,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8467,6 +7898,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8476,6 +7909,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8485,6 +7919,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8505,83 +7942,28 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: uuid */
-                    invitationId: string;
-                    /**
-                     * Format: uuid
-                     * @description The member on whose behalf the change is made
-                     */
-                    actingUserId?: string;
-                    /** @description What the acting member stamps (docs/members.md#acting-member) */
-                    signedBody?: {
-                        /** @description ACTIVITY_TYPE_MEMBER_ACTION */
-                        type: string;
-                        /** @description Milliseconds since the epoch, within 5 minutes of the server clock */
-                        timestampMs: string;
-                        /** @description The entity account’s organizationId */
-                        organizationId: string;
-                        /** @description The request’s own fields (actingUserId included, the approval excluded) and operation: the operation’s path name */
-                        parameters: {
-                            [key: string]: unknown;
-                        };
-                    };
-                    /** @description The acting member’s passkey stamp over signedBody (X-Stamp-Webauthn value); or approvalToken */
-                    webAuthnStamp?: string;
-                    /** @description The acting member’s OTP approval token (otp/verify); or webAuthnStamp */
-                    approvalToken?: string;
-                };
+                "application/json": components["schemas"]["InvitationChange"];
             };
         };
         responses: {
             /** @description An invitation to become a member (never its token) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        invitationId: string;
-                        /** Format: uuid */
-                        accountId: string;
-                        email: string;
-                        /**
-                         * @description docs/members.md#roles
-                         * @enum {string}
-                         */
-                        role: "owner" | "admin" | "approver" | "initiator" | "viewer";
-                        /** @enum {string} */
-                        status: "pending" | "accepted" | "revoked" | "expired";
-                        /**
-                         * Format: date-time
-                         * @description The link stops working then (7 days after the last send)
-                         */
-                        expiresAt: string;
-                        /**
-                         * Format: uuid
-                         * @description The acting member who invited; null: the integrator alone (first owner)
-                         */
-                        invitedByUserId: string | null;
-                        /**
-                         * Format: uuid
-                         * @description The user who accepted
-                         */
-                        acceptedUserId: string | null;
-                        /** @description Emails sent (at most 5) */
-                        sentCount: number;
-                        /** Format: date-time */
-                        lastSentAt: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Invitation"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8591,6 +7973,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8600,6 +7983,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8609,6 +7993,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8618,6 +8003,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8627,6 +8013,7 @@ export interface operations {
             /** @description Error */
             410: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8636,6 +8023,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8645,6 +8033,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8654,6 +8043,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8663,6 +8053,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8672,6 +8064,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8681,6 +8074,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8705,77 +8101,15 @@ export interface operations {
                 "application/json": {
                     /** @description The token of the invitation’s link (inv_…): from the email, or the sandbox mail outbox */
                     token: string;
-                    userInfo?: {
-                        firstName: string;
-                        middleName?: string | null;
-                        lastName: string;
-                        /** @description Contact e-mail */
-                        email: string;
-                        /** @description E.164, e.g. +14155552671 */
-                        phone?: string | null;
-                        /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
-                        birthDate?: string | null;
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string|null}
-                         */
-                        nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                        /**
-                         * @description ISO 3166-1 alpha-3, from the spec’s list
-                         * @enum {string|null}
-                         */
-                        countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-                        residentialAddress?: {
-                            streetLine1: string;
-                            streetLine2?: string | null;
-                            city: string;
-                            /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-                            state?: string | null;
-                            /** @description Checked against the country’s format where one is known */
-                            postalCode: string;
-                            /**
-                             * @description ISO 3166-1 alpha-3, from the spec’s list
-                             * @enum {string}
-                             */
-                            country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-                        } | null;
-                        /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
-                        socialSecurityNumber?: string | null;
-                        /** @description http(s) URL */
-                        profilePictureUrl?: string | null;
-                    };
+                    userInfo?: components["schemas"]["UserInfo"];
                     /**
                      * Format: date-time
                      * @description With userInfo: when the new user signed the service terms
                      */
                     serviceTermsSignedAt?: string;
-                    /** @description Required for users over 60 or considered high risk; all four fields together */
-                    additionalUserInfo?: {
-                        /** @enum {string} */
-                        employmentStatus: "employed" | "self_employed" | "unemployed" | "retired" | "student" | "homemaker" | "other";
-                        /** @description <low>_<high>, integers, low < high */
-                        expectedMonthlyPaymentsUsd: string;
-                        /** @enum {string} */
-                        sourceOfFunds: "salary" | "business_income" | "investments" | "savings" | "inheritance" | "pension" | "gift" | "sale_of_property" | "loan" | "government_benefits" | "other";
-                        /**
-                         * @description SOC 2018 major group code
-                         * @enum {string}
-                         */
-                        mostRecentOccupation: "11-0000" | "13-0000" | "15-0000" | "17-0000" | "19-0000" | "21-0000" | "23-0000" | "25-0000" | "27-0000" | "29-0000" | "31-0000" | "33-0000" | "35-0000" | "37-0000" | "39-0000" | "41-0000" | "43-0000" | "45-0000" | "47-0000" | "49-0000" | "51-0000" | "53-0000" | "55-0000";
-                    };
+                    additionalUserInfo?: components["schemas"]["AdditionalUserInfo"];
                     partnerSignedAgreementId?: string;
-                    /** @description A passkey registration, verified before it is stored: attestation format none or packed, an ES256 key, an allowed rp id and origin (docs/passkeys.md) */
-                    authenticator?: {
-                        authenticatorName: string;
-                        challenge: string;
-                        /** @description The PublicKeyCredential of navigator.credentials.create(), blobs base64url */
-                        attestation: {
-                            credentialId: string;
-                            clientDataJson: string;
-                            attestationObject: string;
-                            transports: string[];
-                        };
-                    };
+                    authenticator?: components["schemas"]["PasskeyRegistration"];
                     /**
                      * Format: uuid
                      * @description An existing user of the integrator to make the member, instead of userInfo
@@ -8788,73 +8122,24 @@ export interface operations {
             /** @description The accepted invitation and the new member */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @description An invitation to become a member (never its token) */
-                        invitation: {
-                            /** Format: uuid */
-                            invitationId: string;
-                            /** Format: uuid */
-                            accountId: string;
-                            email: string;
-                            /**
-                             * @description docs/members.md#roles
-                             * @enum {string}
-                             */
-                            role: "owner" | "admin" | "approver" | "initiator" | "viewer";
-                            /** @enum {string} */
-                            status: "pending" | "accepted" | "revoked" | "expired";
-                            /**
-                             * Format: date-time
-                             * @description The link stops working then (7 days after the last send)
-                             */
-                            expiresAt: string;
-                            /**
-                             * Format: uuid
-                             * @description The acting member who invited; null: the integrator alone (first owner)
-                             */
-                            invitedByUserId: string | null;
-                            /**
-                             * Format: uuid
-                             * @description The user who accepted
-                             */
-                            acceptedUserId: string | null;
-                            /** @description Emails sent (at most 5) */
-                            sentCount: number;
-                            /** Format: date-time */
-                            lastSentAt: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                        /** @description A member of an entity account: a user with one role */
-                        member: {
-                            /** Format: uuid */
-                            accountId: string;
-                            /** Format: uuid */
-                            userId: string;
-                            /**
-                             * @description docs/members.md#roles
-                             * @enum {string}
-                             */
-                            role: "owner" | "admin" | "approver" | "initiator" | "viewer";
-                            firstName: string | null;
-                            lastName: string | null;
-                            email: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        invitation: components["schemas"]["Invitation"];
+                        member: components["schemas"]["Member"];
                     };
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8864,6 +8149,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8873,6 +8159,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8882,6 +8169,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8891,6 +8179,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8900,6 +8189,7 @@ export interface operations {
             /** @description Error */
             410: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8909,6 +8199,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8918,6 +8209,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8927,6 +8219,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8936,6 +8229,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8945,6 +8240,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8954,6 +8250,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8976,6 +8275,10 @@ export interface operations {
             /** @description The integrator’s emails, newest first, opened */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9008,6 +8311,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9017,6 +8321,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9026,6 +8331,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9035,6 +8342,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9055,41 +8363,18 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description A transaction from an entity wallet waiting for its quorum (status created)
-                     */
-                    transactionId: string;
-                    /**
-                     * Format: uuid
-                     * @description The member on whose behalf the change is made
-                     */
-                    actingUserId?: string;
-                    /** @description What the acting member stamps (docs/members.md#acting-member) */
-                    signedBody?: {
-                        /** @description ACTIVITY_TYPE_MEMBER_ACTION */
-                        type: string;
-                        /** @description Milliseconds since the epoch, within 5 minutes of the server clock */
-                        timestampMs: string;
-                        /** @description The entity account’s organizationId */
-                        organizationId: string;
-                        /** @description The request’s own fields (actingUserId included, the approval excluded) and operation: the operation’s path name */
-                        parameters: {
-                            [key: string]: unknown;
-                        };
-                    };
-                    /** @description The acting member’s passkey stamp over signedBody (X-Stamp-Webauthn value); or approvalToken */
-                    webAuthnStamp?: string;
-                    /** @description The acting member’s OTP approval token (otp/verify); or webAuthnStamp */
-                    approvalToken?: string;
-                };
+                "application/json": components["schemas"]["TransactionDecision"];
             };
         };
         responses: {
             /** @description Transaction (response of passkey submission), with documented extensions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9099,6 +8384,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9108,6 +8394,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9117,6 +8404,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9126,6 +8414,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9135,6 +8424,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9144,6 +8434,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9153,6 +8444,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9162,6 +8454,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9171,6 +8464,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9180,6 +8475,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9189,6 +8485,7 @@ export interface operations {
             /** @description An upstream refused or could not be reached: the chain node (transactions) or the mail server (otp/init) */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9198,6 +8495,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9218,41 +8518,18 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description A transaction from an entity wallet waiting for its quorum (status created)
-                     */
-                    transactionId: string;
-                    /**
-                     * Format: uuid
-                     * @description The member on whose behalf the change is made
-                     */
-                    actingUserId?: string;
-                    /** @description What the acting member stamps (docs/members.md#acting-member) */
-                    signedBody?: {
-                        /** @description ACTIVITY_TYPE_MEMBER_ACTION */
-                        type: string;
-                        /** @description Milliseconds since the epoch, within 5 minutes of the server clock */
-                        timestampMs: string;
-                        /** @description The entity account’s organizationId */
-                        organizationId: string;
-                        /** @description The request’s own fields (actingUserId included, the approval excluded) and operation: the operation’s path name */
-                        parameters: {
-                            [key: string]: unknown;
-                        };
-                    };
-                    /** @description The acting member’s passkey stamp over signedBody (X-Stamp-Webauthn value); or approvalToken */
-                    webAuthnStamp?: string;
-                    /** @description The acting member’s OTP approval token (otp/verify); or webAuthnStamp */
-                    approvalToken?: string;
-                };
+                "application/json": components["schemas"]["TransactionDecision"];
             };
         };
         responses: {
             /** @description Transaction (response of passkey submission), with documented extensions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9262,6 +8539,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9271,6 +8549,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9280,6 +8559,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9289,6 +8569,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9298,6 +8579,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9307,6 +8589,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9316,6 +8599,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9325,6 +8609,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9334,6 +8619,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9343,6 +8630,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9352,6 +8640,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9390,28 +8681,21 @@ export interface operations {
             /** @description The record’s status after the action */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description A user’s or an entity’s account
-                         */
-                        accountId?: string;
-                        /**
-                         * Format: uuid
-                         * @description An associated person
-                         */
-                        beneficiaryId?: string;
-                        /** @enum {string} */
-                        verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-                    };
+                    "application/json": components["schemas"]["VerificationStatusResult"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9421,6 +8705,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9430,6 +8715,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9439,6 +8725,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9448,6 +8735,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9457,6 +8745,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9466,6 +8755,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9475,6 +8765,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9484,6 +8775,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9493,6 +8786,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9502,6 +8796,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9545,28 +8842,21 @@ export interface operations {
             /** @description The record’s status after the action */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description A user’s or an entity’s account
-                         */
-                        accountId?: string;
-                        /**
-                         * Format: uuid
-                         * @description An associated person
-                         */
-                        beneficiaryId?: string;
-                        /** @enum {string} */
-                        verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-                    };
+                    "application/json": components["schemas"]["VerificationStatusResult"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9576,6 +8866,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9585,6 +8876,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9594,6 +8886,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9603,6 +8896,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9612,6 +8906,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9621,6 +8916,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9630,6 +8926,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9639,6 +8936,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9648,6 +8947,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9657,6 +8957,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9686,23 +8989,7 @@ export interface operations {
                      * @description Your id for this transaction; the same id with the same body returns the same transaction
                      */
                     transactionId: string;
-                    /** @description What the end user stamps; the challenge commits to JSON.stringify of this object (docs/passkeys.md) */
-                    signedBody: {
-                        /** @description ACTIVITY_TYPE_SIGN_TRANSACTION_V2 */
-                        type: string;
-                        /** @description Milliseconds since the epoch, within 5 minutes of the server clock */
-                        timestampMs: string;
-                        /** @description The custody organization of the account (organizationId of the account) */
-                        organizationId: string;
-                        parameters: {
-                            /** @description The account’s wallet address */
-                            signWith: string;
-                            /** @description Serialized unsigned EVM transaction, hex with or without 0x */
-                            unsignedTransaction: string;
-                            /** @description TRANSACTION_TYPE_ETHEREUM */
-                            type: string;
-                        };
-                    };
+                    signedBody: components["schemas"]["SignedBody"];
                     /**
                      * Format: uuid
                      * @description Entity wallets only: the member who proposes (or approves a pending withdrawal); docs/members.md#quorum
@@ -9717,6 +9004,11 @@ export interface operations {
             /** @description The same request again: the transaction as it is now */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9726,6 +9018,11 @@ export interface operations {
             /** @description Transaction (response of passkey submission), with documented extensions */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9735,6 +9032,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9744,6 +9042,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9753,6 +9052,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9762,6 +9062,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9771,6 +9072,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9780,6 +9082,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9789,6 +9092,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9798,6 +9102,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9807,6 +9112,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9816,6 +9123,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9825,6 +9133,7 @@ export interface operations {
             /** @description An upstream refused or could not be reached: the chain node (transactions) or the mail server (otp/init) */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9834,6 +9143,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9856,6 +9168,10 @@ export interface operations {
             /** @description Transaction (response of passkey submission), with documented extensions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9865,6 +9181,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9874,6 +9191,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9883,6 +9201,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9892,6 +9211,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9901,6 +9222,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9926,6 +9248,10 @@ export interface operations {
             /** @description One page of transactions, newest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9939,6 +9265,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9948,6 +9275,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9957,6 +9285,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9966,6 +9295,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9975,6 +9306,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10010,6 +9342,11 @@ export interface operations {
             /** @description A code was sent */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10041,6 +9378,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10050,6 +9388,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10059,6 +9398,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10068,6 +9408,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10077,6 +9418,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10086,6 +9428,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10095,6 +9438,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10104,6 +9448,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10113,6 +9458,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10122,6 +9469,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10131,6 +9479,7 @@ export interface operations {
             /** @description An upstream refused or could not be reached: the chain node (transactions) or the mail server (otp/init) */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10140,6 +9489,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10172,6 +9524,11 @@ export interface operations {
             /** @description The code was right */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10191,6 +9548,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10200,6 +9558,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10209,6 +9568,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10218,6 +9578,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10227,6 +9588,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10236,6 +9598,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10245,6 +9608,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10254,6 +9618,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10263,6 +9628,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10272,6 +9639,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10281,6 +9649,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10310,23 +9681,7 @@ export interface operations {
                      * @description Your id for this transaction; the same id with the same body returns the same transaction
                      */
                     transactionId: string;
-                    /** @description What the end user stamps; the challenge commits to JSON.stringify of this object (docs/passkeys.md) */
-                    signedBody: {
-                        /** @description ACTIVITY_TYPE_SIGN_TRANSACTION_V2 */
-                        type: string;
-                        /** @description Milliseconds since the epoch, within 5 minutes of the server clock */
-                        timestampMs: string;
-                        /** @description The custody organization of the account (organizationId of the account) */
-                        organizationId: string;
-                        parameters: {
-                            /** @description The account’s wallet address */
-                            signWith: string;
-                            /** @description Serialized unsigned EVM transaction, hex with or without 0x */
-                            unsignedTransaction: string;
-                            /** @description TRANSACTION_TYPE_ETHEREUM */
-                            type: string;
-                        };
-                    };
+                    signedBody: components["schemas"]["SignedBody"];
                     /**
                      * Format: uuid
                      * @description Entity wallets only: the member who proposes (or approves a pending withdrawal); docs/members.md#quorum
@@ -10341,6 +9696,11 @@ export interface operations {
             /** @description The same request again: the transaction as it is now */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10350,6 +9710,11 @@ export interface operations {
             /** @description Transaction (response of passkey submission), with documented extensions */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10359,6 +9724,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10368,6 +9734,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10377,6 +9744,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10386,6 +9754,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10395,6 +9764,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10404,6 +9774,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10413,6 +9784,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10422,6 +9794,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10431,6 +9804,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10440,6 +9815,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10449,6 +9825,7 @@ export interface operations {
             /** @description An upstream refused or could not be reached: the chain node (transactions) or the mail server (otp/init) */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10458,6 +9835,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10481,6 +9861,10 @@ export interface operations {
             /** @description Messages the sandbox would have emailed, newest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10509,6 +9893,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10518,6 +9903,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10527,6 +9913,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10536,6 +9923,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10545,6 +9934,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10587,6 +9977,11 @@ export interface operations {
             /** @description Transaction (response of passkey submission), with documented extensions */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10596,6 +9991,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10605,6 +10001,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10614,6 +10011,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10623,6 +10021,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10632,6 +10031,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10641,6 +10041,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10650,6 +10051,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10659,6 +10061,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10668,6 +10071,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10677,6 +10082,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10686,6 +10092,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10721,6 +10130,11 @@ export interface operations {
             /** @description Transaction (response of passkey submission), with documented extensions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10730,6 +10144,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10739,6 +10154,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10748,6 +10164,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10757,6 +10174,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10766,6 +10184,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10775,6 +10194,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10784,6 +10204,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10793,6 +10214,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10802,6 +10224,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10811,6 +10235,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10820,6 +10245,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10867,6 +10295,11 @@ export interface operations {
             /** @description Transaction (response of passkey submission), with documented extensions */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10876,6 +10309,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10885,6 +10319,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10894,6 +10329,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10903,6 +10339,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10912,6 +10349,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10921,6 +10359,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10930,6 +10369,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10939,6 +10379,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10948,6 +10389,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10957,6 +10400,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10966,6 +10410,7 @@ export interface operations {
             /** @description An upstream refused or could not be reached: the chain node (transactions) or the mail server (otp/init) */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10975,6 +10420,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11010,6 +10458,11 @@ export interface operations {
             /** @description Transaction (response of passkey submission), with documented extensions */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11019,6 +10472,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11028,6 +10482,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11037,6 +10492,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11046,6 +10502,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11055,6 +10512,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11064,6 +10522,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11073,6 +10532,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11082,6 +10542,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11091,6 +10552,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11100,6 +10563,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11109,6 +10573,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11148,6 +10615,10 @@ export interface operations {
             /** @description One page of events */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11161,6 +10632,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11170,6 +10642,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11179,6 +10652,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11188,6 +10662,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11197,6 +10673,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11219,6 +10696,10 @@ export interface operations {
             /** @description The event */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11228,6 +10709,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11237,6 +10719,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11246,6 +10729,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11255,6 +10739,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11264,6 +10750,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11291,46 +10778,20 @@ export interface operations {
             /** @description Deliveries, newest first, each with its attempts */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            subscriptionId: string;
-                            /** Format: uuid */
-                            eventId: string;
-                            eventType: string;
-                            /** @enum {string} */
-                            status: "pending" | "succeeded" | "failed";
-                            attemptCount: number;
-                            nextAttemptAt: string | null;
-                            lastError: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            attempts: {
-                                attemptNumber: number;
-                                /** Format: date-time */
-                                attemptedAt: string;
-                                durationMs: number;
-                                responseStatus: number | null;
-                                responseBody: string | null;
-                                error: string | null;
-                                success: boolean;
-                            }[];
-                        }[];
-                        /** @description More deliveries follow; pass the last id as startingAfter */
-                        hasMore: boolean;
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11340,6 +10801,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11349,6 +10811,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11358,6 +10821,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11367,6 +10832,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11387,6 +10853,10 @@ export interface operations {
             /** @description The subscriptions, oldest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11398,6 +10868,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11407,6 +10878,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11416,6 +10888,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11425,6 +10899,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11472,6 +10947,11 @@ export interface operations {
             /** @description The new subscription and its public key */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11481,6 +10961,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11490,6 +10971,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11499,6 +10981,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11508,6 +10991,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11517,6 +11001,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11526,6 +11011,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11535,6 +11021,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11544,6 +11031,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11553,6 +11042,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11562,6 +11052,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11584,6 +11077,10 @@ export interface operations {
             /** @description The subscription */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11593,6 +11090,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11602,6 +11100,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11611,6 +11110,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11620,6 +11120,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11629,6 +11131,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11651,6 +11154,10 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11658,6 +11165,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11667,6 +11175,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11676,6 +11185,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11685,6 +11195,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11694,6 +11205,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11703,6 +11215,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11712,6 +11225,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11721,6 +11235,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11730,6 +11245,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11739,6 +11256,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11748,6 +11266,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11788,6 +11309,10 @@ export interface operations {
             /** @description The updated subscription */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11797,6 +11322,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11806,6 +11332,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11815,6 +11342,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11824,6 +11352,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11833,6 +11362,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11842,6 +11372,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11851,6 +11382,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11860,6 +11392,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11869,6 +11402,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11878,6 +11413,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11887,6 +11423,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11912,6 +11451,11 @@ export interface operations {
             /** @description The subscription with its new public key */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11921,6 +11465,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11930,6 +11475,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11939,6 +11485,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11948,6 +11495,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11957,6 +11505,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11966,6 +11515,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11975,6 +11525,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11984,6 +11535,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11993,6 +11545,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12002,6 +11556,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12011,6 +11566,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12036,6 +11594,11 @@ export interface operations {
             /** @description Queued for delivery */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12053,6 +11616,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12062,6 +11626,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12071,6 +11636,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12080,6 +11646,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12089,6 +11656,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12098,6 +11666,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12107,6 +11676,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12116,6 +11686,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12125,6 +11696,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12134,6 +11707,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12143,6 +11717,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12170,46 +11747,20 @@ export interface operations {
             /** @description Deliveries, newest first, each with its attempts */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            subscriptionId: string;
-                            /** Format: uuid */
-                            eventId: string;
-                            eventType: string;
-                            /** @enum {string} */
-                            status: "pending" | "succeeded" | "failed";
-                            attemptCount: number;
-                            nextAttemptAt: string | null;
-                            lastError: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            attempts: {
-                                attemptNumber: number;
-                                /** Format: date-time */
-                                attemptedAt: string;
-                                durationMs: number;
-                                responseStatus: number | null;
-                                responseBody: string | null;
-                                error: string | null;
-                                success: boolean;
-                            }[];
-                        }[];
-                        /** @description More deliveries follow; pass the last id as startingAfter */
-                        hasMore: boolean;
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12219,6 +11770,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12228,6 +11780,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12237,6 +11790,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12246,6 +11801,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12272,42 +11828,21 @@ export interface operations {
             /** @description The delivery, queued */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        subscriptionId: string;
-                        /** Format: uuid */
-                        eventId: string;
-                        eventType: string;
-                        /** @enum {string} */
-                        status: "pending" | "succeeded" | "failed";
-                        attemptCount: number;
-                        nextAttemptAt: string | null;
-                        lastError: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        attempts: {
-                            attemptNumber: number;
-                            /** Format: date-time */
-                            attemptedAt: string;
-                            durationMs: number;
-                            responseStatus: number | null;
-                            responseBody: string | null;
-                            error: string | null;
-                            success: boolean;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12317,6 +11852,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12326,6 +11862,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12335,6 +11872,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12344,6 +11882,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12353,6 +11892,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12362,6 +11902,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12371,6 +11912,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12380,6 +11922,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12389,6 +11933,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12398,6 +11943,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12433,6 +11981,11 @@ export interface operations {
             /** @description How many deliveries were queued again */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12444,6 +11997,7 @@ export interface operations {
             /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12453,6 +12007,7 @@ export interface operations {
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12462,6 +12017,7 @@ export interface operations {
             /** @description The credential scope does not allow this operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12471,6 +12027,7 @@ export interface operations {
             /** @description Not found (also for records of another integrator) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12480,6 +12037,7 @@ export interface operations {
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12489,6 +12047,7 @@ export interface operations {
             /** @description Body too large */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12498,6 +12057,7 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12507,6 +12067,7 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12516,6 +12077,8 @@ export interface operations {
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12525,6 +12088,7 @@ export interface operations {
             /** @description Internal error (no internals are disclosed) */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12534,6 +12098,9 @@ export interface operations {
             /** @description Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

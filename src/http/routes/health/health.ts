@@ -15,7 +15,7 @@ export const HealthResponse = Type.Object(
       { additionalProperties: false },
     ),
   },
-  { additionalProperties: false, description: 'Service health; 503 when the database is unavailable' },
+  { additionalProperties: false, title: 'Health', description: 'Service health; 503 when the database is unavailable' },
 );
 
 export async function probeDatabase(deps: Deps): Promise<{ status: 'ok' | 'unavailable'; latencyMs: number }> {

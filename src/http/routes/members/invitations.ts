@@ -18,7 +18,7 @@ export function invitationDelivery(deps: Deps): InvitationDelivery {
   return { mail: deps.mailer ? 'smtp' : deps.config.appEnv === 'sandbox' ? 'held' : undefined, baseUrl: deps.config.invitationBaseUrl };
 }
 
-const InvitationChangeBody = Type.Object({ invitationId: Uuid(), ...ActingMemberFields }, { additionalProperties: false });
+const InvitationChangeBody = Type.Object({ invitationId: Uuid(), ...ActingMemberFields }, { additionalProperties: false, title: 'InvitationChange' });
 
 export const AcceptInvitationBody = Type.Object(
   {

@@ -10,7 +10,7 @@ import type { Api, Deps } from '../../types.js';
 import { transactionDeps } from '../transactions/transactions.js';
 
 const TAGS = ['Transactions'];
-const DecisionBody = Type.Object({ transactionId: Uuid('A transaction from an entity wallet waiting for its quorum (status created)'), ...ActingMemberFields }, { additionalProperties: false });
+const DecisionBody = Type.Object({ transactionId: Uuid('A transaction from an entity wallet waiting for its quorum (status created)'), ...ActingMemberFields }, { additionalProperties: false, title: 'TransactionDecision' });
 
 /** Members' decisions on transactions from entity wallets (docs/members.md#quorum). */
 export function transactionApprovalRoutes(api: Api, deps: Deps): void {

@@ -44,7 +44,7 @@ const AccountProductSchema = Type.Object(
     termsAcceptedAt: Nullable(Type.String({ format: 'date-time' })),
     updatedAt: Nullable(Type.String({ format: 'date-time', description: 'When the account’s choice last changed; null while the default applies' })),
   },
-  { additionalProperties: false, description: 'One product for one account' },
+  { additionalProperties: false, title: 'AccountProduct', description: 'One product for one account' },
 );
 
 const ChoiceBody = Type.Object({ accountId: Uuid(), productId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });

@@ -16,7 +16,7 @@ const EXACTLY_ONE = { minProperties: 1, additionalProperties: false } as const;
 
 const VerificationStateSchema = Type.Object(
   { ...subjectFields, verificationStatus: VerificationStatusSchema },
-  { additionalProperties: false, description: 'The record’s status after the action' },
+  { additionalProperties: false, title: 'VerificationStatusResult', description: 'The record’s status after the action' },
 );
 
 export function verificationRoutes(api: Api, deps: Deps): void {

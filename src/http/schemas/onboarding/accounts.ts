@@ -14,7 +14,7 @@ export const AccountSchema = Type.Object(
     requiredApprovals: Nullable(Type.Integer()),
     createdAt: Type.String({ format: 'date-time' }),
   },
-  { additionalProperties: false, description: 'An account' },
+  { additionalProperties: false, title: 'Account', description: 'An account' },
 );
 
 export const AccountPageSchema = Type.Object(

@@ -29,7 +29,7 @@ export const AddressSchema = Type.Object(
     postalCode: Text(20, { minLength: 1, description: 'Checked against the country’s format where one is known' }),
     country: CountryCodeSchema,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'Address' },
 );
 
 // Base64 of MAX_DOCUMENT_BYTES plus the data-URL prefix; the decoded size is checked exactly afterwards.
@@ -46,16 +46,16 @@ const documentFields = {
 
 export const UserDocumentSubmission = Type.Object(
   { documentType: Type.Enum([...USER_DOCUMENT_TYPES], { type: 'string' }), ...documentFields },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'UserDocumentSubmission' },
 );
 export const EntityDocumentSubmission = Type.Object(
   { documentType: Type.Enum([...ENTITY_DOCUMENT_TYPES], { type: 'string' }), ...documentFields },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'EntityDocumentSubmission' },
 );
 
 export const DocumentViewSchema = Type.Object(
   {
-    documentType: Type.String(),
+    documentType: Type.Enum([...new Set([...USER_DOCUMENT_TYPES, ...ENTITY_DOCUMENT_TYPES])], { type: 'string' }),
     documentNumber: Nullable(Type.String()),
     description: Nullable(Type.String()),
     issuingCountry: Type.String(),
@@ -63,7 +63,7 @@ export const DocumentViewSchema = Type.Object(
     warnings: Nullable(Type.Array(Type.String())),
     errors: Nullable(Type.Array(Type.String())),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'Document' },
 );
 
 export const MissingList = (description: string) => Type.Optional(Type.Array(Type.String(), { description }));

@@ -11,10 +11,10 @@ const financialFields = {
   expectedMonthlyPaymentsUsd: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
   hasMaterialIntermediaryEntityOwner: Type.Optional(Type.Boolean()),
 };
-const FinancialInfoInput = Type.Object(financialFields, { additionalProperties: false });
+const FinancialInfoInput = Type.Object(financialFields, { additionalProperties: false, title: 'FinancialInfoInput' });
 const FinancialInfoOutput = Type.Object(
   { preferredPrimaryCurrency: Type.Optional(Type.Enum([...CURRENCIES], { type: 'string' })), ...financialFields },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'FinancialInfo' },
 );
 
 const entityInfoFields = <F extends typeof FinancialInfoInput | typeof FinancialInfoOutput>(financialInfo: F) => ({
@@ -33,7 +33,7 @@ const entityInfoFields = <F extends typeof FinancialInfoInput | typeof Financial
         businessDescription: Type.Optional(Text(2000, { minLength: 1 })),
         businessIndustry: Type.Optional(Type.Integer({ minimum: 0, maximum: 999_999, description: 'Numeric industry code (NAICS, 2 to 6 digits)' })),
       },
-      { additionalProperties: false },
+      { additionalProperties: false, title: 'ActivityInfo' },
     ),
   ),
   financialInfo: Type.Optional(financialInfo),
@@ -46,15 +46,15 @@ const entityInfoFields = <F extends typeof FinancialInfoInput | typeof Financial
         conductsMoneyServices: Type.Optional(Type.Boolean()),
         conductsMoneyServicesDescription: Type.Optional(Text(2000)),
       },
-      { additionalProperties: false },
+      { additionalProperties: false, title: 'HighRiskInfo' },
     ),
   ),
 });
 
 /** As submitted: every field optional, no preferredPrimaryCurrency (the spec: returned, not updated). */
-export const EntityInfoInput = Type.Object(entityInfoFields(FinancialInfoInput), { additionalProperties: false });
+export const EntityInfoInput = Type.Object(entityInfoFields(FinancialInfoInput), { additionalProperties: false, title: 'EntityInfoInput' });
 /** As returned. */
-export const EntityInfoOutput = Type.Object(entityInfoFields(FinancialInfoOutput), { additionalProperties: false });
+export const EntityInfoOutput = Type.Object(entityInfoFields(FinancialInfoOutput), { additionalProperties: false, title: 'EntityInfo' });
 
 export const CreateEntityAccountBody = Type.Object(
   {
@@ -84,7 +84,7 @@ const entityAccountFields = {
   missingCompanyData: MissingList('Required entityInfo fields still missing, by dotted name; absent when complete'),
 };
 
-export const EntityAccountResponse = Type.Object(entityAccountFields, { additionalProperties: false, description: 'The entity account' });
+export const EntityAccountResponse = Type.Object(entityAccountFields, { additionalProperties: false, title: 'EntityAccount', description: 'The entity account' });
 
 export const BeneficiaryDetailsSchema = Type.Object(
   {
@@ -92,7 +92,7 @@ export const BeneficiaryDetailsSchema = Type.Object(
     title: Type.Optional(Nullable(Text(100, { description: 'Required for representatives' }))),
     ownershipPercentage: Type.Optional(Nullable(Type.Number({ description: 'Required for UBOs: more than 25, at most 100' }))),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'BeneficiaryDetails' },
 );
 
 export const AssociatedPersonSummarySchema = Type.Object(
@@ -103,12 +103,12 @@ export const AssociatedPersonSummarySchema = Type.Object(
     lastName: Type.String(),
     beneficiaryDetails: BeneficiaryDetailsSchema,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'AssociatedPersonSummary' },
 );
 
 export const EntityDetailsResponse = Type.Object(
   { ...entityAccountFields, associatedPersons: Type.Array(AssociatedPersonSummarySchema) },
-  { additionalProperties: false, description: 'The entity account with its associated persons' },
+  { additionalProperties: false, title: 'EntityDetails', description: 'The entity account with its associated persons' },
 );
 
 export const AssociatedPersonResponse = Type.Object(
@@ -120,7 +120,7 @@ export const AssociatedPersonResponse = Type.Object(
     verificationDocuments: Nullable(Type.Array(DocumentViewSchema)),
     missingDocuments: MissingList('Present only when not all required documents were submitted'),
   },
-  { additionalProperties: false, description: 'The associated person' },
+  { additionalProperties: false, title: 'AssociatedPerson', description: 'The associated person' },
 );
 
 export const CreateAssociatedPersonBody = Type.Object(
@@ -137,7 +137,7 @@ export const UpdateAssociatedPersonBody = Type.Object(
   {
     beneficiaryId: Uuid(),
     userInfo: Type.Optional(UserInfoPatchSchema),
-    beneficiaryDetails: Type.Optional(Type.Partial(BeneficiaryDetailsSchema, { additionalProperties: false, minProperties: 1 })),
+    beneficiaryDetails: Type.Optional(Type.Partial(BeneficiaryDetailsSchema, { additionalProperties: false, minProperties: 1, title: 'BeneficiaryDetailsPatch' })),
     verificationDocuments: Type.Optional(Nullable(Type.Array(UserDocumentSubmission, { maxItems: 10 }))),
   },
   { additionalProperties: false },

@@ -18,10 +18,10 @@ const userInfoFields = {
   profilePictureUrl: Type.Optional(Nullable(Text(2048, { description: 'http(s) URL' }))),
 };
 
-export const UserInfoSchema = Type.Object(userInfoFields, { additionalProperties: false });
+export const UserInfoSchema = Type.Object(userInfoFields, { additionalProperties: false, title: 'UserInfo' });
 
 /** For updates: every UserInfo field optional. */
-export const UserInfoPatchSchema = Type.Partial(UserInfoSchema, { additionalProperties: false, minProperties: 1 });
+export const UserInfoPatchSchema = Type.Partial(UserInfoSchema, { additionalProperties: false, minProperties: 1, title: 'UserInfoPatch' });
 
 export const AdditionalUserInfoSchema = Type.Object(
   {
@@ -30,7 +30,7 @@ export const AdditionalUserInfoSchema = Type.Object(
     sourceOfFunds: Type.Enum([...INDIVIDUAL_SOURCES_OF_FUNDS], { type: 'string' }),
     mostRecentOccupation: Type.Enum([...OCCUPATION_CODES], { type: 'string', description: 'SOC 2018 major group code' }),
   },
-  { additionalProperties: false, description: 'Required for users over 60 or considered high risk; all four fields together' },
+  { additionalProperties: false, title: 'AdditionalUserInfo', description: 'Required for users over 60 or considered high risk; all four fields together' },
 );
 
 export const AuthenticatorSchema = Type.Object(
@@ -44,11 +44,12 @@ export const AuthenticatorSchema = Type.Object(
         attestationObject: Text(65536, { minLength: 1 }),
         transports: Type.Array(Type.String({ maxLength: 20 }), { maxItems: 8 }),
       },
-      { additionalProperties: false, description: 'The PublicKeyCredential of navigator.credentials.create(), blobs base64url' },
+      { additionalProperties: false, title: 'PasskeyAttestation', description: 'The PublicKeyCredential of navigator.credentials.create(), blobs base64url' },
     ),
   },
   {
     additionalProperties: false,
+    title: 'PasskeyRegistration',
     description: 'A passkey registration, verified before it is stored: attestation format none or packed, an ES256 key, an allowed rp id and origin (docs/passkeys.md)',
   },
 );
@@ -116,5 +117,5 @@ export const UserDetailsResponse = Type.Object(
     partnerSignedAgreementId: Type.Optional(Type.String()),
     missingDocuments: MissingList(MISSING_USER),
   },
-  { additionalProperties: false, description: 'The user with its account' },
+  { additionalProperties: false, title: 'User', description: 'The user with its account' },
 );

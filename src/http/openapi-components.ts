@@ -1,0 +1,75 @@
+/**
+ * Named components for the OpenAPI documents. Route schemas stay inline for validation (Ajv and the serializer
+ * read them as they are); in the document, every schema object with a `title` becomes
+ * `#/components/schemas/<title>` and each use becomes a `$ref` to it, so no shape is written out twice and
+ * generated SDKs get one type per shape. The title is the component's name; a use site's own description stays
+ * beside the `$ref` (OpenAPI 3.1 allows that).
+ */
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+const COMPONENT_NAME = /^[A-Za-z][A-Za-z0-9]*$/;
+
+const isObject = (value: Json | undefined): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The schema's content without what may differ between its uses: its description and examples. */
+function content(schema: JsonObject): string {
+  const { description: _description, examples: _examples, ...rest } = schema;
+  return JSON.stringify(rest);
+}
+
+export class ComponentNameConflict extends Error {}
+
+/**
+ * Hoists every titled schema of `doc` into `components.schemas`, bottom-up, and returns the document. Two
+ * different shapes under one title throw ComponentNameConflict (at start-up: a test starts the server).
+ */
+export function nameTitledSchemas<T extends object>(doc: T): T {
+  const root = doc as unknown as JsonObject;
+  const components = (isObject(root.components) ? root.components : (root.components = {})) as JsonObject;
+  const schemas = (isObject(components.schemas) ? components.schemas : (components.schemas = {})) as JsonObject;
+  const seen = new Map<string, string>();
+
+  const visit = (node: Json, inSchema: boolean): Json => {
+    if (Array.isArray(node)) return node.map((item) => visit(item, inSchema));
+    if (!isObject(node)) return node;
+    const out: JsonObject = {};
+    for (const [key, value] of Object.entries(node)) {
+      // `examples` and `example` hold data, not schemas; `properties` maps names to schemas.
+      out[key] = key === 'examples' || key === 'example' || key === 'default' || key === 'const' ? value : visit(value, inSchema || key === 'schema');
+    }
+    const title = out.title;
+    if (!inSchema || typeof title !== 'string' || !COMPONENT_NAME.test(title) || !('type' in out || 'oneOf' in out || 'anyOf' in out || 'allOf' in out)) return out;
+    // A nullable use (`type: [object, null]`, from Nullable()) refers to the component or null.
+    if (Array.isArray(out.type) && out.type.length === 2 && out.type.includes('null')) {
+      const { description, ...nonNull } = out;
+      const ref = visit({ ...nonNull, type: out.type.find((t) => t !== 'null')! }, true);
+      return { anyOf: [ref, { type: 'null' }], ...(typeof description === 'string' ? { description } : {}) };
+    }
+    const shape = content(out);
+    const known = seen.get(title);
+    if (known === undefined) {
+      seen.set(title, shape);
+      schemas[title] = out;
+    } else if (known !== shape) {
+      throw new ComponentNameConflict(`two different schemas are titled ${title}: give one of them another title\n${known}\n${shape}`);
+    }
+    const component = schemas[title] as JsonObject;
+    const ref: JsonObject = { $ref: `#/components/schemas/${title}` };
+    if (typeof out.description === 'string' && out.description !== component.description) ref.description = out.description;
+    return ref;
+  };
+
+  // Registered components first ($id schemas, such as Problem), each visited without its own title so that it is
+  // not replaced by a reference to itself; then everything else.
+  for (const [name, schema] of Object.entries({ ...schemas })) {
+    if (!isObject(schema)) continue;
+    const { title, ...rest } = schema;
+    const visited = { ...(title === undefined ? {} : { title }), ...(visit(rest, true) as JsonObject) };
+    schemas[name] = visited;
+    seen.set(name, content(visited));
+  }
+  for (const key of Object.keys(root)) if (key !== 'components') root[key] = visit(root[key]!, false);
+  return doc;
+}
