@@ -29,6 +29,7 @@ import { productRoutes } from './routes/products/products.js';
 import { vaultRoutes } from './routes/products/vaults.js';
 import { invitationRoutes } from './routes/members/invitations.js';
 import { registerInvitationPages } from './pages/invitation-routes.js';
+import { registerGuides } from './pages/guides.js';
 import { transactionApprovalRoutes } from './routes/members/transaction-approvals.js';
 import { withdrawalRoutes } from './routes/transactions/withdrawals.js';
 import { TransactionSchema } from './schemas/transactions.js';
@@ -86,6 +87,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   const failures = new FailureLimiter(deps.config.authFailureLimit, deps.clock);
 
   opsRoutes(app, deps);
+  registerGuides(app);
   await registerInvitationPages(app, deps, failures);
   const operations: Operation[] = [];
   await registerSignedScope(app, deps, operations, { parse: parseBody, failures }, (api) => {

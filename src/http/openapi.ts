@@ -6,6 +6,7 @@ import { API_VERSION } from '../version.js';
 import { ADMIN_PREFIX } from './admin/admin-api.js';
 import { nameTitledSchemas } from './openapi-components.js';
 import { declareResponseHeaders } from './openapi-headers.js';
+import { linkGuides } from './openapi-links.js';
 import { integratorDocsUi } from './pages/docs-try-it-out.js';
 
 declare module 'fastify' {
@@ -18,18 +19,20 @@ declare module 'fastify' {
 /**
  * A document keeps the routes whose URL `keep` accepts; the others are hidden from it. An operation without a
  * description of its own is described by its summary (every operation has one; linters and generated SDKs read the
- * description).
+ * description), and a summary's "(docs/...)" mention is left to the description.
  */
 const documenting =
   (keep: (url: string) => boolean): SwaggerTransform =>
   ({ schema, url }) => {
     if (!keep(url)) return { schema: { ...schema, hide: true }, url };
     const s = (schema ?? {}) as { summary?: string; description?: string };
-    return { schema: s.description === undefined && s.summary ? { ...schema, description: s.summary } : schema, url };
+    const described = s.description === undefined && s.summary ? { ...schema, description: s.summary } : schema;
+    // A summary is plain text: its guide mention lives on in the description, where it becomes a link.
+    return { schema: s.summary ? { ...described, summary: s.summary.replace(/\s*\(docs\/[^)]*\)/g, '') } : described, url };
   };
 
-/** Titled schemas become named components, and response headers are declared (openapi-components.ts, openapi-headers.ts). */
-const namingComponents: SwaggerTransformObject = (document) => declareResponseHeaders(nameTitledSchemas('openapiObject' in document ? document.openapiObject : document.swaggerObject));
+/** Titled schemas become named components, response headers are declared and guide mentions linked (openapi-components.ts, openapi-headers.ts, openapi-links.ts). */
+const namingComponents: SwaggerTransformObject = (document) => linkGuides(declareResponseHeaders(nameTitledSchemas('openapiObject' in document ? document.openapiObject : document.swaggerObject)));
 
 const isAdmin = (url: string) => url.startsWith(`${ADMIN_PREFIX}/`);
 
@@ -52,7 +55,8 @@ export async function registerOpenApi(app: FastifyInstance, appEnv: AppEnv): Pro
         version: API_VERSION,
         description:
           'Onboard end users and companies, run verification, move money and crypto, manage signing credentials and receive signed webhooks. ' +
-          'Every /v1 request is signed: see the X-Pubkey, X-Timestamp and X-Signature headers. Errors are RFC 9457 problem details.',
+          'Every /v1 request is signed: see the X-Pubkey, X-Timestamp and X-Signature headers. Errors are RFC 9457 problem details. ' +
+          'Guides: [quickstart](/guides/quickstart), [authentication](/guides/authentication), [errors](/guides/errors), [all guides](/guides).',
       },
       components: {
         securitySchemes: {

@@ -1038,8 +1038,8 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * Signs a transaction with the account’s custody wallet, authorised by a passkey stamp, and broadcasts it (docs/transactions.md)
-         * @description Signs a transaction with the account’s custody wallet, authorised by a passkey stamp, and broadcasts it (docs/transactions.md)
+         * Signs a transaction with the account’s custody wallet, authorised by a passkey stamp, and broadcasts it
+         * @description Signs a transaction with the account’s custody wallet, authorised by a passkey stamp, and broadcasts it ([docs/transactions.md](/guides/transactions))
          */
         post: operations["sendTransactionPasskey"];
         delete?: never;
@@ -1138,8 +1138,8 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * As send-transaction-passkey, approved by an OTP approval token instead of a stamp (docs/transactions.md)
-         * @description As send-transaction-passkey, approved by an OTP approval token instead of a stamp (docs/transactions.md)
+         * As send-transaction-passkey, approved by an OTP approval token instead of a stamp
+         * @description As send-transaction-passkey, approved by an OTP approval token instead of a stamp ([docs/transactions.md](/guides/transactions))
          */
         post: operations["sendTransactionOtp"];
         delete?: never;
@@ -1472,7 +1472,7 @@ export type components = {
             status: number;
             detail: string;
             /**
-             * @description Stable machine-readable error code; see docs/errors.md
+             * @description Stable machine-readable error code; see [docs/errors.md](/guides/errors)
              * @enum {string}
              */
             code: "validation_failed" | "malformed_json" | "malformed_url" | "additional_user_info_required" | "missing_auth_headers" | "malformed_public_key" | "malformed_signature" | "malformed_timestamp" | "timestamp_out_of_window" | "invalid_signature" | "unknown_credential" | "credential_inactive" | "insufficient_scope" | "role_not_allowed" | "not_found" | "route_not_found" | "method_not_allowed" | "duplicate_request" | "credential_exists" | "authenticator_exists" | "cannot_modify_own_credential" | "idempotency_request_in_progress" | "invalid_state_transition" | "webhook_subscription_disabled" | "account_not_active" | "self_custodial_account" | "stamp_reused" | "approval_token_reused" | "transaction_id_reused" | "nonce_too_low" | "invalid_transaction_state" | "account_without_wallet" | "entity_account_required" | "member_approval_required" | "last_owner" | "quorum_unreachable" | "already_member" | "invitation_not_pending" | "product_not_enabled" | "product_unavailable" | "entity_wallet_required" | "bank_account_exists" | "bank_account_limit_reached" | "bank_account_removed" | "bank_account_not_pending" | "bank_account_not_verified" | "transaction_mismatch" | "quote_expired" | "invitation_expired" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_key_other_credential" | "verification_requirements_missing" | "webhook_url_not_allowed" | "unsupported_chain" | "stale_signed_body" | "sign_with_mismatch" | "chain_mismatch" | "signed_body_mismatch" | "invalid_stamp" | "invalid_approval_token" | "otp_invalid" | "otp_expired" | "otp_attempts_exhausted" | "otp_destination_missing" | "insufficient_funds" | "rate_limited" | "auth_rate_limited" | "invitation_resend_limited" | "otp_rate_limited" | "internal_error" | "chain_rejected" | "chain_unavailable" | "vault_unreadable" | "otp_delivery_failed" | "service_unavailable" | "resource_busy" | "otp_unavailable" | "invitations_unavailable" | "deposits_unavailable" | "withdrawals_unavailable";
@@ -1500,7 +1500,7 @@ export type components = {
             reason?: string;
             /** @description otp_invalid: wrong guesses the code still allows */
             attemptsRemaining?: number;
-            /** @description product_unavailable: why the account cannot have the product (docs/products.md) */
+            /** @description product_unavailable: why the account cannot have the product ([docs/products.md](/guides/products)) */
             reasons?: string[];
         };
         /** Credential */
@@ -1532,7 +1532,7 @@ export type components = {
              */
             transactionId: string;
             /**
-             * @description docs/transactions.md; failed is our extension
+             * @description [docs/transactions.md](/guides/transactions); failed is our extension
              * @enum {string}
              */
             status: "created" | "waiting_for_funds" | "funds_in_transfer" | "processing" | "completed" | "failed";
@@ -1568,7 +1568,7 @@ export type components = {
             /** @description Extension: the hash of the signed transaction, known from broadcast on */
             transactionHash: string | null;
             /**
-             * @description Extension, failed only (rejected and expired: an entity’s proposal, docs/members.md#quorum)
+             * @description Extension, failed only (rejected and expired: an entity’s proposal, [docs/members.md#quorum](/guides/members#quorum))
              * @enum {string}
              */
             failureReason?: "reverted" | "dropped" | "cancelled" | "quote_expired" | "payout_returned" | "rejected" | "expired";
@@ -1586,7 +1586,7 @@ export type components = {
              */
             id: string;
             /**
-             * @description Dotted event type (docs/event-types.md)
+             * @description Dotted event type ([docs/event-types.md](/guides/event-types))
              * @example user.verification_status.changed
              * @enum {string}
              */
@@ -1661,14 +1661,14 @@ export type components = {
             /** @description ed25519: the active public key, `whpk_` + base64 of its 32 bytes; hmac-sha256: empty (a shared secret has no public half) */
             publicKey: string;
             /**
-             * @description ed25519: Standard Webhooks `v1a`; hmac-sha256: Standard Webhooks `v1` (docs/webhooks.md#signatures)
+             * @description ed25519: Standard Webhooks `v1a`; hmac-sha256: Standard Webhooks `v1` ([docs/webhooks.md#signatures](/guides/webhooks#signatures))
              * @enum {string}
              */
             algorithm: "ed25519" | "hmac-sha256";
             /** @description hmac-sha256 only, in the answers of create and rotate-key only: the new secret, `whsec_` + base64 of 32 bytes. Shown once; keep it */
             signingSecret?: string;
         };
-        /** @description An ERC-4626 yield vault (docs/products.md#vaults) */
+        /** @description An ERC-4626 yield vault ([docs/products.md#vaults](/guides/products#vaults)) */
         Vault: {
             /**
              * Format: uuid
@@ -1688,12 +1688,12 @@ export type components = {
             totalAssets: string;
             /** @description What one whole share converts to now (convertToAssets), in the asset’s units */
             sharePrice: string;
-            /** @description Annual percentage yield over the last 7 days as a fraction (0.05 is 5 %), compounded, from this service’s share-price snapshots; null until it has 7 days of them (docs/products.md#apy) */
+            /** @description Annual percentage yield over the last 7 days as a fraction (0.05 is 5 %), compounded, from this service’s share-price snapshots; null until it has 7 days of them ([docs/products.md#apy](/guides/products#apy)) */
             apy7d: number | null;
-            /** @description Annual percentage yield over the last 30 days as a fraction (0.05 is 5 %), compounded, from this service’s share-price snapshots; null until it has 30 days of them (docs/products.md#apy) */
+            /** @description Annual percentage yield over the last 30 days as a fraction (0.05 is 5 %), compounded, from this service’s share-price snapshots; null until it has 30 days of them ([docs/products.md#apy](/guides/products#apy)) */
             apy30d: number | null;
         };
-        /** @description An account’s position in a vault (docs/products.md#positions) */
+        /** @description An account’s position in a vault ([docs/products.md#positions](/guides/products#positions)) */
         VaultPosition: {
             /** Format: uuid */
             accountId: string;
@@ -1755,7 +1755,7 @@ export type components = {
         };
         /**
          * FiatDepositInstructions
-         * @description Where and how to pay a deposit in (deposits only; docs/deposits.md)
+         * @description Where and how to pay a deposit in (deposits only; [docs/deposits.md](/guides/deposits))
          */
         FiatDepositInstructions: {
             /** @description USD or EUR */
@@ -1795,7 +1795,7 @@ export type components = {
         };
         /**
          * WithdrawalQuote
-         * @description Extension: a withdrawal’s quote (docs/withdrawals.md)
+         * @description Extension: a withdrawal’s quote ([docs/withdrawals.md](/guides/withdrawals))
          */
         WithdrawalQuote: {
             /** @description Fiat paid to the bank account, decimal */
@@ -1827,7 +1827,7 @@ export type components = {
         };
         /**
          * VaultCall
-         * @description Extension: a vault transaction as prepared (docs/products.md#vaults)
+         * @description Extension: a vault transaction as prepared ([docs/products.md#vaults](/guides/products#vaults))
          */
         VaultCall: {
             /** Format: uuid */
@@ -1860,7 +1860,7 @@ export type components = {
         };
         /**
          * Approvals
-         * @description Extension, entity wallets: the quorum so far (docs/members.md#quorum)
+         * @description Extension, entity wallets: the quorum so far ([docs/members.md#quorum](/guides/members#quorum))
          */
         Approvals: {
             /** @description The account’s requiredApprovals */
@@ -1975,7 +1975,7 @@ export type components = {
         };
         /**
          * PasskeyRegistration
-         * @description A passkey registration, verified before it is stored: attestation format none or packed, an ES256 key, an allowed rp id and origin (docs/passkeys.md)
+         * @description A passkey registration, verified before it is stored: attestation format none or packed, an ES256 key, an allowed rp id and origin ([docs/passkeys.md](/guides/passkeys))
          */
         PasskeyRegistration: {
             authenticatorName: string;
@@ -2293,7 +2293,7 @@ export type components = {
             /** Format: uuid */
             userId: string;
             /**
-             * @description docs/members.md#roles
+             * @description [docs/members.md#roles](/guides/members#roles)
              * @enum {string}
              */
             role: "owner" | "admin" | "approver" | "initiator" | "viewer";
@@ -2307,7 +2307,7 @@ export type components = {
         };
         /**
          * MemberSignedBody
-         * @description What the acting member stamps (docs/members.md#acting-member)
+         * @description What the acting member stamps ([docs/members.md#acting-member](/guides/members#acting-member))
          */
         MemberSignedBody: {
             /** @description ACTIVITY_TYPE_MEMBER_ACTION */
@@ -2341,7 +2341,7 @@ export type components = {
             /** Format: uuid */
             accountId: string;
             /**
-             * @description docs/products.md
+             * @description [docs/products.md](/guides/products)
              * @enum {string}
              */
             productId: "custodial_wallet" | "fiat_deposits" | "fiat_withdrawals" | "yield_vaults";
@@ -2370,7 +2370,7 @@ export type components = {
             accountId: string;
             email: string;
             /**
-             * @description docs/members.md#roles
+             * @description [docs/members.md#roles](/guides/members#roles)
              * @enum {string}
              */
             role: "owner" | "admin" | "approver" | "initiator" | "viewer";
@@ -2462,7 +2462,7 @@ export type components = {
         };
         /**
          * SignedBody
-         * @description What the end user stamps; the challenge commits to JSON.stringify of this object (docs/passkeys.md)
+         * @description What the end user stamps; the challenge commits to JSON.stringify of this object ([docs/passkeys.md](/guides/passkeys))
          */
         SignedBody: {
             /** @description ACTIVITY_TYPE_SIGN_TRANSACTION_V2 */
@@ -5832,7 +5832,7 @@ export interface operations {
                      */
                     userId: string;
                     /**
-                     * @description docs/members.md#roles
+                     * @description [docs/members.md#roles](/guides/members#roles)
                      * @enum {string}
                      */
                     role: "owner" | "admin" | "approver" | "initiator" | "viewer";
@@ -6400,7 +6400,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /**
-                             * @description docs/products.md
+                             * @description [docs/products.md](/guides/products)
                              * @enum {string}
                              */
                             productId: "custodial_wallet" | "fiat_deposits" | "fiat_withdrawals" | "yield_vaults";
@@ -6942,7 +6942,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An ERC-4626 yield vault (docs/products.md#vaults) */
+            /** @description An ERC-4626 yield vault ([docs/products.md#vaults](/guides/products#vaults)) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7357,7 +7357,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An account’s position in a vault (docs/products.md#positions) */
+            /** @description An account’s position in a vault ([docs/products.md#positions](/guides/products#positions)) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7539,7 +7539,7 @@ export interface operations {
                     accountId: string;
                     email: string;
                     /**
-                     * @description docs/members.md#roles
+                     * @description [docs/members.md#roles](/guides/members#roles)
                      * @enum {string}
                      */
                     role: "owner" | "admin" | "approver" | "initiator" | "viewer";
@@ -8992,7 +8992,7 @@ export interface operations {
                     signedBody: components["schemas"]["SignedBody"];
                     /**
                      * Format: uuid
-                     * @description Entity wallets only: the member who proposes (or approves a pending withdrawal); docs/members.md#quorum
+                     * @description Entity wallets only: the member who proposes (or approves a pending withdrawal); [docs/members.md#quorum](/guides/members#quorum)
                      */
                     actingUserId?: string;
                     /** @description Turnkey’s X-Stamp-Webauthn value (JSON, or base64 of it) */
@@ -9684,7 +9684,7 @@ export interface operations {
                     signedBody: components["schemas"]["SignedBody"];
                     /**
                      * Format: uuid
-                     * @description Entity wallets only: the member who proposes (or approves a pending withdrawal); docs/members.md#quorum
+                     * @description Entity wallets only: the member who proposes (or approves a pending withdrawal); [docs/members.md#quorum](/guides/members#quorum)
                      */
                     actingUserId?: string;
                     /** @description From otp/verify, for the account’s user; single-use */
@@ -10603,7 +10603,7 @@ export interface operations {
                 createdLt?: string;
                 /** @description true: every webhook delivery of the event succeeded; false: at least one has not succeeded (yet) */
                 deliverySuccess?: boolean;
-                /** @description Long poll: when no event matches yet, wait up to this many seconds for one before answering an empty page (use with order=asc and startingAfter; docs/webhooks.md#following-events-long-poll) */
+                /** @description Long poll: when no event matches yet, wait up to this many seconds for one before answering an empty page (use with order=asc and startingAfter; [docs/webhooks.md#following-events-long-poll](/guides/webhooks#following-events-long-poll)) */
                 waitSeconds?: number;
             };
             header?: never;

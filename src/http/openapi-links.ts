@@ -1,0 +1,29 @@
+/**
+ * Mentions of a guide in the OpenAPI documents' descriptions (`docs/members.md#quorum`) become Markdown links to
+ * the page this server serves (/guides/members#quorum, pages/guides.ts), so no description points at a file of
+ * the repository that a reader of /docs cannot open.
+ */
+
+const MENTION = /(?<!\]\()(?<![[/\w])docs\/([a-z0-9-]+)\.md(#[a-z0-9-]+)?/g;
+
+/** The description with each guide mention linked. */
+export function linkGuideMentions(text: string): string {
+  return text.replace(MENTION, (mention: string, name: string, anchor: string | undefined) => `[${mention}](/guides/${name}${anchor ?? ''})`);
+}
+
+/** Links the guide mentions of every `description` in `doc` (in place) and returns it. */
+export function linkGuides<T extends object>(doc: T): T {
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(visit);
+    const record = node as Record<string, unknown>;
+    for (const [key, value] of Object.entries(record)) {
+      // `examples` hold data; a description there is a value, not prose.
+      if (key === 'examples' || key === 'example') continue;
+      if (key === 'description' && typeof value === 'string') record[key] = linkGuideMentions(value);
+      else visit(value);
+    }
+  };
+  visit(doc);
+  return doc;
+}
