@@ -73,3 +73,42 @@ export function nameTitledSchemas<T extends object>(doc: T): T {
   for (const key of Object.keys(root)) if (key !== 'components') root[key] = visit(root[key]!, false);
   return doc;
 }
+
+/**
+ * Drops the schemas and headers no operation reaches (directly or through other components): both documents are
+ * made from one application, whose shared schemas are registered once for all of them.
+ */
+export function pruneUnusedComponents<T extends object>(doc: T): T {
+  const root = doc as unknown as JsonObject;
+  const components = isObject(root.components) ? root.components : undefined;
+  if (!components) return doc;
+  const refs = (node: Json, found: Set<string>): Set<string> => {
+    if (Array.isArray(node)) node.forEach((item) => refs(item, found));
+    else if (isObject(node)) {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/')) found.add(value.slice('#/components/'.length));
+        else refs(value, found);
+      }
+    }
+    return found;
+  };
+  const reached = new Set<string>();
+  let frontier = refs(Object.fromEntries(Object.entries(root).filter(([key]) => key !== 'components')), new Set());
+  while (frontier.size > 0) {
+    const next = new Set<string>();
+    for (const key of frontier) {
+      if (reached.has(key)) continue;
+      reached.add(key);
+      const [kind, name] = key.split('/') as [string, string];
+      const section = components[kind];
+      if (isObject(section) && section[name] !== undefined) refs(section[name]!, next);
+    }
+    frontier = next;
+  }
+  for (const kind of ['schemas', 'headers']) {
+    const section = components[kind];
+    if (!isObject(section)) continue;
+    for (const name of Object.keys(section)) if (!reached.has(`${kind}/${name}`)) delete section[name];
+  }
+  return doc;
+}

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppEnv } from '../config/types.js';
 import { API_VERSION } from '../version.js';
 import { ADMIN_PREFIX } from './admin/admin-api.js';
-import { nameTitledSchemas } from './openapi-components.js';
+import { nameTitledSchemas, pruneUnusedComponents } from './openapi-components.js';
 import { declareResponseHeaders } from './openapi-headers.js';
 import { linkGuides } from './openapi-links.js';
 import { integratorDocsUi } from './pages/docs-try-it-out.js';
@@ -31,8 +31,12 @@ const documenting =
     return { schema: s.summary ? { ...described, summary: s.summary.replace(/\s*\(docs\/[^)]*\)/g, '') } : described, url };
   };
 
-/** Titled schemas become named components, response headers are declared and guide mentions linked (openapi-components.ts, openapi-headers.ts, openapi-links.ts). */
-const namingComponents: SwaggerTransformObject = (document) => linkGuides(declareResponseHeaders(nameTitledSchemas('openapiObject' in document ? document.openapiObject : document.swaggerObject)));
+/**
+ * Titled schemas become named components, response headers are declared, guide mentions linked, and what a document
+ * does not use is dropped (openapi-components.ts, openapi-headers.ts, openapi-links.ts).
+ */
+const namingComponents: SwaggerTransformObject = (document) =>
+  pruneUnusedComponents(linkGuides(declareResponseHeaders(nameTitledSchemas('openapiObject' in document ? document.openapiObject : document.swaggerObject))));
 
 const isAdmin = (url: string) => url.startsWith(`${ADMIN_PREFIX}/`);
 
@@ -104,6 +108,14 @@ export async function registerOpenApi(app: FastifyInstance, appEnv: AppEnv): Pro
       },
       components: { securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer', description: 'An operator token (npm run -s admin -- operators create --name <name>)' } } },
       security: [{ operatorToken: [] }],
+      servers: [{ url: '/', description: 'This server' }],
+      tags: [
+        { name: 'Reviews', description: 'The verification review queue across integrators, each case with its documents and history, and the decisions on it (docs/review.md)' },
+        { name: 'Deposits', description: 'Fiat deposits by reference: funds received from the bank feed, or cancelled (docs/deposits.md)' },
+        { name: 'Bank accounts', description: 'Bank accounts whose holder name did not match, to verify or reject (docs/bank-accounts.md)' },
+        { name: 'Withdrawals', description: 'Fiat payouts of withdrawals: what the bank transfer needs, sent, settled or returned (docs/withdrawals.md)' },
+        { name: 'Operator', description: 'The calling operator' },
+      ],
     },
     transform: documenting(isAdmin),
     transformObject: namingComponents,
