@@ -3,14 +3,15 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Document, Spectral } from '@stoplight/spectral-core';
-import spectralParsers from '@stoplight/spectral-parsers';
+import spectralParsers, { type Json } from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import { startServer, type TestServer } from '../harness/server.js';
 
 // Both OpenAPI documents, as the running server serves them, through Redocly's `recommended` ruleset and
 // Spectral's `spectral:oas`: no errors, and exactly the warnings docs/openapi.md lists (so the page stays true).
 
-const Parsers = spectralParsers as unknown as typeof import('@stoplight/spectral-parsers');
+// The package is CommonJS: its parsers are members of the default export.
+const { Json: JsonParser } = spectralParsers as unknown as { Json: typeof Json };
 const DOC = new URL('../../docs/openapi.md', import.meta.url);
 
 /** The documented warnings: the rows `| linter | document | rule | where |` of docs/openapi.md's table. */
@@ -39,7 +40,7 @@ describe('OpenAPI documents under Redocly (recommended) and Spectral (spectral:o
         const line = `Redocly ${path} ${p.ruleId} ${p.location[0]?.pointer ?? ''}`;
         (p.severity === 'error' ? errors : warnings).push(p.severity === 'error' ? `${line}: ${p.message}` : line);
       }
-      for (const r of await spectral.run(new Document(text, Parsers.Json, path))) {
+      for (const r of await spectral.run(new Document(text, JsonParser, path))) {
         const line = `Spectral ${path} ${r.code} #/${r.path.join('/')}`;
         if (r.severity === 0) errors.push(`${line}: ${r.message}`);
         else if (r.severity === 1) warnings.push(line);
