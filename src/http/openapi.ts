@@ -7,6 +7,7 @@ import { ADMIN_PREFIX } from './admin/admin-api.js';
 import { nameTitledSchemas, pruneUnusedComponents } from './openapi-components.js';
 import { declareResponseHeaders } from './openapi-headers.js';
 import { linkGuides } from './openapi-links.js';
+import { REQUEST_EXAMPLES } from './request-examples.js';
 import { integratorDocsUi } from './pages/docs-try-it-out.js';
 
 declare module 'fastify' {
@@ -25,8 +26,11 @@ const documenting =
   (keep: (url: string) => boolean): SwaggerTransform =>
   ({ schema, url }) => {
     if (!keep(url)) return { schema: { ...schema, hide: true }, url };
-    const s = (schema ?? {}) as { summary?: string; description?: string };
-    const described = s.description === undefined && s.summary ? { ...schema, description: s.summary } : schema;
+    const s = (schema ?? {}) as { summary?: string; description?: string; operationId?: string; body?: object };
+    const example = s.operationId ? REQUEST_EXAMPLES[s.operationId] : undefined;
+    // A body example is documentation only: @fastify/swagger moves a body schema's `examples` to the media type.
+    const withExample = example && s.body ? { ...schema, body: { ...s.body, examples: [example] } } : schema;
+    const described = s.description === undefined && s.summary ? { ...withExample, description: s.summary } : withExample;
     // A summary is plain text: its guide mention lives on in the description, where it becomes a link.
     return { schema: s.summary ? { ...described, summary: s.summary.replace(/\s*\(docs\/[^)]*\)/g, '') } : described, url };
   };

@@ -34,6 +34,7 @@ export interface OpenApiParameter {
 }
 export interface OpenApiMedia {
   schema?: OpenApiSchema;
+  example?: unknown;
 }
 export interface OpenApiHeader {
   $ref?: string;

@@ -2880,6 +2880,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "CI deploy key",
+                 *       "scope": "read_only"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Human-readable name of the credential */
                     label: string;
@@ -3323,6 +3329,29 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "userInfo": {
+                 *         "firstName": "Maria",
+                 *         "lastName": "Garcia",
+                 *         "email": "maria.garcia@example.com",
+                 *         "phone": "+14155552671",
+                 *         "birthDate": "1988-04-12",
+                 *         "nationality": "USA",
+                 *         "countryOfBirth": "USA",
+                 *         "residentialAddress": {
+                 *           "streetLine1": "1 Market St",
+                 *           "city": "San Francisco",
+                 *           "state": "US-CA",
+                 *           "postalCode": "94105",
+                 *           "country": "USA"
+                 *         },
+                 *         "socialSecurityNumber": "123-45-6789"
+                 *       },
+                 *       "partnerSignedAgreementId": "agr_2026_0001",
+                 *       "serviceTermsSignedAt": "2026-11-02T09:30:00Z"
+                 *     }
+                 */
                 "application/json": {
                     userInfo: components["schemas"]["UserInfo"];
                     /**
@@ -3485,6 +3514,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "userInfo": {
+                 *         "firstName": "Maria",
+                 *         "lastName": "Garcia",
+                 *         "email": "maria.garcia@example.com",
+                 *         "phone": "+14155552671",
+                 *         "birthDate": "1988-04-12",
+                 *         "nationality": "USA",
+                 *         "countryOfBirth": "USA",
+                 *         "residentialAddress": {
+                 *           "streetLine1": "1 Market St",
+                 *           "city": "San Francisco",
+                 *           "state": "US-CA",
+                 *           "postalCode": "94105",
+                 *           "country": "USA"
+                 *         },
+                 *         "socialSecurityNumber": "123-45-6789"
+                 *       },
+                 *       "serviceTermsSignedAt": "2026-11-02T09:30:00Z"
+                 *     }
+                 */
                 "application/json": {
                     userInfo: components["schemas"]["UserInfo"];
                     /**
@@ -3651,6 +3702,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "userId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b71",
+                 *       "userInfo": {
+                 *         "phone": "+14155550123"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     userId: string;
@@ -3878,6 +3937,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "entityInfo": {
+                 *         "businessLegalName": "Acme Robotics Inc.",
+                 *         "businessType": "corporation",
+                 *         "companyNumber": "C4512345",
+                 *         "email": "compliance@acme-robotics.example",
+                 *         "registeredAddress": {
+                 *           "streetLine1": "500 Howard St",
+                 *           "city": "San Francisco",
+                 *           "state": "US-CA",
+                 *           "postalCode": "94105",
+                 *           "country": "USA"
+                 *         }
+                 *       },
+                 *       "serviceTermsSignedAt": "2026-11-02T09:30:00Z"
+                 *     }
+                 */
                 "application/json": {
                     entityInfo?: components["schemas"]["EntityInfoInput"];
                     entityDocuments?: components["schemas"]["EntityDocumentSubmission"][] | null;
@@ -5099,6 +5176,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b72",
+                 *       "currency": "USD",
+                 *       "accountHolderName": "Maria Garcia",
+                 *       "bankName": "Chase",
+                 *       "us": {
+                 *         "accountNumber": "000123456789",
+                 *         "routingNumber": "021000021",
+                 *         "accountType": "checking"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -8819,6 +8909,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b72",
+                 *       "outcome": "approve"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -9327,6 +9423,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "userId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b71",
+                 *       "channel": "email"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     userId: string;
@@ -9955,6 +10057,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b72",
+                 *       "amount": "25.00",
+                 *       "currency": "USD",
+                 *       "chainId": 8453
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -10115,6 +10225,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "transactionId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b74",
+                 *       "amount": "25.00"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -10268,6 +10384,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b72",
+                 *       "bankAccountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b75",
+                 *       "chainId": 8453,
+                 *       "amount": "10.00",
+                 *       "currency": "USD"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -10920,6 +11045,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Verification and money",
+                 *       "url": "https://hooks.example.com/integrator",
+                 *       "eventTypes": [
+                 *         "user.verification_status.changed",
+                 *         "transaction.*"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /**
@@ -11288,6 +11423,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "eventTypes": [
+                 *         "*"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     /**
