@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { createIntegratorClient } from '../../packages/sdk/src/index.js';
 import { startReceiver, type Receiver } from '../harness/receiver.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { startTenantsOnChain } from '../harness/tenants.js';
 
 const CLI = ['--import', 'tsx', 'packages/sdk/src/cli.ts'];
 
@@ -20,7 +20,8 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | n
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    // 'close', not 'exit': the process may exit before its output has all been read (more likely with runs in parallel).
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
@@ -48,7 +49,10 @@ describe('the integrator CLI, as a process (packages/sdk/src/cli.ts)', () => {
   let env: NodeJS.ProcessEnv;
 
   before(async () => {
-    ({ server, tenants: [acme] } = await startTenants('pglite', ['Acme']));
+    // A chain (31337, trigger's default) for the deposit triggers, its treasury funded; local receivers allowed.
+    const started = await startTenantsOnChain('pglite', 31337, ['Acme'], { WEBHOOK_ALLOW_PRIVATE: '1' });
+    ({ server, tenants: [acme] } = started);
+    await started.chain.setBalance(server.treasury!.address, 10n ** 21n);
     receiver = await startReceiver();
     dir = mkdtempSync(join(tmpdir(), 'integrator-cli-'));
     // No key in the environment: the profile written by login is what the other commands use.
@@ -117,5 +121,55 @@ describe('the integrator CLI, as a process (packages/sdk/src/cli.ts)', () => {
     await assert.rejects(old.whoami(), (err: unknown) => (err as { code?: string }).code === 'credential_inactive');
     const listed = await run(['keys', 'list'], env);
     assert.equal(listed.code, 0, listed.stderr);
+  });
+
+  it('trigger makes the events it names (account, verification, deposit, subscription); a refused deposit and an unknown type fail clearly', async () => {
+    const { privateKey } = JSON.parse(readFileSync(env.INTEGRATOR_PROFILE!, 'utf8')) as { privateKey: string };
+    const api = createIntegratorClient({ baseUrl: server.url, privateKey, now: () => server.clock.seconds(), maxRetries: 0 });
+    // Independent runs, in parallel: each process starts in about a second.
+    const [verified, deposited, noChain, subscribed, unknown] = await Promise.all([
+      run(['trigger', 'user.verification_status.changed'], env),
+      run(['trigger', 'transaction.status.changed'], env),
+      run(['trigger', 'transaction.created', '--chain-id', '999'], env),
+      run(['trigger', 'webhook_subscription.created', '--url', `${receiver.url}/never`], env),
+      run(['trigger', 'no.such.event'], env),
+    ]);
+    const eventsOf = async (types: string[]) => (await api.listEvents({ query: { types: types.join(','), limit: 100 } })).data;
+
+    assert.equal(verified.code, 0, verified.stderr);
+    const user = JSON.parse(verified.stdout) as { triggered: string[]; userId: string; accountId: string; verificationStatus: string };
+    assert.deepEqual(user.triggered, ['user.created', 'account.created', 'user.verification_status.changed']);
+    assert.equal(user.verificationStatus, 'active');
+    const userEvents = await eventsOf(user.triggered);
+    assert.ok(userEvents.some((e) => e.type === 'user.created' && e.objectId === user.userId));
+    assert.ok(userEvents.some((e) => e.type === 'account.created' && e.objectId === user.accountId));
+    const changed = userEvents.find((e) => e.type === 'user.verification_status.changed' && e.objectId === user.userId);
+    assert.equal((changed?.data.object as { verificationStatus?: string } | undefined)?.verificationStatus, 'active');
+
+    assert.equal(deposited.code, 0, deposited.stderr);
+    const deposit = JSON.parse(deposited.stdout) as { triggered: string[]; transactionId: string; status: string };
+    assert.deepEqual(deposit.triggered, ['user.created', 'account.created', 'user.verification_status.changed', 'transaction.created', 'transaction.status.changed']);
+    assert.equal(deposit.status, 'funds_in_transfer');
+    const depositEvents = (await eventsOf(['transaction.created', 'transaction.status.changed'])).filter((e) => (e.data.object as { transactionId?: string }).transactionId === deposit.transactionId);
+    assert.ok(depositEvents.some((e) => e.type === 'transaction.created'));
+    assert.ok(depositEvents.some((e) => e.type === 'transaction.status.changed' && (e.data.object as { status?: string }).status === 'funds_in_transfer'));
+
+    // No chain 999 on this server: a message saying what to do, exit 1 (not a crash).
+    assert.equal(noChain.code, 1, `${noChain.stdout}${noChain.stderr}`);
+    assert.match(noChain.stderr, /refused the deposit \(422 unsupported_chain\)/);
+    assert.match(noChain.stderr, /--chain-id/);
+    assert.doesNotMatch(noChain.stderr, /\n\s+at /);
+
+    assert.equal(subscribed.code, 0, subscribed.stderr);
+    const subscription = JSON.parse(subscribed.stdout) as { triggered: string[]; subscriptionId: string };
+    assert.deepEqual(subscription.triggered, ['webhook_subscription.created', 'webhook_subscription.deleted']);
+    const subscriptionEvents = (await eventsOf(subscription.triggered)).filter((e) => e.objectId === subscription.subscriptionId);
+    assert.deepEqual(subscriptionEvents.map((e) => e.type).sort(), ['webhook_subscription.created', 'webhook_subscription.deleted']);
+
+    assert.equal(unknown.code, 64, unknown.stderr);
+    assert.match(unknown.stderr, /unknown type no\.such\.event/);
+    for (const type of ['credential.created', 'webhook.test', 'user.created', 'account.created', 'user.verification_status.changed', 'transaction.created', 'webhook_subscription.created']) {
+      assert.ok(unknown.stderr.includes(type), `the usage error lists ${type}: ${unknown.stderr}`);
+    }
   });
 });

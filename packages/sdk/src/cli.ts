@@ -8,8 +8,19 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createIntegratorClient, type IntegratorClient } from './client.js';
+import { TRIGGER_TYPES, UsageError, trigger } from './cli-trigger.js';
 import { IntegratorApiError, IntegratorConnectionError } from './errors.js';
-import { generateSigningKey } from './signing.js';
+
+/** `text` broken at spaces into lines of at most `width` characters, each indented by `indent` spaces. */
+function wrap(text: string, indent: number, width: number): string {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && indent + last.length + 1 + word.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines.map((line) => `${' '.repeat(indent)}${line}`).join('\n');
+}
 
 const USAGE = `usage: integrator <command> [options]
   login --base-url URL --private-key 0x..        saves a profile (mode 0600)
@@ -21,11 +32,11 @@ const USAGE = `usage: integrator <command> [options]
   events list [--type TYPE] [--limit N]
   events tail [--type TYPE]                        prints events as they happen (long poll)
   listen --forward-to URL [--events T1,T2]         re-delivers events to a local URL, signed (Standard Webhooks v1)
-  trigger TYPE [--subscription ID]                 makes an event happen (sandbox): ${'credential.created, webhook.test'}
+  trigger TYPE [--subscription ID] [--account ID] [--chain-id N] [--url URL]
+                                                   makes an event happen (sandbox); TYPE is one of
+${wrap(TRIGGER_TYPES.join(', '), 51, 120)}
 Options: --profile FILE (default $INTEGRATOR_PROFILE or ~/.config/integrator/profile.json)
 Environment: INTEGRATOR_PRIVATE_KEY and INTEGRATOR_BASE_URL override the profile.`;
-
-class UsageError extends Error {}
 
 interface Profile {
   baseUrl: string;
@@ -109,20 +120,6 @@ async function forward(url: string, secret: Buffer, event: EventLike): Promise<s
   }
 }
 
-async function trigger(api: IntegratorClient, type: string, subscription: string | undefined): Promise<unknown> {
-  if (type === 'webhook.test') {
-    if (!subscription) throw new UsageError('trigger webhook.test needs --subscription ID');
-    return api.sendWebhookTest({ path: { subscriptionId: subscription } });
-  }
-  if (type === 'credential.created') {
-    // A throwaway read-only key: created (the event), then deleted so nothing usable is left behind.
-    const created = await api.createCredential({ body: { label: 'integrator trigger', scope: 'read_only', publicKey: generateSigningKey().publicKey } });
-    await api.deleteCredential({ path: { pubkey: created.credential.publicKey } });
-    return { triggered: ['credential.created', 'credential.deleted'] };
-  }
-  throw new UsageError(`trigger knows credential.created and webhook.test (more simulations: the sandbox routes, docs/sdk.md#cli)`);
-}
-
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -140,6 +137,9 @@ async function main(argv: string[]): Promise<number> {
       'forward-to': { type: 'string' },
       events: { type: 'string' },
       subscription: { type: 'string' },
+      account: { type: 'string' },
+      'chain-id': { type: 'string' },
+      url: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -212,8 +212,8 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   if (command === 'trigger') {
-    if (!sub) throw new UsageError('trigger TYPE');
-    return print(await trigger(api, sub, values.subscription)), 0;
+    if (!sub) throw new UsageError(`trigger TYPE, TYPE one of ${TRIGGER_TYPES.join(', ')}`);
+    return print(await trigger(api, sub, { subscription: values.subscription, account: values.account, chainId: values['chain-id'], url: values.url })), 0;
   }
   throw new UsageError(`unknown command ${command}\n${USAGE}`);
 }
