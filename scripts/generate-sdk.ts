@@ -20,6 +20,7 @@ interface JsonSchema {
   $ref?: string;
   properties?: Record<string, JsonSchema>;
   items?: JsonSchema;
+  oneOf?: JsonSchema[];
 }
 interface OpenApiDoc {
   components?: { schemas?: Record<string, JsonSchema> };
@@ -63,7 +64,10 @@ function operationsTable(doc: OpenApiDoc): string {
       // transactionId, id, ...), which is what startingAfter takes.
       const named = (schema: JsonSchema | undefined) => (schema?.$ref ? doc.components?.schemas?.[schema.$ref.split('/').pop()!] : schema);
       const item = named(named(op.responses?.['200']?.content?.['application/json']?.schema)?.properties?.data?.items);
-      const cursor = query.includes('startingAfter') ? Object.keys(item?.properties ?? {})[0] : undefined;
+      // A union of items (accounts, events): the id field every branch leads with.
+      const leading = (schema: JsonSchema | undefined) => Object.keys(named(schema)?.properties ?? {})[0];
+      const firsts = item?.oneOf ? [...new Set(item.oneOf.map(leading))] : [leading(item)];
+      const cursor = query.includes('startingAfter') && firsts.length === 1 ? firsts[0] : undefined;
       if (query.includes('startingAfter') && !cursor) throw new Error(`${op.operationId} takes startingAfter but lists no items`);
       rows.push(`  ${op.operationId}: { method: '${method.toUpperCase()}', path: '${path}', cursor: ${cursor ? `'${cursor}'` : 'null'} },`);
     }

@@ -34,7 +34,8 @@ import { transactionApprovalRoutes } from './routes/members/transaction-approval
 import { withdrawalRoutes } from './routes/transactions/withdrawals.js';
 import { TransactionSchema } from './schemas/transactions.js';
 import { PositionSchema, PreparedSchema, VaultSchema } from './schemas/vaults.js';
-import { EventSchema, SubscriptionListingSchema, SubscriptionSchema } from './schemas/webhooks.js';
+import { EventSchema } from './schemas/events.js';
+import { SubscriptionListingSchema, SubscriptionSchema } from './schemas/webhooks.js';
 import { CredentialSchema } from './schemas/credentials.js';
 import { ProblemSchema } from './schemas/problem.js';
 import type { Api, Deps, Operation } from './types.js';

@@ -6,12 +6,9 @@
  * beside the `$ref` (OpenAPI 3.1 allows that).
  */
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+import { eachObject, isObject, type Json, type JsonObject } from './openapi-json.js';
 
 const COMPONENT_NAME = /^[A-Za-z][A-Za-z0-9]*$/;
-
-const isObject = (value: Json | undefined): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The schema's content without what may differ between its uses: its description and examples. */
 function content(schema: JsonObject): string {
@@ -110,5 +107,42 @@ export function pruneUnusedComponents<T extends object>(doc: T): T {
     if (!isObject(section)) continue;
     for (const name of Object.keys(section)) if (!reached.has(`${kind}/${name}`)) delete section[name];
   }
+  return doc;
+}
+
+/** The single value a schema allows (`const`, or an `enum` of one), if it is a string. */
+function onlyValue(schema: Json | undefined): string | undefined {
+  if (!isObject(schema)) return undefined;
+  if (typeof schema.const === 'string') return schema.const;
+  return Array.isArray(schema.enum) && schema.enum.length === 1 && typeof schema.enum[0] === 'string' ? schema.enum[0] : undefined;
+}
+
+/**
+ * Adds the OpenAPI `discriminator` to every `oneOf` of named components that one property tells apart: each branch
+ * requires it and allows one distinct value (the accounts' and the events' `type`). Generated clients then pick
+ * the branch by that property instead of trying each. Run after nameTitledSchemas.
+ */
+export function addDiscriminators<T extends object>(doc: T): T {
+  const root = doc as unknown as JsonObject;
+  const schemas = isObject(root.components) && isObject(root.components.schemas) ? root.components.schemas : {};
+  const PREFIX = '#/components/schemas/';
+  eachObject(
+    root,
+    (node) => {
+      if (!Array.isArray(node.oneOf) || node.discriminator !== undefined || node.oneOf.length < 2) return;
+      const branches = node.oneOf.map((branch) => (isObject(branch) && typeof branch.$ref === 'string' && branch.$ref.startsWith(PREFIX) ? branch.$ref : undefined));
+      if (branches.some((ref) => ref === undefined)) return;
+      const targets = branches.map((ref) => schemas[ref!.slice(PREFIX.length)]);
+      const first = targets[0];
+      if (!isObject(first) || !isObject(first.properties)) return;
+      for (const name of Object.keys(first.properties)) {
+        const values = targets.map((t) => (isObject(t) && isObject(t.properties) && Array.isArray(t.required) && t.required.includes(name) ? onlyValue(t.properties[name]) : undefined));
+        if (values.some((v) => v === undefined) || new Set(values).size !== values.length) continue;
+        node.discriminator = { propertyName: name, mapping: Object.fromEntries(values.map((v, i) => [v!, branches[i]!])) };
+        return;
+      }
+    },
+    new Set(['examples', 'example', 'default', 'const', 'enum']),
+  );
   return doc;
 }

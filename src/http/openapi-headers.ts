@@ -8,8 +8,7 @@
  * - `Idempotent-Replayed: true` on the success of an operation that takes an `Idempotency-Key`, when replayed.
  */
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+import { isObject, type JsonObject } from './openapi-json.js';
 
 const integer = { type: 'integer', minimum: 0 };
 const RETRY_AFTER = 'Seconds to wait before retrying (with the same Idempotency-Key for a mutation)';
@@ -27,7 +26,6 @@ const RETRY_AFTER_IF_RETRYABLE: JsonObject = { required: false, description: `${
 const RATE_LIMIT = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
-const isObject = (value: Json | undefined): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 const ref = (name: string): JsonObject => ({ $ref: `#/components/headers/${name}` });
 
 /** Declares the response headers of every operation of `doc` (in place) and returns it. */

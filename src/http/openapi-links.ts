@@ -4,6 +4,8 @@
  * the repository that a reader of /docs cannot open.
  */
 
+import { eachObject, type JsonObject } from './openapi-json.js';
+
 const MENTION = /(?<!\]\()(?<![[/\w])docs\/([a-z0-9-]+)\.md(#[a-z0-9-]+)?/g;
 
 /** The description with each guide mention linked. */
@@ -13,17 +15,13 @@ export function linkGuideMentions(text: string): string {
 
 /** Links the guide mentions of every `description` in `doc` (in place) and returns it. */
 export function linkGuides<T extends object>(doc: T): T {
-  const visit = (node: unknown): void => {
-    if (!node || typeof node !== 'object') return;
-    if (Array.isArray(node)) return node.forEach(visit);
-    const record = node as Record<string, unknown>;
-    for (const [key, value] of Object.entries(record)) {
-      // `examples` hold data; a description there is a value, not prose.
-      if (key === 'examples' || key === 'example') continue;
-      if (key === 'description' && typeof value === 'string') record[key] = linkGuideMentions(value);
-      else visit(value);
-    }
-  };
-  visit(doc);
+  eachObject(
+    doc as unknown as JsonObject,
+    (node) => {
+      if (typeof node.description === 'string') node.description = linkGuideMentions(node.description);
+    },
+    // `examples` hold data; a description there is a value, not prose.
+    new Set(['examples', 'example']),
+  );
   return doc;
 }

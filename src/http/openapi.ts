@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppEnv } from '../config/types.js';
 import { API_VERSION } from '../version.js';
 import { ADMIN_PREFIX } from './admin/admin-api.js';
-import { nameTitledSchemas, pruneUnusedComponents } from './openapi-components.js';
+import { addDiscriminators, nameTitledSchemas, pruneUnusedComponents } from './openapi-components.js';
 import { declareResponseHeaders } from './openapi-headers.js';
 import { linkGuides } from './openapi-links.js';
 import { REQUEST_EXAMPLES } from './request-examples.js';
@@ -36,11 +36,11 @@ const documenting =
   };
 
 /**
- * Titled schemas become named components, response headers are declared, guide mentions linked, and what a document
+ * Titled schemas become named components, unions keyed on a property get their discriminator, response headers are declared, guide mentions linked, and what a document
  * does not use is dropped (openapi-components.ts, openapi-headers.ts, openapi-links.ts).
  */
 const namingComponents: SwaggerTransformObject = (document) =>
-  pruneUnusedComponents(linkGuides(declareResponseHeaders(nameTitledSchemas('openapiObject' in document ? document.openapiObject : document.swaggerObject))));
+  pruneUnusedComponents(linkGuides(declareResponseHeaders(addDiscriminators(nameTitledSchemas('openapiObject' in document ? document.openapiObject : document.swaggerObject)))));
 
 const isAdmin = (url: string) => url.startsWith(`${ADMIN_PREFIX}/`);
 

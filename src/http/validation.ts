@@ -132,12 +132,18 @@ const CODE_BY_KEYWORD: Record<string, string> = {
   maxProperties: 'too_many_properties',
   uniqueItems: 'duplicate_items',
   invalidCharacters: 'invalid_characters',
+  exactlyOneOf: 'not_allowed',
 };
 
 function describe(error: ErrorObject): string {
   switch (error.keyword) {
     case 'required':
-      return 'is required';
+      {
+        const group = (error.params as { exactlyOneOf?: string[] }).exactlyOneOf;
+        return group ? `is required: give exactly one of ${list(group)}` : 'is required';
+      }
+    case 'exactlyOneOf':
+      return error.message ?? 'cannot be given with the others';
     case 'additionalProperties':
       return 'is not a known field';
     case 'enum':
@@ -149,12 +155,73 @@ function describe(error: ErrorObject): string {
 
 const PART: Record<string, FieldError['in']> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
+const unescapePointerToken = (token: string) => token.replace(/~1/g, '/').replace(/~0/g, '~');
+const list = (names: string[]) => (names.length <= 2 ? names.join(' and ') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
+
+/**
+ * The errors of a failed "exactly one of" group (combinators.ts exactlyOneOf), read from Ajv's own errors: each
+ * branch requires its field (a `required` error names a missing one) and forbids the others (a `false schema`
+ * error at a given one). Returns the branch errors it explains and what to report instead: `required` at the first
+ * field when none is given, `not_allowed` at each given field when several are. Undefined for any other oneOf.
+ */
+function exactlyOneOfGroup(group: ErrorObject, errors: ErrorObject[]): { explained: Set<ErrorObject>; replacement: ErrorObject[] } | undefined {
+  if ((group.params as { passingSchemas?: unknown }).passingSchemas !== null) return undefined;
+  const prefix = `${group.schemaPath}/`;
+  const branch = errors.filter((e) => e.schemaPath.startsWith(prefix));
+  if (branch.length === 0) return undefined;
+  // Each field's own branch: where it is required, or (a given field) the one branch that does not forbid it.
+  const missingIn = new Map<string, number>();
+  const forbiddenIn = new Map<string, Set<number>>();
+  const branches = new Set<number>();
+  for (const e of branch) {
+    const rest = e.schemaPath.slice(prefix.length);
+    const index = Number(rest.split('/')[0]);
+    const forbidden = /^\d+\/properties\/([^/]+)\/false schema$/.exec(rest);
+    branches.add(index);
+    if (e.keyword === 'required' && /^\d+\/required$/.test(rest) && e.instancePath === group.instancePath) {
+      missingIn.set((e.params as { missingProperty: string }).missingProperty, index);
+    } else if (e.keyword === 'false schema' && forbidden) {
+      const name = unescapePointerToken(forbidden[1]!);
+      if (e.instancePath !== `${group.instancePath}/${escapePointerToken(name)}`) return undefined;
+      forbiddenIn.set(name, (forbiddenIn.get(name) ?? new Set()).add(index));
+    } else {
+      return undefined;
+    }
+  }
+  const ownBranch = (name: string) => missingIn.get(name) ?? [...branches].find((i) => !forbiddenIn.get(name)!.has(i)) ?? branches.size;
+  const byBranch = (names: Iterable<string>) => [...names].sort((a, b) => ownBranch(a) - ownBranch(b));
+  const given = byBranch(forbiddenIn.keys());
+  const names = byBranch(new Set([...missingIn.keys(), ...given]));
+  const at = (name: string) => `${group.instancePath}/${escapePointerToken(name)}`;
+  const replacement: ErrorObject[] =
+    given.length === 0
+      ? [{ keyword: 'required', instancePath: group.instancePath, schemaPath: group.schemaPath, params: { missingProperty: names[0], exactlyOneOf: names } }]
+      : given.map((name) => ({
+          keyword: 'exactlyOneOf',
+          instancePath: at(name),
+          schemaPath: group.schemaPath,
+          params: {},
+          message: `cannot be given with ${list(given.filter((g) => g !== name))}: give exactly one of ${list(names)}`,
+        }));
+  return { explained: new Set(branch), replacement };
+}
+
 /** Ajv errors as one entry per bad field, each located by JSON pointer. */
-export function toFieldErrors(errors: ErrorObject[], dataVar: string): FieldError[] {
+export function toFieldErrors(ajvErrors: ErrorObject[], dataVar: string): FieldError[] {
   const where = PART[dataVar] ?? 'body';
   const seen = new Set<string>();
   const out: FieldError[] = [];
+  // "Exactly one of" groups become one clear error each, in place of their branches' errors.
+  const explained = new Set<ErrorObject>();
+  const errors = ajvErrors.flatMap((error) => {
+    if (error.keyword !== 'oneOf') return [error];
+    const group = exactlyOneOfGroup(error, ajvErrors);
+    if (!group) return [error];
+    group.explained.forEach((e) => explained.add(e));
+    return group.replacement;
+  });
   for (const error of errors) {
+    if (explained.has(error)) continue;
     // anyOf/oneOf wrappers repeat what their branches already said.
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
     let pointer = error.instancePath;

@@ -141,7 +141,13 @@ export function openApiChecker(doc: OpenApiDoc) {
     assert.ok(validate(res.body), `${entry.op.operationId} ${res.status}: ${ajv.errorsText(validate.errors)} in ${res.text.slice(0, 300)}`);
   }
 
-  return { operations, assertConforms };
+  /** A validator of one named component (`#/components/schemas/<name>`), for payloads no operation returns as such. */
+  function componentValidator(name: string): (value: unknown) => string | undefined {
+    const validate = ajv.compile({ $ref: `openapi#/components/schemas/${escape(name)}` });
+    return (value) => (validate(value) ? undefined : ajv.errorsText(validate.errors));
+  }
+
+  return { operations, assertConforms, componentValidator };
 }
 
 /**

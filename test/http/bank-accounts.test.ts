@@ -150,7 +150,8 @@ for (const backend of backends()) {
       }
       const both = await create({ iban: { iban: 'DE89370400440532013000' } });
       assert.equal(both.status, 400);
-      assert.deepEqual(both.body.errors.map((e: { pointer: string }) => e.pointer), ['/iban']);
+      // Exactly one of us and iban (a oneOf in the document): both given names each.
+      assert.deepEqual(both.body.errors.map((e: { pointer: string; code: string }) => `${e.pointer} ${e.code}`), ['/us not_allowed', '/iban not_allowed']);
       assert.equal((await rows(alice.accountId)).length, before, 'nothing written');
     });
 

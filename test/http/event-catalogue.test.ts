@@ -8,7 +8,9 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { eq } from 'drizzle-orm';
 import { accounts, wallets } from '../../src/db/schema/index.js';
 import { ALL_EVENT_TYPES, EVENT_TYPES } from '../../src/domain/events/catalogue.js';
+import { eventSchemaName } from '../../src/http/schemas/events.js';
 import { eventually } from '../harness/eventually.js';
+import { openApiChecker, type OpenApiDoc } from '../harness/openapi.js';
 import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { berliner, californian, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
@@ -62,6 +64,7 @@ describe('event catalogue', () => {
   let receiver: http.Server;
   let anvil: Anvil;
   const examples = new Map<string, unknown>();
+  const emitted: { type: string }[] = [];
 
   before(async () => {
     anvil = await startAnvil(8453);
@@ -218,6 +221,7 @@ describe('event catalogue', () => {
       const page = await c.get(`/v1/events?order=asc&limit=100${cursor ? `&startingAfter=${cursor}` : ''}`);
       ok(page);
       for (const e of page.body.data) {
+        emitted.push(e);
         seen.add(e.type);
         if (!examples.has(e.type)) examples.set(e.type, e);
       }
@@ -226,6 +230,26 @@ describe('event catalogue', () => {
     }
     assert.deepEqual([...seen].filter((t) => !(t in EVENT_TYPES)), [], 'emitted but not catalogued');
     assert.deepEqual(ALL_EVENT_TYPES.filter((t) => !seen.has(t)), [], 'catalogued but never emitted here');
+  });
+
+  it('every event matches the schema of its type in the served document (Event: a oneOf keyed on type)', async () => {
+    const res = await fetch(`${server.url}/openapi.json`);
+    const doc = (await res.json()) as OpenApiDoc;
+    const event = doc.components.schemas!.Event as { oneOf: { $ref: string }[]; discriminator: { propertyName: string; mapping: Record<string, string> } };
+    assert.equal(event.discriminator.propertyName, 'type');
+    assert.deepEqual(Object.keys(event.discriminator.mapping).sort(), [...ALL_EVENT_TYPES].sort(), 'one branch per catalogued type');
+    const checker = openApiChecker(doc);
+    const anyEvent = checker.componentValidator('Event');
+    assert.ok(emitted.length >= ALL_EVENT_TYPES.length, `${emitted.length} events`);
+    for (const e of emitted) {
+      assert.equal(anyEvent(e), undefined, `${e.type}: ${anyEvent(e)} in ${JSON.stringify(e).slice(0, 400)}`);
+      const ofType = checker.componentValidator(eventSchemaName(e.type));
+      assert.equal(ofType(e), undefined, `${e.type} matches ${eventSchemaName(e.type)}`);
+      assert.equal(event.discriminator.mapping[e.type], `#/components/schemas/${eventSchemaName(e.type)}`);
+    }
+    // The branches tell types apart: an event with another type's name fails.
+    const [first] = emitted as { type: string; data: unknown }[];
+    assert.notEqual(anyEvent({ ...first, type: 'transaction.completed' }), undefined);
   });
 
   it('docs/event-types.md shows a payload of every type, shaped like the real one', () => {

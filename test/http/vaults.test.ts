@@ -213,10 +213,17 @@ for (const backend of backends()) {
         assert.equal(res.body.code, code);
         if (pointer) assert.ok(res.body.errors.some((e: { pointer: string }) => e.pointer === pointer), res.text);
       }
-      for (const body of [{ accountId: alice.accountId, vaultId }, { accountId: alice.accountId, vaultId, amount: '1', shares: '1' }]) {
-        const res = await prepare('prepare-vault-withdrawal', body);
+      // Exactly one of amount and shares (a oneOf in the document): neither names the first, both name each.
+      const exactlyOne: [Record<string, unknown>, string[]][] = [
+        [{}, ['/amount required']],
+        [{ amount: '1', shares: '1' }, ['/amount not_allowed', '/shares not_allowed']],
+        [{ amount: '1', shares: 1 }, ['/amount not_allowed', '/shares invalid_type', '/shares not_allowed']],
+      ];
+      for (const [extra, expected] of exactlyOne) {
+        const res = await prepare('prepare-vault-withdrawal', { accountId: alice.accountId, vaultId, ...extra });
         assert.equal(res.status, 400, res.text);
-        assert.equal(res.body.errors[0].pointer, '/amount');
+        assert.deepEqual(res.body.errors.map((e: { pointer: string; code: string }) => `${e.pointer} ${e.code}`).sort(), expected, res.text);
+        assert.match(res.body.errors[0].detail, /exactly one of amount and shares/);
       }
       const tooMuch = await prepare('prepare-vault-withdrawal', { accountId: alice.accountId, vaultId, shares: '1' });
       assert.deepEqual([tooMuch.status, tooMuch.body.code], [422, 'insufficient_funds']);

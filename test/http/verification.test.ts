@@ -136,9 +136,13 @@ for (const backend of backends()) {
       const theirs = await globex.client.post('/v1/submit/create-individual-account', { userInfo: berliner({ email: 'g@example.de' }), serviceTermsSignedAt: signedAt() });
       assert.equal((await acme.client.post('/v1/submit/request-verification', { accountId: theirs.body.accountId })).status, 404);
       assert.equal((await simulate({ accountId: theirs.body.accountId, outcome: 'approve' })).status, 404);
-      assert.equal((await acme.client.post('/v1/submit/request-verification', {})).status, 400);
-      assert.equal((await acme.client.post('/v1/submit/request-verification', { accountId: theirs.body.accountId, beneficiaryId: theirs.body.accountId })).status, 400);
-      assert.equal((await simulate({ outcome: 'approve' })).status, 400);
+      const fields = (res: { body: { errors: { pointer: string; code: string }[] } }) => res.body.errors.map((e) => `${e.pointer} ${e.code}`);
+      const neither = await acme.client.post('/v1/submit/request-verification', {});
+      assert.deepEqual([neither.status, fields(neither)], [400, ['/accountId required']], neither.text);
+      const both = await acme.client.post('/v1/submit/request-verification', { accountId: theirs.body.accountId, beneficiaryId: theirs.body.accountId });
+      assert.deepEqual([both.status, fields(both)], [400, ['/accountId not_allowed', '/beneficiaryId not_allowed']], both.text);
+      const simulated = await simulate({ outcome: 'approve' });
+      assert.deepEqual([simulated.status, fields(simulated)], [400, ['/accountId required']], simulated.text);
     });
   });
 

@@ -57,6 +57,21 @@ for (const backend of backends()) {
       assert.equal(new Set(ids).size, ids.length, 'no item twice');
     });
 
+    it('sends the same mutation twice in one second: the second is signed with the next second, not refused as a replay', async () => {
+      // One instant for every signature here, however slow the machine.
+      const at = server.clock.seconds();
+      const client = () => createIntegratorClient({ baseUrl: server.url, privateKey: acme.privateKey, now: () => at });
+      const twice = client();
+      const body = { label: `twice-${randomUUID()}`, scope: 'read_only' as const };
+      const first = await twice.createCredential({ body });
+      const second = await twice.createCredential({ body });
+      assert.notEqual(first.credential.credentialId, second.credential.credentialId, 'two credentials');
+      // Two clients signing the same message at one timestamp are the replay the guard exists for.
+      const other = { ...body, label: `${body.label}-other` };
+      await client().createCredential({ body: other });
+      await assert.rejects(client().createCredential({ body: other }), (err: unknown) => err instanceof IntegratorApiError && err.code === 'duplicate_request');
+    });
+
     it('throws typed errors: status, code, requestId and the fields of a 400', async () => {
       // The types come from the OpenAPI document: a missing required part does not compile.
       // @ts-expect-error get-account-details needs its query (accountId)

@@ -1,6 +1,8 @@
 import { IntegratorApiError, IntegratorConnectionError } from './errors.js';
 import type { operations } from './generated/openapi.js';
 import { OPERATIONS, type OperationId } from './generated/operations.js';
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 import { signingKey, signRequest } from './signing.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -65,6 +67,8 @@ export interface RawResponse {
 
 const MUTATING = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 const MAX_BACKOFF_MS = 30_000;
+/** How long a signed mutation's timestamp is remembered: the server's window (60 s) and a margin. */
+const REMEMBER_SECONDS = 120;
 
 /** Retry-After as seconds or an HTTP date; undefined when absent or unreadable. */
 function retryAfterMs(headers: Headers, nowMs: number): number | undefined {
@@ -119,13 +123,28 @@ export function createIntegratorClient(options: ClientOptions) {
    * server gives one, else exponential backoff with full jitter. Every attempt is signed afresh (a new timestamp); a
    * mutation carries the same Idempotency-Key on every attempt, so it takes effect once.
    */
+  // The last timestamp each mutating message was signed with. Two identical mutations in one second (a user asking
+  // for two one-time codes in a row) would be one signed message, which the server's replay guard refuses as 409
+  // duplicate_request: the later one is signed with the next second instead (the server accepts ±60 s).
+  const lastSigned = new Map<string, number>();
+  function timestampFor(method: string, pathAndQuery: string, payload: string | undefined): number {
+    const current = now();
+    if (!MUTATING.has(method)) return current;
+    const message = bytesToHex(sha256(utf8ToBytes(`${method} ${pathAndQuery}\n${payload ?? ''}`)));
+    const last = lastSigned.get(message);
+    const timestamp = last !== undefined && last >= current ? last + 1 : current;
+    if (lastSigned.size > 1000) for (const [m, at] of lastSigned) if (at < current - REMEMBER_SECONDS) lastSigned.delete(m);
+    lastSigned.set(message, timestamp);
+    return timestamp;
+  }
+
   async function request(method: string, pathAndQuery: string, body?: unknown, call: CallOptions = {}): Promise<RawResponse> {
     const upper = method.toUpperCase();
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const idempotencyKey = MUTATING.has(upper) ? (call.idempotencyKey ?? globalThis.crypto.randomUUID()) : undefined;
     const timeoutMs = call.timeoutMs ?? options.timeoutMs ?? 30_000;
     for (let attempt = 0; ; attempt++) {
-      const headers: Record<string, string> = { ...signRequest(key, now(), upper, pathAndQuery, payload), accept: 'application/json' };
+      const headers: Record<string, string> = { ...signRequest(key, timestampFor(upper, pathAndQuery, payload), upper, pathAndQuery, payload), accept: 'application/json' };
       if (payload !== undefined) headers['content-type'] = 'application/json';
       if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
       const timeout = AbortSignal.timeout(timeoutMs);

@@ -97,3 +97,18 @@ export function transition(subject: Subject, from: VerificationStatus, action: A
 export function isPreReview(status: VerificationStatus): boolean {
   return PRE_REVIEW.has(status);
 }
+
+/** Every action type, for the `action` of a *.verification_status.changed event's object. */
+export const ACTION_TYPES = Object.keys({
+  data_changed: true,
+  request_verification: true,
+  persons_ready: true,
+  persons_not_ready: true,
+  approve: true,
+  reject: true,
+  request_resubmission: true,
+  resubmitted: true,
+  deactivate: true,
+  reactivate: true,
+  reopen: true,
+} satisfies Record<ActionType, true>) as ActionType[];

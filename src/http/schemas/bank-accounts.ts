@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { BANK_ACCOUNT_STATUSES } from '../../db/schema/index.js';
 import { BANK_CURRENCIES } from '../../domain/bank-accounts/bank-details.js';
+import { exactlyOneOf } from './combinators.js';
 import { AddressSchema, Nullable, Uuid } from './onboarding/common.js';
 
 const Currency = Type.Enum([...BANK_CURRENCIES], { type: 'string', description: 'USD (ACH, with `us`) or EUR (SEPA, with `iban`)' });
@@ -32,7 +33,7 @@ export const CreateBankAccountBody = Type.Object(
     ),
     address: Type.Optional(AddressSchema),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, ...exactlyOneOf('us', 'iban'), description: 'Exactly one of us (currency USD) and iban (currency EUR)' },
 );
 
 export const BankAccountSchema = Type.Object(

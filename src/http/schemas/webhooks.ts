@@ -1,36 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { ALL_EVENT_TYPES } from '../../domain/events/catalogue.js';
 import { MAX_CUSTOM_HEADERS } from '../../domain/webhooks/custom-headers.js';
 
 const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
-
-export const EventSchema = Type.Object(
-  {
-    id: Uuid('Also the webhook-id of every delivery of this event'),
-    type: Type.Enum(ALL_EVENT_TYPES, { type: 'string', description: 'Dotted event type (docs/event-types.md)', examples: ['user.verification_status.changed'] }),
-    objectType: Type.String({ examples: ['user'] }),
-    objectId: Type.String({ description: 'The object the event is about' }),
-    sequence: Type.Integer({ minimum: 1, description: 'Per object, strictly increasing: order one object’s events by it' }),
-    apiVersion: Type.String({ examples: ['0.2.0'] }),
-    createdAt: DateTime(),
-    data: Type.Object(
-      {
-        object: Type.Unknown({ description: 'The object as the API returns it, after the change' }),
-        previousAttributes: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'For changes: the changed fields’ values before it' })),
-      },
-      { additionalProperties: true, description: 'Some types add members (e.g. webhook_subscription.disabled adds reason and detail)' },
-    ),
-  },
-  { $id: 'Event', additionalProperties: false, title: 'Event' },
-);
-/** The named component `Event` (registered in app.ts). */
-export const EventRef = Type.Unsafe<Static<typeof EventSchema>>(Type.Ref('Event'));
-
-export const EventPageSchema = Type.Object(
-  { data: Type.Array(EventRef), hasMore: Type.Boolean({ description: 'More events follow; pass the last id as startingAfter' }) },
-  { additionalProperties: false, description: 'One page of events' },
-);
 
 export const ListEventsQuery = Type.Object(
   {
@@ -98,7 +70,7 @@ export const SubscriptionSchema = Type.Object(
   },
   { $id: 'WebhookSubscription', additionalProperties: false, title: 'WebhookSubscription' },
 );
-const SubscriptionRef = Type.Unsafe<Static<typeof SubscriptionSchema>>(Type.Ref('WebhookSubscription'));
+export const SubscriptionRef = Type.Unsafe<Static<typeof SubscriptionSchema>>(Type.Ref('WebhookSubscription'));
 
 export const SubscriptionListingSchema = Type.Object(
   {

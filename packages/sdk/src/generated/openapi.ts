@@ -1578,41 +1578,11 @@ export type components = {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** Event */
-        Event: {
-            /**
-             * Format: uuid
-             * @description Also the webhook-id of every delivery of this event
-             */
-            id: string;
-            /**
-             * @description Dotted event type ([docs/event-types.md](/guides/event-types))
-             * @example user.verification_status.changed
-             * @enum {string}
-             */
-            type: "integrator.created" | "credential.created" | "credential.updated" | "credential.deleted" | "user.created" | "user.updated" | "user.verification_status.changed" | "account.created" | "account.wallet_created" | "account.approval_policy_updated" | "account.product_enabled" | "account.product_disabled" | "member.added" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "invitation.expired" | "entity.created" | "entity.updated" | "entity.verification_status.changed" | "associated_person.created" | "associated_person.updated" | "associated_person.removed" | "associated_person.verification_status.changed" | "bank_account.created" | "bank_account.status_changed" | "bank_account.removed" | "webhook_subscription.created" | "webhook_subscription.updated" | "webhook_subscription.key_rotated" | "webhook_subscription.deleted" | "webhook_subscription.disabled" | "webhook.test" | "transaction.created" | "transaction.status.changed" | "transaction.completed" | "transaction.approval_added" | "transaction.failed";
-            /** @example user */
-            objectType: string;
-            /** @description The object the event is about */
-            objectId: string;
-            /** @description Per object, strictly increasing: order one object’s events by it */
-            sequence: number;
-            /** @example 0.2.0 */
-            apiVersion: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** @description Some types add members (e.g. webhook_subscription.disabled adds reason and detail) */
-            data: {
-                /** @description The object as the API returns it, after the change */
-                object: unknown;
-                /** @description For changes: the changed fields’ values before it */
-                previousAttributes?: {
-                    [key: string]: unknown;
-                };
-            } & {
-                [key: string]: unknown;
-            };
-        };
+        /**
+         * Event
+         * @description An event: `type` says which, and what `data.object` is ([docs/event-types.md](/guides/event-types))
+         */
+        Event: components["schemas"]["IntegratorCreatedEvent"] | components["schemas"]["CredentialCreatedEvent"] | components["schemas"]["CredentialUpdatedEvent"] | components["schemas"]["CredentialDeletedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserVerificationStatusChangedEvent"] | components["schemas"]["AccountCreatedEvent"] | components["schemas"]["AccountWalletCreatedEvent"] | components["schemas"]["AccountApprovalPolicyUpdatedEvent"] | components["schemas"]["AccountProductEnabledEvent"] | components["schemas"]["AccountProductDisabledEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["InvitationCreatedEvent"] | components["schemas"]["InvitationAcceptedEvent"] | components["schemas"]["InvitationRevokedEvent"] | components["schemas"]["InvitationExpiredEvent"] | components["schemas"]["EntityCreatedEvent"] | components["schemas"]["EntityUpdatedEvent"] | components["schemas"]["EntityVerificationStatusChangedEvent"] | components["schemas"]["AssociatedPersonCreatedEvent"] | components["schemas"]["AssociatedPersonUpdatedEvent"] | components["schemas"]["AssociatedPersonRemovedEvent"] | components["schemas"]["AssociatedPersonVerificationStatusChangedEvent"] | components["schemas"]["BankAccountCreatedEvent"] | components["schemas"]["BankAccountStatusChangedEvent"] | components["schemas"]["BankAccountRemovedEvent"] | components["schemas"]["WebhookSubscriptionCreatedEvent"] | components["schemas"]["WebhookSubscriptionUpdatedEvent"] | components["schemas"]["WebhookSubscriptionKeyRotatedEvent"] | components["schemas"]["WebhookSubscriptionDeletedEvent"] | components["schemas"]["WebhookSubscriptionDisabledEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["TransactionCreatedEvent"] | components["schemas"]["TransactionStatusChangedEvent"] | components["schemas"]["TransactionCompletedEvent"] | components["schemas"]["TransactionApprovalAddedEvent"] | components["schemas"]["TransactionFailedEvent"];
         /** WebhookSubscription */
         WebhookSubscription: {
             /** Format: uuid */
@@ -1868,27 +1838,152 @@ export type components = {
             /** @description Distinct members whose approval counts now (owners and approvers), oldest first */
             received: components["schemas"]["ReceivedApproval"][];
         };
-        /** Token */
-        Token: {
-            /** @description Lowercase hex */
-            address: string;
-            symbol: string;
-            decimals: number;
+        /**
+         * Integrator
+         * @description The integrator, as the operator created it
+         */
+        Integrator: {
+            /** Format: uuid */
+            integratorId: string;
+            name: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** IntegratorEventData */
+        IntegratorEventData: {
+            object: components["schemas"]["Integrator"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
         };
         /**
-         * Health
-         * @description Service health; 503 when the database is unavailable
+         * IntegratorCreatedEvent
+         * @description The operator created the integrator (the first event of every integrator)
          */
-        Health: {
+        IntegratorCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "integrator.created";
             /** @enum {string} */
-            status: "ok" | "degraded";
-            /** @description Interface version */
-            version: string;
-            database: {
-                /** @enum {string} */
-                status: "ok" | "unavailable";
-                latencyMs: number;
+            objectType: "integrator";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["IntegratorEventData"];
+        };
+        /** CredentialEventData */
+        CredentialEventData: {
+            object: components["schemas"]["Credential"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
             };
+        };
+        /**
+         * CredentialCreatedEvent
+         * @description A credential was issued
+         */
+        CredentialCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "credential.created";
+            /** @enum {string} */
+            objectType: "credential";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["CredentialEventData"];
+        };
+        /**
+         * CredentialUpdatedEvent
+         * @description A credential’s label, scope or active status changed (previousAttributes has the old values)
+         */
+        CredentialUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "credential.updated";
+            /** @enum {string} */
+            objectType: "credential";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["CredentialEventData"];
+        };
+        /**
+         * CredentialDeletedEvent
+         * @description A credential was deleted (the object as it was)
+         */
+        CredentialDeletedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "credential.deleted";
+            /** @enum {string} */
+            objectType: "credential";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["CredentialEventData"];
         };
         /** Address */
         Address: {
@@ -1949,39 +2044,6 @@ export type components = {
              */
             mostRecentOccupation: "11-0000" | "13-0000" | "15-0000" | "17-0000" | "19-0000" | "21-0000" | "23-0000" | "25-0000" | "27-0000" | "29-0000" | "31-0000" | "33-0000" | "35-0000" | "37-0000" | "39-0000" | "41-0000" | "43-0000" | "45-0000" | "47-0000" | "49-0000" | "51-0000" | "53-0000" | "55-0000";
         };
-        /** UserDocumentSubmission */
-        UserDocumentSubmission: {
-            /** @enum {string} */
-            documentType: "passport" | "national_id_front" | "national_id_back" | "proof_of_address" | "other";
-            /**
-             * @description ISO 3166-1 alpha-3, from the spec’s list
-             * @enum {string}
-             */
-            issuingCountry: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-            /** @description data:<media_type>;base64,<data> with media type image/jpeg, image/png, application/pdf; at most 10 MiB decoded */
-            document: string;
-            documentNumber?: string;
-            description?: string;
-        };
-        /**
-         * PasskeyAttestation
-         * @description The PublicKeyCredential of navigator.credentials.create(), blobs base64url
-         */
-        PasskeyAttestation: {
-            credentialId: string;
-            clientDataJson: string;
-            attestationObject: string;
-            transports: string[];
-        };
-        /**
-         * PasskeyRegistration
-         * @description A passkey registration, verified before it is stored: attestation format none or packed, an ES256 key, an allowed rp id and origin ([docs/passkeys.md](/guides/passkeys))
-         */
-        PasskeyRegistration: {
-            authenticatorName: string;
-            challenge: string;
-            attestation: components["schemas"]["PasskeyAttestation"];
-        };
         /** Document */
         Document: {
             /** @enum {string} */
@@ -1993,33 +2055,6 @@ export type components = {
             documentId: string;
             warnings: string[] | null;
             errors: string[] | null;
-        };
-        /** UserInfoPatch */
-        UserInfoPatch: {
-            firstName?: string;
-            middleName?: string | null;
-            lastName?: string;
-            /** @description Contact e-mail */
-            email?: string;
-            /** @description E.164, e.g. +14155552671 */
-            phone?: string | null;
-            /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
-            birthDate?: string | null;
-            /**
-             * @description ISO 3166-1 alpha-3, from the spec’s list
-             * @enum {string|null}
-             */
-            nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-            /**
-             * @description ISO 3166-1 alpha-3, from the spec’s list
-             * @enum {string|null}
-             */
-            countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-            residentialAddress?: components["schemas"]["Address"] | null;
-            /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
-            socialSecurityNumber?: string | null;
-            /** @description http(s) URL */
-            profilePictureUrl?: string | null;
         };
         /**
          * User
@@ -2046,14 +2081,707 @@ export type components = {
             /** @description Present only when something required is missing: IDENTITY_DOCUMENT, PROOF_OF_ADDRESS_DOCUMENT, USER_INFO_* */
             missingDocuments?: string[];
         };
+        /** UserEventData */
+        UserEventData: {
+            object: components["schemas"]["User"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * UserCreatedEvent
+         * @description A user was created (create-user or create-individual-account)
+         */
+        UserCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "user.created";
+            /** @enum {string} */
+            objectType: "user";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["UserEventData"];
+        };
+        /**
+         * UserUpdatedEvent
+         * @description A user’s data or documents changed
+         */
+        UserUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "user.updated";
+            /** @enum {string} */
+            objectType: "user";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["UserEventData"];
+        };
+        /**
+         * UserVerificationStatusChange
+         * @description The user’s new verification status
+         */
+        UserVerificationStatusChange: {
+            /** Format: uuid */
+            userId: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            /**
+             * @description What moved the status ([docs/verification.md](/guides/verification))
+             * @enum {string}
+             */
+            action: "data_changed" | "request_verification" | "persons_ready" | "persons_not_ready" | "approve" | "reject" | "request_resubmission" | "resubmitted" | "deactivate" | "reactivate" | "reopen";
+            /** @description The operator’s or the sandbox’s reason, if one was given */
+            reason: string | null;
+        };
+        /** UserVerificationStatusEventData */
+        UserVerificationStatusEventData: {
+            object: components["schemas"]["UserVerificationStatusChange"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * UserVerificationStatusChangedEvent
+         * @description A user’s verificationStatus changed
+         */
+        UserVerificationStatusChangedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "user.verification_status.changed";
+            /** @enum {string} */
+            objectType: "user";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["UserVerificationStatusEventData"];
+        };
+        /**
+         * AccountIndividual
+         * @description A user’s account
+         */
+        AccountIndividual: {
+            /** Format: uuid */
+            accountId: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            walletAddress: string | null;
+            /** @enum {string|null} */
+            custody: "custodial" | "self_custodial" | null;
+            /**
+             * Format: uuid
+             * @description Custody organization of a custodial wallet
+             */
+            organizationId?: string;
+            requiredApprovals: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "individual";
+            /**
+             * Format: uuid
+             * @description The user who owns the account
+             */
+            userId: string;
+        };
+        /**
+         * AccountEntity
+         * @description An entity’s (company’s) account
+         */
+        AccountEntity: {
+            /** Format: uuid */
+            accountId: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            walletAddress: string | null;
+            /** @enum {string|null} */
+            custody: "custodial" | "self_custodial" | null;
+            /**
+             * Format: uuid
+             * @description Custody organization of a custodial wallet
+             */
+            organizationId?: string;
+            requiredApprovals: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "entity";
+            /**
+             * Format: uuid
+             * @description The entity (company) that owns the account
+             */
+            entityId: string;
+        };
+        /**
+         * Account
+         * @description An account, individual or entity (keyed on type)
+         */
+        Account: components["schemas"]["AccountIndividual"] | components["schemas"]["AccountEntity"];
+        /** AccountEventData */
+        AccountEventData: {
+            object: components["schemas"]["Account"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * AccountCreatedEvent
+         * @description An individual or entity account was created
+         */
+        AccountCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "account.created";
+            /** @enum {string} */
+            objectType: "account";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["AccountEventData"];
+        };
+        /**
+         * AccountWalletCreatedEvent
+         * @description An entity account made before entities had wallets was given its custodial wallet (create-entity-wallet)
+         */
+        AccountWalletCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "account.wallet_created";
+            /** @enum {string} */
+            objectType: "account";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["AccountEventData"];
+        };
+        /**
+         * ApprovalPolicy
+         * @description How many member approvals a transaction from the account’s wallet needs
+         */
+        ApprovalPolicy: {
+            /** Format: uuid */
+            accountId: string;
+            /** @description 0 self-custodial, 1 individual, 1..approvers for an entity */
+            requiredApprovals: number;
+            /** @description Members who count towards the quorum (owners and approvers); null for individual accounts */
+            approvers: number | null;
+        };
+        /** ApprovalPolicyEventData */
+        ApprovalPolicyEventData: {
+            object: components["schemas"]["ApprovalPolicy"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * AccountApprovalPolicyUpdatedEvent
+         * @description An owner changed how many member approvals a transaction from the entity wallet needs (previousAttributes has the old requiredApprovals)
+         */
+        AccountApprovalPolicyUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "account.approval_policy_updated";
+            /** @enum {string} */
+            objectType: "account";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["ApprovalPolicyEventData"];
+        };
+        /**
+         * AccountProduct
+         * @description One product for one account
+         */
+        AccountProduct: {
+            /** Format: uuid */
+            accountId: string;
+            /**
+             * @description [docs/products.md](/guides/products)
+             * @enum {string}
+             */
+            productId: "custodial_wallet" | "fiat_deposits" | "fiat_withdrawals" | "yield_vaults";
+            /**
+             * @description unavailable: see reasons; available: enable-product
+             * @enum {string}
+             */
+            status: "available" | "enabled" | "unavailable";
+            reasons: ("account_type_not_supported" | "verification_not_active" | "country_not_supported" | "country_unknown" | "wallet_missing" | "self_custodial_account")[];
+            /** Format: date-time */
+            termsAcceptedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the account’s choice last changed; null while the default applies
+             */
+            updatedAt: string | null;
+        };
+        /** AccountProductEventData */
+        AccountProductEventData: {
+            object: components["schemas"]["AccountProduct"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * AccountProductEnabledEvent
+         * @description An account enabled a product (object: the account’s product, with termsAcceptedAt)
+         */
+        AccountProductEnabledEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "account.product_enabled";
+            /** @enum {string} */
+            objectType: "account_product";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["AccountProductEventData"];
+        };
+        /**
+         * AccountProductDisabledEvent
+         * @description An account disabled a product: its operations refuse the account until it is enabled again
+         */
+        AccountProductDisabledEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "account.product_disabled";
+            /** @enum {string} */
+            objectType: "account_product";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["AccountProductEventData"];
+        };
+        /**
+         * Member
+         * @description A member of an entity account: a user with one role
+         */
+        Member: {
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            userId: string;
+            /**
+             * @description [docs/members.md#roles](/guides/members#roles)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "approver" | "initiator" | "viewer";
+            firstName: string | null;
+            lastName: string | null;
+            email: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** MemberEventData */
+        MemberEventData: {
+            object: components["schemas"]["Member"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * MemberAddedEvent
+         * @description A user became a member of an entity account: its representative as first owner, or by accepting an invitation
+         */
+        MemberAddedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member.added";
+            /** @enum {string} */
+            objectType: "member";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["MemberEventData"];
+        };
+        /**
+         * MemberRoleChangedEvent
+         * @description A member’s role changed (previousAttributes has the old role)
+         */
+        MemberRoleChangedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member.role_changed";
+            /** @enum {string} */
+            objectType: "member";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["MemberEventData"];
+        };
+        /**
+         * MemberRemovedEvent
+         * @description A member was removed from an entity account (the object as it was)
+         */
+        MemberRemovedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member.removed";
+            /** @enum {string} */
+            objectType: "member";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["MemberEventData"];
+        };
+        /**
+         * Invitation
+         * @description An invitation to become a member (never its token)
+         */
+        Invitation: {
+            /** Format: uuid */
+            invitationId: string;
+            /** Format: uuid */
+            accountId: string;
+            email: string;
+            /**
+             * @description [docs/members.md#roles](/guides/members#roles)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "approver" | "initiator" | "viewer";
+            /** @enum {string} */
+            status: "pending" | "accepted" | "revoked" | "expired";
+            /**
+             * Format: date-time
+             * @description The link stops working then (7 days after the last send)
+             */
+            expiresAt: string;
+            /**
+             * Format: uuid
+             * @description The acting member who invited; null: the integrator alone (first owner)
+             */
+            invitedByUserId: string | null;
+            /**
+             * Format: uuid
+             * @description The user who accepted
+             */
+            acceptedUserId: string | null;
+            /** @description Emails sent (at most 5) */
+            sentCount: number;
+            /** Format: date-time */
+            lastSentAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** InvitationEventData */
+        InvitationEventData: {
+            object: components["schemas"]["Invitation"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * InvitationCreatedEvent
+         * @description An invitation to become a member was created and queued for email
+         */
+        InvitationCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invitation.created";
+            /** @enum {string} */
+            objectType: "invitation";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["InvitationEventData"];
+        };
+        /**
+         * InvitationAcceptedEvent
+         * @description An invitation was accepted (object.acceptedUserId is the new member)
+         */
+        InvitationAcceptedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invitation.accepted";
+            /** @enum {string} */
+            objectType: "invitation";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["InvitationEventData"];
+        };
+        /**
+         * InvitationRevokedEvent
+         * @description An invitation was revoked before it was accepted
+         */
+        InvitationRevokedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invitation.revoked";
+            /** @enum {string} */
+            objectType: "invitation";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["InvitationEventData"];
+        };
+        /**
+         * InvitationExpiredEvent
+         * @description An invitation reached its expiry unaccepted
+         */
+        InvitationExpiredEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invitation.expired";
+            /** @enum {string} */
+            objectType: "invitation";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["InvitationEventData"];
+        };
         /** ActivityInfo */
         ActivityInfo: {
             businessDescription?: string;
             /** @description Numeric industry code (NAICS, 2 to 6 digits) */
             businessIndustry?: number;
         };
-        /** FinancialInfoInput */
-        FinancialInfoInput: {
+        /** FinancialInfo */
+        FinancialInfo: {
+            /** @enum {string} */
+            preferredPrimaryCurrency?: "usd" | "eur" | "gbp" | "usdc" | "usdt";
             /** @enum {string} */
             sourceOfFunds?: "business_revenue" | "investment" | "loan" | "owner_contribution" | "grant" | "sale_of_assets" | "other";
             /** @description <low>_<high>, integers, low < high */
@@ -2069,49 +2797,6 @@ export type components = {
             highRiskActivitiesExplanation?: string;
             conductsMoneyServices?: boolean;
             conductsMoneyServicesDescription?: string;
-        };
-        /** EntityInfoInput */
-        EntityInfoInput: {
-            businessLegalName?: string;
-            businessTradeName?: string;
-            /** @enum {string} */
-            businessType?: "corporation" | "llc" | "partnership" | "sole_proprietorship" | "trust" | "cooperative" | "non_profit" | "other";
-            companyNumber?: string;
-            email?: string;
-            /** @description http(s) URL */
-            website?: string;
-            /** @description http(s) URL */
-            logoUrl?: string;
-            registeredAddress?: components["schemas"]["Address"];
-            physicalAddress?: components["schemas"]["Address"];
-            activityInfo?: components["schemas"]["ActivityInfo"];
-            financialInfo?: components["schemas"]["FinancialInfoInput"];
-            highRiskInfo?: components["schemas"]["HighRiskInfo"];
-        };
-        /** EntityDocumentSubmission */
-        EntityDocumentSubmission: {
-            /** @enum {string} */
-            documentType: "directors_registry" | "good_standing_cert" | "incorporation_articles" | "incorporation_cert" | "incumbency_cert" | "information_statement" | "partnership_agreement" | "power_of_attorney" | "proof_of_address" | "shareholder_registry" | "source_of_funds" | "state_registry" | "trust_agreement" | "other";
-            /**
-             * @description ISO 3166-1 alpha-3, from the spec’s list
-             * @enum {string}
-             */
-            issuingCountry: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-            /** @description data:<media_type>;base64,<data> with media type image/jpeg, image/png, application/pdf; at most 10 MiB decoded */
-            document: string;
-            documentNumber?: string;
-            description?: string;
-        };
-        /** FinancialInfo */
-        FinancialInfo: {
-            /** @enum {string} */
-            preferredPrimaryCurrency?: "usd" | "eur" | "gbp" | "usdc" | "usdt";
-            /** @enum {string} */
-            sourceOfFunds?: "business_revenue" | "investment" | "loan" | "owner_contribution" | "grant" | "sale_of_assets" | "other";
-            /** @description <low>_<high>, integers, low < high */
-            estimatedAnnualRevenueUsd?: string;
-            expectedMonthlyPaymentsUsd?: number;
-            hasMaterialIntermediaryEntityOwner?: boolean;
         };
         /** EntityInfo */
         EntityInfo: {
@@ -2149,6 +2834,129 @@ export type components = {
             /** @description Required entityInfo fields still missing, by dotted name; absent when complete */
             missingCompanyData?: string[];
         };
+        /** EntityEventData */
+        EntityEventData: {
+            object: components["schemas"]["EntityAccount"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * EntityCreatedEvent
+         * @description An entity was created with its account
+         */
+        EntityCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "entity.created";
+            /** @enum {string} */
+            objectType: "entity";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["EntityEventData"];
+        };
+        /**
+         * EntityUpdatedEvent
+         * @description An entity’s data or documents changed
+         */
+        EntityUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "entity.updated";
+            /** @enum {string} */
+            objectType: "entity";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["EntityEventData"];
+        };
+        /**
+         * EntityVerificationStatusChange
+         * @description The entity’s new verification status
+         */
+        EntityVerificationStatusChange: {
+            /** Format: uuid */
+            entityId: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            /**
+             * @description What moved the status ([docs/verification.md](/guides/verification))
+             * @enum {string}
+             */
+            action: "data_changed" | "request_verification" | "persons_ready" | "persons_not_ready" | "approve" | "reject" | "request_resubmission" | "resubmitted" | "deactivate" | "reactivate" | "reopen";
+            /** @description The operator’s or the sandbox’s reason, if one was given */
+            reason: string | null;
+        };
+        /** EntityVerificationStatusEventData */
+        EntityVerificationStatusEventData: {
+            object: components["schemas"]["EntityVerificationStatusChange"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * EntityVerificationStatusChangedEvent
+         * @description An entity’s verificationStatus changed
+         */
+        EntityVerificationStatusChangedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "entity.verification_status.changed";
+            /** @enum {string} */
+            objectType: "entity";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["EntityVerificationStatusEventData"];
+        };
         /** BeneficiaryDetails */
         BeneficiaryDetails: {
             beneficiaryType: ("ubo" | "representative")[];
@@ -2156,35 +2964,6 @@ export type components = {
             title?: string | null;
             /** @description Required for UBOs: more than 25, at most 100 */
             ownershipPercentage?: number | null;
-        };
-        /** AssociatedPersonSummary */
-        AssociatedPersonSummary: {
-            /** Format: uuid */
-            beneficiaryId: string;
-            /** @enum {string} */
-            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-            firstName: string;
-            lastName: string;
-            beneficiaryDetails: components["schemas"]["BeneficiaryDetails"];
-        };
-        /**
-         * EntityDetails
-         * @description The entity account with its associated persons
-         */
-        EntityDetails: {
-            /** Format: uuid */
-            entityId: string;
-            /** Format: uuid */
-            accountId: string;
-            /** @enum {string} */
-            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-            entityInfo: components["schemas"]["EntityInfo"];
-            entityDocuments: components["schemas"]["Document"][];
-            /** @description The spec’s document groups and questionnaire codes still missing; absent when complete */
-            missingDocuments?: string[];
-            /** @description Required entityInfo fields still missing, by dotted name; absent when complete */
-            missingCompanyData?: string[];
-            associatedPersons: components["schemas"]["AssociatedPersonSummary"][];
         };
         /**
          * AssociatedPerson
@@ -2201,46 +2980,158 @@ export type components = {
             /** @description Present only when not all required documents were submitted */
             missingDocuments?: string[];
         };
-        /** BeneficiaryDetailsPatch */
-        BeneficiaryDetailsPatch: {
-            beneficiaryType?: ("ubo" | "representative")[];
-            /** @description Required for representatives */
-            title?: string | null;
-            /** @description Required for UBOs: more than 25, at most 100 */
-            ownershipPercentage?: number | null;
+        /** AssociatedPersonEventData */
+        AssociatedPersonEventData: {
+            object: components["schemas"]["AssociatedPerson"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
         };
         /**
-         * Account
-         * @description An account
+         * AssociatedPersonCreatedEvent
+         * @description A UBO or representative was added to an entity
          */
-        Account: {
-            /** Format: uuid */
-            accountId: string;
+        AssociatedPersonCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "associated_person.created";
             /** @enum {string} */
-            type: "individual" | "entity";
+            objectType: "associated_person";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
             /**
-             * Format: uuid
-             * @description Individual accounts
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
              */
-            userId?: string;
-            /**
-             * Format: uuid
-             * @description Entity accounts
-             */
-            entityId?: string;
-            /** @enum {string} */
-            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-            walletAddress: string | null;
-            /** @enum {string|null} */
-            custody: "custodial" | "self_custodial" | null;
-            /**
-             * Format: uuid
-             * @description Custody organization of a custodial wallet
-             */
-            organizationId?: string;
-            requiredApprovals: number | null;
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
+            data: components["schemas"]["AssociatedPersonEventData"];
+        };
+        /**
+         * AssociatedPersonUpdatedEvent
+         * @description An associated person’s data, documents or role changed
+         */
+        AssociatedPersonUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "associated_person.updated";
+            /** @enum {string} */
+            objectType: "associated_person";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["AssociatedPersonEventData"];
+        };
+        /**
+         * AssociatedPersonRemovedEvent
+         * @description An associated person was removed from its entity
+         */
+        AssociatedPersonRemovedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "associated_person.removed";
+            /** @enum {string} */
+            objectType: "associated_person";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["AssociatedPersonEventData"];
+        };
+        /**
+         * AssociatedPersonVerificationStatusChange
+         * @description The associated person’s new verification status
+         */
+        AssociatedPersonVerificationStatusChange: {
+            /** Format: uuid */
+            beneficiaryId: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            /**
+             * @description What moved the status ([docs/verification.md](/guides/verification))
+             * @enum {string}
+             */
+            action: "data_changed" | "request_verification" | "persons_ready" | "persons_not_ready" | "approve" | "reject" | "request_resubmission" | "resubmitted" | "deactivate" | "reactivate" | "reopen";
+            /** @description The operator’s or the sandbox’s reason, if one was given */
+            reason: string | null;
+        };
+        /** AssociatedPersonVerificationStatusEventData */
+        AssociatedPersonVerificationStatusEventData: {
+            object: components["schemas"]["AssociatedPersonVerificationStatusChange"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * AssociatedPersonVerificationStatusChangedEvent
+         * @description An associated person’s verificationStatus changed
+         */
+        AssociatedPersonVerificationStatusChangedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "associated_person.verification_status.changed";
+            /** @enum {string} */
+            objectType: "associated_person";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["AssociatedPersonVerificationStatusEventData"];
         };
         /**
          * BankAccount
@@ -2283,27 +3174,634 @@ export type components = {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** BankAccountEventData */
+        BankAccountEventData: {
+            object: components["schemas"]["BankAccount"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+        };
         /**
-         * Member
-         * @description A member of an entity account: a user with one role
+         * BankAccountCreatedEvent
+         * @description A bank account was added: verified when the holder name matches the KYC or company name, else pending_review
          */
-        Member: {
-            /** Format: uuid */
-            accountId: string;
-            /** Format: uuid */
-            userId: string;
+        BankAccountCreatedEvent: {
             /**
-             * @description [docs/members.md#roles](/guides/members#roles)
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            role: "owner" | "admin" | "approver" | "initiator" | "viewer";
-            firstName: string | null;
-            lastName: string | null;
-            email: string | null;
+            type: "bank_account.created";
+            /** @enum {string} */
+            objectType: "bank_account";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
+            data: components["schemas"]["BankAccountEventData"];
+        };
+        /**
+         * BankAccountStatusChangedEvent
+         * @description A bank account was verified or rejected after review (previousAttributes has the old status)
+         */
+        BankAccountStatusChangedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bank_account.status_changed";
+            /** @enum {string} */
+            objectType: "bank_account";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
             /** Format: date-time */
-            updatedAt: string;
+            createdAt: string;
+            data: components["schemas"]["BankAccountEventData"];
+        };
+        /**
+         * BankAccountRemovedEvent
+         * @description A bank account was removed (soft delete: withdrawals keep referring to it)
+         */
+        BankAccountRemovedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bank_account.removed";
+            /** @enum {string} */
+            objectType: "bank_account";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["BankAccountEventData"];
+        };
+        /** WebhookSubscriptionEventData */
+        WebhookSubscriptionEventData: {
+            object: components["schemas"]["WebhookSubscription"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * WebhookSubscriptionCreatedEvent
+         * @description A webhook subscription was created
+         */
+        WebhookSubscriptionCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook_subscription.created";
+            /** @enum {string} */
+            objectType: "webhook_subscription";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["WebhookSubscriptionEventData"];
+        };
+        /**
+         * WebhookSubscriptionUpdatedEvent
+         * @description A webhook subscription was changed by the integrator (including re-enabling it)
+         */
+        WebhookSubscriptionUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook_subscription.updated";
+            /** @enum {string} */
+            objectType: "webhook_subscription";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["WebhookSubscriptionEventData"];
+        };
+        /**
+         * WebhookSubscriptionKeyRotatedEvent
+         * @description A subscription’s signing key was rotated (the old key signs for 24 more hours)
+         */
+        WebhookSubscriptionKeyRotatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook_subscription.key_rotated";
+            /** @enum {string} */
+            objectType: "webhook_subscription";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["WebhookSubscriptionEventData"];
+        };
+        /**
+         * WebhookSubscriptionDeletedEvent
+         * @description A webhook subscription was deleted
+         */
+        WebhookSubscriptionDeletedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook_subscription.deleted";
+            /** @enum {string} */
+            objectType: "webhook_subscription";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["WebhookSubscriptionEventData"];
+        };
+        /** WebhookSubscriptionDisabledEventData */
+        WebhookSubscriptionDisabledEventData: {
+            object: components["schemas"]["WebhookSubscription"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description gone: the endpoint answered 410; failing: it failed for too long
+             * @enum {string}
+             */
+            reason: "gone" | "failing";
+            /** @description What the last attempts found */
+            detail: string;
+        };
+        /**
+         * WebhookSubscriptionDisabledEvent
+         * @description The service disabled a subscription: its endpoint answered 410, or failed for too long (data.reason)
+         */
+        WebhookSubscriptionDisabledEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook_subscription.disabled";
+            /** @enum {string} */
+            objectType: "webhook_subscription";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["WebhookSubscriptionDisabledEventData"];
+        };
+        /** WebhookTestEventData */
+        WebhookTestEventData: {
+            object: components["schemas"]["WebhookSubscription"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+            /** @enum {boolean} */
+            test: true;
+        };
+        /**
+         * WebhookTestEvent
+         * @description A test delivery asked for with POST /v1/webhooks/subscriptions/{id}/test: delivered to that subscription only, whatever its eventTypes
+         */
+        WebhookTestEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.test";
+            /** @enum {string} */
+            objectType: "webhook_subscription";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["WebhookTestEventData"];
+        };
+        /** TransactionEventData */
+        TransactionEventData: {
+            object: components["schemas"]["Transaction"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * TransactionCreatedEvent
+         * @description A transaction was created: a transfer signed and broadcast (processing), a fiat deposit awaiting its funds (waiting_for_funds), or a withdrawal or vault call prepared for its approval (created)
+         */
+        TransactionCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transaction.created";
+            /** @enum {string} */
+            objectType: "transaction";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["TransactionEventData"];
+        };
+        /**
+         * TransactionStatusChangedEvent
+         * @description A transaction’s status changed (previousAttributes has the old status)
+         */
+        TransactionStatusChangedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transaction.status.changed";
+            /** @enum {string} */
+            objectType: "transaction";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["TransactionEventData"];
+        };
+        /**
+         * TransactionCompletedEvent
+         * @description A transaction was mined successfully (the object has transactionReceipt)
+         */
+        TransactionCompletedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transaction.completed";
+            /** @enum {string} */
+            objectType: "transaction";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["TransactionEventData"];
+        };
+        /**
+         * TransactionApprovalAddedEvent
+         * @description A member approved a transaction from an entity wallet (object.approvals has the quorum so far)
+         */
+        TransactionApprovalAddedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transaction.approval_added";
+            /** @enum {string} */
+            objectType: "transaction";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["TransactionEventData"];
+        };
+        /**
+         * TransactionFailedEvent
+         * @description A transaction failed after broadcast: reverted on chain or dropped by the node (object.failureReason)
+         */
+        TransactionFailedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transaction.failed";
+            /** @enum {string} */
+            objectType: "transaction";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["TransactionEventData"];
+        };
+        /** Token */
+        Token: {
+            /** @description Lowercase hex */
+            address: string;
+            symbol: string;
+            decimals: number;
+        };
+        /**
+         * Health
+         * @description Service health; 503 when the database is unavailable
+         */
+        Health: {
+            /** @enum {string} */
+            status: "ok" | "degraded";
+            /** @description Interface version */
+            version: string;
+            database: {
+                /** @enum {string} */
+                status: "ok" | "unavailable";
+                latencyMs: number;
+            };
+        };
+        /** UserDocumentSubmission */
+        UserDocumentSubmission: {
+            /** @enum {string} */
+            documentType: "passport" | "national_id_front" | "national_id_back" | "proof_of_address" | "other";
+            /**
+             * @description ISO 3166-1 alpha-3, from the spec’s list
+             * @enum {string}
+             */
+            issuingCountry: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
+            /** @description data:<media_type>;base64,<data> with media type image/jpeg, image/png, application/pdf; at most 10 MiB decoded */
+            document: string;
+            documentNumber?: string;
+            description?: string;
+        };
+        /**
+         * PasskeyAttestation
+         * @description The PublicKeyCredential of navigator.credentials.create(), blobs base64url
+         */
+        PasskeyAttestation: {
+            credentialId: string;
+            clientDataJson: string;
+            attestationObject: string;
+            transports: string[];
+        };
+        /**
+         * PasskeyRegistration
+         * @description A passkey registration, verified before it is stored: attestation format none or packed, an ES256 key, an allowed rp id and origin ([docs/passkeys.md](/guides/passkeys))
+         */
+        PasskeyRegistration: {
+            authenticatorName: string;
+            challenge: string;
+            attestation: components["schemas"]["PasskeyAttestation"];
+        };
+        /** UserInfoPatch */
+        UserInfoPatch: {
+            firstName?: string;
+            middleName?: string | null;
+            lastName?: string;
+            /** @description Contact e-mail */
+            email?: string;
+            /** @description E.164, e.g. +14155552671 */
+            phone?: string | null;
+            /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
+            birthDate?: string | null;
+            /**
+             * @description ISO 3166-1 alpha-3, from the spec’s list
+             * @enum {string|null}
+             */
+            nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
+            /**
+             * @description ISO 3166-1 alpha-3, from the spec’s list
+             * @enum {string|null}
+             */
+            countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
+            residentialAddress?: components["schemas"]["Address"] | null;
+            /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
+            socialSecurityNumber?: string | null;
+            /** @description http(s) URL */
+            profilePictureUrl?: string | null;
+        };
+        /** FinancialInfoInput */
+        FinancialInfoInput: {
+            /** @enum {string} */
+            sourceOfFunds?: "business_revenue" | "investment" | "loan" | "owner_contribution" | "grant" | "sale_of_assets" | "other";
+            /** @description <low>_<high>, integers, low < high */
+            estimatedAnnualRevenueUsd?: string;
+            expectedMonthlyPaymentsUsd?: number;
+            hasMaterialIntermediaryEntityOwner?: boolean;
+        };
+        /** EntityInfoInput */
+        EntityInfoInput: {
+            businessLegalName?: string;
+            businessTradeName?: string;
+            /** @enum {string} */
+            businessType?: "corporation" | "llc" | "partnership" | "sole_proprietorship" | "trust" | "cooperative" | "non_profit" | "other";
+            companyNumber?: string;
+            email?: string;
+            /** @description http(s) URL */
+            website?: string;
+            /** @description http(s) URL */
+            logoUrl?: string;
+            registeredAddress?: components["schemas"]["Address"];
+            physicalAddress?: components["schemas"]["Address"];
+            activityInfo?: components["schemas"]["ActivityInfo"];
+            financialInfo?: components["schemas"]["FinancialInfoInput"];
+            highRiskInfo?: components["schemas"]["HighRiskInfo"];
+        };
+        /** EntityDocumentSubmission */
+        EntityDocumentSubmission: {
+            /** @enum {string} */
+            documentType: "directors_registry" | "good_standing_cert" | "incorporation_articles" | "incorporation_cert" | "incumbency_cert" | "information_statement" | "partnership_agreement" | "power_of_attorney" | "proof_of_address" | "shareholder_registry" | "source_of_funds" | "state_registry" | "trust_agreement" | "other";
+            /**
+             * @description ISO 3166-1 alpha-3, from the spec’s list
+             * @enum {string}
+             */
+            issuingCountry: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
+            /** @description data:<media_type>;base64,<data> with media type image/jpeg, image/png, application/pdf; at most 10 MiB decoded */
+            document: string;
+            documentNumber?: string;
+            description?: string;
+        };
+        /** AssociatedPersonSummary */
+        AssociatedPersonSummary: {
+            /** Format: uuid */
+            beneficiaryId: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            firstName: string;
+            lastName: string;
+            beneficiaryDetails: components["schemas"]["BeneficiaryDetails"];
+        };
+        /**
+         * EntityDetails
+         * @description The entity account with its associated persons
+         */
+        EntityDetails: {
+            /** Format: uuid */
+            entityId: string;
+            /** Format: uuid */
+            accountId: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            entityInfo: components["schemas"]["EntityInfo"];
+            entityDocuments: components["schemas"]["Document"][];
+            /** @description The spec’s document groups and questionnaire codes still missing; absent when complete */
+            missingDocuments?: string[];
+            /** @description Required entityInfo fields still missing, by dotted name; absent when complete */
+            missingCompanyData?: string[];
+            associatedPersons: components["schemas"]["AssociatedPersonSummary"][];
+        };
+        /** BeneficiaryDetailsPatch */
+        BeneficiaryDetailsPatch: {
+            beneficiaryType?: ("ubo" | "representative")[];
+            /** @description Required for representatives */
+            title?: string | null;
+            /** @description Required for UBOs: more than 25, at most 100 */
+            ownershipPercentage?: number | null;
         };
         /**
          * MemberSignedBody
@@ -2320,85 +3818,6 @@ export type components = {
             parameters: {
                 [key: string]: unknown;
             };
-        };
-        /**
-         * ApprovalPolicy
-         * @description How many member approvals a transaction from the account’s wallet needs
-         */
-        ApprovalPolicy: {
-            /** Format: uuid */
-            accountId: string;
-            /** @description 0 self-custodial, 1 individual, 1..approvers for an entity */
-            requiredApprovals: number;
-            /** @description Members who count towards the quorum (owners and approvers); null for individual accounts */
-            approvers: number | null;
-        };
-        /**
-         * AccountProduct
-         * @description One product for one account
-         */
-        AccountProduct: {
-            /** Format: uuid */
-            accountId: string;
-            /**
-             * @description [docs/products.md](/guides/products)
-             * @enum {string}
-             */
-            productId: "custodial_wallet" | "fiat_deposits" | "fiat_withdrawals" | "yield_vaults";
-            /**
-             * @description unavailable: see reasons; available: enable-product
-             * @enum {string}
-             */
-            status: "available" | "enabled" | "unavailable";
-            reasons: ("account_type_not_supported" | "verification_not_active" | "country_not_supported" | "country_unknown" | "wallet_missing" | "self_custodial_account")[];
-            /** Format: date-time */
-            termsAcceptedAt: string | null;
-            /**
-             * Format: date-time
-             * @description When the account’s choice last changed; null while the default applies
-             */
-            updatedAt: string | null;
-        };
-        /**
-         * Invitation
-         * @description An invitation to become a member (never its token)
-         */
-        Invitation: {
-            /** Format: uuid */
-            invitationId: string;
-            /** Format: uuid */
-            accountId: string;
-            email: string;
-            /**
-             * @description [docs/members.md#roles](/guides/members#roles)
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "approver" | "initiator" | "viewer";
-            /** @enum {string} */
-            status: "pending" | "accepted" | "revoked" | "expired";
-            /**
-             * Format: date-time
-             * @description The link stops working then (7 days after the last send)
-             */
-            expiresAt: string;
-            /**
-             * Format: uuid
-             * @description The acting member who invited; null: the integrator alone (first owner)
-             */
-            invitedByUserId: string | null;
-            /**
-             * Format: uuid
-             * @description The user who accepted
-             */
-            acceptedUserId: string | null;
-            /** @description Emails sent (at most 5) */
-            sentCount: number;
-            /** Format: date-time */
-            lastSentAt: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
         };
         /** InvitationChange */
         InvitationChange: {
@@ -4848,7 +6267,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An account */
+            /** @description An account, individual or entity (keyed on type) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4936,7 +6355,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description An account */
+            /** @description An account, individual or entity (keyed on type) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4950,7 +6369,7 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description An account */
+            /** @description An account, individual or entity (keyed on type) */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5174,6 +6593,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Exactly one of us (currency USD) and iban (currency EUR) */
         requestBody: {
             content: {
                 /**
@@ -5220,7 +6640,11 @@ export interface operations {
                         bic?: string;
                     };
                     address?: components["schemas"]["Address"];
-                };
+                } & ({
+                    iban?: never;
+                } | {
+                    us?: never;
+                });
             };
         };
         responses: {
@@ -7292,7 +8716,11 @@ export interface operations {
                     amount?: string;
                     /** @description Shares to redeem (redeem), in the vault’s units, greater than 0 */
                     shares?: string;
-                };
+                } & ({
+                    shares?: never;
+                } | {
+                    amount?: never;
+                });
             };
         };
         responses: {
@@ -8205,7 +9633,11 @@ export interface operations {
                      * @description An existing user of the integrator to make the member, instead of userInfo
                      */
                     userId?: string;
-                };
+                } & ({
+                    userId?: never;
+                } | {
+                    userInfo?: never;
+                });
             };
         };
         responses: {
@@ -8764,7 +10196,11 @@ export interface operations {
                      * @description An associated person
                      */
                     beneficiaryId?: string;
-                };
+                } & ({
+                    beneficiaryId?: never;
+                } | {
+                    accountId?: never;
+                });
             };
         };
         responses: {
@@ -8931,7 +10367,11 @@ export interface operations {
                     reasons?: string[];
                     /** @description request_resubmission: documentIds to redo */
                     documents?: string[];
-                };
+                } & ({
+                    beneficiaryId?: never;
+                } | {
+                    accountId?: never;
+                });
             };
         };
         responses: {

@@ -1,12 +1,8 @@
 import type { VerificationStatus } from '../../../db/schema/index.js';
 import type { AccountRow } from '../../../db/repositories/accounts.js';
 
-/** get-account-details / list-accounts item: the account itself, whoever owns it. */
-export interface AccountView {
+interface AccountViewFields {
   accountId: string;
-  type: 'individual' | 'entity';
-  userId?: string;
-  entityId?: string;
   verificationStatus: VerificationStatus;
   walletAddress: string | null;
   custody: 'custodial' | 'self_custodial' | null;
@@ -15,18 +11,20 @@ export interface AccountView {
   createdAt: string;
 }
 
+/** get-account-details / list-accounts item: the account itself, keyed on `type` (its owner's id differs). */
+export type AccountView = (AccountViewFields & { type: 'individual'; userId: string }) | (AccountViewFields & { type: 'entity'; entityId: string });
+
 export function toAccountView(account: AccountRow, verificationStatus: VerificationStatus): AccountView {
-  const view: AccountView = {
+  const fields: AccountViewFields = {
     accountId: account.id,
-    type: account.type,
     verificationStatus,
     walletAddress: account.walletAddress,
     custody: account.custody,
     requiredApprovals: account.requiredApprovals,
     createdAt: account.createdAt.toISOString(),
+    ...(account.organizationId ? { organizationId: account.organizationId } : {}),
   };
-  if (account.userId) view.userId = account.userId;
-  if (account.entityId) view.entityId = account.entityId;
-  if (account.organizationId) view.organizationId = account.organizationId;
-  return view;
+  // accounts_owner_check: an individual account has its user, an entity account its entity.
+  if (account.type === 'individual') return { ...fields, type: 'individual', userId: account.userId! };
+  return { ...fields, type: 'entity', entityId: account.entityId! };
 }

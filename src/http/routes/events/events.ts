@@ -2,12 +2,18 @@ import { setTimeout as pause } from 'node:timers/promises';
 import { eventTypeFilter, getEvent, listEventsWaiting } from '../../../domain/events/list-events.js';
 import { listEventDeliveries } from '../../../domain/webhooks/deliveries.js';
 import { SIGNED_READ_ERRORS, problemResponses } from '../../schemas/problem.js';
-import { DeliveryPageSchema, EventIdParams, EventPageSchema, EventRef, ListDeliveriesQuery, ListEventsQuery } from '../../schemas/webhooks.js';
+import { EventPageSchema, EventRef } from '../../schemas/events.js';
+import { DeliveryPageSchema, EventIdParams, ListDeliveriesQuery, ListEventsQuery } from '../../schemas/webhooks.js';
 import type { Api, Deps } from '../../types.js';
 import { integratorOf } from '../../context.js';
 
 const TAGS = ['Events'];
-
+/**
+ * Events are written as stored: immutable, each in the shape of the apiVersion it was made under, and already the
+ * API's views. Re-serializing them through the 40-way `Event` union would check every event against its branch
+ * on every read and could reshape an older event.
+ */
+const asStored = () => (payload: unknown) => JSON.stringify(payload);
 
 export function eventRoutes(api: Api, deps: Deps): void {
   api.get(
@@ -20,6 +26,7 @@ export function eventRoutes(api: Api, deps: Deps): void {
         querystring: ListEventsQuery,
         response: { 200: EventPageSchema, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
       },
+      serializerCompiler: asStored,
     },
     async (request, reply) => {
       const q = request.query;
@@ -54,6 +61,7 @@ export function eventRoutes(api: Api, deps: Deps): void {
         params: EventIdParams,
         response: { 200: { ...EventRef, description: 'The event' }, ...problemResponses(...SIGNED_READ_ERRORS, 404) },
       },
+      serializerCompiler: asStored,
     },
     async (request) => getEvent(deps.database.db, integratorOf(request), request.params.eventId),
   );

@@ -3,6 +3,7 @@ import { acceptInvitation, acceptInvitationErrors, type AcceptInvitationInput } 
 import { readMailOutbox, type InvitationDelivery } from '../../../domain/members/invitation-mail.js';
 import { createInvitation, listInvitations, resendInvitation, revokeInvitation } from '../../../domain/members/invitations.js';
 import { actorFrom, integratorOf } from '../../context.js';
+import { exactlyOneOf } from '../../schemas/combinators.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { AcceptedInvitationSchema, InvitationListSchema, InvitationSchema, MailOutboxSchema } from '../../schemas/invitations.js';
 import { ActingMemberFields, RoleSchema } from '../../schemas/members.js';
@@ -30,7 +31,7 @@ export const AcceptInvitationBody = Type.Object(
     authenticator: Type.Optional(AuthenticatorSchema),
     userId: Type.Optional(Uuid('An existing user of the integrator to make the member, instead of userInfo')),
   },
-  { additionalProperties: false, description: 'Exactly one of userInfo (a new user, as create-user) and userId (an existing user)' },
+  { additionalProperties: false, ...exactlyOneOf('userInfo', 'userId'), description: 'Exactly one of userInfo (a new user, as create-user) and userId (an existing user)' },
 );
 
 /** Invitations to entity accounts (docs/invitations.md); the hosted page is src/http/pages/. */

@@ -3,8 +3,8 @@ import { VaultReadCache } from '../../../chain/erc4626.js';
 import { getVaultPosition, listVaultPositions } from '../../../domain/vaults/positions.js';
 import { prepareVaultDeposit, prepareVaultWithdrawal } from '../../../domain/vaults/prepare.js';
 import { getVault, listVaults } from '../../../domain/vaults/vault-reads.js';
-import { invalidFields, type FieldError } from '../../../domain/errors.js';
 import { actorFrom, integratorOf } from '../../context.js';
+import { exactlyOneOf } from '../../schemas/combinators.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { Uuid } from '../../schemas/onboarding/common.js';
 import { SIGNED_READ_ERRORS, SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
@@ -12,10 +12,6 @@ import { Amount, PositionRef, PreparedRef, VaultRef } from '../../schemas/vaults
 import type { Api, Deps } from '../../types.js';
 
 const TAGS = ['Products'];
-function exactlyOneAmount(body: { amount?: unknown; shares?: unknown } | null): FieldError[] {
-  if (body === null || typeof body !== 'object' || (body.amount === undefined) !== (body.shares === undefined)) return [];
-  return [{ pointer: '/amount', code: 'required', detail: 'exactly one of amount and shares is required', in: 'body' }];
-}
 
 /** Yield vaults: the catalogue read from the chain, preparing deposits and withdrawals, positions (docs/products.md#vaults). */
 export function vaultRoutes(api: Api, deps: Deps): void {
@@ -66,7 +62,6 @@ export function vaultRoutes(api: Api, deps: Deps): void {
   api.post(
     '/v1/submit/prepare-vault-withdrawal',
     {
-      config: { bodyChecks: (body) => exactlyOneAmount(body as { amount?: unknown; shares?: unknown }) },
       schema: {
         operationId: 'prepareVaultWithdrawal',
         tags: TAGS,
@@ -79,16 +74,12 @@ export function vaultRoutes(api: Api, deps: Deps): void {
             amount: Type.Optional(Amount('Assets to withdraw (withdraw), in the asset’s units, greater than 0')),
             shares: Type.Optional(Amount('Shares to redeem (redeem), in the vault’s units, greater than 0')),
           },
-          { additionalProperties: false, description: 'Exactly one of amount and shares' },
+          { additionalProperties: false, ...exactlyOneOf('amount', 'shares'), description: 'Exactly one of amount and shares' },
         ),
         response: { 200: PreparedRef, ...problemResponses(...SIGNED_WRITE_ERRORS, 404, 422, 502) },
       },
     },
-    async (request) => {
-      const errors = exactlyOneAmount(request.body);
-      if (errors.length > 0) throw invalidFields(errors, 'Give exactly one of amount and shares');
-      return prepareVaultWithdrawal(actorFrom(request, deps), vaultDeps, request.body);
-    },
+    async (request) => prepareVaultWithdrawal(actorFrom(request, deps), vaultDeps, request.body),
   );
 
   api.get(

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { requestVerification } from '../../../domain/verification/request-verification.js';
 import { simulateVerification } from '../../../domain/verification/simulate-verification.js';
-import { invalidFields } from '../../../domain/errors.js';
 import { actorFrom } from '../../context.js';
+import { exactlyOneOf } from '../../schemas/combinators.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { Text, Uuid, VerificationStatusSchema } from '../../schemas/onboarding/common.js';
 import { SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
@@ -12,7 +12,7 @@ const subjectFields = {
   accountId: Type.Optional(Uuid('A user’s or an entity’s account')),
   beneficiaryId: Type.Optional(Uuid('An associated person')),
 };
-const EXACTLY_ONE = { minProperties: 1, additionalProperties: false } as const;
+const EXACTLY_ONE = { additionalProperties: false, ...exactlyOneOf('accountId', 'beneficiaryId') };
 
 const VerificationStateSchema = Type.Object(
   { ...subjectFields, verificationStatus: VerificationStatusSchema },
@@ -28,7 +28,7 @@ export function verificationRoutes(api: Api, deps: Deps): void {
         tags: ['Customer management'],
         summary: 'Requests verification of a user’s or entity’s account, or of an associated person (exactly one id)',
         headers: IdempotencyHeaders,
-        body: Type.Object(subjectFields, { ...EXACTLY_ONE, maxProperties: 1 }),
+        body: Type.Object(subjectFields, EXACTLY_ONE),
         response: { 200: VerificationStateSchema, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
       },
     },
@@ -52,20 +52,11 @@ export function verificationRoutes(api: Api, deps: Deps): void {
             reasons: Type.Optional(Type.Array(Text(500, { minLength: 1 }), { maxItems: 10 })),
             documents: Type.Optional(Type.Array(Uuid(), { maxItems: 20, description: 'request_resubmission: documentIds to redo' })),
           },
-          { additionalProperties: false },
+          EXACTLY_ONE,
         ),
         response: { 200: VerificationStateSchema, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
       },
     },
-    async (request) => {
-      const { accountId, beneficiaryId } = request.body;
-      if ((accountId === undefined) === (beneficiaryId === undefined)) {
-        throw invalidFields(
-          [{ pointer: '/accountId', code: 'required', detail: 'exactly one of accountId and beneficiaryId is required', in: 'body' }],
-          'Give exactly one of accountId and beneficiaryId',
-        );
-      }
-      return simulateVerification(actorFrom(request, deps), request.body);
-    },
+    async (request) => simulateVerification(actorFrom(request, deps), request.body),
   );
 }

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+import ts from 'typescript';
+
+/*
+ * The TypeScript files of docs/quickstart.md type-check against the SDK as it is: test/process/quickstart.test.ts runs
+ * them (tsx does not check types), this says a reader's editor shows no error in them either. Each is compiled where
+ * a reader saves it, beside the repository, with the repository's strict settings.
+ */
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+function tsBlocks(page: string): { name: string; body: string }[] {
+  const text = readFileSync(join(ROOT, page), 'utf8');
+  const re = /<!-- quickstart:([\w.-]+\.ts):start -->\s*```ts\n([\s\S]*?)```\s*<!-- quickstart:\1:end -->/g;
+  return [...text.matchAll(re)].map((m) => ({ name: m[1]!, body: m[2]! }));
+}
+
+describe('TypeScript in the docs', () => {
+  it('every .ts file of docs/quickstart.md compiles under the strict settings, against the SDK', () => {
+    const blocks = tsBlocks('docs/quickstart.md');
+    assert.ok(blocks.length >= 3, `${blocks.length} files`);
+    const dir = mkdtempSync(join(tmpdir(), 'quickstart-types-'));
+    try {
+      // An ES module package, as the repository is; imports of ./packages/... point into the repository.
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+      const files = blocks.map(({ name, body }) => {
+        const file = join(dir, name);
+        writeFileSync(file, body.replace(/(['"])\.\/packages\//g, `$1${ROOT}packages/`));
+        return file;
+      });
+      const program = ts.createProgram(files, {
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+        types: ['node'],
+        typeRoots: [join(ROOT, 'node_modules/@types')],
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        skipLibCheck: true,
+        noEmit: true,
+      });
+      const problems = ts
+        .getPreEmitDiagnostics(program)
+        .filter((d) => d.file === undefined || files.includes(d.file.fileName))
+        .map((d) => `${d.file ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : ''} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+      assert.deepEqual(problems, []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
