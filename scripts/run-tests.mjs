@@ -1,39 +1,13 @@
 #!/usr/bin/env node
 // Runs every test/**/*.test.ts with Node's test runner (Node 20 has no glob for --test) under tsx.
 // Extra arguments narrow the run: `npm test -- credentials` runs files whose path contains "credentials".
-// The admin console (web/admin) is built first when its build is missing or older than its sources: the server
-// serves dist/admin-console and the browser tests load it.
+// dist/ is built first when a source changed (scripts/build-if-stale.mjs): the server serves dist/admin-console,
+// which the browser tests load, and the process tests spawn the compiled server, worker and admin CLI, which start
+// a second faster than under tsx (INTEGRATOR_TEST_DIST; test/harness/process.ts).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
-
-const CONSOLE_OUT = 'dist/admin-console';
-
-function newestSource() {
-  const files = ['package-lock.json', ...readdirSync('web/admin', { recursive: true }).map((f) => join('web/admin', String(f)))];
-  return Math.max(...files.map((f) => statSync(f).mtimeMs));
-}
-
-/**
- * Builds into a fresh folder and swaps it in, so a test server starting meanwhile (another `npm test` in the
- * same tree) sees the old build or the new one, never a half-written one.
- */
-async function buildConsole() {
-  const index = join(CONSOLE_OUT, 'index.html');
-  if (existsSync(index) && statSync(index).mtimeMs >= newestSource()) return;
-  const { build } = await import('vite');
-  const staging = resolve(`dist/.admin-console-${process.pid}`);
-  await build({ configFile: 'web/admin/vite.config.ts', logLevel: 'warn', build: { outDir: staging, emptyOutDir: true } });
-  rmSync(CONSOLE_OUT, { recursive: true, force: true });
-  try {
-    renameSync(staging, CONSOLE_OUT);
-  } catch (err) {
-    // Another run swapped its identical build in first: keep that one.
-    rmSync(staging, { recursive: true, force: true });
-    if (!existsSync(index)) throw err;
-  }
-}
+import { buildIfStale } from './build-if-stale.mjs';
 
 const SLOW_FIRST = [/^test\/process\//, /^test\/e2e\//, /operations-fuzz|openapi\.test|quorum|vaults\.test/];
 const rank = (file) => {
@@ -55,7 +29,9 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-await buildConsole();
+// A tree that does not compile still runs its tests under tsx (the process tests too); CI type-checks first.
+const built = await buildIfStale({ quiet: true });
+if (!built) console.error('build failed: the process tests run from source under tsx');
 // One more file than cores: most files spend much of their time waiting on a child process, a browser or a chain
 // node, and the extra worker fills that time (measured on 2 cores: 952 s at 2, about 700 s at 3).
 const concurrency = process.env.TEST_CONCURRENCY ?? String(Math.max(3, availableParallelism() + 1));
@@ -72,6 +48,6 @@ const result = spawnSync(
     '--test-reporter-destination=stdout',
     ...files,
   ],
-  { stdio: 'inherit' },
+  { stdio: 'inherit', env: { ...process.env, ...(built ? { INTEGRATOR_TEST_DIST: '1' } : {}) } },
 );
 process.exit(result.status ?? 1);

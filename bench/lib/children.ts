@@ -88,9 +88,9 @@ export async function waitForStatus(child: Child, url: string, status: number, h
  * Same artifact as `npm start` (dist/src/main.js). tsc directly rather than `npm run build`, so a timeout kills
  * the compiler itself rather than an npm wrapper. tsc still emits on type errors, but we refuse them.
  */
+/** dist/ as `npm start` builds it: only when a source changed (scripts/build-if-stale.mjs). */
 export async function buildServer(): Promise<void> {
-  console.error('building (tsc -p tsconfig.build.json)...');
-  await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, timeout: 180_000 }).catch(
+  await run(process.execPath, [join(ROOT, 'scripts/build-if-stale.mjs')], { cwd: ROOT, timeout: 180_000 }).catch(
     (err: { stdout?: string; message: string }) => {
       throw new Error(`build failed: ${err.stdout || err.message}`);
     },

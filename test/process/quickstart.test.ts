@@ -16,9 +16,9 @@ import { startServerProcess, type ServerProcess } from '../harness/process.js';
  * as in their own terminals; the "work" terminal is one bash process, so its exports and helper carry from block to
  * block as they do for a reader.
  *
- * The server block is the one not run as written: `npm start` builds into dist/ first (slow, and dist/ is shared with
- * everything else in the tree). The test starts src/main.ts from source instead, the way the other process tests do,
- * with exactly the environment the block sets, on the data directory the blocks use.
+ * The server block is the one not run through npm: the test starts the server the way the other process tests do
+ * (test/harness/process.ts: the dist/ that `npm test` has just built, which is what `npm start` runs), with exactly
+ * the environment the block sets, on the data directory the blocks use.
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -152,7 +152,7 @@ describe('docs/quickstart.md, block by block', () => {
   /** Saves a `.ts` block under its name, as the reader does. */
   const save = (name: string) => writeFileSync(join(dir, name), text(name));
 
-  /** Starts the server as the server block says (its variables; src/main.ts from source in place of npm start). */
+  /** Starts the server as the server block says (its variables; the harness's entry point in place of npm start). */
   const startServer = async () => {
     const command = text('server').trim();
     const m = /^((?:[A-Z_]+=\S+ )+)npm start$/.exec(command);

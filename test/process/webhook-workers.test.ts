@@ -15,6 +15,7 @@ import { createIntegrator } from '../../src/domain/integrators/integrators.js';
 import { createSubscription } from '../../src/domain/webhooks/subscriptions.js';
 import { postgresUrl } from '../harness/backends.js';
 import { openTestDatabase, statementsWaitingOnLocks } from '../harness/db.js';
+import { entryPoint } from '../harness/process.js';
 
 /*
  * Standalone webhook workers (`src/worker-main.ts`, each its own process) against one PostgreSQL database:
@@ -50,7 +51,7 @@ const receivers: Receiver[] = [];
 const cleanups: (() => Promise<void>)[] = [];
 
 function startWorker(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker-main.ts'], {
+  const child = spawn(process.execPath, entryPoint('src/worker-main.ts'), {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { checkBankDetails, checkIban, isValidRoutingNumber, isValidUsAccountNumber, type BankAccountInput } from '../../../src/domain/bank-accounts/bank-details.js';
 import { expectedHolderNames, holderNameMatches } from '../../../src/domain/bank-accounts/holder-name.js';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
+const RUNS = Number(process.env.BANK_DETAILS_RUNS ?? 200);
 
 // Published examples: the IBAN registry's (SWIFT) and the banks' own, and the Federal Reserve's routing directory.
 const SEPA_IBANS = [

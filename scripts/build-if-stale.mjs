@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// Builds dist/ (the server: tsc; the admin console: vite) only when a source changed since the last build, so
+// `npm start` and `npm run worker` start at once on an unchanged tree. "Changed" is make's rule: a file under
+// src/ or web/admin/, or the lockfile, package.json or a tsconfig, newer than the stamp the last build wrote, or
+// a different number of them (a file deleted or added). `npm run build` (--force) always rebuilds.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const STAMP = join(ROOT, 'dist/.build-stamp.json');
+const CONSOLE_OUT = join(ROOT, 'dist/admin-console');
+const OUTPUTS = [join(ROOT, 'dist/src/main.js'), join(ROOT, 'dist/src/worker-main.js'), join(CONSOLE_OUT, 'index.html')];
+
+/** The newest modification time and the number of the files a build reads. */
+export function sourceState() {
+  const files = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'].map((f) => join(ROOT, f));
+  for (const dir of ['src', 'web/admin']) {
+    for (const entry of readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) files.push(join(entry.parentPath ?? entry.path, entry.name));
+    }
+  }
+  return { newest: Math.max(...files.map((f) => statSync(f).mtimeMs)), count: files.length };
+}
+
+export function isStale() {
+  if (!existsSync(STAMP) || OUTPUTS.some((f) => !existsSync(f))) return true;
+  const built = JSON.parse(readFileSync(STAMP, 'utf8'));
+  const now = sourceState();
+  return now.newest > built.newest || now.count !== built.count;
+}
+
+/**
+ * The console into a fresh folder, swapped in: a server starting meanwhile (another `npm test` in the same tree)
+ * sees the old build or the new one, never a half-written one.
+ */
+async function buildConsole() {
+  const { build } = await import('vite');
+  const staging = join(ROOT, `dist/.admin-console-${process.pid}`);
+  await build({ configFile: join(ROOT, 'web/admin/vite.config.ts'), logLevel: 'warn', build: { outDir: staging, emptyOutDir: true } });
+  rmSync(CONSOLE_OUT, { recursive: true, force: true });
+  try {
+    renameSync(staging, CONSOLE_OUT);
+  } catch (err) {
+    // Another run swapped its identical build in first: keep that one.
+    rmSync(staging, { recursive: true, force: true });
+    if (!existsSync(join(CONSOLE_OUT, 'index.html'))) throw err;
+  }
+}
+
+/** Builds when stale; returns whether dist/ is usable (false: tsc failed, its errors printed). */
+export async function buildIfStale({ quiet = false, force = false } = {}) {
+  if (!force && !isStale()) {
+    if (!quiet) console.error('build: dist/ is up to date');
+    return true;
+  }
+  const state = sourceState();
+  const started = Date.now();
+  const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit', cwd: ROOT });
+  if (tsc.status !== 0) return false;
+  await buildConsole();
+  mkdirSync(join(ROOT, 'dist'), { recursive: true });
+  writeFileSync(STAMP, JSON.stringify(state));
+  if (!quiet) console.error(`build: dist/ built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return true;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (!(await buildIfStale({ force: process.argv.includes('--force') }))) process.exit(1);
+}
