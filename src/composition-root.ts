@@ -3,7 +3,9 @@ import { ChainRegistry } from './chain/chain-client.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { loadOrCreateSandboxKey } from './crypto/encryption-key.js';
+import { checkEncryptionKey, EncryptionKeyMismatchError } from './crypto/key-check.js';
 import { SecretBox } from './crypto/secret-box.js';
+import { DataDirInUseError } from './db/data-dir-lock.js';
 import { openDatabase, type Database } from './db/database.js';
 import type { Policy } from './domain/context.js';
 import { buildApp } from './http/app.js';
@@ -47,7 +49,10 @@ export interface SystemOverrides {
   chainTimeoutMs?: number;
 }
 
-/** Opens the database and builds the rest; the caller owns the result and calls close() last. */
+/**
+ * Opens the database, checks that ENCRYPTION_KEY is the one its secrets were sealed with (EncryptionKeyMismatchError
+ * otherwise), and builds the rest; the caller owns the result and calls close() last.
+ */
 export async function openSystem(config: Config, overrides: SystemOverrides = {}): Promise<System> {
   const secrets = overrides.secrets ?? new SecretBox(config.encryptionKey ?? loadOrCreateSandboxKey(config.dataDir));
   const database =
@@ -55,12 +60,19 @@ export async function openSystem(config: Config, overrides: SystemOverrides = {}
     (await openDatabase(
       config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl, poolMax: config.databasePoolMax } : { kind: 'pglite', dataDir: config.dataDir },
     ));
+  const clock = overrides.clock ?? systemClock;
+  try {
+    await checkEncryptionKey(database.db, secrets, clock());
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
   const mailer = overrides.mailer ?? (config.otp.smtpUrl ? smtpMailer(config.otp.smtpUrl, config.otp.from) : undefined);
   return {
     config,
     database,
     secrets,
-    clock: overrides.clock ?? systemClock,
+    clock,
     policy: policyFromConfig(config),
     chains: new ChainRegistry(config.chainRpcUrls, overrides.chainTimeoutMs),
     transactionBroadcast: new Signal(),
@@ -112,15 +124,37 @@ export async function startWorkerProcess(system: System, log: Log): Promise<{ wo
   };
 }
 
-/** For process entry points: the validated configuration, or one line naming the bad variable and exit 78. */
+/** For process entry points: the validated configuration, or one line per bad variable and exit 78. */
 export function loadConfigOrExit(): Config {
   try {
     return loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`configuration error: ${err.message}\n`);
+      process.stderr.write(err.problems.map((problem) => `configuration error: ${problem}\n`).join(''));
       process.exit(78); // EX_CONFIG
     }
     throw err;
+  }
+}
+
+/**
+ * For process entry points: the opened system, or one line on stderr and the exit code that says why not: 75 when
+ * another process holds the embedded database (try again later), 78 when ENCRYPTION_KEY is not the database's,
+ * 69 when the database cannot be reached.
+ */
+export async function openSystemOrExit(config: Config): Promise<System> {
+  try {
+    return await openSystem(config);
+  } catch (err) {
+    if (err instanceof DataDirInUseError) {
+      process.stderr.write(`startup error: ${err.message}\n`);
+      process.exit(75); // EX_TEMPFAIL
+    }
+    if (err instanceof EncryptionKeyMismatchError) {
+      process.stderr.write(`configuration error: ${err.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    process.stderr.write(`startup error: cannot open the database: ${(err as Error).message}\n`);
+    process.exit(69); // EX_UNAVAILABLE
   }
 }

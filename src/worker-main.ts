@@ -1,6 +1,6 @@
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
-import { loadConfigOrExit, openSystem, startWorkerProcess } from './composition-root.js';
+import { loadConfigOrExit, openSystemOrExit, startWorkerProcess } from './composition-root.js';
 import { loggerOptions } from './logging.js';
 
 /**
@@ -11,7 +11,7 @@ import { loggerOptions } from './logging.js';
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
-  const system = await openSystem(config);
+  const system = await openSystemOrExit(config);
   const worker = await startWorkerProcess(system, log);
   closeWithGrace({ delay: 20_000 }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'worker shutting down after an error');

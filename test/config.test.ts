@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.js';
 
 const PRODUCTION_RP = { WEBAUTHN_RP_IDS: 'wallet.example', WEBAUTHN_ORIGINS: 'https://wallet.example' };
+/** Production on a PostgreSQL server, so that each case below has the one problem it is about. */
+const PRODUCTION = { APP_ENV: 'production', DATABASE_URL: 'postgresql://u@h/db' };
 
 describe('configuration', () => {
   it('has working defaults for the embedded sandbox', () => {
@@ -15,7 +17,7 @@ describe('configuration', () => {
     assert.equal(c.logLevel, 'info');
     assert.match(c.dataDir, /\/data$/);
     assert.match(c.watchListFile ?? '', /config\/watchlist\.sample\.csv$/, 'sandbox screens against the shipped sample');
-    assert.equal(loadConfig({ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP }).watchListFile, undefined);
+    assert.equal(loadConfig({ ...PRODUCTION, ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP }).watchListFile, undefined);
     assert.deepEqual(c.webauthn, { rpIds: ['localhost'], origins: ['http://localhost:*', 'https://localhost:*'] });
   });
 
@@ -28,15 +30,16 @@ describe('configuration', () => {
       [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL /],
       [{ DATABASE_URL: 'not a url' }, /^DATABASE_URL /],
       [{ ENCRYPTION_KEY: 'short' }, /^ENCRYPTION_KEY /],
-      [{ APP_ENV: 'production' }, /^ENCRYPTION_KEY is required/],
+      [{ ...PRODUCTION, ...PRODUCTION_RP }, /^ENCRYPTION_KEY is required/],
+      [{ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP }, /^DATABASE_URL is required when APP_ENV=production: .*ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION=1/],
       [{ HOST: 'a b' }, /^HOST /],
       [{ RATE_LIMIT_MAX: '0' }, /^RATE_LIMIT_MAX /],
       [{ BODY_LIMIT_BYTES: '-1' }, /^BODY_LIMIT_BYTES /],
       [{ WATCHLIST_FILE: '/nonexistent/list.csv' }, /^WATCHLIST_FILE /],
       [{ HIGH_RISK_COUNTRIES: 'VEN,XXX' }, /^HIGH_RISK_COUNTRIES: .*XXX/],
-      [{ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), WEBAUTHN_ORIGINS: 'https://wallet.example' }, /^WEBAUTHN_RP_IDS is required when APP_ENV=production/],
-      [{ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), WEBAUTHN_RP_IDS: 'wallet.example', WEBAUTHN_ORIGINS: ' , ' }, /^WEBAUTHN_ORIGINS is required when APP_ENV=production/],
-      [{ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP, WEBAUTHN_ORIGINS: 'http://wallet.example' }, /^WEBAUTHN_ORIGINS: "http:\/\/wallet.example" must be https in production/],
+      [{ ...PRODUCTION, ENCRYPTION_KEY: 'ab'.repeat(32), WEBAUTHN_ORIGINS: 'https://wallet.example' }, /^WEBAUTHN_RP_IDS is required when APP_ENV=production/],
+      [{ ...PRODUCTION, ENCRYPTION_KEY: 'ab'.repeat(32), WEBAUTHN_RP_IDS: 'wallet.example', WEBAUTHN_ORIGINS: ' , ' }, /^WEBAUTHN_ORIGINS is required when APP_ENV=production/],
+      [{ ...PRODUCTION, ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP, WEBAUTHN_ORIGINS: 'http://wallet.example' }, /^WEBAUTHN_ORIGINS: "http:\/\/wallet.example" must be https in production/],
       [{ WEBAUTHN_RP_IDS: 'https://wallet.example' }, /^WEBAUTHN_RP_IDS: /],
       [{ WEBAUTHN_RP_IDS: 'Wallet.Example' }, /^WEBAUTHN_RP_IDS: /],
       [{ WEBAUTHN_RP_IDS: 'wallet.example:443' }, /^WEBAUTHN_RP_IDS: /],
@@ -75,7 +78,7 @@ describe('configuration', () => {
     const sandbox = loadConfig({});
     assert.deepEqual(Object.keys(sandbox.deposits.banks).sort(), ['EUR', 'USD']);
     assert.equal(sandbox.deposits.treasuryKey, undefined);
-    const production = loadConfig({ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP });
+    const production = loadConfig({ ...PRODUCTION, ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP });
     assert.deepEqual(production.deposits.banks, {});
     assert.equal(production.otp.smtpUrl, undefined);
   });
@@ -86,9 +89,9 @@ describe('configuration', () => {
     assert.equal(sandbox.withdrawals.weiPerUnit.USD, 7n);
     assert.equal(sandbox.withdrawals.feeBps, 50);
     assert.equal(sandbox.withdrawals.quoteTtlMs, 60_000);
-    const production = loadConfig({ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP });
+    const production = loadConfig({ ...PRODUCTION, ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP });
     assert.equal(production.withdrawals.rails.size, 0);
-    const configured = loadConfig({ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP, WITHDRAWAL_RAILS: 'sepa', WITHDRAWAL_RATES: 'EUR=9', WITHDRAWAL_FEE_BPS: '0', WITHDRAWAL_QUOTE_SECONDS: '30' });
+    const configured = loadConfig({ ...PRODUCTION, ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP, WITHDRAWAL_RAILS: 'sepa', WITHDRAWAL_RATES: 'EUR=9', WITHDRAWAL_FEE_BPS: '0', WITHDRAWAL_QUOTE_SECONDS: '30' });
     assert.deepEqual([...configured.withdrawals.rails], ['sepa']);
     assert.deepEqual([configured.withdrawals.weiPerUnit.EUR, configured.withdrawals.feeBps, configured.withdrawals.quoteTtlMs], [9n, 0, 30_000]);
     assert.throws(() => loadConfig({ WITHDRAWAL_RAILS: 'wire' }), /^.*WITHDRAWAL_RAILS.*wire/);
@@ -105,7 +108,7 @@ describe('configuration', () => {
 
   it('reads the WebAuthn relying parties and origins as comma lists', () => {
     const c = loadConfig({
-      APP_ENV: 'production',
+      ...PRODUCTION,
       ENCRYPTION_KEY: 'ab'.repeat(32),
       WEBAUTHN_RP_IDS: 'wallet.example, example.com,wallet.example',
       WEBAUTHN_ORIGINS: 'https://wallet.example,https://app.example.com:8443, android:apk-key-hash:' + 'A'.repeat(43),
@@ -114,8 +117,32 @@ describe('configuration', () => {
     assert.deepEqual(loadConfig({ WEBAUTHN_RP_IDS: 'dev.test', WEBAUTHN_ORIGINS: 'http://dev.test:*' }).webauthn, { rpIds: ['dev.test'], origins: ['http://dev.test:*'] }, 'sandbox may use http');
   });
 
+  it('reports every problem at once, each on its own line, in a fixed order', () => {
+    assert.throws(
+      () => loadConfig({ APP_ENV: 'production', PORT: 'abc', LOG_LEVEL: 'loud', CHAIN_RPC_URLS: 'mainnet=http://a', WEBHOOK_CONCURRENCY: '0' }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.deepEqual(
+          err.problems.map((p) => p.split(/[ :]/)[0]),
+          ['DATABASE_URL', 'ENCRYPTION_KEY', 'WEBAUTHN_RP_IDS', 'CHAIN_RPC_URLS', 'PORT', 'WEBHOOK_CONCURRENCY', 'LOG_LEVEL'],
+          err.message,
+        );
+        assert.equal(err.message, err.problems.join('\n'));
+        return true;
+      },
+    );
+  });
+
+  it('runs production on the embedded database only when told to', () => {
+    const embedded = loadConfig({ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP, ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION: '1' });
+    assert.equal(embedded.databaseUrl, undefined);
+    assert.throws(() => loadConfig({ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP, ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION: '0' }), /DATABASE_URL is required when APP_ENV=production/);
+    assert.throws(() => loadConfig({ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP, ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION: 'maybe' }), /ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION must be 1 or 0/);
+    assert.equal(loadConfig({ ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION: '0' }).appEnv, 'sandbox', 'sandbox ignores it');
+  });
+
   it('accepts production with a key and a PostgreSQL URL', () => {
-    const c = loadConfig({ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), DATABASE_URL: 'postgresql://u@h/db', ...PRODUCTION_RP });
+    const c = loadConfig({ ...PRODUCTION, ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP });
     assert.equal(c.appEnv, 'production');
     assert.equal(c.encryptionKey?.length, 32);
     assert.equal(c.databaseUrl, 'postgresql://u@h/db');

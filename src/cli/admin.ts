@@ -1,6 +1,7 @@
 // `npm run -s admin -- <command>`: runs one operator command (admin-commands.ts), prints its JSON on stdout, and
 // exits with a sysexits code naming what went wrong.
 import { ConfigError } from '../config.js';
+import { EncryptionKeyMismatchError } from '../crypto/key-check.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { ApiError } from '../domain/errors.js';
 import { safeErrorMessage } from '../logging.js';
@@ -19,8 +20,12 @@ try {
     process.stderr.write(`error: ${err.message}\n`);
     process.exit(75); // EX_TEMPFAIL
   }
+  if (err instanceof EncryptionKeyMismatchError) {
+    process.stderr.write(`configuration error: ${err.message}\n`);
+    process.exit(78); // EX_CONFIG
+  }
   if (err instanceof ConfigError) {
-    process.stderr.write(`error: ${err.message}\n`);
+    process.stderr.write(err.problems.map((problem) => `configuration error: ${problem}\n`).join(''));
     process.exit(78); // EX_CONFIG
   }
   if (err instanceof ApiError) {

@@ -1,5 +1,15 @@
-/** A configuration mistake; main prints its message as the one line before exiting. */
-export class ConfigError extends Error {}
+/**
+ * Configuration mistakes: one per bad variable, all of them at once (loadConfig reads everything before it
+ * throws). Entry points print each as its own line before exiting 78.
+ */
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: string | readonly string[]) {
+    const list = typeof problems === 'string' ? [problems] : problems;
+    super(list.join('\n'));
+    this.problems = list;
+  }
+}
 
 export function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];

@@ -13,92 +13,120 @@ import { LOG_LEVELS, type Config } from './types.js';
 const SAMPLE_WATCHLIST = fileURLToPath(new URL('../../config/watchlist.sample.csv', import.meta.url.includes('/dist/') ? new URL('../', import.meta.url) : import.meta.url));
 
 /**
- * Reads and validates the environment once; throws ConfigError naming the first bad variable (checked in the
- * order below, so keep it when adding one).
+ * Reads and validates the environment once. Every mistake is collected, so one start reports them all: a bad
+ * setting is noted and a default stands in for it while the rest is read (a setting that depends on a bad one is
+ * not checked), then ConfigError lists them, in the order below.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const appEnv = oneOf(env, 'APP_ENV', ['sandbox', 'production'] as const, 'sandbox');
+  const problems: string[] = [];
+  const read = <T>(value: () => T, fallback: T): T => {
+    try {
+      return value();
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(...err.problems);
+      return fallback;
+    }
+  };
+  /** A setting that is undefined when wrong, for those whose dependents are skipped then. */
+  const readOrSkip = <T>(value: () => T): T | undefined => read<T | undefined>(value, undefined);
+
+  const appEnv = read(() => oneOf(env, 'APP_ENV', ['sandbox', 'production'] as const, 'sandbox'), 'sandbox');
 
   const host = env.HOST || '127.0.0.1';
-  if (!/^[A-Za-z0-9.:_-]+$/.test(host)) throw new ConfigError(`HOST must be a host name or IP address (got "${host}")`);
+  if (!/^[A-Za-z0-9.:_-]+$/.test(host)) problems.push(`HOST must be a host name or IP address (got "${host}")`);
 
-  const databaseUrl = env.DATABASE_URL || undefined;
-  if (databaseUrl !== undefined) {
-    let url: URL;
-    try {
-      url = new URL(databaseUrl);
-    } catch {
-      throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
-    }
-    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-      throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
-    }
+  const databaseUrl = read(() => checkedDatabaseUrl(env.DATABASE_URL || undefined), undefined);
+  if (appEnv === 'production' && !env.DATABASE_URL && !read(() => flag(env, 'ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION', false), true)) {
+    problems.push(
+      'DATABASE_URL is required when APP_ENV=production: the embedded database is one process on one disk, with no replica or backup (docs/deployment.md). ' +
+        'Set ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION=1 to run production on it anyway',
+    );
   }
 
   let encryptionKey: Buffer | undefined;
   if (env.ENCRYPTION_KEY) {
-    const key = parseEncryptionKey(env.ENCRYPTION_KEY);
-    if (!key) throw new ConfigError('ENCRYPTION_KEY must be 32 bytes as 64 hex digits or base64');
-    encryptionKey = key;
+    encryptionKey = parseEncryptionKey(env.ENCRYPTION_KEY) ?? undefined;
+    if (!encryptionKey) problems.push('ENCRYPTION_KEY must be 32 bytes as 64 hex digits or base64');
   } else if (appEnv === 'production') {
-    throw new ConfigError('ENCRYPTION_KEY is required when APP_ENV=production');
+    problems.push('ENCRYPTION_KEY is required when APP_ENV=production');
   }
 
   const highRiskList = env.HIGH_RISK_COUNTRIES;
-  const highRiskCountries = highRiskList !== undefined ? parsed('HIGH_RISK_COUNTRIES', () => parseHighRiskCountries(highRiskList)) : [...DEFAULT_HIGH_RISK_COUNTRIES];
+  const highRiskCountries = read(
+    () => (highRiskList !== undefined ? parsed('HIGH_RISK_COUNTRIES', () => parseHighRiskCountries(highRiskList)) : [...DEFAULT_HIGH_RISK_COUNTRIES]),
+    [...DEFAULT_HIGH_RISK_COUNTRIES],
+  );
 
   // Sandbox screens against the shipped sample list so every branch can be tried; production only with a file.
   const watchListFile = env.WATCHLIST_FILE ? resolve(env.WATCHLIST_FILE) : appEnv === 'sandbox' ? SAMPLE_WATCHLIST : undefined;
-  if (watchListFile && !existsSync(watchListFile)) throw new ConfigError(`WATCHLIST_FILE ${watchListFile} does not exist`);
+  if (watchListFile && !existsSync(watchListFile)) problems.push(`WATCHLIST_FILE ${watchListFile} does not exist`);
 
-  const reach = webhookReach(env, appEnv);
-  const relyingParty = webauthn(env, appEnv);
-  const chainRpcUrls = parsed('CHAIN_RPC_URLS', () => parseChainRpcUrls(env.CHAIN_RPC_URLS ?? ''));
-  const { smtpUrl, from } = smtp(env);
-  const deposits = depositConfig(env, appEnv);
-  const port = integer(env, 'PORT', 8080, 0, 65535);
-  const invitations = invitationBaseUrl(env, appEnv, port);
+  const reach = read(() => webhookReach(env, appEnv), { allowPrivate: false, timeoutMs: 10_000, leaseMs: 60_000 });
+  const relyingParty = read(() => webauthn(env, appEnv), { rpIds: [], origins: [] });
+  const chainRpcUrls = readOrSkip(() => parsed('CHAIN_RPC_URLS', () => parseChainRpcUrls(env.CHAIN_RPC_URLS ?? '')));
+  const { smtpUrl, from } = read(() => smtp(env), { smtpUrl: undefined, from: '' });
+  const deposits = readOrSkip(() => depositConfig(env, appEnv));
+  const port = readOrSkip(() => integer(env, 'PORT', 8080, 0, 65535));
+  const invitations = port === undefined ? undefined : read(() => invitationBaseUrl(env, appEnv, port), undefined);
+  const withdrawals = deposits === undefined ? undefined : readOrSkip(() => withdrawalConfig(env, appEnv, deposits));
+  const vaults = chainRpcUrls === undefined ? undefined : readOrSkip(() => vaultConfig(env, new Set(chainRpcUrls.keys())));
 
-  return {
+  const config = {
     webauthn: relyingParty,
     deposits,
-    withdrawals: withdrawalConfig(env, appEnv, deposits),
+    withdrawals,
     otp: {
       smtpUrl,
       from,
-      resendIntervalMs: integer(env, 'OTP_RESEND_SECONDS', 30, 0, 3600) * 1000,
-      maxPerHour: integer(env, 'OTP_MAX_PER_HOUR', 10, 1, 1000),
+      resendIntervalMs: read(() => integer(env, 'OTP_RESEND_SECONDS', 30, 0, 3600), 30) * 1000,
+      maxPerHour: read(() => integer(env, 'OTP_MAX_PER_HOUR', 10, 1, 1000), 10),
     },
     invitationBaseUrl: invitations,
     products: {
-      offered: parsed('PRODUCTS', () => parseOfferedProducts(env.PRODUCTS)),
-      countries: parsed('PRODUCT_COUNTRIES', () => parseCountryRules(env.PRODUCT_COUNTRIES)),
+      offered: read(() => parsed('PRODUCTS', () => parseOfferedProducts(env.PRODUCTS)), undefined as never),
+      countries: read(() => parsed('PRODUCT_COUNTRIES', () => parseCountryRules(env.PRODUCT_COUNTRIES)), undefined as never),
     },
     chainRpcUrls,
-    vaults: vaultConfig(env, new Set(chainRpcUrls.keys())),
+    vaults,
     webhooks: {
-      retryScheduleMs: retrySchedule(env),
+      retryScheduleMs: read(() => retrySchedule(env), []),
       allowPrivate: reach.allowPrivate,
-      runWorker: flag(env, 'WEBHOOK_WORKER', true),
+      runWorker: read(() => flag(env, 'WEBHOOK_WORKER', true), true),
       timeoutMs: reach.timeoutMs,
-      disableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_SECONDS', 5 * 86_400, 1, 365 * 86_400) * 1000,
-      concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1000),
+      disableAfterMs: read(() => integer(env, 'WEBHOOK_DISABLE_AFTER_SECONDS', 5 * 86_400, 1, 365 * 86_400), 0) * 1000,
+      concurrency: read(() => integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1000), 1),
       leaseMs: reach.leaseMs,
     },
-    eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 30, 3650),
+    eventRetentionDays: read(() => integer(env, 'EVENT_RETENTION_DAYS', 30, 30, 3650), 30),
     highRiskCountries,
     watchListFile,
     port,
     host,
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl,
-    databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 20, 1, 500),
+    databasePoolMax: read(() => integer(env, 'DATABASE_POOL_MAX', 20, 1, 500), 1),
     appEnv,
     encryptionKey,
-    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-    ...bodyLimits(env),
-    authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 50, 1, 1_000_000),
-    rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 6000, 1, 1_000_000),
-    rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+    logLevel: read(() => oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'), 'info'),
+    ...read(() => bodyLimits(env), undefined as never),
+    authFailureLimit: read(() => integer(env, 'AUTH_FAILURE_LIMIT', 50, 1, 1_000_000), 1),
+    rateLimitMax: read(() => integer(env, 'RATE_LIMIT_MAX', 6000, 1, 1_000_000), 1),
+    rateLimitWindowSeconds: read(() => integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400), 1),
   };
+  if (problems.length > 0) throw new ConfigError(problems);
+  // Every setting was read without a problem: none of the stand-ins above is left.
+  return config as Config;
+}
+
+function checkedDatabaseUrl(databaseUrl: string | undefined): string | undefined {
+  if (databaseUrl === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  return databaseUrl;
 }

@@ -66,7 +66,8 @@ export async function startServer(backend: Backend, env: Record<string, string> 
   // Production needs a relying party; tests of production servers get one unless they name their own.
   const relyingParty = env.APP_ENV === 'production' ? { WEBAUTHN_RP_IDS: 'wallet.example', WEBAUTHN_ORIGINS: 'https://wallet.example' } : {};
   // Every test shares 127.0.0.1: the per-address limit on failed authentications is lifted unless a test sets it.
-  const config = loadConfig({ APP_ENV: 'sandbox', LOG_LEVEL: 'silent', AUTH_FAILURE_LIMIT: '1000000', ...relyingParty, ...env });
+  // The harness supplies the database itself (PGlite or PostgreSQL), production included.
+  const config = loadConfig({ APP_ENV: 'sandbox', LOG_LEVEL: 'silent', AUTH_FAILURE_LIMIT: '1000000', ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION: '1', ...relyingParty, ...env });
   const { target, drop } = await provisionDatabase(backend);
   const clock = new TestClock();
   // The server as main.ts composes it, over this test's database, clock and key. Maintenance stays off: tests move

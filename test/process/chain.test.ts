@@ -33,7 +33,7 @@ describe('npm run chain: a local anvil with the sandbox treasury funded', () => 
     } finally {
       await system.close();
     }
-    assert.equal(treasuryAddressFor({ ...env, APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), WEBAUTHN_RP_IDS: 'x.example', WEBAUTHN_ORIGINS: 'https://x.example' }), undefined, 'production without a treasury key has none');
+    assert.equal(treasuryAddressFor({ ...env, APP_ENV: 'production', ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION: '1', ENCRYPTION_KEY: 'ab'.repeat(32), WEBAUTHN_RP_IDS: 'x.example', WEBAUTHN_ORIGINS: 'https://x.example' }), undefined, 'production without a treasury key has none');
   });
 
   it('starts anvil, funds that treasury, and prints the CHAIN_RPC_URLS to use', async () => {

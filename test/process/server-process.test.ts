@@ -68,7 +68,21 @@ describe('the server process on the embedded database', () => {
     assert.match(bad.stderr, /publicKey/);
   });
 
-  it('refuses bad usage and bad configuration with one clear line', async () => {
+  it('refuses to start with an ENCRYPTION_KEY other than the one that sealed the data (exit 78, one line), and starts with the right one', async () => {
+    const other = { ...env, ENCRYPTION_KEY: 'cd'.repeat(32) };
+    await assert.rejects(startServerProcess(other), (err: ServerExit) => {
+      assert.equal(err.code, 78);
+      assert.match(err.output.trim(), /^configuration error: ENCRYPTION_KEY is not the key this database's secrets were sealed with \(.*\)\. Start with the original key/);
+      return true;
+    });
+    const cli = await runAdmin(['integrators', 'list'], other);
+    assert.equal(cli.code, 78, cli.stderr);
+    assert.match(cli.stderr, /^configuration error: ENCRYPTION_KEY is not the key/);
+    const again = await runAdmin(['integrators', 'list'], env);
+    assert.equal(again.code, 0, again.stderr);
+  });
+
+  it('refuses bad usage, and bad configuration with one clear line per mistake', async () => {
     const usage = await runAdmin(['integrators', 'create'], env);
     assert.equal(usage.code, 64);
     assert.match(usage.stderr, /--name is required/);
@@ -79,10 +93,20 @@ describe('the server process on the embedded database', () => {
       assert.equal(err.output.trim(), 'configuration error: PORT must be an integer from 0 to 65535 (got "abc")');
       return true;
     });
-    await assert.rejects(startServerProcess({ ...env, APP_ENV: 'production' }), (err: ServerExit) => {
+    // Every mistake in one start, one line each: production on the embedded database is one of them.
+    await assert.rejects(startServerProcess({ ...env, APP_ENV: 'production', LOG_LEVEL: 'loud' }), (err: ServerExit) => {
       assert.equal(err.code, 78);
-      assert.match(err.output, /ENCRYPTION_KEY is required/);
+      const lines = err.output.trim().split('\n');
+      assert.deepEqual(
+        lines.map((line) => /^configuration error: ([A-Z_]+)/.exec(line)?.[1]),
+        ['DATABASE_URL', 'ENCRYPTION_KEY', 'WEBAUTHN_RP_IDS', 'LOG_LEVEL'],
+        err.output,
+      );
+      assert.match(lines[0]!, /ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION=1/);
       return true;
     });
+    const cli = await runAdmin(['integrators', 'list'], { ...env, APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), WEBAUTHN_RP_IDS: 'x.example', WEBAUTHN_ORIGINS: 'https://x.example' });
+    assert.equal(cli.code, 78, 'the CLI refuses the same configuration');
+    assert.match(cli.stderr, /^configuration error: DATABASE_URL is required when APP_ENV=production/);
   });
 });

@@ -17,3 +17,4 @@ export * from './withdrawals.js';
 export * from './members.js';
 export * from './products.js';
 export * from './vaults.js';
+export * from './settings.js';
