@@ -64,6 +64,7 @@ describe('configuration', () => {
       [{ DEPOSIT_RATES: 'USD=0' }, /^DEPOSIT_RATES: /],
       [{ TREASURY_PRIVATE_KEY: '0x1234' }, /^TREASURY_PRIVATE_KEY: /],
       [{ DATABASE_POOL_MAX: '0' }, /^DATABASE_POOL_MAX /],
+      [{ DEPOSIT_EXPIRY_HOURS: '0' }, /^DEPOSIT_EXPIRY_HOURS /],
     ];
     for (const [env, pattern] of cases) {
       assert.throws(

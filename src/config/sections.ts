@@ -71,7 +71,10 @@ export function smtp(env: NodeJS.ProcessEnv): Pick<OtpConfig, 'smtpUrl' | 'from'
   return { smtpUrl, from };
 }
 
-/** DEPOSIT_BANK_USD, DEPOSIT_BANK_EUR, DEPOSIT_RATES, TREASURY_PRIVATE_KEY: sandbox has fictitious defaults, production none. */
+/**
+ * DEPOSIT_BANK_USD, DEPOSIT_BANK_EUR, DEPOSIT_RATES, TREASURY_PRIVATE_KEY: sandbox has fictitious defaults,
+ * production none. DEPOSIT_EXPIRY_HOURS: 7 days unless set (1 hour to 1 year).
+ */
 export function depositConfig(env: NodeJS.ProcessEnv, appEnv: AppEnv): DepositConfig {
   const banks: DepositConfig['banks'] = {};
   for (const currency of DEPOSIT_CURRENCIES) {
@@ -83,7 +86,8 @@ export function depositConfig(env: NodeJS.ProcessEnv, appEnv: AppEnv): DepositCo
   const weiPerUnit = parsed('DEPOSIT_RATES', () => parseRates(env.DEPOSIT_RATES ?? ''));
   const key = env.TREASURY_PRIVATE_KEY;
   const treasuryKey = key ? parsed('TREASURY_PRIVATE_KEY', () => parseTreasuryKey(key)) : undefined;
-  return { banks, weiPerUnit, treasuryKey };
+  const expiryMs = integer(env, 'DEPOSIT_EXPIRY_HOURS', 168, 1, 8760) * 3_600_000;
+  return { banks, weiPerUnit, treasuryKey, expiryMs };
 }
 
 /**

@@ -2,13 +2,14 @@ import type { Hash, Hex } from 'viem';
 import type { ChainClient, ChainRegistry, ReceiptView } from '../chain/chain-client.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
-import { listExpiredPreparations, listProcessing, listStaleProposals, moveTransaction, type TransactionRow } from '../db/repositories/transactions.js';
+import { listExpiredDeposits, listExpiredPreparations, listProcessing, listStaleProposals, moveTransaction, type TransactionRow } from '../db/repositories/transactions.js';
 import { recordTransactionChange, WATCHER } from '../domain/transactions/record-change.js';
 import type { FailureReason, StoredVaultCall } from '../domain/transactions/transaction-view.js';
 import { settledVaultCall } from '../domain/vaults/settlement.js';
 import type { Treasury } from '../chain/treasury.js';
 import { listPayoutsDue } from '../db/repositories/deposits.js';
 import { payOut, payoutDue } from '../domain/deposits/payout.js';
+import { expireDeposit } from '../domain/deposits/deposits.js';
 import { initiatePayout } from '../domain/withdrawals/withdrawal-payouts.js';
 import { expirePreparation } from '../domain/transactions/prepared.js';
 import { expireProposal, PROPOSAL_LIFETIME_MS } from '../domain/transactions/quorum.js';
@@ -119,7 +120,10 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
     }
   }
 
-  /** Prepared transactions nobody approved in time fail as quote_expired; entity proposals without a quorum in 24 h as expired. */
+  /**
+   * Prepared transactions nobody approved in time fail as quote_expired; entity proposals without a quorum in 24 h,
+   * and deposits whose bank transfer did not arrive by their expiresAt, as expired.
+   */
   async function expireQuotes(): Promise<void> {
     const now = clock();
     for (const row of await listExpiredPreparations(database.db, now, BATCH)) {
@@ -129,6 +133,10 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
     for (const row of await listStaleProposals(database.db, new Date(now.getTime() - PROPOSAL_LIFETIME_MS), BATCH)) {
       if (stopped) return;
       await database.db.transaction((tx) => expireProposal(tx, row, now));
+    }
+    for (const row of await listExpiredDeposits(database.db, now, BATCH)) {
+      if (stopped) return;
+      await database.db.transaction((tx) => expireDeposit(tx, row, now));
     }
   }
 

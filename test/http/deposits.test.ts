@@ -81,7 +81,9 @@ for (const backend of backends()) {
       assert.ok(i.bank_account_number);
       assert.deepEqual([i.iban_number, i.iban_bic], ['', '']);
       assert.match(i.reference, /^DEP-[0-9A-Z]{12}$/);
-      assert.deepEqual(t.deposit, { amount: '250.00', currency: 'USD', reference: i.reference, receivedAmount: null });
+      // Expires DEPOSIT_EXPIRY_HOURS (7 days by default) after its creation.
+      const expiresAt = new Date(new Date(t.createdAt).getTime() + 168 * 3_600_000).toISOString();
+      assert.deepEqual(t.deposit, { amount: '250.00', currency: 'USD', reference: i.reference, receivedAmount: null, expiresAt });
 
       const again = await deposit({});
       assert.notEqual(again.body.fiatDepositInstructions.reference, i.reference);
@@ -205,6 +207,29 @@ for (const backend of backends()) {
       assert.deepEqual([zero.status, zero.body.errors?.[0]?.pointer], [400, '/amount'], zero.text);
       const missing = await post('/v1/sandbox/simulate-deposit', { transactionId: randomUUID(), amount: '1.00' });
       assert.deepEqual([missing.status, missing.body.code], [404, 'not_found'], missing.text);
+    });
+
+    it('a deposit whose funds do not arrive by expiresAt fails as expired, with its events; funds after that are refused', async () => {
+      const waiting = (await deposit({ amount: '3.00' })).body;
+      const funded = (await deposit({ amount: '4.00' })).body;
+      assert.equal((await post('/v1/sandbox/simulate-deposit', { transactionId: funded.transactionId, amount: '4.00' })).status, 200);
+      // One second before its expiry the watcher leaves it; one second after, it fails.
+      server.clock.advance(new Date(waiting.deposit.expiresAt).getTime() - server.clock.now().getTime() - 1000);
+      await server.watcher!.nextRound();
+      assert.equal((await acme.client.get(`/v1/query/get-transaction?transactionId=${waiting.transactionId}`)).body.status, 'waiting_for_funds');
+      server.clock.advance(2000);
+      await server.watcher!.nextRound();
+      const expired = (await acme.client.get(`/v1/query/get-transaction?transactionId=${waiting.transactionId}`)).body;
+      assert.deepEqual([expired.status, expired.failureReason], ['failed', 'expired'], JSON.stringify(expired));
+      const [row] = await server.database.db.select().from(transactions).where(eq(transactions.transactionId, waiting.transactionId));
+      assert.deepEqual(
+        (await eventsFor(server.database, row!.id)).map((e) => e.type),
+        ['transaction.created', 'transaction.status.changed', 'transaction.failed'],
+      );
+      // Funded before its expiry: paid out, never expired.
+      assert.notEqual((await acme.client.get(`/v1/query/get-transaction?transactionId=${funded.transactionId}`)).body.failureReason, 'expired');
+      const late = await post('/v1/sandbox/simulate-deposit', { transactionId: waiting.transactionId, amount: '3.00' });
+      assert.deepEqual([late.status, late.body.code], [409, 'invalid_transaction_state'], late.text);
     });
   });
 

@@ -137,6 +137,16 @@ export function listStaleProposals(db: Executor, before: Date, limit: number): P
     .limit(limit);
 }
 
+/** Deposits still waiting for their bank transfer past their expiry. */
+export function listExpiredDeposits(db: Executor, now: Date, limit: number): Promise<TransactionRow[]> {
+  return db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.status, 'waiting_for_funds'), lt(transactions.expiresAt, now)))
+    .orderBy(asc(transactions.expiresAt))
+    .limit(limit);
+}
+
 /** Prepared transactions (withdrawals, vault calls) still waiting for their approval past their expiry. */
 export function listExpiredPreparations(db: Executor, now: Date, limit: number): Promise<TransactionRow[]> {
   return db

@@ -98,6 +98,10 @@ export const transactions = pgTable(
     index('transactions_created_idx')
       .on(t.createdAt)
       .where(sql`${t.status} = 'created'`),
+    // Deposits waiting for their bank transfer, to expire them.
+    index('transactions_waiting_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'waiting_for_funds'`),
     index('transactions_payout_idx')
       .on(t.updatedAt)
       .where(sql`${t.status} = 'funds_in_transfer'`),

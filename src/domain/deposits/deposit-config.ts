@@ -23,6 +23,8 @@ export interface DepositConfig {
   weiPerUnit: Record<DepositCurrency, bigint>;
   /** TREASURY_PRIVATE_KEY; undefined: derived from ENCRYPTION_KEY in sandbox, none in production. */
   treasuryKey: Hex | undefined;
+  /** DEPOSIT_EXPIRY_HOURS: how long a deposit waits for its bank transfer before it fails as expired. */
+  expiryMs: number;
 }
 
 /** Plainly fictitious banks, so sandbox instructions are never mistaken for real ones. */

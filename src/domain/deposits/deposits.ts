@@ -11,7 +11,7 @@ import { requireChain } from '../chains.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { newPaymentReference } from '../references.js';
 import { ApiError, invalidFields, notFound } from '../errors.js';
-import { signingKeyCause, recordTransactionChange, type TransactionCause } from '../transactions/record-change.js';
+import { signingKeyCause, recordTransactionChange, WATCHER, type TransactionCause } from '../transactions/record-change.js';
 import { newId } from '../ids.js';
 import { toTransactionView, type FiatDepositInstructions, type TransactionView } from '../transactions/transaction-view.js';
 import type { DepositConfig, DepositCurrency } from './deposit-config.js';
@@ -93,6 +93,8 @@ export async function createDeposit(ctx: MutationContext, deps: DepositDeps, inp
       depositCurrency: input.currency,
       depositReference: reference,
       fiatDepositInstructions: instructions,
+      // The bank transfer must arrive before this; the watcher fails the deposit as expired after it.
+      expiresAt: new Date(ctx.now.getTime() + deps.config.expiryMs),
       createdAt: ctx.now,
       updatedAt: ctx.now,
     });
@@ -179,4 +181,14 @@ export async function depositByReference(db: Database, reference: string): Promi
     at: t.createdAt.toISOString(),
   }));
   return { ...toTransactionView(row), integratorId: row.integratorId, history };
+}
+
+/**
+ * A deposit whose bank transfer did not arrive by its expiresAt: waiting_for_funds -> failed (expired), with its
+ * events. Undefined when funds arrived (or an operator cancelled it) meanwhile: that change won.
+ */
+export async function expireDeposit(tx: Tx, row: TransactionRow, at: Date): Promise<TransactionView | undefined> {
+  const moved = await moveTransaction(tx, row.id, 'waiting_for_funds', { status: 'failed', failureReason: 'expired', updatedAt: at });
+  if (!moved) return undefined;
+  return recordTransactionChange(tx, moved, 'waiting_for_funds', { ...WATCHER, detail: `no funds arrived by ${row.expiresAt?.toISOString()}` }, at);
 }

@@ -25,6 +25,8 @@ export interface DepositView {
   currency: string;
   reference: string;
   receivedAmount: string | null;
+  /** The bank transfer must arrive before this (null: made before deposits expired). */
+  expiresAt: string | null;
   /** Why the last payout attempt failed, while it is retried (funds_in_transfer). */
   payoutError?: string;
 }
@@ -120,7 +122,13 @@ export function toTransactionView(row: TransactionRow, approvals?: ApprovalsView
   if (row.failureReason) view.failureReason = row.failureReason as FailureReason;
   if (row.kind === 'deposit') {
     if (row.fiatDepositInstructions) view.fiatDepositInstructions = row.fiatDepositInstructions as FiatDepositInstructions;
-    view.deposit = { amount: row.depositAmount ?? '', currency: row.depositCurrency ?? '', reference: row.depositReference ?? '', receivedAmount: row.receivedAmount };
+    view.deposit = {
+      amount: row.depositAmount ?? '',
+      currency: row.depositCurrency ?? '',
+      reference: row.depositReference ?? '',
+      receivedAmount: row.receivedAmount,
+      expiresAt: row.expiresAt?.toISOString() ?? null,
+    };
     if (row.payoutError && row.status === 'funds_in_transfer') view.deposit.payoutError = row.payoutError;
   }
   if (row.kind === 'withdrawal' && row.withdrawal) {

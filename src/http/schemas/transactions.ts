@@ -48,6 +48,12 @@ const DepositSchema = Type.Object(
     currency: Type.String({ description: 'USD or EUR' }),
     reference: Type.String({ description: 'The payment reference (also in fiatDepositInstructions)' }),
     receivedAmount: Nullable(Type.String({ description: 'The fiat amount that arrived; null until then' })),
+    expiresAt: Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'The bank transfer must arrive before this (DEPOSIT_EXPIRY_HOURS after creation); then the deposit fails as expired (docs/deposits.md#expiry)',
+      }),
+    ),
     payoutError: Type.Optional(Type.String({ description: 'Why the last payout attempt failed, while it is retried' })),
   },
   { additionalProperties: false, title: 'DepositDetails', description: 'Extension, deposits only' },
@@ -119,7 +125,7 @@ export const TransactionSchema = Type.Object(
     failureReason: Type.Optional(
       Type.Enum(['reverted', 'dropped', 'cancelled', 'quote_expired', 'payout_returned', 'rejected', 'expired'], {
         type: 'string',
-        description: 'Extension, failed only (rejected and expired: an entity’s proposal, docs/members.md#quorum)',
+        description: 'Extension, failed only (rejected and expired: an entity’s proposal, docs/members.md#quorum; expired also: a deposit whose funds did not arrive, docs/deposits.md#expiry)',
       }),
     ),
     approvals: Type.Optional(ApprovalsSchema),

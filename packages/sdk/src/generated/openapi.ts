@@ -1568,7 +1568,7 @@ export type components = {
             /** @description Extension: the hash of the signed transaction, known from broadcast on */
             transactionHash: string | null;
             /**
-             * @description Extension, failed only (rejected and expired: an entity’s proposal, [docs/members.md#quorum](/guides/members#quorum))
+             * @description Extension, failed only (rejected and expired: an entity’s proposal, [docs/members.md#quorum](/guides/members#quorum); expired also: a deposit whose funds did not arrive, [docs/deposits.md#expiry](/guides/deposits#expiry))
              * @enum {string}
              */
             failureReason?: "reverted" | "dropped" | "cancelled" | "quote_expired" | "payout_returned" | "rejected" | "expired";
@@ -1760,6 +1760,11 @@ export type components = {
             reference: string;
             /** @description The fiat amount that arrived; null until then */
             receivedAmount: string | null;
+            /**
+             * Format: date-time
+             * @description The bank transfer must arrive before this (DEPOSIT_EXPIRY_HOURS after creation); then the deposit fails as expired ([docs/deposits.md#expiry](/guides/deposits#expiry))
+             */
+            expiresAt: string | null;
             /** @description Why the last payout attempt failed, while it is retried */
             payoutError?: string;
         };
@@ -3615,7 +3620,7 @@ export type components = {
         };
         /**
          * TransactionFailedEvent
-         * @description A transaction failed after broadcast: reverted on chain or dropped by the node (object.failureReason)
+         * @description A transaction failed: reverted on chain or dropped by the node after broadcast, or a deposit cancelled or expired, a quote or proposal expired (object.failureReason)
          */
         TransactionFailedEvent: {
             /**

@@ -1,0 +1,1 @@
+CREATE INDEX "transactions_waiting_expiry_idx" ON "transactions" USING btree ("expires_at") WHERE "transactions"."status" = 'waiting_for_funds';
