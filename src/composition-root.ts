@@ -16,6 +16,7 @@ import { startBackgroundWork, type Background, type BackgroundOptions } from './
 import { Signal } from './workers/signal.js';
 import { startWebhookWorker, type WebhookWorker } from './workers/webhook-worker.js';
 import type { Log } from './log.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
 
 /**
  * The composition root: every dependency a process needs, built once from its configuration, and the one place
@@ -35,6 +36,8 @@ export interface System {
   mailQueued: Signal;
   /** One-time codes by SMTP (SMTP_URL); undefined: the sandbox outbox, or 503 in production. */
   mailer: Mailer | undefined;
+  /** This process's Prometheus metrics (GET /metrics). */
+  metrics: Metrics;
   /** Closes what the system holds (mail transport, database). Last, after everything using it stopped. */
   close(): Promise<void>;
 }
@@ -78,6 +81,7 @@ export async function openSystem(config: Config, overrides: SystemOverrides = {}
     transactionBroadcast: new Signal(),
     mailQueued: new Signal(),
     mailer,
+    metrics: createMetrics({ database, clock }),
     async close() {
       mailer?.close();
       await database.close();
@@ -94,12 +98,12 @@ export interface ApiProcess {
 
 /** The server: the HTTP application and the background work (maintenance, watcher, webhook worker). */
 export async function startApiProcess(system: System, options: { logger?: FastifyServerOptions['logger']; background?: BackgroundOptions } = {}): Promise<ApiProcess> {
-  const { config, database, clock, secrets, policy, chains, transactionBroadcast, mailQueued, mailer } = system;
+  const { config, database, clock, secrets, policy, chains, transactionBroadcast, mailQueued, mailer, metrics } = system;
   const app = await buildApp(
-    { config, database, clock, secrets, policy, chains, transactionBroadcast, mailQueued, ...(mailer ? { mailer } : {}) },
+    { config, database, clock, secrets, policy, chains, transactionBroadcast, mailQueued, metrics, ...(mailer ? { mailer } : {}) },
     options.logger === undefined ? {} : { logger: options.logger },
   );
-  const background = await startBackgroundWork({ config, database, clock, secrets, chains, transactionBroadcast, mailQueued, log: app.log, ...(mailer ? { mailer } : {}) }, options.background);
+  const background = await startBackgroundWork({ config, database, clock, secrets, chains, transactionBroadcast, mailQueued, metrics, log: app.log, ...(mailer ? { mailer } : {}) }, options.background);
   return {
     app,
     background,
@@ -114,7 +118,7 @@ export async function startApiProcess(system: System, options: { logger?: Fastif
 
 /** `npm run worker`: a webhook delivery worker alone. */
 export async function startWorkerProcess(system: System, log: Log): Promise<{ worker: WebhookWorker; stop(): Promise<void> }> {
-  const worker = await startWebhookWorker({ database: system.database, secrets: system.secrets, clock: system.clock, config: system.config.webhooks, log });
+  const worker = await startWebhookWorker({ database: system.database, secrets: system.secrets, clock: system.clock, config: system.config.webhooks, log, metrics: system.metrics });
   return {
     worker,
     async stop() {

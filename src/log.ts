@@ -3,6 +3,8 @@
  * recorder. Errors given as `{ err }` go through the redacting serializer of src/logging.ts.
  */
 export interface Log {
+  /** Routine facts an operator follows (one line per webhook delivery attempt); optional for recorders in tests. */
+  info?(obj: unknown, msg: string): void;
   warn(obj: unknown, msg: string): void;
   error(obj: unknown, msg: string): void;
 }

@@ -2,6 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { loadConfigOrExit, openSystemOrExit, startWorkerProcess } from './composition-root.js';
 import { loggerOptions } from './logging.js';
+import { serveMetrics } from './metrics/metrics-server.js';
 
 /**
  * `npm run worker`: a webhook delivery worker on its own, for scale. Any number of them may run against one
@@ -13,12 +14,14 @@ async function main(): Promise<void> {
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
   const system = await openSystemOrExit(config);
   const worker = await startWorkerProcess(system, log);
+  const metrics = config.metricsPort === undefined ? undefined : await serveMetrics(system.metrics, { host: config.host, port: config.metricsPort, token: config.metricsToken });
   closeWithGrace({ delay: 20_000 }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'worker shutting down after an error');
     else log.info({ signal }, 'worker shutting down');
+    await metrics?.close();
     await worker.stop();
   });
-  log.info({ database: system.database.kind }, 'webhook worker ready');
+  log.info({ database: system.database.kind, ...(metrics ? { metrics: `${metrics.url}/metrics` } : {}) }, 'webhook worker ready');
 }
 
 await main();

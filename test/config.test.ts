@@ -65,6 +65,10 @@ describe('configuration', () => {
       [{ TREASURY_PRIVATE_KEY: '0x1234' }, /^TREASURY_PRIVATE_KEY: /],
       [{ DATABASE_POOL_MAX: '0' }, /^DATABASE_POOL_MAX /],
       [{ DEPOSIT_EXPIRY_HOURS: '0' }, /^DEPOSIT_EXPIRY_HOURS /],
+      [{ METRICS_TOKEN: 'short' }, /^METRICS_TOKEN must be 32 to 256/],
+      [{ METRICS_TOKEN: `${'a'.repeat(32)} b` }, /^METRICS_TOKEN /],
+      [{ METRICS_PORT: 'x' }, /^METRICS_PORT /],
+      [{ ...PRODUCTION, ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP, METRICS_PORT: '9100' }, /^METRICS_PORT needs METRICS_TOKEN when APP_ENV=production/],
     ];
     for (const [env, pattern] of cases) {
       assert.throws(

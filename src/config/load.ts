@@ -113,10 +113,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureLimit: read(() => integer(env, 'AUTH_FAILURE_LIMIT', 50, 1, 1_000_000), 1),
     rateLimitMax: read(() => integer(env, 'RATE_LIMIT_MAX', 6000, 1, 1_000_000), 1),
     rateLimitWindowSeconds: read(() => integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400), 1),
+    metricsToken: read(() => metricsToken(env.METRICS_TOKEN), undefined),
+    metricsPort: env.METRICS_PORT ? read(() => integer(env, 'METRICS_PORT', 0, 0, 65535), undefined) : undefined,
   };
+  if (env.METRICS_PORT && appEnv === 'production' && !env.METRICS_TOKEN) problems.push('METRICS_PORT needs METRICS_TOKEN when APP_ENV=production: metrics are not served without a token there');
   if (problems.length > 0) throw new ConfigError(problems);
   // Every setting was read without a problem: none of the stand-ins above is left.
   return config as Config;
+}
+
+/** A bearer token for GET /metrics: 32 to 256 characters a header can carry unquoted (RFC 6750's token68). */
+function metricsToken(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[A-Za-z0-9._~+/-]{32,256}=*$/.test(raw)) throw new ConfigError('METRICS_TOKEN must be 32 to 256 characters of A-Z a-z 0-9 . _ ~ + / - (e.g. openssl rand -hex 32)');
+  return raw;
 }
 
 function checkedDatabaseUrl(databaseUrl: string | undefined): string | undefined {

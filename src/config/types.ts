@@ -31,6 +31,10 @@ export interface Config {
   authFailureLimit: number;
   rateLimitMax: number;
   rateLimitWindowSeconds: number;
+  /** METRICS_TOKEN: the bearer token GET /metrics takes; unset: open in sandbox, not served in production. */
+  metricsToken: string | undefined;
+  /** METRICS_PORT: `npm run worker` serves GET /metrics there (the server uses its own port). */
+  metricsPort: number | undefined;
   /** Alpha-3 codes whose nationals or residents need additionalUserInfo. */
   highRiskCountries: string[];
   /** CSV of names to screen (docs/verification.md); undefined: none. */

@@ -36,7 +36,18 @@ export interface Database {
   ping(): Promise<void>;
   /** Subscribes to NOTIFY on a channel; see notifications.ts for the delivery guarantee. */
   listen(channel: string, handlers: ListenHandlers): Promise<Listener>;
+  /** PostgreSQL: the connection pool's size now (for /metrics); undefined for PGlite, one in-process connection. */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  max: number;
+  /** Open connections, idle or lent out. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
 }
 
 /** The committed migrations, found from this module whether it runs from src/ (tsx) or dist/src/ (built). */
@@ -153,6 +164,7 @@ async function openPostgres(url: string, poolMax = DEFAULT_POOL_MAX): Promise<Da
       await db.execute(sql`select 1`);
     },
     listen: (channel, handlers) => listenPostgres(url, channel, handlers),
+    poolStats: () => ({ max: poolMax, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }

@@ -40,6 +40,7 @@ import { CredentialSchema } from './schemas/credentials.js';
 import { ProblemSchema } from './schemas/problem.js';
 import type { Api, Deps, Operation } from './types.js';
 import { validatorCompiler } from './validation.js';
+import { metricsRoute } from './routes/ops/metrics.js';
 
 /** Path parameters up to this long reach their schema (which names them); beyond it the router refuses them. */
 const MAX_PATH_PARAM_LENGTH = 2048;
@@ -81,6 +82,13 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  const { metrics } = deps;
+  if (metrics) {
+    // The route's pattern, never the raw URL: ids in paths would make a series per record.
+    app.addHook('onResponse', async (request, reply) => {
+      metrics.request(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    });
+  }
   const parseBody = registerJsonBody(app);
   registerBodyLimits(app, deps.config);
   registerProblemHandling(app);
@@ -88,6 +96,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   const failures = new FailureLimiter(deps.config.authFailureLimit, deps.clock);
 
   opsRoutes(app, deps);
+  metricsRoute(app, deps, failures);
   registerGuides(app);
   await registerInvitationPages(app, deps, failures);
   const operations: Operation[] = [];

@@ -9,6 +9,7 @@ import type { Policy } from '../domain/context.js';
 import type { Access } from '../domain/credentials/scopes.js';
 import type { FieldError } from '../domain/errors.js';
 import type { Mailer } from '../mail/mailer.js';
+import type { Metrics } from '../metrics/metrics.js';
 import type { Signal } from '../workers/signal.js';
 
 /** A Fastify instance whose route schemas are TypeBox: one schema gives validation, types and OpenAPI. */
@@ -29,6 +30,8 @@ export interface Deps {
   mailQueued?: Signal;
   /** Sends one-time codes (SMTP_URL, built by the composition root); none: sandbox outbox, or 503 in production. */
   mailer?: Mailer;
+  /** Counts every answer, served at GET /metrics (none: neither, as when only the OpenAPI document is wanted). */
+  metrics?: Metrics;
 }
 
 /** A signed operation as listed in whoami's capabilities. */

@@ -10,6 +10,7 @@ import { startTransactionWatcher, type TransactionWatcher } from './transaction-
 import { startWebhookWorker, type WebhookWorker } from './webhook-worker.js';
 import type { Log } from '../log.js';
 import type { Mailer } from '../mail/mailer.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { startMailSender, type MailSender } from './mail-sender.js';
 import { startVaultSnapshots, type VaultSnapshots } from './vault-snapshots.js';
 
@@ -26,6 +27,7 @@ export interface BackgroundDeps {
   mailQueued?: Signal;
   /** SMTP_URL's transport, for the mail sender (invitations); none: mail stays queued or held. */
   mailer?: Mailer;
+  metrics?: Metrics;
 }
 
 export interface BackgroundOptions {
@@ -60,12 +62,12 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
       : startMaintenance({ db: deps.database.db, clock: deps.clock, log: deps.log, secrets: deps.secrets, intervalMs: 60_000, eventRetentionDays: deps.config.eventRetentionDays, vacuum: deps.database.kind === 'pglite' });
   const worker =
     (options.webhooks ?? deps.config.webhooks.runWorker)
-      ? await startWebhookWorker({ database: deps.database, secrets: deps.secrets, clock: deps.clock, config: deps.config.webhooks, log: deps.log })
+      ? await startWebhookWorker({ database: deps.database, secrets: deps.secrets, clock: deps.clock, config: deps.config.webhooks, log: deps.log, ...(deps.metrics ? { metrics: deps.metrics } : {}) })
       : undefined;
   const treasury = treasuryFor({ key: deps.config.deposits.treasuryKey, sandbox: deps.config.appEnv === 'sandbox', secrets: deps.secrets });
   const watcher =
     deps.chains.chainIds().length > 0
-      ? startTransactionWatcher({ database: deps.database, chains: deps.chains, clock: deps.clock, log: deps.log, ...(treasury ? { treasury } : {}) })
+      ? startTransactionWatcher({ database: deps.database, chains: deps.chains, clock: deps.clock, log: deps.log, ...(treasury ? { treasury } : {}), ...(deps.metrics ? { metrics: deps.metrics } : {}) })
       : undefined;
   const vaultSnapshots =
     deps.chains.chainIds().length > 0 ? startVaultSnapshots({ database: deps.database, chains: deps.chains, config: deps.config.vaults, clock: deps.clock, log: deps.log }) : undefined;

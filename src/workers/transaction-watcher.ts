@@ -15,6 +15,7 @@ import { expirePreparation } from '../domain/transactions/prepared.js';
 import { expireProposal, PROPOSAL_LIFETIME_MS } from '../domain/transactions/quorum.js';
 import { Rounds } from './rounds.js';
 import type { Log } from '../log.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 export interface TransactionWatcherDeps {
   database: Database;
@@ -24,6 +25,8 @@ export interface TransactionWatcherDeps {
   /** Pays funded deposits out (docs/deposits.md); without it deposits wait in funds_in_transfer. */
   treasury?: Treasury;
   pollIntervalMs?: number;
+  /** Told when a round ends (transaction_watcher_last_round_age_seconds). */
+  metrics?: Metrics;
 }
 
 export interface TransactionWatcher {
@@ -57,6 +60,7 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
       waiting = [];
       try {
         await look();
+        deps.metrics?.watcherRound();
       } finally {
         served.forEach((resolve) => resolve());
         rounds.wakeIn(pollIntervalMs);

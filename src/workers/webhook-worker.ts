@@ -6,6 +6,7 @@ import type { Claimed } from '../db/repositories/webhook-deliveries.js';
 import { SUBSCRIPTION_DISABLED, type AttemptOutcome } from '../domain/webhooks/attempt-outcome.js';
 import type { Resolver } from '../domain/webhooks/url-safety.js';
 import type { Log } from '../log.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { startClaimLoop, type ClaimLoop } from './webhook-claim-loop.js';
 import { AttemptRecorder } from './webhook-recorder.js';
 import { loadBatch, partsOf, WebhookSigner, type Batch } from './webhook-request.js';
@@ -21,6 +22,8 @@ export interface WebhookWorkerDeps {
   resolve?: Resolver;
   /** Longest sleep between looks at the outbox when no NOTIFY arrives (a missed one, or a retry coming due). */
   pollIntervalMs?: number;
+  /** Counts attempts by outcome (GET /metrics). */
+  metrics?: Metrics;
 }
 
 export interface WebhookWorker {
@@ -61,6 +64,22 @@ export async function startWebhookWorker(deps: WebhookWorkerDeps): Promise<Webho
       outcome = await sender.send(subscription.url, signer.headersFor(subscription, keys, event.id, body, clock()), body);
     }
     await recorder.record({ claim, outcome, attemptedAt: new Date(clock().getTime() - outcome.durationMs) });
+    deps.metrics?.webhookAttempt(outcome.kind, outcome.durationMs / 1000);
+    // One line per attempt, for operators following deliveries in the logs. Never the URL (it may carry a token in
+    // its query) nor the body: ids, the outcome, the receiver's status or the reason it failed.
+    log.info?.(
+      {
+        deliveryId: claim.id,
+        eventId: claim.eventId,
+        subscriptionId: claim.subscriptionId,
+        attempt: claim.attempts + 1,
+        outcome: outcome.kind,
+        ...('status' in outcome ? { status: outcome.status } : {}),
+        ...('reason' in outcome ? { reason: outcome.reason } : {}),
+        durationMs: Math.round(outcome.durationMs),
+      },
+      'webhook delivery attempt',
+    );
   }
 
   const loop: ClaimLoop = await startClaimLoop<Batch>({

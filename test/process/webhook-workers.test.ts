@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { SecretBox } from '../../src/crypto/secret-box.js';
@@ -178,6 +178,16 @@ async function setUp(receiverUrl: string, extraEnv: Record<string, string> = {})
   };
 }
 
+/** A port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /** `n` user.updated events, `batch` per transaction (each commit queues and NOTIFYs its deliveries). */
 async function burst(s: Setup, n: number, batch = 100): Promise<string[]> {
   const ids: string[] = [];
@@ -262,8 +272,11 @@ describe('standalone webhook workers on one PostgreSQL database', { skip: postgr
     const EVENTS = 2000;
     const receiver = await startReceiver();
     const s = await setUp(receiver.url);
-    const pair = [startWorker(s.workerEnv), startWorker(s.workerEnv)];
+    // Each serves its own metrics (METRICS_PORT).
+    const metricsPorts = [await freePort(), await freePort()];
+    const pair = metricsPorts.map((port) => startWorker({ ...s.workerEnv, METRICS_PORT: String(port) }));
     await listening(s.database, s.name, 2, pair);
+    const metricsUrls = metricsPorts.map((port) => `http://127.0.0.1:${port}/metrics`);
 
     const eventIds = await burst(s, EVENTS);
     const progress = () => `arrivals: ${receiver.arrivals.length}\n${pair.map((w) => w.output()).join('\n')}`;
@@ -292,6 +305,15 @@ describe('standalone webhook workers on one PostgreSQL database', { skip: postgr
       );
     }
     for (const w of pair) assert.ok(alive(w), `worker ${w.pid} died:\n${w.output()}`);
+
+    // Each worker counts its own attempts (GET /metrics on METRICS_PORT): together, one per event.
+    const delivered = await Promise.all(
+      metricsUrls.map(async (url) => {
+        const text = await (await fetch(url)).text();
+        return Number(/^webhook_delivery_attempts_total\{outcome="delivered"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+      }),
+    );
+    assert.equal(delivered[0]! + delivered[1]!, EVENTS, `delivered per worker: ${delivered.join(' / ')}`);
   });
 
   it('a worker killed with SIGKILL mid-burst loses nothing: another takes its leases over', async () => {

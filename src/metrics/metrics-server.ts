@@ -1,0 +1,37 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Metrics } from './metrics.js';
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Whether an Authorization header carries the bearer token (compared as hashes: no timing difference). */
+export function bearerMatches(header: string | undefined, token: string): boolean {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match !== null && timingSafeEqual(digest(match[1]!), digest(token));
+}
+
+/**
+ * `npm run worker` has no API port: with METRICS_PORT it serves GET /metrics (and nothing else) on its own port,
+ * with the API's rules (METRICS_TOKEN as a bearer token when set).
+ */
+export async function serveMetrics(metrics: Metrics, options: { host: string; port: number; token: string | undefined }): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method !== 'GET' || path !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    if (options.token !== undefined && !bearerMatches(req.headers.authorization, options.token)) {
+      res.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer realm="metrics"' }).end('GET /metrics requires Authorization: Bearer <METRICS_TOKEN>\n');
+      return;
+    }
+    metrics.registry.metrics().then(
+      (body) => res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(body),
+      () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable\n'),
+    );
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port, options.host, resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://${options.host}:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}

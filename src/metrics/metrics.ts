@@ -1,0 +1,122 @@
+import { sql } from 'drizzle-orm';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Clock } from '../clock.js';
+import type { Database } from '../db/database.js';
+
+/**
+ * One process's Prometheus metrics (GET /metrics, docs/metrics.md). Counters and histograms are this process's;
+ * the outbox and transaction gauges are read from the database at scrape time, so every process reports the same
+ * deployment-wide values for them. A failed read leaves the gauge's last value and counts a scrape error.
+ */
+export interface Metrics {
+  readonly registry: Registry;
+  /** One answered HTTP request: `route` is the route's pattern (bounded cardinality), `unmatched` for none. */
+  request(method: string, route: string, status: number, seconds: number): void;
+  /** One webhook delivery attempt and what it came to (delivered, http_error, network_error, ...). */
+  webhookAttempt(outcome: string, seconds: number): void;
+  /** The transaction watcher finished a round. */
+  watcherRound(): void;
+}
+
+/** Request latency buckets, in seconds: 5 ms to 30 s (the request timeout). */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export function createMetrics(deps: { database: Database; clock: Clock }): Metrics {
+  const registry = new Registry();
+  // Process CPU and memory, heap, GC, handles and nodejs_eventloop_lag_seconds (with percentiles).
+  collectDefaultMetrics({ register: registry });
+  const seconds = (at: Date | null | undefined) => (at ? Math.max(0, (deps.clock().getTime() - at.getTime()) / 1000) : 0);
+
+  const scrapeErrors = new Counter({ name: 'metrics_scrape_errors_total', help: 'Database reads for a scrape that failed (their gauges keep their last values)', registers: [registry] });
+  /** A gauge's collect that reads the database; a failure counts, and leaves the gauge's last value. */
+  const fromDatabase = (read: (gauge: Gauge) => Promise<void>) =>
+    async function (this: Gauge) {
+      try {
+        await read(this);
+      } catch {
+        scrapeErrors.inc();
+      }
+    };
+
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from receiving a request to the end of its answer, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const attempts = new Counter({ name: 'webhook_delivery_attempts_total', help: 'Webhook delivery attempts by this process, by outcome', labelNames: ['outcome'], registers: [registry] });
+  const attemptLatency = new Histogram({
+    name: 'webhook_delivery_attempt_duration_seconds',
+    help: 'Duration of webhook delivery attempts by this process, by outcome',
+    labelNames: ['outcome'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+
+  let lastWatcherRound: Date | undefined;
+  new Gauge({
+    name: 'transaction_watcher_last_round_age_seconds',
+    help: 'Seconds since this process’s transaction watcher last finished a round (absent: no watcher here)',
+    registers: [registry],
+    collect() {
+      if (lastWatcherRound) this.set(seconds(lastWatcherRound));
+    },
+  });
+
+  const outboxDepth = new Gauge({ name: 'webhook_outbox_pending', help: 'Webhook deliveries waiting to be delivered or retried (deployment-wide)', registers: [registry] });
+  new Gauge({
+    name: 'webhook_outbox_oldest_pending_age_seconds',
+    help: 'Age of the oldest webhook delivery still pending, 0 when none (deployment-wide)',
+    registers: [registry],
+    collect: fromDatabase(async (gauge) => {
+      const { rows } = (await deps.database.db.execute(
+        sql`select count(*)::int as pending, min(created_at) as oldest from webhook_deliveries where status = 'pending'`,
+      )) as unknown as { rows: { pending: number; oldest: string | Date | null }[] };
+      outboxDepth.set(Number(rows[0]?.pending ?? 0));
+      const oldest = rows[0]?.oldest;
+      gauge.set(oldest ? seconds(new Date(oldest)) : 0);
+    }),
+  });
+  new Gauge({
+    name: 'transactions_processing_oldest_age_seconds',
+    help: 'How long the oldest broadcast transaction has waited for its receipt, 0 when none: the watcher’s lag behind the chain (deployment-wide)',
+    registers: [registry],
+    collect: fromDatabase(async (gauge) => {
+      const { rows } = (await deps.database.db.execute(sql`select min(updated_at) as oldest from transactions where status = 'processing'`)) as unknown as {
+        rows: { oldest: string | Date | null }[];
+      };
+      const oldest = rows[0]?.oldest;
+      gauge.set(oldest ? seconds(new Date(oldest)) : 0);
+    }),
+  });
+
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'PostgreSQL connections of this process: max, total (open), idle, and waiting (queries waiting for one); absent on PGlite',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const stats = deps.database.poolStats?.();
+      if (!stats) return;
+      for (const [state, value] of Object.entries(stats)) this.set({ state }, value);
+    },
+  });
+
+  return {
+    registry,
+    request(method, route, status, duration) {
+      const labels = { method, route, status: String(status) };
+      requests.inc(labels);
+      latency.observe(labels, duration);
+    },
+    webhookAttempt(outcome, duration) {
+      attempts.inc({ outcome });
+      attemptLatency.observe({ outcome }, duration);
+    },
+    watcherRound() {
+      lastWatcherRound = deps.clock();
+    },
+  };
+}
