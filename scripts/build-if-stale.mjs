@@ -58,8 +58,9 @@ export async function buildIfStale({ quiet = false, force = false } = {}) {
   const state = sourceState();
   const started = Date.now();
   const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit', cwd: ROOT });
-  if (tsc.status !== 0) return false;
+  // The console builds on its own (its own sources and tsconfig): a server that does not compile still gets it.
   await buildConsole();
+  if (tsc.status !== 0) return false;
   mkdirSync(join(ROOT, 'dist'), { recursive: true });
   writeFileSync(STAMP, JSON.stringify(state));
   if (!quiet) console.error(`build: dist/ built in ${((Date.now() - started) / 1000).toFixed(1)} s`);

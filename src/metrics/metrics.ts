@@ -21,13 +21,24 @@ export interface Metrics {
 /** Request latency buckets, in seconds: 5 ms to 30 s (the request timeout). */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
+/**
+ * Process CPU and memory, heap, GC, handles and nodejs_eventloop_lag_seconds (with percentiles): facts of the
+ * process, collected once per process however many systems it opens (tests open many).
+ */
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 export function createMetrics(deps: { database: Database; clock: Clock }): Metrics {
-  const registry = new Registry();
-  // Process CPU and memory, heap, GC, handles and nodejs_eventloop_lag_seconds (with percentiles).
-  collectDefaultMetrics({ register: registry });
+  const own = new Registry();
   const seconds = (at: Date | null | undefined) => (at ? Math.max(0, (deps.clock().getTime() - at.getTime()) / 1000) : 0);
 
-  const scrapeErrors = new Counter({ name: 'metrics_scrape_errors_total', help: 'Database reads for a scrape that failed (their gauges keep their last values)', registers: [registry] });
+  const scrapeErrors = new Counter({ name: 'metrics_scrape_errors_total', help: 'Database reads for a scrape that failed (their gauges keep their last values)', registers: [own] });
   /** A gauge's collect that reads the database; a failure counts, and leaves the gauge's last value. */
   const fromDatabase = (read: (gauge: Gauge) => Promise<void>) =>
     async function (this: Gauge) {
@@ -38,38 +49,38 @@ export function createMetrics(deps: { database: Database; clock: Clock }): Metri
       }
     };
 
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers: [own] });
   const latency = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from receiving a request to the end of its answer, by method, route pattern and status',
     labelNames: ['method', 'route', 'status'],
     buckets: LATENCY_BUCKETS,
-    registers: [registry],
+    registers: [own],
   });
-  const attempts = new Counter({ name: 'webhook_delivery_attempts_total', help: 'Webhook delivery attempts by this process, by outcome', labelNames: ['outcome'], registers: [registry] });
+  const attempts = new Counter({ name: 'webhook_delivery_attempts_total', help: 'Webhook delivery attempts by this process, by outcome', labelNames: ['outcome'], registers: [own] });
   const attemptLatency = new Histogram({
     name: 'webhook_delivery_attempt_duration_seconds',
     help: 'Duration of webhook delivery attempts by this process, by outcome',
     labelNames: ['outcome'],
     buckets: LATENCY_BUCKETS,
-    registers: [registry],
+    registers: [own],
   });
 
   let lastWatcherRound: Date | undefined;
   new Gauge({
     name: 'transaction_watcher_last_round_age_seconds',
     help: 'Seconds since this process’s transaction watcher last finished a round (absent: no watcher here)',
-    registers: [registry],
+    registers: [own],
     collect() {
       if (lastWatcherRound) this.set(seconds(lastWatcherRound));
     },
   });
 
-  const outboxDepth = new Gauge({ name: 'webhook_outbox_pending', help: 'Webhook deliveries waiting to be delivered or retried (deployment-wide)', registers: [registry] });
+  const outboxDepth = new Gauge({ name: 'webhook_outbox_pending', help: 'Webhook deliveries waiting to be delivered or retried (deployment-wide)', registers: [own] });
   new Gauge({
     name: 'webhook_outbox_oldest_pending_age_seconds',
     help: 'Age of the oldest webhook delivery still pending, 0 when none (deployment-wide)',
-    registers: [registry],
+    registers: [own],
     collect: fromDatabase(async (gauge) => {
       const { rows } = (await deps.database.db.execute(
         sql`select count(*)::int as pending, min(created_at) as oldest from webhook_deliveries where status = 'pending'`,
@@ -82,7 +93,7 @@ export function createMetrics(deps: { database: Database; clock: Clock }): Metri
   new Gauge({
     name: 'transactions_processing_oldest_age_seconds',
     help: 'How long the oldest broadcast transaction has waited for its receipt, 0 when none: the watcher’s lag behind the chain (deployment-wide)',
-    registers: [registry],
+    registers: [own],
     collect: fromDatabase(async (gauge) => {
       const { rows } = (await deps.database.db.execute(sql`select min(updated_at) as oldest from transactions where status = 'processing'`)) as unknown as {
         rows: { oldest: string | Date | null }[];
@@ -96,7 +107,7 @@ export function createMetrics(deps: { database: Database; clock: Clock }): Metri
     name: 'db_pool_connections',
     help: 'PostgreSQL connections of this process: max, total (open), idle, and waiting (queries waiting for one); absent on PGlite',
     labelNames: ['state'],
-    registers: [registry],
+    registers: [own],
     collect() {
       const stats = deps.database.poolStats?.();
       if (!stats) return;
@@ -104,6 +115,8 @@ export function createMetrics(deps: { database: Database; clock: Clock }): Metri
     },
   });
 
+  // Merged once every metric of this system is registered: the merge copies the metrics it is given.
+  const registry = Registry.merge([processMetrics(), own]);
   return {
     registry,
     request(method, route, status, duration) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { DatabaseTarget } from '../../src/db/database.js';
+import { openDatabase, type DatabaseTarget } from '../../src/db/database.js';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -19,7 +19,7 @@ export async function provisionDatabase(
   backend: Backend,
   adminUrl = postgresUrl(),
 ): Promise<{ target: DatabaseTarget; drop: () => Promise<void> }> {
-  if (backend === 'pglite') return { target: { kind: 'pglite', dataDir: undefined }, drop: async () => {} };
+  if (backend === 'pglite') return { target: { kind: 'pglite', dataDir: undefined, template: await pgliteTemplate() }, drop: async () => {} };
   if (!adminUrl) throw new Error('postgres backend requested but TEST_DATABASE_URL is not set');
   const name = `it_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -43,4 +43,23 @@ export async function provisionDatabase(
       }
     },
   };
+}
+
+let template: Promise<Blob> | undefined;
+
+/**
+ * A dump of a freshly migrated in-memory PGlite, made once per test process: each test database starts from it
+ * (about 0.3 s) instead of running every migration (1.5 to 2.5 s). openDatabase still runs the migrator over it,
+ * which finds every migration applied.
+ */
+function pgliteTemplate(): Promise<Blob> {
+  template ??= (async () => {
+    const database = await openDatabase({ kind: 'pglite', dataDir: undefined });
+    try {
+      return await database.dumpPglite!();
+    } finally {
+      await database.close();
+    }
+  })();
+  return template;
 }
