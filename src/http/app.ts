@@ -34,7 +34,6 @@ import { transactionApprovalRoutes } from './routes/members/transaction-approval
 import { withdrawalRoutes } from './routes/transactions/withdrawals.js';
 import { TransactionSchema } from './schemas/transactions.js';
 import { PositionSchema, PreparedSchema, VaultSchema } from './schemas/vaults.js';
-import { EventSchema } from './schemas/events.js';
 import { SubscriptionListingSchema, SubscriptionSchema } from './schemas/webhooks.js';
 import { CredentialSchema } from './schemas/credentials.js';
 import { ProblemSchema } from './schemas/problem.js';
@@ -73,7 +72,6 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   app.addSchema(CredentialSchema);
   // Named components: shapes several operations answer with, written once in the OpenAPI document.
   app.addSchema(TransactionSchema);
-  app.addSchema(EventSchema);
   app.addSchema(SubscriptionSchema);
   app.addSchema(SubscriptionListingSchema);
   app.addSchema(VaultSchema);

@@ -1578,11 +1578,6 @@ export type components = {
             /** Format: date-time */
             updatedAt: string;
         };
-        /**
-         * Event
-         * @description An event: `type` says which, and what `data.object` is ([docs/event-types.md](/guides/event-types))
-         */
-        Event: components["schemas"]["IntegratorCreatedEvent"] | components["schemas"]["CredentialCreatedEvent"] | components["schemas"]["CredentialUpdatedEvent"] | components["schemas"]["CredentialDeletedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserVerificationStatusChangedEvent"] | components["schemas"]["AccountCreatedEvent"] | components["schemas"]["AccountWalletCreatedEvent"] | components["schemas"]["AccountApprovalPolicyUpdatedEvent"] | components["schemas"]["AccountProductEnabledEvent"] | components["schemas"]["AccountProductDisabledEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["InvitationCreatedEvent"] | components["schemas"]["InvitationAcceptedEvent"] | components["schemas"]["InvitationRevokedEvent"] | components["schemas"]["InvitationExpiredEvent"] | components["schemas"]["EntityCreatedEvent"] | components["schemas"]["EntityUpdatedEvent"] | components["schemas"]["EntityVerificationStatusChangedEvent"] | components["schemas"]["AssociatedPersonCreatedEvent"] | components["schemas"]["AssociatedPersonUpdatedEvent"] | components["schemas"]["AssociatedPersonRemovedEvent"] | components["schemas"]["AssociatedPersonVerificationStatusChangedEvent"] | components["schemas"]["BankAccountCreatedEvent"] | components["schemas"]["BankAccountStatusChangedEvent"] | components["schemas"]["BankAccountRemovedEvent"] | components["schemas"]["WebhookSubscriptionCreatedEvent"] | components["schemas"]["WebhookSubscriptionUpdatedEvent"] | components["schemas"]["WebhookSubscriptionKeyRotatedEvent"] | components["schemas"]["WebhookSubscriptionDeletedEvent"] | components["schemas"]["WebhookSubscriptionDisabledEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["TransactionCreatedEvent"] | components["schemas"]["TransactionStatusChangedEvent"] | components["schemas"]["TransactionCompletedEvent"] | components["schemas"]["TransactionApprovalAddedEvent"] | components["schemas"]["TransactionFailedEvent"];
         /** WebhookSubscription */
         WebhookSubscription: {
             /** Format: uuid */
@@ -1843,6 +1838,645 @@ export type components = {
             /** @description Distinct members whose approval counts now (owners and approvers), oldest first */
             received: components["schemas"]["ReceivedApproval"][];
         };
+        /** Token */
+        Token: {
+            /** @description Lowercase hex */
+            address: string;
+            symbol: string;
+            decimals: number;
+        };
+        /**
+         * Health
+         * @description Service health; 503 when the database is unavailable
+         */
+        Health: {
+            /** @enum {string} */
+            status: "ok" | "degraded";
+            /** @description Interface version */
+            version: string;
+            database: {
+                /** @enum {string} */
+                status: "ok" | "unavailable";
+                latencyMs: number;
+            };
+        };
+        /** Address */
+        Address: {
+            streetLine1: string;
+            streetLine2?: string | null;
+            city: string;
+            /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
+            state?: string | null;
+            /** @description Checked against the country’s format where one is known */
+            postalCode: string;
+            /**
+             * @description ISO 3166-1 alpha-3, from the spec’s list
+             * @enum {string}
+             */
+            country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
+        };
+        /** UserInfo */
+        UserInfo: {
+            firstName: string;
+            middleName?: string | null;
+            lastName: string;
+            /** @description Contact e-mail */
+            email: string;
+            /** @description E.164, e.g. +14155552671 */
+            phone?: string | null;
+            /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
+            birthDate?: string | null;
+            /**
+             * @description ISO 3166-1 alpha-3, from the spec’s list
+             * @enum {string|null}
+             */
+            nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
+            /**
+             * @description ISO 3166-1 alpha-3, from the spec’s list
+             * @enum {string|null}
+             */
+            countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
+            residentialAddress?: components["schemas"]["Address"] | null;
+            /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
+            socialSecurityNumber?: string | null;
+            /** @description http(s) URL */
+            profilePictureUrl?: string | null;
+        };
+        /**
+         * AdditionalUserInfo
+         * @description Required for users over 60 or considered high risk; all four fields together
+         */
+        AdditionalUserInfo: {
+            /** @enum {string} */
+            employmentStatus: "employed" | "self_employed" | "unemployed" | "retired" | "student" | "homemaker" | "other";
+            /** @description <low>_<high>, integers, low < high */
+            expectedMonthlyPaymentsUsd: string;
+            /** @enum {string} */
+            sourceOfFunds: "salary" | "business_income" | "investments" | "savings" | "inheritance" | "pension" | "gift" | "sale_of_property" | "loan" | "government_benefits" | "other";
+            /**
+             * @description SOC 2018 major group code
+             * @enum {string}
+             */
+            mostRecentOccupation: "11-0000" | "13-0000" | "15-0000" | "17-0000" | "19-0000" | "21-0000" | "23-0000" | "25-0000" | "27-0000" | "29-0000" | "31-0000" | "33-0000" | "35-0000" | "37-0000" | "39-0000" | "41-0000" | "43-0000" | "45-0000" | "47-0000" | "49-0000" | "51-0000" | "53-0000" | "55-0000";
+        };
+        /** UserDocumentSubmission */
+        UserDocumentSubmission: {
+            /** @enum {string} */
+            documentType: "passport" | "national_id_front" | "national_id_back" | "proof_of_address" | "other";
+            /**
+             * @description ISO 3166-1 alpha-3, from the spec’s list
+             * @enum {string}
+             */
+            issuingCountry: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
+            /** @description data:<media_type>;base64,<data> with media type image/jpeg, image/png, application/pdf; at most 10 MiB decoded */
+            document: string;
+            documentNumber?: string;
+            description?: string;
+        };
+        /**
+         * PasskeyAttestation
+         * @description The PublicKeyCredential of navigator.credentials.create(), blobs base64url
+         */
+        PasskeyAttestation: {
+            credentialId: string;
+            clientDataJson: string;
+            attestationObject: string;
+            transports: string[];
+        };
+        /**
+         * PasskeyRegistration
+         * @description A passkey registration, verified before it is stored: attestation format none or packed, an ES256 key, an allowed rp id and origin ([docs/passkeys.md](/guides/passkeys))
+         */
+        PasskeyRegistration: {
+            authenticatorName: string;
+            challenge: string;
+            attestation: components["schemas"]["PasskeyAttestation"];
+        };
+        /** Document */
+        Document: {
+            /** @enum {string} */
+            documentType: "passport" | "national_id_front" | "national_id_back" | "proof_of_address" | "other" | "directors_registry" | "good_standing_cert" | "incorporation_articles" | "incorporation_cert" | "incumbency_cert" | "information_statement" | "partnership_agreement" | "power_of_attorney" | "shareholder_registry" | "source_of_funds" | "state_registry" | "trust_agreement";
+            documentNumber: string | null;
+            description: string | null;
+            issuingCountry: string;
+            /** Format: uuid */
+            documentId: string;
+            warnings: string[] | null;
+            errors: string[] | null;
+        };
+        /** UserInfoPatch */
+        UserInfoPatch: {
+            firstName?: string;
+            middleName?: string | null;
+            lastName?: string;
+            /** @description Contact e-mail */
+            email?: string;
+            /** @description E.164, e.g. +14155552671 */
+            phone?: string | null;
+            /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
+            birthDate?: string | null;
+            /**
+             * @description ISO 3166-1 alpha-3, from the spec’s list
+             * @enum {string|null}
+             */
+            nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
+            /**
+             * @description ISO 3166-1 alpha-3, from the spec’s list
+             * @enum {string|null}
+             */
+            countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
+            residentialAddress?: components["schemas"]["Address"] | null;
+            /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
+            socialSecurityNumber?: string | null;
+            /** @description http(s) URL */
+            profilePictureUrl?: string | null;
+        };
+        /**
+         * User
+         * @description The user with its account
+         */
+        User: {
+            /** Format: uuid */
+            userId: string;
+            /** Format: uuid */
+            accountId: string;
+            userInfo: components["schemas"]["UserInfo"];
+            /** Format: date-time */
+            serviceTermsSignedAt: string;
+            isPasskeyActivated: boolean;
+            isOtpActivated: boolean;
+            additionalUserInfo?: components["schemas"]["AdditionalUserInfo"];
+            verificationDocuments: components["schemas"]["Document"][] | null;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            walletAddress?: string;
+            /** Format: uuid */
+            organizationId?: string;
+            partnerSignedAgreementId?: string;
+            /** @description Present only when something required is missing: IDENTITY_DOCUMENT, PROOF_OF_ADDRESS_DOCUMENT, USER_INFO_* */
+            missingDocuments?: string[];
+        };
+        /** ActivityInfo */
+        ActivityInfo: {
+            businessDescription?: string;
+            /** @description Numeric industry code (NAICS, 2 to 6 digits) */
+            businessIndustry?: number;
+        };
+        /** FinancialInfoInput */
+        FinancialInfoInput: {
+            /** @enum {string} */
+            sourceOfFunds?: "business_revenue" | "investment" | "loan" | "owner_contribution" | "grant" | "sale_of_assets" | "other";
+            /** @description <low>_<high>, integers, low < high */
+            estimatedAnnualRevenueUsd?: string;
+            expectedMonthlyPaymentsUsd?: number;
+            hasMaterialIntermediaryEntityOwner?: boolean;
+        };
+        /** HighRiskInfo */
+        HighRiskInfo: {
+            operatesInProhibitedCountries?: boolean;
+            /** @enum {string} */
+            highRiskActivities?: "none" | "adult_entertainment" | "gambling" | "cryptocurrency" | "money_services" | "weapons" | "cannabis" | "precious_metals" | "charities" | "other";
+            highRiskActivitiesExplanation?: string;
+            conductsMoneyServices?: boolean;
+            conductsMoneyServicesDescription?: string;
+        };
+        /** EntityInfoInput */
+        EntityInfoInput: {
+            businessLegalName?: string;
+            businessTradeName?: string;
+            /** @enum {string} */
+            businessType?: "corporation" | "llc" | "partnership" | "sole_proprietorship" | "trust" | "cooperative" | "non_profit" | "other";
+            companyNumber?: string;
+            email?: string;
+            /** @description http(s) URL */
+            website?: string;
+            /** @description http(s) URL */
+            logoUrl?: string;
+            registeredAddress?: components["schemas"]["Address"];
+            physicalAddress?: components["schemas"]["Address"];
+            activityInfo?: components["schemas"]["ActivityInfo"];
+            financialInfo?: components["schemas"]["FinancialInfoInput"];
+            highRiskInfo?: components["schemas"]["HighRiskInfo"];
+        };
+        /** EntityDocumentSubmission */
+        EntityDocumentSubmission: {
+            /** @enum {string} */
+            documentType: "directors_registry" | "good_standing_cert" | "incorporation_articles" | "incorporation_cert" | "incumbency_cert" | "information_statement" | "partnership_agreement" | "power_of_attorney" | "proof_of_address" | "shareholder_registry" | "source_of_funds" | "state_registry" | "trust_agreement" | "other";
+            /**
+             * @description ISO 3166-1 alpha-3, from the spec’s list
+             * @enum {string}
+             */
+            issuingCountry: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
+            /** @description data:<media_type>;base64,<data> with media type image/jpeg, image/png, application/pdf; at most 10 MiB decoded */
+            document: string;
+            documentNumber?: string;
+            description?: string;
+        };
+        /** FinancialInfo */
+        FinancialInfo: {
+            /** @enum {string} */
+            preferredPrimaryCurrency?: "usd" | "eur" | "gbp" | "usdc" | "usdt";
+            /** @enum {string} */
+            sourceOfFunds?: "business_revenue" | "investment" | "loan" | "owner_contribution" | "grant" | "sale_of_assets" | "other";
+            /** @description <low>_<high>, integers, low < high */
+            estimatedAnnualRevenueUsd?: string;
+            expectedMonthlyPaymentsUsd?: number;
+            hasMaterialIntermediaryEntityOwner?: boolean;
+        };
+        /** EntityInfo */
+        EntityInfo: {
+            businessLegalName?: string;
+            businessTradeName?: string;
+            /** @enum {string} */
+            businessType?: "corporation" | "llc" | "partnership" | "sole_proprietorship" | "trust" | "cooperative" | "non_profit" | "other";
+            companyNumber?: string;
+            email?: string;
+            /** @description http(s) URL */
+            website?: string;
+            /** @description http(s) URL */
+            logoUrl?: string;
+            registeredAddress?: components["schemas"]["Address"];
+            physicalAddress?: components["schemas"]["Address"];
+            activityInfo?: components["schemas"]["ActivityInfo"];
+            financialInfo?: components["schemas"]["FinancialInfo"];
+            highRiskInfo?: components["schemas"]["HighRiskInfo"];
+        };
+        /**
+         * EntityAccount
+         * @description The entity account
+         */
+        EntityAccount: {
+            /** Format: uuid */
+            entityId: string;
+            /** Format: uuid */
+            accountId: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            entityInfo: components["schemas"]["EntityInfo"];
+            entityDocuments: components["schemas"]["Document"][];
+            /** @description The spec’s document groups and questionnaire codes still missing; absent when complete */
+            missingDocuments?: string[];
+            /** @description Required entityInfo fields still missing, by dotted name; absent when complete */
+            missingCompanyData?: string[];
+        };
+        /** BeneficiaryDetails */
+        BeneficiaryDetails: {
+            beneficiaryType: ("ubo" | "representative")[];
+            /** @description Required for representatives */
+            title?: string | null;
+            /** @description Required for UBOs: more than 25, at most 100 */
+            ownershipPercentage?: number | null;
+        };
+        /** AssociatedPersonSummary */
+        AssociatedPersonSummary: {
+            /** Format: uuid */
+            beneficiaryId: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            firstName: string;
+            lastName: string;
+            beneficiaryDetails: components["schemas"]["BeneficiaryDetails"];
+        };
+        /**
+         * EntityDetails
+         * @description The entity account with its associated persons
+         */
+        EntityDetails: {
+            /** Format: uuid */
+            entityId: string;
+            /** Format: uuid */
+            accountId: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            entityInfo: components["schemas"]["EntityInfo"];
+            entityDocuments: components["schemas"]["Document"][];
+            /** @description The spec’s document groups and questionnaire codes still missing; absent when complete */
+            missingDocuments?: string[];
+            /** @description Required entityInfo fields still missing, by dotted name; absent when complete */
+            missingCompanyData?: string[];
+            associatedPersons: components["schemas"]["AssociatedPersonSummary"][];
+        };
+        /**
+         * AssociatedPerson
+         * @description The associated person
+         */
+        AssociatedPerson: {
+            /** Format: uuid */
+            beneficiaryId: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            userInfo: components["schemas"]["UserInfo"];
+            beneficiaryDetails: components["schemas"]["BeneficiaryDetails"];
+            verificationDocuments: components["schemas"]["Document"][] | null;
+            /** @description Present only when not all required documents were submitted */
+            missingDocuments?: string[];
+        };
+        /** BeneficiaryDetailsPatch */
+        BeneficiaryDetailsPatch: {
+            beneficiaryType?: ("ubo" | "representative")[];
+            /** @description Required for representatives */
+            title?: string | null;
+            /** @description Required for UBOs: more than 25, at most 100 */
+            ownershipPercentage?: number | null;
+        };
+        /**
+         * AccountIndividual
+         * @description A user’s account
+         */
+        AccountIndividual: {
+            /** Format: uuid */
+            accountId: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            walletAddress: string | null;
+            /** @enum {string|null} */
+            custody: "custodial" | "self_custodial" | null;
+            /**
+             * Format: uuid
+             * @description Custody organization of a custodial wallet
+             */
+            organizationId?: string;
+            requiredApprovals: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "individual";
+            /**
+             * Format: uuid
+             * @description The user who owns the account
+             */
+            userId: string;
+        };
+        /**
+         * AccountEntity
+         * @description An entity’s (company’s) account
+         */
+        AccountEntity: {
+            /** Format: uuid */
+            accountId: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+            walletAddress: string | null;
+            /** @enum {string|null} */
+            custody: "custodial" | "self_custodial" | null;
+            /**
+             * Format: uuid
+             * @description Custody organization of a custodial wallet
+             */
+            organizationId?: string;
+            requiredApprovals: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "entity";
+            /**
+             * Format: uuid
+             * @description The entity (company) that owns the account
+             */
+            entityId: string;
+        };
+        /**
+         * Account
+         * @description An account, individual or entity (keyed on type)
+         */
+        Account: components["schemas"]["AccountIndividual"] | components["schemas"]["AccountEntity"];
+        /**
+         * BankAccount
+         * @description An external bank account (the number itself is never returned)
+         */
+        BankAccount: {
+            /** Format: uuid */
+            bankAccountId: string;
+            /** Format: uuid */
+            accountId: string;
+            /**
+             * @description USD (ACH, with `us`) or EUR (SEPA, with `iban`)
+             * @enum {string}
+             */
+            currency: "USD" | "EUR";
+            /** @enum {string} */
+            rail: "ach" | "sepa";
+            accountHolderName: string;
+            bankName: string | null;
+            /** @description The last four characters of the account number or IBAN */
+            last4: string;
+            /** @description ACH: the routing number */
+            routingNumber: string | null;
+            /** @enum {string|null} */
+            accountType: "checking" | "savings" | null;
+            /** @description SEPA: the IBAN’s country (ISO 3166-1 alpha-2) */
+            ibanCountry: string | null;
+            bic: string | null;
+            address: components["schemas"]["Address"] | null;
+            /**
+             * @description verified: withdrawals may be paid to it; pending_review: an operator compares the holder name; rejected; removed
+             * @enum {string}
+             */
+            status: "verified" | "pending_review" | "rejected" | "removed";
+            rejectionReason: string | null;
+            /** Format: date-time */
+            removedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * Member
+         * @description A member of an entity account: a user with one role
+         */
+        Member: {
+            /** Format: uuid */
+            accountId: string;
+            /** Format: uuid */
+            userId: string;
+            /**
+             * @description [docs/members.md#roles](/guides/members#roles)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "approver" | "initiator" | "viewer";
+            firstName: string | null;
+            lastName: string | null;
+            email: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * MemberSignedBody
+         * @description What the acting member stamps ([docs/members.md#acting-member](/guides/members#acting-member))
+         */
+        MemberSignedBody: {
+            /** @description ACTIVITY_TYPE_MEMBER_ACTION */
+            type: string;
+            /** @description Milliseconds since the epoch, within 5 minutes of the server clock */
+            timestampMs: string;
+            /** @description The entity account’s organizationId */
+            organizationId: string;
+            /** @description The request’s own fields (actingUserId included, the approval excluded) and operation: the operation’s path name */
+            parameters: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * ApprovalPolicy
+         * @description How many member approvals a transaction from the account’s wallet needs
+         */
+        ApprovalPolicy: {
+            /** Format: uuid */
+            accountId: string;
+            /** @description 0 self-custodial, 1 individual, 1..approvers for an entity */
+            requiredApprovals: number;
+            /** @description Members who count towards the quorum (owners and approvers); null for individual accounts */
+            approvers: number | null;
+        };
+        /**
+         * AccountProduct
+         * @description One product for one account
+         */
+        AccountProduct: {
+            /** Format: uuid */
+            accountId: string;
+            /**
+             * @description [docs/products.md](/guides/products)
+             * @enum {string}
+             */
+            productId: "custodial_wallet" | "fiat_deposits" | "fiat_withdrawals" | "yield_vaults";
+            /**
+             * @description unavailable: see reasons; available: enable-product
+             * @enum {string}
+             */
+            status: "available" | "enabled" | "unavailable";
+            reasons: ("account_type_not_supported" | "verification_not_active" | "country_not_supported" | "country_unknown" | "wallet_missing" | "self_custodial_account")[];
+            /** Format: date-time */
+            termsAcceptedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the account’s choice last changed; null while the default applies
+             */
+            updatedAt: string | null;
+        };
+        /**
+         * Invitation
+         * @description An invitation to become a member (never its token)
+         */
+        Invitation: {
+            /** Format: uuid */
+            invitationId: string;
+            /** Format: uuid */
+            accountId: string;
+            email: string;
+            /**
+             * @description [docs/members.md#roles](/guides/members#roles)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "approver" | "initiator" | "viewer";
+            /** @enum {string} */
+            status: "pending" | "accepted" | "revoked" | "expired";
+            /**
+             * Format: date-time
+             * @description The link stops working then (7 days after the last send)
+             */
+            expiresAt: string;
+            /**
+             * Format: uuid
+             * @description The acting member who invited; null: the integrator alone (first owner)
+             */
+            invitedByUserId: string | null;
+            /**
+             * Format: uuid
+             * @description The user who accepted
+             */
+            acceptedUserId: string | null;
+            /** @description Emails sent (at most 5) */
+            sentCount: number;
+            /** Format: date-time */
+            lastSentAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** InvitationChange */
+        InvitationChange: {
+            /** Format: uuid */
+            invitationId: string;
+            /**
+             * Format: uuid
+             * @description The member on whose behalf the change is made
+             */
+            actingUserId?: string;
+            signedBody?: components["schemas"]["MemberSignedBody"];
+            /** @description The acting member’s passkey stamp over signedBody (X-Stamp-Webauthn value); or approvalToken */
+            webAuthnStamp?: string;
+            /** @description The acting member’s OTP approval token (otp/verify); or webAuthnStamp */
+            approvalToken?: string;
+        };
+        /** TransactionDecision */
+        TransactionDecision: {
+            /**
+             * Format: uuid
+             * @description A transaction from an entity wallet waiting for its quorum (status created)
+             */
+            transactionId: string;
+            /**
+             * Format: uuid
+             * @description The member on whose behalf the change is made
+             */
+            actingUserId?: string;
+            signedBody?: components["schemas"]["MemberSignedBody"];
+            /** @description The acting member’s passkey stamp over signedBody (X-Stamp-Webauthn value); or approvalToken */
+            webAuthnStamp?: string;
+            /** @description The acting member’s OTP approval token (otp/verify); or webAuthnStamp */
+            approvalToken?: string;
+        };
+        /**
+         * VerificationStatusResult
+         * @description The record’s status after the action
+         */
+        VerificationStatusResult: {
+            /**
+             * Format: uuid
+             * @description A user’s or an entity’s account
+             */
+            accountId?: string;
+            /**
+             * Format: uuid
+             * @description An associated person
+             */
+            beneficiaryId?: string;
+            /** @enum {string} */
+            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
+        };
+        /** SignTransactionParameters */
+        SignTransactionParameters: {
+            /** @description The account’s wallet address */
+            signWith: string;
+            /** @description Serialized unsigned EVM transaction, hex with or without 0x */
+            unsignedTransaction: string;
+            /** @description TRANSACTION_TYPE_ETHEREUM */
+            type: string;
+        };
+        /**
+         * SignedBody
+         * @description What the end user stamps; the challenge commits to JSON.stringify of this object ([docs/passkeys.md](/guides/passkeys))
+         */
+        SignedBody: {
+            /** @description ACTIVITY_TYPE_SIGN_TRANSACTION_V2 */
+            type: string;
+            /** @description Milliseconds since the epoch, within 5 minutes of the server clock */
+            timestampMs: string;
+            /** @description The custody organization of the account (organizationId of the account) */
+            organizationId: string;
+            parameters: components["schemas"]["SignTransactionParameters"];
+        };
         /**
          * Integrator
          * @description The integrator, as the operator created it
@@ -1990,102 +2624,6 @@ export type components = {
             createdAt: string;
             data: components["schemas"]["CredentialEventData"];
         };
-        /** Address */
-        Address: {
-            streetLine1: string;
-            streetLine2?: string | null;
-            city: string;
-            /** @description ISO 3166-2 subdivision code, e.g. US-CA; required for US addresses */
-            state?: string | null;
-            /** @description Checked against the country’s format where one is known */
-            postalCode: string;
-            /**
-             * @description ISO 3166-1 alpha-3, from the spec’s list
-             * @enum {string}
-             */
-            country: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-        };
-        /** UserInfo */
-        UserInfo: {
-            firstName: string;
-            middleName?: string | null;
-            lastName: string;
-            /** @description Contact e-mail */
-            email: string;
-            /** @description E.164, e.g. +14155552671 */
-            phone?: string | null;
-            /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
-            birthDate?: string | null;
-            /**
-             * @description ISO 3166-1 alpha-3, from the spec’s list
-             * @enum {string|null}
-             */
-            nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-            /**
-             * @description ISO 3166-1 alpha-3, from the spec’s list
-             * @enum {string|null}
-             */
-            countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-            residentialAddress?: components["schemas"]["Address"] | null;
-            /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
-            socialSecurityNumber?: string | null;
-            /** @description http(s) URL */
-            profilePictureUrl?: string | null;
-        };
-        /**
-         * AdditionalUserInfo
-         * @description Required for users over 60 or considered high risk; all four fields together
-         */
-        AdditionalUserInfo: {
-            /** @enum {string} */
-            employmentStatus: "employed" | "self_employed" | "unemployed" | "retired" | "student" | "homemaker" | "other";
-            /** @description <low>_<high>, integers, low < high */
-            expectedMonthlyPaymentsUsd: string;
-            /** @enum {string} */
-            sourceOfFunds: "salary" | "business_income" | "investments" | "savings" | "inheritance" | "pension" | "gift" | "sale_of_property" | "loan" | "government_benefits" | "other";
-            /**
-             * @description SOC 2018 major group code
-             * @enum {string}
-             */
-            mostRecentOccupation: "11-0000" | "13-0000" | "15-0000" | "17-0000" | "19-0000" | "21-0000" | "23-0000" | "25-0000" | "27-0000" | "29-0000" | "31-0000" | "33-0000" | "35-0000" | "37-0000" | "39-0000" | "41-0000" | "43-0000" | "45-0000" | "47-0000" | "49-0000" | "51-0000" | "53-0000" | "55-0000";
-        };
-        /** Document */
-        Document: {
-            /** @enum {string} */
-            documentType: "passport" | "national_id_front" | "national_id_back" | "proof_of_address" | "other" | "directors_registry" | "good_standing_cert" | "incorporation_articles" | "incorporation_cert" | "incumbency_cert" | "information_statement" | "partnership_agreement" | "power_of_attorney" | "shareholder_registry" | "source_of_funds" | "state_registry" | "trust_agreement";
-            documentNumber: string | null;
-            description: string | null;
-            issuingCountry: string;
-            /** Format: uuid */
-            documentId: string;
-            warnings: string[] | null;
-            errors: string[] | null;
-        };
-        /**
-         * User
-         * @description The user with its account
-         */
-        User: {
-            /** Format: uuid */
-            userId: string;
-            /** Format: uuid */
-            accountId: string;
-            userInfo: components["schemas"]["UserInfo"];
-            /** Format: date-time */
-            serviceTermsSignedAt: string;
-            isPasskeyActivated: boolean;
-            isOtpActivated: boolean;
-            additionalUserInfo?: components["schemas"]["AdditionalUserInfo"];
-            verificationDocuments: components["schemas"]["Document"][] | null;
-            /** @enum {string} */
-            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-            walletAddress?: string;
-            /** Format: uuid */
-            organizationId?: string;
-            partnerSignedAgreementId?: string;
-            /** @description Present only when something required is missing: IDENTITY_DOCUMENT, PROOF_OF_ADDRESS_DOCUMENT, USER_INFO_* */
-            missingDocuments?: string[];
-        };
         /** UserEventData */
         UserEventData: {
             object: components["schemas"]["User"];
@@ -2209,73 +2747,6 @@ export type components = {
             createdAt: string;
             data: components["schemas"]["UserVerificationStatusEventData"];
         };
-        /**
-         * AccountIndividual
-         * @description A user’s account
-         */
-        AccountIndividual: {
-            /** Format: uuid */
-            accountId: string;
-            /** @enum {string} */
-            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-            walletAddress: string | null;
-            /** @enum {string|null} */
-            custody: "custodial" | "self_custodial" | null;
-            /**
-             * Format: uuid
-             * @description Custody organization of a custodial wallet
-             */
-            organizationId?: string;
-            requiredApprovals: number | null;
-            /** Format: date-time */
-            createdAt: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "individual";
-            /**
-             * Format: uuid
-             * @description The user who owns the account
-             */
-            userId: string;
-        };
-        /**
-         * AccountEntity
-         * @description An entity’s (company’s) account
-         */
-        AccountEntity: {
-            /** Format: uuid */
-            accountId: string;
-            /** @enum {string} */
-            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-            walletAddress: string | null;
-            /** @enum {string|null} */
-            custody: "custodial" | "self_custodial" | null;
-            /**
-             * Format: uuid
-             * @description Custody organization of a custodial wallet
-             */
-            organizationId?: string;
-            requiredApprovals: number | null;
-            /** Format: date-time */
-            createdAt: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "entity";
-            /**
-             * Format: uuid
-             * @description The entity (company) that owns the account
-             */
-            entityId: string;
-        };
-        /**
-         * Account
-         * @description An account, individual or entity (keyed on type)
-         */
-        Account: components["schemas"]["AccountIndividual"] | components["schemas"]["AccountEntity"];
         /** AccountEventData */
         AccountEventData: {
             object: components["schemas"]["Account"];
@@ -2344,18 +2815,6 @@ export type components = {
             createdAt: string;
             data: components["schemas"]["AccountEventData"];
         };
-        /**
-         * ApprovalPolicy
-         * @description How many member approvals a transaction from the account’s wallet needs
-         */
-        ApprovalPolicy: {
-            /** Format: uuid */
-            accountId: string;
-            /** @description 0 self-custodial, 1 individual, 1..approvers for an entity */
-            requiredApprovals: number;
-            /** @description Members who count towards the quorum (owners and approvers); null for individual accounts */
-            approvers: number | null;
-        };
         /** ApprovalPolicyEventData */
         ApprovalPolicyEventData: {
             object: components["schemas"]["ApprovalPolicy"];
@@ -2393,32 +2852,6 @@ export type components = {
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["ApprovalPolicyEventData"];
-        };
-        /**
-         * AccountProduct
-         * @description One product for one account
-         */
-        AccountProduct: {
-            /** Format: uuid */
-            accountId: string;
-            /**
-             * @description [docs/products.md](/guides/products)
-             * @enum {string}
-             */
-            productId: "custodial_wallet" | "fiat_deposits" | "fiat_withdrawals" | "yield_vaults";
-            /**
-             * @description unavailable: see reasons; available: enable-product
-             * @enum {string}
-             */
-            status: "available" | "enabled" | "unavailable";
-            reasons: ("account_type_not_supported" | "verification_not_active" | "country_not_supported" | "country_unknown" | "wallet_missing" | "self_custodial_account")[];
-            /** Format: date-time */
-            termsAcceptedAt: string | null;
-            /**
-             * Format: date-time
-             * @description When the account’s choice last changed; null while the default applies
-             */
-            updatedAt: string | null;
         };
         /** AccountProductEventData */
         AccountProductEventData: {
@@ -2487,28 +2920,6 @@ export type components = {
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["AccountProductEventData"];
-        };
-        /**
-         * Member
-         * @description A member of an entity account: a user with one role
-         */
-        Member: {
-            /** Format: uuid */
-            accountId: string;
-            /** Format: uuid */
-            userId: string;
-            /**
-             * @description [docs/members.md#roles](/guides/members#roles)
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "approver" | "initiator" | "viewer";
-            firstName: string | null;
-            lastName: string | null;
-            email: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
         };
         /** MemberEventData */
         MemberEventData: {
@@ -2607,47 +3018,6 @@ export type components = {
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["MemberEventData"];
-        };
-        /**
-         * Invitation
-         * @description An invitation to become a member (never its token)
-         */
-        Invitation: {
-            /** Format: uuid */
-            invitationId: string;
-            /** Format: uuid */
-            accountId: string;
-            email: string;
-            /**
-             * @description [docs/members.md#roles](/guides/members#roles)
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "approver" | "initiator" | "viewer";
-            /** @enum {string} */
-            status: "pending" | "accepted" | "revoked" | "expired";
-            /**
-             * Format: date-time
-             * @description The link stops working then (7 days after the last send)
-             */
-            expiresAt: string;
-            /**
-             * Format: uuid
-             * @description The acting member who invited; null: the integrator alone (first owner)
-             */
-            invitedByUserId: string | null;
-            /**
-             * Format: uuid
-             * @description The user who accepted
-             */
-            acceptedUserId: string | null;
-            /** @description Emails sent (at most 5) */
-            sentCount: number;
-            /** Format: date-time */
-            lastSentAt: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
         };
         /** InvitationEventData */
         InvitationEventData: {
@@ -2777,68 +3147,6 @@ export type components = {
             createdAt: string;
             data: components["schemas"]["InvitationEventData"];
         };
-        /** ActivityInfo */
-        ActivityInfo: {
-            businessDescription?: string;
-            /** @description Numeric industry code (NAICS, 2 to 6 digits) */
-            businessIndustry?: number;
-        };
-        /** FinancialInfo */
-        FinancialInfo: {
-            /** @enum {string} */
-            preferredPrimaryCurrency?: "usd" | "eur" | "gbp" | "usdc" | "usdt";
-            /** @enum {string} */
-            sourceOfFunds?: "business_revenue" | "investment" | "loan" | "owner_contribution" | "grant" | "sale_of_assets" | "other";
-            /** @description <low>_<high>, integers, low < high */
-            estimatedAnnualRevenueUsd?: string;
-            expectedMonthlyPaymentsUsd?: number;
-            hasMaterialIntermediaryEntityOwner?: boolean;
-        };
-        /** HighRiskInfo */
-        HighRiskInfo: {
-            operatesInProhibitedCountries?: boolean;
-            /** @enum {string} */
-            highRiskActivities?: "none" | "adult_entertainment" | "gambling" | "cryptocurrency" | "money_services" | "weapons" | "cannabis" | "precious_metals" | "charities" | "other";
-            highRiskActivitiesExplanation?: string;
-            conductsMoneyServices?: boolean;
-            conductsMoneyServicesDescription?: string;
-        };
-        /** EntityInfo */
-        EntityInfo: {
-            businessLegalName?: string;
-            businessTradeName?: string;
-            /** @enum {string} */
-            businessType?: "corporation" | "llc" | "partnership" | "sole_proprietorship" | "trust" | "cooperative" | "non_profit" | "other";
-            companyNumber?: string;
-            email?: string;
-            /** @description http(s) URL */
-            website?: string;
-            /** @description http(s) URL */
-            logoUrl?: string;
-            registeredAddress?: components["schemas"]["Address"];
-            physicalAddress?: components["schemas"]["Address"];
-            activityInfo?: components["schemas"]["ActivityInfo"];
-            financialInfo?: components["schemas"]["FinancialInfo"];
-            highRiskInfo?: components["schemas"]["HighRiskInfo"];
-        };
-        /**
-         * EntityAccount
-         * @description The entity account
-         */
-        EntityAccount: {
-            /** Format: uuid */
-            entityId: string;
-            /** Format: uuid */
-            accountId: string;
-            /** @enum {string} */
-            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-            entityInfo: components["schemas"]["EntityInfo"];
-            entityDocuments: components["schemas"]["Document"][];
-            /** @description The spec’s document groups and questionnaire codes still missing; absent when complete */
-            missingDocuments?: string[];
-            /** @description Required entityInfo fields still missing, by dotted name; absent when complete */
-            missingCompanyData?: string[];
-        };
         /** EntityEventData */
         EntityEventData: {
             object: components["schemas"]["EntityAccount"];
@@ -2961,29 +3269,6 @@ export type components = {
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["EntityVerificationStatusEventData"];
-        };
-        /** BeneficiaryDetails */
-        BeneficiaryDetails: {
-            beneficiaryType: ("ubo" | "representative")[];
-            /** @description Required for representatives */
-            title?: string | null;
-            /** @description Required for UBOs: more than 25, at most 100 */
-            ownershipPercentage?: number | null;
-        };
-        /**
-         * AssociatedPerson
-         * @description The associated person
-         */
-        AssociatedPerson: {
-            /** Format: uuid */
-            beneficiaryId: string;
-            /** @enum {string} */
-            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-            userInfo: components["schemas"]["UserInfo"];
-            beneficiaryDetails: components["schemas"]["BeneficiaryDetails"];
-            verificationDocuments: components["schemas"]["Document"][] | null;
-            /** @description Present only when not all required documents were submitted */
-            missingDocuments?: string[];
         };
         /** AssociatedPersonEventData */
         AssociatedPersonEventData: {
@@ -3137,47 +3422,6 @@ export type components = {
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["AssociatedPersonVerificationStatusEventData"];
-        };
-        /**
-         * BankAccount
-         * @description An external bank account (the number itself is never returned)
-         */
-        BankAccount: {
-            /** Format: uuid */
-            bankAccountId: string;
-            /** Format: uuid */
-            accountId: string;
-            /**
-             * @description USD (ACH, with `us`) or EUR (SEPA, with `iban`)
-             * @enum {string}
-             */
-            currency: "USD" | "EUR";
-            /** @enum {string} */
-            rail: "ach" | "sepa";
-            accountHolderName: string;
-            bankName: string | null;
-            /** @description The last four characters of the account number or IBAN */
-            last4: string;
-            /** @description ACH: the routing number */
-            routingNumber: string | null;
-            /** @enum {string|null} */
-            accountType: "checking" | "savings" | null;
-            /** @description SEPA: the IBAN’s country (ISO 3166-1 alpha-2) */
-            ibanCountry: string | null;
-            bic: string | null;
-            address: components["schemas"]["Address"] | null;
-            /**
-             * @description verified: withdrawals may be paid to it; pending_review: an operator compares the holder name; rejected; removed
-             * @enum {string}
-             */
-            status: "verified" | "pending_review" | "rejected" | "removed";
-            rejectionReason: string | null;
-            /** Format: date-time */
-            removedAt: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
         };
         /** BankAccountEventData */
         BankAccountEventData: {
@@ -3648,255 +3892,11 @@ export type components = {
             createdAt: string;
             data: components["schemas"]["TransactionEventData"];
         };
-        /** Token */
-        Token: {
-            /** @description Lowercase hex */
-            address: string;
-            symbol: string;
-            decimals: number;
-        };
         /**
-         * Health
-         * @description Service health; 503 when the database is unavailable
+         * Event
+         * @description An event: `type` says which, and what `data.object` is ([docs/event-types.md](/guides/event-types))
          */
-        Health: {
-            /** @enum {string} */
-            status: "ok" | "degraded";
-            /** @description Interface version */
-            version: string;
-            database: {
-                /** @enum {string} */
-                status: "ok" | "unavailable";
-                latencyMs: number;
-            };
-        };
-        /** UserDocumentSubmission */
-        UserDocumentSubmission: {
-            /** @enum {string} */
-            documentType: "passport" | "national_id_front" | "national_id_back" | "proof_of_address" | "other";
-            /**
-             * @description ISO 3166-1 alpha-3, from the spec’s list
-             * @enum {string}
-             */
-            issuingCountry: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-            /** @description data:<media_type>;base64,<data> with media type image/jpeg, image/png, application/pdf; at most 10 MiB decoded */
-            document: string;
-            documentNumber?: string;
-            description?: string;
-        };
-        /**
-         * PasskeyAttestation
-         * @description The PublicKeyCredential of navigator.credentials.create(), blobs base64url
-         */
-        PasskeyAttestation: {
-            credentialId: string;
-            clientDataJson: string;
-            attestationObject: string;
-            transports: string[];
-        };
-        /**
-         * PasskeyRegistration
-         * @description A passkey registration, verified before it is stored: attestation format none or packed, an ES256 key, an allowed rp id and origin ([docs/passkeys.md](/guides/passkeys))
-         */
-        PasskeyRegistration: {
-            authenticatorName: string;
-            challenge: string;
-            attestation: components["schemas"]["PasskeyAttestation"];
-        };
-        /** UserInfoPatch */
-        UserInfoPatch: {
-            firstName?: string;
-            middleName?: string | null;
-            lastName?: string;
-            /** @description Contact e-mail */
-            email?: string;
-            /** @description E.164, e.g. +14155552671 */
-            phone?: string | null;
-            /** @description YYYY-MM-DD; the person must be 18 to 120 years old */
-            birthDate?: string | null;
-            /**
-             * @description ISO 3166-1 alpha-3, from the spec’s list
-             * @enum {string|null}
-             */
-            nationality?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-            /**
-             * @description ISO 3166-1 alpha-3, from the spec’s list
-             * @enum {string|null}
-             */
-            countryOfBirth?: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE" | null;
-            residentialAddress?: components["schemas"]["Address"] | null;
-            /** @description Required for US residents: 9 digits, with or without dashes. Returned masked (***-**-1234). */
-            socialSecurityNumber?: string | null;
-            /** @description http(s) URL */
-            profilePictureUrl?: string | null;
-        };
-        /** FinancialInfoInput */
-        FinancialInfoInput: {
-            /** @enum {string} */
-            sourceOfFunds?: "business_revenue" | "investment" | "loan" | "owner_contribution" | "grant" | "sale_of_assets" | "other";
-            /** @description <low>_<high>, integers, low < high */
-            estimatedAnnualRevenueUsd?: string;
-            expectedMonthlyPaymentsUsd?: number;
-            hasMaterialIntermediaryEntityOwner?: boolean;
-        };
-        /** EntityInfoInput */
-        EntityInfoInput: {
-            businessLegalName?: string;
-            businessTradeName?: string;
-            /** @enum {string} */
-            businessType?: "corporation" | "llc" | "partnership" | "sole_proprietorship" | "trust" | "cooperative" | "non_profit" | "other";
-            companyNumber?: string;
-            email?: string;
-            /** @description http(s) URL */
-            website?: string;
-            /** @description http(s) URL */
-            logoUrl?: string;
-            registeredAddress?: components["schemas"]["Address"];
-            physicalAddress?: components["schemas"]["Address"];
-            activityInfo?: components["schemas"]["ActivityInfo"];
-            financialInfo?: components["schemas"]["FinancialInfoInput"];
-            highRiskInfo?: components["schemas"]["HighRiskInfo"];
-        };
-        /** EntityDocumentSubmission */
-        EntityDocumentSubmission: {
-            /** @enum {string} */
-            documentType: "directors_registry" | "good_standing_cert" | "incorporation_articles" | "incorporation_cert" | "incumbency_cert" | "information_statement" | "partnership_agreement" | "power_of_attorney" | "proof_of_address" | "shareholder_registry" | "source_of_funds" | "state_registry" | "trust_agreement" | "other";
-            /**
-             * @description ISO 3166-1 alpha-3, from the spec’s list
-             * @enum {string}
-             */
-            issuingCountry: "ABW" | "AFG" | "AGO" | "ALB" | "AND" | "ARG" | "ARM" | "AUS" | "AUT" | "AZE" | "BEL" | "BGD" | "BGR" | "BHR" | "BHS" | "BIH" | "BLZ" | "BMU" | "BOL" | "BRA" | "BRB" | "BWA" | "CAN" | "CHL" | "CHN" | "CIV" | "CMR" | "COL" | "COM" | "CRI" | "CUW" | "CXR" | "CYM" | "CYP" | "CZE" | "DEU" | "DMA" | "DNK" | "DOM" | "DZA" | "ECU" | "EGY" | "ESP" | "EST" | "ETH" | "FIN" | "FJI" | "FRA" | "GBR" | "GEO" | "GHA" | "GIB" | "GRC" | "GTM" | "HKG" | "HND" | "HRV" | "HTI" | "HUN" | "IDN" | "IMN" | "IND" | "IRL" | "IRQ" | "ISL" | "ISR" | "ITA" | "JAM" | "JOR" | "JPN" | "KAZ" | "KEN" | "KGZ" | "KHM" | "KNA" | "KOR" | "KWT" | "LAO" | "LBN" | "LBR" | "LCA" | "LKA" | "LTU" | "LUX" | "LVA" | "MAR" | "MCO" | "MDA" | "MDG" | "MEX" | "MHL" | "MKD" | "MLT" | "MNE" | "MOZ" | "MRT" | "MUS" | "MWI" | "MYS" | "NAM" | "NGA" | "NIC" | "NLD" | "NOR" | "NPL" | "NZL" | "OMN" | "PAN" | "PER" | "PHL" | "PAK" | "POL" | "PRT" | "QAT" | "ROU" | "RUS" | "SAU" | "SEN" | "SGP" | "SMR" | "SVK" | "SVN" | "ZAF" | "SWE" | "CHE" | "THA" | "TUN" | "TUR" | "UGA" | "UKR" | "ARE" | "USA" | "URY" | "UZB" | "VEN" | "VNM" | "YEM" | "ZMB" | "ZWE";
-            /** @description data:<media_type>;base64,<data> with media type image/jpeg, image/png, application/pdf; at most 10 MiB decoded */
-            document: string;
-            documentNumber?: string;
-            description?: string;
-        };
-        /** AssociatedPersonSummary */
-        AssociatedPersonSummary: {
-            /** Format: uuid */
-            beneficiaryId: string;
-            /** @enum {string} */
-            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-            firstName: string;
-            lastName: string;
-            beneficiaryDetails: components["schemas"]["BeneficiaryDetails"];
-        };
-        /**
-         * EntityDetails
-         * @description The entity account with its associated persons
-         */
-        EntityDetails: {
-            /** Format: uuid */
-            entityId: string;
-            /** Format: uuid */
-            accountId: string;
-            /** @enum {string} */
-            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-            entityInfo: components["schemas"]["EntityInfo"];
-            entityDocuments: components["schemas"]["Document"][];
-            /** @description The spec’s document groups and questionnaire codes still missing; absent when complete */
-            missingDocuments?: string[];
-            /** @description Required entityInfo fields still missing, by dotted name; absent when complete */
-            missingCompanyData?: string[];
-            associatedPersons: components["schemas"]["AssociatedPersonSummary"][];
-        };
-        /** BeneficiaryDetailsPatch */
-        BeneficiaryDetailsPatch: {
-            beneficiaryType?: ("ubo" | "representative")[];
-            /** @description Required for representatives */
-            title?: string | null;
-            /** @description Required for UBOs: more than 25, at most 100 */
-            ownershipPercentage?: number | null;
-        };
-        /**
-         * MemberSignedBody
-         * @description What the acting member stamps ([docs/members.md#acting-member](/guides/members#acting-member))
-         */
-        MemberSignedBody: {
-            /** @description ACTIVITY_TYPE_MEMBER_ACTION */
-            type: string;
-            /** @description Milliseconds since the epoch, within 5 minutes of the server clock */
-            timestampMs: string;
-            /** @description The entity account’s organizationId */
-            organizationId: string;
-            /** @description The request’s own fields (actingUserId included, the approval excluded) and operation: the operation’s path name */
-            parameters: {
-                [key: string]: unknown;
-            };
-        };
-        /** InvitationChange */
-        InvitationChange: {
-            /** Format: uuid */
-            invitationId: string;
-            /**
-             * Format: uuid
-             * @description The member on whose behalf the change is made
-             */
-            actingUserId?: string;
-            signedBody?: components["schemas"]["MemberSignedBody"];
-            /** @description The acting member’s passkey stamp over signedBody (X-Stamp-Webauthn value); or approvalToken */
-            webAuthnStamp?: string;
-            /** @description The acting member’s OTP approval token (otp/verify); or webAuthnStamp */
-            approvalToken?: string;
-        };
-        /** TransactionDecision */
-        TransactionDecision: {
-            /**
-             * Format: uuid
-             * @description A transaction from an entity wallet waiting for its quorum (status created)
-             */
-            transactionId: string;
-            /**
-             * Format: uuid
-             * @description The member on whose behalf the change is made
-             */
-            actingUserId?: string;
-            signedBody?: components["schemas"]["MemberSignedBody"];
-            /** @description The acting member’s passkey stamp over signedBody (X-Stamp-Webauthn value); or approvalToken */
-            webAuthnStamp?: string;
-            /** @description The acting member’s OTP approval token (otp/verify); or webAuthnStamp */
-            approvalToken?: string;
-        };
-        /**
-         * VerificationStatusResult
-         * @description The record’s status after the action
-         */
-        VerificationStatusResult: {
-            /**
-             * Format: uuid
-             * @description A user’s or an entity’s account
-             */
-            accountId?: string;
-            /**
-             * Format: uuid
-             * @description An associated person
-             */
-            beneficiaryId?: string;
-            /** @enum {string} */
-            verificationStatus: "not_started" | "init" | "under_review" | "awaiting_associated_person_information" | "awaiting_information" | "resubmission_requested" | "active" | "rejected" | "inactive";
-        };
-        /** SignTransactionParameters */
-        SignTransactionParameters: {
-            /** @description The account’s wallet address */
-            signWith: string;
-            /** @description Serialized unsigned EVM transaction, hex with or without 0x */
-            unsignedTransaction: string;
-            /** @description TRANSACTION_TYPE_ETHEREUM */
-            type: string;
-        };
-        /**
-         * SignedBody
-         * @description What the end user stamps; the challenge commits to JSON.stringify of this object ([docs/passkeys.md](/guides/passkeys))
-         */
-        SignedBody: {
-            /** @description ACTIVITY_TYPE_SIGN_TRANSACTION_V2 */
-            type: string;
-            /** @description Milliseconds since the epoch, within 5 minutes of the server clock */
-            timestampMs: string;
-            /** @description The custody organization of the account (organizationId of the account) */
-            organizationId: string;
-            parameters: components["schemas"]["SignTransactionParameters"];
-        };
+        Event: components["schemas"]["IntegratorCreatedEvent"] | components["schemas"]["CredentialCreatedEvent"] | components["schemas"]["CredentialUpdatedEvent"] | components["schemas"]["CredentialDeletedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserVerificationStatusChangedEvent"] | components["schemas"]["AccountCreatedEvent"] | components["schemas"]["AccountWalletCreatedEvent"] | components["schemas"]["AccountApprovalPolicyUpdatedEvent"] | components["schemas"]["AccountProductEnabledEvent"] | components["schemas"]["AccountProductDisabledEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["InvitationCreatedEvent"] | components["schemas"]["InvitationAcceptedEvent"] | components["schemas"]["InvitationRevokedEvent"] | components["schemas"]["InvitationExpiredEvent"] | components["schemas"]["EntityCreatedEvent"] | components["schemas"]["EntityUpdatedEvent"] | components["schemas"]["EntityVerificationStatusChangedEvent"] | components["schemas"]["AssociatedPersonCreatedEvent"] | components["schemas"]["AssociatedPersonUpdatedEvent"] | components["schemas"]["AssociatedPersonRemovedEvent"] | components["schemas"]["AssociatedPersonVerificationStatusChangedEvent"] | components["schemas"]["BankAccountCreatedEvent"] | components["schemas"]["BankAccountStatusChangedEvent"] | components["schemas"]["BankAccountRemovedEvent"] | components["schemas"]["WebhookSubscriptionCreatedEvent"] | components["schemas"]["WebhookSubscriptionUpdatedEvent"] | components["schemas"]["WebhookSubscriptionKeyRotatedEvent"] | components["schemas"]["WebhookSubscriptionDeletedEvent"] | components["schemas"]["WebhookSubscriptionDisabledEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["TransactionCreatedEvent"] | components["schemas"]["TransactionStatusChangedEvent"] | components["schemas"]["TransactionCompletedEvent"] | components["schemas"]["TransactionApprovalAddedEvent"] | components["schemas"]["TransactionFailedEvent"];
         /** WebhookDelivery */
         WebhookDelivery: {
             /** Format: uuid */
