@@ -80,13 +80,9 @@ export function pruneUnusedComponents<T extends object>(doc: T): T {
   const components = isObject(root.components) ? root.components : undefined;
   if (!components) return doc;
   const refs = (node: Json, found: Set<string>): Set<string> => {
-    if (Array.isArray(node)) node.forEach((item) => refs(item, found));
-    else if (isObject(node)) {
-      for (const [key, value] of Object.entries(node)) {
-        if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/')) found.add(value.slice('#/components/'.length));
-        else refs(value, found);
-      }
-    }
+    eachObject(node, ({ $ref }) => {
+      if (typeof $ref === 'string' && $ref.startsWith('#/components/')) found.add($ref.slice('#/components/'.length));
+    });
     return found;
   };
   const reached = new Set<string>();

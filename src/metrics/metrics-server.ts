@@ -1,14 +1,15 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { bearerToken } from '../http/auth/bearer.js';
 import type { Metrics } from './metrics.js';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /** Whether an Authorization header carries the bearer token (compared as hashes: no timing difference). */
 export function bearerMatches(header: string | undefined, token: string): boolean {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  return match !== null && timingSafeEqual(digest(match[1]!), digest(token));
+  const given = bearerToken(header);
+  return given !== undefined && timingSafeEqual(digest(given), digest(token));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 
 const ROOT = new URL('../../', import.meta.url);
 
@@ -14,6 +15,15 @@ export function entryPoint(source: string): string[] {
   if (process.env.INTEGRATOR_TEST_DIST === '1' && existsSync(new URL(compiled, ROOT))) return ['--enable-source-maps', compiled];
   return ['--import', 'tsx', source];
 }
+
+/** A port nobody listens on right now. */
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 
 /** Runs the admin CLI as an operator would, returning its exit code and output. */
 export async function runAdmin(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -10,15 +9,7 @@ import { treasuryAddressFor } from '../../src/chain/sandbox-treasury.js';
 import { loadConfig } from '../../src/config.js';
 import { openSystem } from '../../src/composition-root.js';
 import { treasuryFor } from '../../src/chain/treasury.js';
-
-/** A port nobody listens on right now. */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+import { freePort } from '../harness/process.js';
 
 describe('npm run chain: a local anvil with the sandbox treasury funded', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'chain-'));

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { startServerProcess, type ServerProcess } from '../harness/process.js';
+import { freePort, startServerProcess, type ServerProcess } from '../harness/process.js';
 
 /*
  * docs/quickstart.md, run as a reader runs it: every marked block, in order. Shell blocks run in bash, `.ts` blocks
@@ -34,15 +33,6 @@ function quickstartBlocks(): Block[] {
   const re = /<!-- quickstart:([\w.-]+):start -->\s*```(\w+)\n([\s\S]*?)```\s*<!-- quickstart:\1:end -->/g;
   return [...text.matchAll(re)].map((m) => ({ name: m[1]!, lang: m[2]!, body: m[3]! }));
 }
-
-/** A port nobody listens on right now. */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 /** Output of a background process, and a bounded wait for a line of it. */
 interface Background {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { SecretBox } from '../../src/crypto/secret-box.js';
@@ -15,7 +15,7 @@ import { createIntegrator } from '../../src/domain/integrators/integrators.js';
 import { createSubscription } from '../../src/domain/webhooks/subscriptions.js';
 import { postgresUrl } from '../harness/backends.js';
 import { openTestDatabase, statementsWaitingOnLocks } from '../harness/db.js';
-import { entryPoint } from '../harness/process.js';
+import { entryPoint, freePort } from '../harness/process.js';
 
 /*
  * Standalone webhook workers (`src/worker-main.ts`, each its own process) against one PostgreSQL database:
@@ -176,16 +176,6 @@ async function setUp(receiverUrl: string, extraEnv: Record<string, string> = {})
       ...extraEnv,
     },
   };
-}
-
-/** A port nobody listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** `n` user.updated events, `batch` per transaction (each commit queues and NOTIFYs its deliveries). */

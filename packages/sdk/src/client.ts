@@ -69,6 +69,8 @@ const MUTATING = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 const MAX_BACKOFF_MS = 30_000;
 /** How long a signed mutation's timestamp is remembered: the server's window (60 s) and a margin. */
 const REMEMBER_SECONDS = 120;
+/** Bodies up to this many characters are told apart by hash when looking for a repeated message. */
+const HASHED_BODY_CHARS = 65_536;
 
 /** Retry-After as seconds or an HTTP date; undefined when absent or unreadable. */
 function retryAfterMs(headers: Headers, nowMs: number): number | undefined {
@@ -125,12 +127,15 @@ export function createIntegratorClient(options: ClientOptions) {
    */
   // The last timestamp each mutating message was signed with. Two identical mutations in one second (a user asking
   // for two one-time codes in a row) would be one signed message, which the server's replay guard refuses as 409
-  // duplicate_request: the later one is signed with the next second instead (the server accepts ±60 s).
+  // duplicate_request: the later one is signed with the next second instead (the server accepts ±60 s). A large body
+  // (a document upload) is not hashed a second time for this: its length stands for it, and a same-length upload to
+  // the same path in the same second only moves to the next second.
   const lastSigned = new Map<string, number>();
   function timestampFor(method: string, pathAndQuery: string, payload: string | undefined): number {
     const current = now();
     if (!MUTATING.has(method)) return current;
-    const message = bytesToHex(sha256(utf8ToBytes(`${method} ${pathAndQuery}\n${payload ?? ''}`)));
+    const body = payload === undefined ? '' : payload.length > HASHED_BODY_CHARS ? `#${payload.length}` : bytesToHex(sha256(utf8ToBytes(payload)));
+    const message = `${method} ${pathAndQuery}\n${body}`;
     const last = lastSigned.get(message);
     const timestamp = last !== undefined && last >= current ? last + 1 : current;
     if (lastSigned.size > 1000) for (const [m, at] of lastSigned) if (at < current - REMEMBER_SECONDS) lastSigned.delete(m);

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
+import { bearerToken } from '../auth/bearer.js';
 import type { FailureLimiter } from '../auth/failure-limiter.js';
 import { bodyPending } from '../body-limits.js';
 import { operatorForToken } from '../../domain/operators/operators.js';
@@ -37,12 +38,11 @@ const WWW_AUTHENTICATE = { 'www-authenticate': 'Bearer realm="admin"' };
 
 /** The operator's bearer token, never an integrator signature: anything else is a 401. */
 async function authenticateOperator(request: FastifyRequest, deps: Deps): Promise<OperatorRef> {
-  const header = request.headers.authorization;
-  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  if (!match) {
+  const token = bearerToken(request.headers.authorization);
+  if (token === undefined) {
     throw new ApiError('missing_auth_headers', 'The admin API requires Authorization: Bearer <operator token>', { headers: WWW_AUTHENTICATE });
   }
-  const operator = await operatorForToken(deps.database.db, match[1]!);
+  const operator = await operatorForToken(deps.database.db, token);
   if (!operator) throw new ApiError('unknown_credential', 'No active operator has this token', { headers: WWW_AUTHENTICATE });
   return operator;
 }
