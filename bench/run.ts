@@ -27,8 +27,8 @@
 import { BACKEND_LABEL, DEFAULT_POSTGRES_URL, postgresAnswers, startBackend, stopAllBackends, type Backend, type BackendKind } from './lib/backend.js';
 import { waitForQuiet, watchCpu } from './lib/cpu.js';
 import { buildServer, freePort, sampleRss, startChild, stopAllChildren, waitForStatus, type Child } from './lib/children.js';
-import { DURATION_SECONDS, WARMUP_SECONDS, stopCurrentLoad, warmAndMeasure, type LoadSpec } from './lib/load.js';
-import { SCENARIOS, printTable, writeReport, type BackendRun, type ScenarioName, type ScenarioResult } from './lib/report.js';
+import { DURATION_SECONDS, ROUNDS, ROUND_SECONDS, WARMUP_SECONDS, measureRound, stopCurrentLoad, warmAndMeasure, warmUp, type LoadSpec } from './lib/load.js';
+import { SCENARIOS, combineRounds, printTable, writeReport, type BackendRun, type ScenarioName, type ScenarioResult } from './lib/report.js';
 import { randomKey, signedGetHeaders } from './lib/signing.js';
 import { CREATE_CONNECTIONS, CREATE_INDIVIDUAL, DOCUMENT_BYTES, createIndividualLoad } from './scenarios/create-individual-account.js';
 import { PERSON_DETAILS, personDetailsLoad } from './scenarios/person-details.js';
@@ -87,15 +87,58 @@ async function measure(spec: LoadSpec, backend: Backend, server: Child, bare: Ba
   return rss ? { ...result, maxRssMb: rss.stop() } : result;
 }
 
+interface Compared {
+  name: ScenarioName;
+  spec: LoadSpec;
+  server: Child;
+}
+
+/** The API's peak RSS per interleaved scenario (sampled over all its rounds). */
+const rssPeaks = new Map<ScenarioName, number>();
+
+/**
+ * Warms each scenario once, then ROUNDS rounds of ROUND_SECONDS each, the order reversed every other round so that
+ * a drift of the machine weighs on every scenario alike. Returns each round's figures.
+ */
+async function interleave(compared: Compared[], backend: Backend, bare: Bare | undefined): Promise<Partial<Record<ScenarioName, ScenarioResult>>[]> {
+  const pids = [backend.api.proc.pid!, ...(bare ? [bare.child.proc.pid!] : [])];
+  if (QUIET_WAIT_SECONDS > 0) await waitForQuiet({ serverPid: backend.api.proc.pid!, pids, database: backend.databaseName }, QUIET_WAIT_SECONDS);
+  for (const c of compared) all2xx &&= await warmUp(c.spec);
+  console.error(`${compared.map((c) => c.name).join(', ')}: ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s`);
+  const peaks = new Map<ScenarioName, number>();
+  const rounds: Partial<Record<ScenarioName, ScenarioResult>>[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const round: Partial<Record<ScenarioName, ScenarioResult>> = {};
+    for (const c of i % 2 === 0 ? compared : [...compared].reverse()) {
+      const rss = c.server === backend.api ? sampleRss(backend.api.proc.pid!) : undefined;
+      const { result, ok } = await measureRound(c.spec, ROUND_SECONDS, () => watchCpu({ serverPid: c.server.proc.pid!, pids, database: backend.databaseName }));
+      all2xx &&= ok;
+      round[c.name] = result;
+      const peak = rss?.stop();
+      if (peak !== undefined) peaks.set(c.name, Math.max(peaks.get(c.name) ?? 0, peak));
+    }
+    rounds.push(round);
+  }
+  for (const [name, mb] of peaks) rssPeaks.set(name, mb);
+  return rounds;
+}
+
 async function benchBackend(backend: Backend, bare: Bare | undefined, scenarios: Set<ScenarioName>): Promise<BackendRun> {
   const run: BackendRun = { backend: backend.kind, idleRssMb: backend.idleRssMb, scenarios: {} };
   const label = (name: string) => `${BACKEND_LABEL[backend.kind]} ${name}`;
   const relabel = (spec: LoadSpec): LoadSpec => ({ ...spec, label: label(spec.label) });
   const { api, baseUrl, key } = backend;
 
-  if (bare) run.scenarios.bare = await measure(signedGet(label('bare'), bare.url, WHOAMI_PATH, key), backend, bare.child, bare);
-  if (scenarios.has('whoami')) run.scenarios.whoami = await measure(signedGet(label('whoami'), baseUrl, WHOAMI_PATH, key), backend, api, bare);
-  if (scenarios.has(PERSON_DETAILS)) run.scenarios[PERSON_DETAILS] = await measure(relabel(await personDetailsLoad(backend)), backend, api, bare);
+  // The compared scenarios in alternating rounds (bare, whoami, person details, then the reverse order, ...).
+  const compared: Compared[] = [];
+  if (bare) compared.push({ name: 'bare', spec: signedGet(label('bare'), bare.url, WHOAMI_PATH, key), server: bare.child });
+  if (scenarios.has('whoami')) compared.push({ name: 'whoami', spec: signedGet(label('whoami'), baseUrl, WHOAMI_PATH, key), server: api });
+  if (scenarios.has(PERSON_DETAILS)) compared.push({ name: PERSON_DETAILS, spec: relabel(await personDetailsLoad(backend)), server: api });
+  if (compared.length > 0) {
+    const rounds = await interleave(compared, backend, bare);
+    run.rounds = rounds;
+    for (const c of compared) run.scenarios[c.name] = combineRounds(rounds.map((r) => r[c.name]!), c.server === api ? rssPeaks.get(c.name) : undefined);
+  }
   if (scenarios.has(CREATE_INDIVIDUAL)) {
     const create = await createIndividualLoad(backend);
     const result = create.finish(await measure(relabel(create.spec), backend, api, bare));

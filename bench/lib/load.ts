@@ -4,6 +4,12 @@ import type { CpuFigures } from './cpu.js';
 
 export const WARMUP_SECONDS = 2;
 export const DURATION_SECONDS = positiveInt('BENCH_DURATION', 10);
+/**
+ * Compared scenarios (bare, whoami, person details) run in alternating short rounds instead of one long run each, so
+ * that a ratio compares figures taken seconds apart, not minutes (a shared machine drifts in between).
+ */
+export const ROUNDS = positiveInt('BENCH_ROUNDS', 6);
+export const ROUND_SECONDS = positiveInt('BENCH_ROUND_SECONDS', 2);
 
 function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -89,6 +95,22 @@ export async function warmAndMeasure(spec: LoadSpec, watch?: () => { stop: () =>
   const cpu = watching?.stop();
   const ok = await checkAll2xx(spec.label, measured, spec.sample);
   return { result: { ...summarize(measured, spec.connections), ...cpu }, ok: warmOk && ok };
+}
+
+/** The warm-up alone (interleaved rounds warm every scenario once, then measure in turns). */
+export async function warmUp(spec: LoadSpec): Promise<boolean> {
+  console.error(`${spec.label}: warm-up ${WARMUP_SECONDS} s, ${spec.connections} connections`);
+  const warm = await load({ ...spec.options(), connections: spec.connections }, WARMUP_SECONDS);
+  return checkAll2xx(`${spec.label} warm-up`, warm, spec.sample);
+}
+
+/** One measured round of `seconds`; `watch` spans it. */
+export async function measureRound(spec: LoadSpec, seconds: number, watch?: () => { stop: () => CpuFigures }): Promise<{ result: Measured; ok: boolean }> {
+  const watching = watch?.();
+  const measured = await load({ ...spec.options(), connections: spec.connections }, seconds);
+  const cpu = watching?.stop();
+  const ok = await checkAll2xx(spec.label, measured, spec.sample);
+  return { result: { ...summarize(measured, spec.connections), ...cpu }, ok };
 }
 
 /** A GET answer now, for failure samples of GET scenarios. */
