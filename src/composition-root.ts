@@ -9,6 +9,7 @@ import { DataDirInUseError } from './db/data-dir-lock.js';
 import { openDatabase, type Database } from './db/database.js';
 import type { Policy } from './domain/context.js';
 import { buildApp } from './http/app.js';
+import type { DrainOptions } from './http/drain.js';
 import type { Api } from './http/types.js';
 import { smtpMailer, type Mailer } from './mail/mailer.js';
 import { policyFromConfig } from './policy.js';
@@ -61,7 +62,15 @@ export async function openSystem(config: Config, overrides: SystemOverrides = {}
   const database =
     overrides.database ??
     (await openDatabase(
-      config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl, poolMax: config.databasePoolMax } : { kind: 'pglite', dataDir: config.dataDir },
+      config.databaseUrl
+        ? {
+            kind: 'postgres',
+            url: config.databaseUrl,
+            poolMax: config.databasePoolMax,
+            queryTimeoutMs: config.databaseQueryTimeoutMs,
+            connectTimeoutMs: config.databaseConnectTimeoutMs,
+          }
+        : { kind: 'pglite', dataDir: config.dataDir },
     ));
   const clock = overrides.clock ?? systemClock;
   try {
@@ -92,8 +101,11 @@ export async function openSystem(config: Config, overrides: SystemOverrides = {}
 export interface ApiProcess {
   app: Api;
   background: Background;
-  /** Stops taking requests (in-flight ones finish), then the background work, then closes the system. */
-  stop(): Promise<void>;
+  /**
+   * Stops taking requests (in-flight ones finish), then the background work, then closes the system. With `drain`
+   * (the server process on SIGTERM), the connections are drained first (http/drain.ts).
+   */
+  stop(options?: { drain?: DrainOptions }): Promise<void>;
 }
 
 /** The server: the HTTP application and the background work (maintenance, watcher, webhook worker). */
@@ -107,7 +119,13 @@ export async function startApiProcess(system: System, options: { logger?: Fastif
   return {
     app,
     background,
-    async stop() {
+    async stop({ drain } = {}) {
+      if (drain) {
+        const started = Date.now();
+        app.log.info({ connections: app.drain.open }, 'draining connections');
+        await app.drain.run(drain);
+        app.log.info({ ms: Date.now() - started, left: app.drain.open }, 'connections drained');
+      }
       await app.close();
       // After the server stops taking requests; deliveries in flight finish (or are retried by the next worker).
       await background.stop();

@@ -1,5 +1,6 @@
 import closeWithGrace from 'close-with-grace';
 import { loadConfigOrExit, openSystemOrExit, startApiProcess } from './composition-root.js';
+import { drainOptions } from './http/drain.js';
 import { loggerOptions } from './logging.js';
 
 async function main(): Promise<void> {
@@ -7,10 +8,12 @@ async function main(): Promise<void> {
   const system = await openSystemOrExit(config);
 
   const api = await startApiProcess(system, { logger: loggerOptions(config.logLevel) });
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  // SIGTERM: no new connections, the requests in progress finish, then the rest stops (docs/deployment.md). The
+  // drain takes up to DRAIN_DEADLINE_MS (30 s, the longest a request may last); past 40 s in all the exit is 1.
+  closeWithGrace({ delay: 40_000 }, async ({ signal, err }) => {
     if (err) api.app.log.error({ err }, 'shutting down after an error');
     else api.app.log.info({ signal }, 'shutting down');
-    await api.stop();
+    await api.stop(err ? {} : { drain: drainOptions(config) });
   });
 
   await api.app.listen({ port: config.port, host: config.host });

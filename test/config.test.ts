@@ -64,10 +64,20 @@ describe('configuration', () => {
       [{ DEPOSIT_RATES: 'USD=0' }, /^DEPOSIT_RATES: /],
       [{ TREASURY_PRIVATE_KEY: '0x1234' }, /^TREASURY_PRIVATE_KEY: /],
       [{ DATABASE_POOL_MAX: '0' }, /^DATABASE_POOL_MAX /],
+      [{ DATABASE_QUERY_TIMEOUT_MS: '50' }, /^DATABASE_QUERY_TIMEOUT_MS /],
+      [{ DATABASE_CONNECT_TIMEOUT_MS: '5s' }, /^DATABASE_CONNECT_TIMEOUT_MS /],
       [{ DEPOSIT_EXPIRY_HOURS: '0' }, /^DEPOSIT_EXPIRY_HOURS /],
       [{ METRICS_TOKEN: 'short' }, /^METRICS_TOKEN must be 32 to 256/],
+      [{ TRUST_PROXY: 'true' }, /^TRUST_PROXY must be a comma list/],
+      [{ TRUST_PROXY: '1' }, /^TRUST_PROXY /],
+      [{ TRUST_PROXY: '10.0.0.0/33' }, /^TRUST_PROXY /],
+      [{ TRUST_PROXY: '127.0.0.1,nginx.local' }, /^TRUST_PROXY /],
+      [{ TRUST_PROXY: ' , ' }, /^TRUST_PROXY /],
       [{ METRICS_TOKEN: `${'a'.repeat(32)} b` }, /^METRICS_TOKEN /],
       [{ METRICS_PORT: 'x' }, /^METRICS_PORT /],
+      [{ REDIS_URL: 'http://127.0.0.1:6379' }, /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL$/],
+      [{ REDIS_URL: 'redis://user:secret@' }, /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL$/],
+      [{ REDIS_KEY_PREFIX: 'a b' }, /^REDIS_KEY_PREFIX /],
       [{ ...PRODUCTION, ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP, METRICS_PORT: '9100' }, /^METRICS_PORT needs METRICS_TOKEN when APP_ENV=production/],
     ];
     for (const [env, pattern] of cases) {
@@ -101,6 +111,20 @@ describe('configuration', () => {
     assert.deepEqual([configured.withdrawals.weiPerUnit.EUR, configured.withdrawals.feeBps, configured.withdrawals.quoteTtlMs], [9n, 0, 30_000]);
     assert.throws(() => loadConfig({ WITHDRAWAL_RAILS: 'wire' }), /^.*WITHDRAWAL_RAILS.*wire/);
     assert.throws(() => loadConfig({ WITHDRAWAL_FEE_BPS: '9000' }), /WITHDRAWAL_FEE_BPS/);
+  });
+
+  it('reads TRUST_PROXY as addresses, CIDR ranges and proxy-addr range names; none by default', () => {
+    assert.deepEqual(loadConfig({}).trustProxy, []);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: ' 127.0.0.1, 10.0.0.0/8,::1 ,fd00::/8,loopback,127.0.0.1' }).trustProxy, ['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8', 'loopback']);
+  });
+
+  it('reads REDIS_URL (redis:// or rediss://) and REDIS_KEY_PREFIX; no Redis by default', () => {
+    assert.equal(loadConfig({}).redisUrl, undefined);
+    assert.equal(loadConfig({}).redisKeyPrefix, 'integrator-api:');
+    const c = loadConfig({ REDIS_URL: 'rediss://:pw@cache.internal:6380/2', REDIS_KEY_PREFIX: 'prod-eu:' });
+    assert.deepEqual([c.redisUrl, c.redisKeyPrefix], ['rediss://:pw@cache.internal:6380/2', 'prod-eu:']);
+    // A bad URL is reported without its text: it may carry a password.
+    assert.throws(() => loadConfig({ REDIS_URL: 'redis//:s3cret@host' }), (err: unknown) => err instanceof ConfigError && !err.message.includes('s3cret'));
   });
 
   it('reads CHAIN_RPC_URLS as chainId=url pairs; none by default', () => {

@@ -1,4 +1,4 @@
-import { createPublicClient, http, type Abi, type Address, type ContractFunctionArgs, type ContractFunctionName, type ContractFunctionReturnType, type Hash, type Hex, type Log, type PublicClient, type TransactionReceipt } from 'viem';
+import { createPublicClient, http, type Abi, type Address, type ContractFunctionArgs, type ContractFunctionName, type ContractFunctionReturnType, type Hash, type Hex, type Log, type PublicClient, type TransactionReceipt, type TransactionSerializable } from 'viem';
 
 /** Why an RPC call failed, in the terms the API reports (docs: transactions). */
 export type RpcFailureCode =
@@ -141,6 +141,26 @@ export class ChainClient {
       if ((err as { name?: string }).name === 'TransactionNotFoundError') return false;
       throw classifyRpcError(err);
     }
+  }
+
+  /**
+   * What the node would refuse at once, asked before anything is recorded (docs/transactions.md#sending): a nonce
+   * below the sender's mined count (nonce_too_low) and a balance short of value plus the most the gas can cost
+   * (insufficient_funds). Two reads at one moment, not a promise: the broadcast after the commit may still be
+   * refused. Throws RpcFailure.
+   */
+  async preflight(from: Address, tx: TransactionSerializable): Promise<void> {
+    let balance: bigint;
+    let mined: number;
+    try {
+      [balance, mined] = await Promise.all([this.client.getBalance({ address: from }), this.client.getTransactionCount({ address: from, blockTag: 'latest' })]);
+    } catch (err) {
+      throw classifyRpcError(err);
+    }
+    if (tx.nonce !== undefined && tx.nonce < mined) throw new RpcFailure('nonce_too_low', `nonce ${tx.nonce} is below the sender's next nonce ${mined}`);
+    const feeCap = ('maxFeePerGas' in tx ? tx.maxFeePerGas : undefined) ?? ('gasPrice' in tx ? tx.gasPrice : undefined) ?? 0n;
+    const cost = (tx.value ?? 0n) + (tx.gas ?? 0n) * feeCap;
+    if (balance < cost) throw new RpcFailure('insufficient_funds', `insufficient funds for gas * price + value: balance ${balance}, cost ${cost}`);
   }
 
   /** The next nonce of an address counting its pending transactions (eth_getTransactionCount "pending"). */

@@ -6,7 +6,7 @@ import { parseEncryptionKey } from '../crypto/encryption-key.js';
 import { DEFAULT_HIGH_RISK_COUNTRIES, parseHighRiskCountries } from '../domain/onboarding/reference/high-risk-countries.js';
 import { ConfigError, flag, integer, oneOf, parsed } from './env.js';
 import { parseCountryRules, parseOfferedProducts } from '../domain/products/product-config.js';
-import { bodyLimits, depositConfig, invitationBaseUrl, retrySchedule, smtp, webauthn, webhookReach, vaultConfig, withdrawalConfig } from './sections.js';
+import { bodyLimits, DEFAULT_REDIS_KEY_PREFIX, depositConfig, invitationBaseUrl, redisKeyPrefix, redisUrl, retrySchedule, smtp, trustProxy, webauthn, webhookReach, vaultConfig, withdrawalConfig } from './sections.js';
 import { LOG_LEVELS, type Config } from './types.js';
 
 // The repository's config/ folder, from src/config/ or, once built, dist/src/config/.
@@ -106,13 +106,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl,
     databasePoolMax: read(() => integer(env, 'DATABASE_POOL_MAX', 20, 1, 500), 1),
+    databaseQueryTimeoutMs: read(() => integer(env, 'DATABASE_QUERY_TIMEOUT_MS', 10_000, 100, 3_600_000), 1),
+    databaseConnectTimeoutMs: read(() => integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000), 1),
     appEnv,
     encryptionKey,
     logLevel: read(() => oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'), 'info'),
     ...read(() => bodyLimits(env), undefined as never),
     authFailureLimit: read(() => integer(env, 'AUTH_FAILURE_LIMIT', 50, 1, 1_000_000), 1),
+    trustProxy: read(() => trustProxy(env), []),
     rateLimitMax: read(() => integer(env, 'RATE_LIMIT_MAX', 6000, 1, 1_000_000), 1),
     rateLimitWindowSeconds: read(() => integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400), 1),
+    redisUrl: read(() => redisUrl(env), undefined),
+    redisKeyPrefix: read(() => redisKeyPrefix(env), DEFAULT_REDIS_KEY_PREFIX),
     metricsToken: read(() => metricsToken(env.METRICS_TOKEN), undefined),
     metricsPort: env.METRICS_PORT ? read(() => integer(env, 'METRICS_PORT', 0, 0, 65535), undefined) : undefined,
   };

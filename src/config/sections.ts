@@ -2,6 +2,7 @@ import { originPatternProblem, rpIdProblem, type RelyingPartyPolicy } from '../c
 import { DEPOSIT_CURRENCIES, parseBankDetails, parseRates, parseTreasuryKey, SANDBOX_BANKS, type DepositConfig } from '../domain/deposits/deposit-config.js';
 import { PAYOUT_RAILS, parseRails, type WithdrawalConfig } from '../domain/withdrawals/withdrawal-config.js';
 import { parseVaults, type VaultConfig } from '../domain/vaults/vault-config.js';
+import { isIP } from 'node:net';
 import { commaList, ConfigError, flag, integer, parsed } from './env.js';
 import type { AppEnv, Config, OtpConfig, WebhookConfig } from './types.js';
 
@@ -69,6 +70,31 @@ export function smtp(env: NodeJS.ProcessEnv): Pick<OtpConfig, 'smtpUrl' | 'from'
   const from = env.SMTP_FROM || 'Integrator API <no-reply@localhost>';
   if (from.length > 320 || !/@/.test(from) || /[\r\n]/.test(from)) throw new ConfigError(`SMTP_FROM must be an email address on one line (got ${JSON.stringify(from)})`);
   return { smtpUrl, from };
+}
+
+/** REDIS_URL: where the per-credential rate limits are counted when set (docs/deployment.md#rate-limits-across-processes). */
+export function redisUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.REDIS_URL || undefined;
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  // The value is not quoted back: it may carry a password.
+  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
+  return raw;
+}
+
+export const DEFAULT_REDIS_KEY_PREFIX = 'integrator-api:';
+
+/** REDIS_KEY_PREFIX: what this deployment's Redis keys start with, so that several can share one Redis. */
+export function redisKeyPrefix(env: NodeJS.ProcessEnv): string {
+  const raw = env.REDIS_KEY_PREFIX;
+  if (raw === undefined || raw === '') return DEFAULT_REDIS_KEY_PREFIX;
+  if (!/^[A-Za-z0-9:._-]{1,100}$/.test(raw)) throw new ConfigError(`REDIS_KEY_PREFIX must be 1 to 100 characters of A-Z a-z 0-9 : . _ - (got ${JSON.stringify(raw.slice(0, 120))})`);
+  return raw;
 }
 
 /**
@@ -149,4 +175,34 @@ export function vaultConfig(env: NodeJS.ProcessEnv, chainIds: ReadonlySet<number
     preparationTtlMs: integer(env, 'VAULT_PREPARATION_SECONDS', 900, 30, 86_400) * 1000,
     depositGasLimit: BigInt(integer(env, 'VAULT_DEPOSIT_GAS', 300_000, 50_000, 30_000_000)),
   };
+}
+
+/** The address ranges proxy-addr names, besides addresses and CIDR ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: the proxies whose X-Forwarded-For is believed (Fastify's trustProxy). Unset: none, and request.ip
+ * is the connection's peer whatever a client sends. Set: a comma list of addresses, CIDR ranges, or `loopback`,
+ * `linklocal`, `uniquelocal`; request.ip is then the right-most X-Forwarded-For entry not in the list, when the
+ * peer itself is in it. No `true` (every client could pick its own address, and with it its own failure-limiter
+ * window) and no hop count (Fastify ignores one: it cannot check the peer).
+ */
+export function trustProxy(env: NodeJS.ProcessEnv): string[] {
+  const raw = env.TRUST_PROXY ?? '';
+  const entries = commaList(raw);
+  const bad = entries.find((entry) => !PROXY_RANGE_NAMES.includes(entry) && !isAddressOrRange(entry));
+  if (bad !== undefined || (raw.trim() !== '' && entries.length === 0)) {
+    throw new ConfigError(
+      `TRUST_PROXY must be a comma list of the proxies' addresses or CIDR ranges (or loopback, linklocal, uniquelocal) (got "${raw}")`,
+    );
+  }
+  return [...new Set(entries)];
+}
+
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }

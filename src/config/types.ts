@@ -17,6 +17,10 @@ export interface Config {
   databaseUrl: string | undefined;
   /** DATABASE_POOL_MAX: PostgreSQL connections per process (default 20). */
   databasePoolMax: number;
+  /** DATABASE_QUERY_TIMEOUT_MS: the longest a PostgreSQL statement runs (statement_timeout; default 10 s), docs/deployment.md. */
+  databaseQueryTimeoutMs: number;
+  /** DATABASE_CONNECT_TIMEOUT_MS: the longest a PostgreSQL connection, or a free one, is waited for (default 5 s). */
+  databaseConnectTimeoutMs: number;
   appEnv: AppEnv;
   /** 32 bytes, or undefined in sandbox (then generated into dataDir). */
   encryptionKey: Buffer | undefined;
@@ -29,8 +33,22 @@ export interface Config {
   largeBodyConcurrency: number;
   /** AUTH_FAILURE_LIMIT: failed authentications per source address per minute before answering 429. */
   authFailureLimit: number;
+  /**
+   * TRUST_PROXY: addresses or CIDR ranges of the proxies in front (nginx, docs/deployment.md) whose X-Forwarded-For
+   * gives request.ip (the failure limiter's key, the logs' remoteAddress); empty: none, the peer is the client.
+   */
+  trustProxy: string[];
+  /** RATE_LIMIT_MAX: signed requests per credential per window (default 6000). */
   rateLimitMax: number;
+  /** RATE_LIMIT_WINDOW_SECONDS: the rate limit's window (default 60). */
   rateLimitWindowSeconds: number;
+  /**
+   * REDIS_URL: the rate limits are counted there, shared by every process; unset: in PostgreSQL when DATABASE_URL is
+   * set, else in the process (docs/deployment.md#rate-limits-across-processes).
+   */
+  redisUrl: string | undefined;
+  /** REDIS_KEY_PREFIX: what this deployment's Redis keys start with (default `integrator-api:`). */
+  redisKeyPrefix: string;
   /** METRICS_TOKEN: the bearer token GET /metrics takes; unset: open in sandbox, not served in production. */
   metricsToken: string | undefined;
   /** METRICS_PORT: `npm run worker` serves GET /metrics there (the server uses its own port). */

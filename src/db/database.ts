@@ -12,6 +12,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
 import { listenPostgres, type Listener, type ListenHandlers } from './notifications.js';
+import { GuardedPool } from './pg-pool.js';
 import { pgliteOptions } from './pglite-options.js';
 import * as schema from './schema/index.js';
 
@@ -73,7 +74,21 @@ export type DatabaseTarget =
    * database, restored in a fraction of the time the migrations take.
    */
   | { kind: 'pglite'; dataDir: string | undefined; template?: Blob }
-  | { kind: 'postgres'; url: string; poolMax?: number };
+  | { kind: 'postgres'; url: string; poolMax?: number } & Partial<PostgresTimeouts>;
+
+/** How long the PostgreSQL pool waits on the server (DATABASE_QUERY_TIMEOUT_MS, DATABASE_CONNECT_TIMEOUT_MS). */
+export interface PostgresTimeouts {
+  /**
+   * The longest a statement may run: the server cancels it then (statement_timeout), and the client gives up one
+   * second later when the server does not even answer (a stalled or dead connection: pg's query_timeout).
+   */
+  queryTimeoutMs: number;
+  /** The longest a new connection, or a wait for a free one when all are lent, may take. */
+  connectTimeoutMs: number;
+}
+export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = { queryTimeoutMs: 10_000, connectTimeoutMs: 5_000 };
+/** How much longer than statement_timeout the client waits before it declares the connection lost. */
+const CLIENT_GRACE_MS = 1_000;
 
 /** Runs initdb for a new PGlite folder in a short-lived child process (see pglite-init.ts). */
 function initPgliteDir(dir: string): Promise<void> {
@@ -132,37 +147,31 @@ async function openPglite(dataDir: string | undefined, template?: Blob): Promise
   };
 }
 
-/** Connections per process by default: a transfer holds one while its broadcast runs, so 10 queued requests behind it. */
+/** Connections per process by default (none is held while a chain node or a mail server is asked anything). */
 export const DEFAULT_POOL_MAX = 20;
 
-async function openPostgres(url: string, poolMax = DEFAULT_POOL_MAX): Promise<Database> {
-  const pool = new pg.Pool({
+async function openPostgres(url: string, poolMax = DEFAULT_POOL_MAX, timeouts: PostgresTimeouts = DEFAULT_POSTGRES_TIMEOUTS): Promise<Database> {
+  const connection = {
     connectionString: url,
-    max: poolMax,
     // Fail fast when the server is unreachable instead of hanging requests behind it.
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
     // No single statement may hold a connection (and its locks) longer than this.
-    statement_timeout: 30_000,
+    statement_timeout: timeouts.queryTimeoutMs,
+    // Probes on idle connections, so a peer that vanished is noticed without waiting for a query.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  };
+  // A migration may take longer than a request's statement: it keeps the 30 s it always had, at least.
+  await migrate({ ...connection, statement_timeout: Math.max(30_000, timeouts.queryTimeoutMs) });
+  const pool = new GuardedPool({
+    ...connection,
+    // The server did not answer a statement in time, or its cancellation: the connection is gone or stalled.
+    query_timeout: timeouts.queryTimeoutMs + CLIENT_GRACE_MS,
+    max: poolMax,
     idleTimeoutMillis: 30_000,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  try {
-    const conn = await pool.connect();
-    try {
-      await conn.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-      try {
-        await migratePg(drizzlePg({ client: conn, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
-      } finally {
-        await conn.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
-      }
-    } finally {
-      conn.release();
-    }
-  } catch (err) {
-    await pool.end();
-    throw err;
-  }
   const db = drizzlePg({ client: pool, schema });
   return {
     kind: 'postgres',
@@ -170,13 +179,34 @@ async function openPostgres(url: string, poolMax = DEFAULT_POOL_MAX): Promise<Da
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    listen: (channel, handlers) => listenPostgres(url, channel, handlers),
+    listen: (channel, handlers) => listenPostgres(url, channel, handlers, { connectTimeoutMs: timeouts.connectTimeoutMs, heartbeatMs: timeouts.queryTimeoutMs }),
     poolStats: () => ({ max: poolMax, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }
 
+/** Applies the pending migrations on a connection of its own (not the pool's), one process at a time, under an advisory lock. */
+async function migrate(connection: pg.ClientConfig): Promise<void> {
+  const conn = new pg.Client(connection);
+  conn.on('error', () => {});
+  await conn.connect();
+  try {
+    await conn.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    try {
+      await migratePg(drizzlePg({ client: conn, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    } finally {
+      await conn.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+    }
+  } finally {
+    await conn.end().catch(() => {});
+  }
+}
+
 /** Opens the database and applies every pending migration before returning. */
 export function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === 'pglite' ? openPglite(target.dataDir, target.template) : openPostgres(target.url, target.poolMax);
+  if (target.kind === 'pglite') return openPglite(target.dataDir, target.template);
+  return openPostgres(target.url, target.poolMax, {
+    queryTimeoutMs: target.queryTimeoutMs ?? DEFAULT_POSTGRES_TIMEOUTS.queryTimeoutMs,
+    connectTimeoutMs: target.connectTimeoutMs ?? DEFAULT_POSTGRES_TIMEOUTS.connectTimeoutMs,
+  });
 }

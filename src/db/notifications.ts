@@ -12,6 +12,16 @@ export interface Listener {
   close(): Promise<void>;
 }
 
+export interface ListenOptions {
+  /** The longest a connection attempt may take (default 5 s). */
+  connectTimeoutMs?: number;
+  /**
+   * A `select 1` this often, which must be answered within as long again (default 10 s): a connection that stalls
+   * (no error, no close: a partition, a proxy that forwards nothing) is noticed within two periods, not never.
+   */
+  heartbeatMs?: number;
+}
+
 function discard(c: pg.Client): void {
   c.removeAllListeners();
   c.on('error', () => {});
@@ -20,15 +30,18 @@ function discard(c: pg.Client): void {
 
 /**
  * LISTEN on a dedicated connection (a pool would hand it back and lose the subscription). When the
- * connection drops, `live` turns false and `onReset` fires; it reconnects with capped backoff.
+ * connection drops or stops answering the heartbeat, `live` turns false and `onReset` fires; it reconnects with
+ * capped backoff.
  */
-export async function listenPostgres(url: string, channel: string, handlers: ListenHandlers): Promise<Listener> {
+export async function listenPostgres(url: string, channel: string, handlers: ListenHandlers, options: ListenOptions = {}): Promise<Listener> {
+  const { connectTimeoutMs = 5_000, heartbeatMs = 10_000 } = options;
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
   let current: pg.Client | undefined;
   let live = false;
   let closed = false;
   let retryMs = 500;
   let timer: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
 
   function scheduleReconnect(): void {
     if (closed) return;
@@ -41,9 +54,10 @@ export async function listenPostgres(url: string, channel: string, handlers: Lis
 
   async function connect(): Promise<void> {
     // Bounded: a server that does not answer is treated as down, and the retry loop takes over.
-    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, keepAlive: true });
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true, query_timeout: heartbeatMs });
     const lost = () => {
       if (current !== c) return;
+      clearInterval(heartbeat);
       current = undefined;
       live = false;
       discard(c);
@@ -69,6 +83,16 @@ export async function listenPostgres(url: string, channel: string, handlers: Lis
     current = c;
     live = true;
     retryMs = 500;
+    let beating = false;
+    heartbeat = setInterval(() => {
+      if (beating) return;
+      beating = true;
+      c.query('select 1').then(
+        () => (beating = false),
+        () => lost(),
+      );
+    }, heartbeatMs);
+    heartbeat.unref();
   }
 
   await connect();
@@ -76,7 +100,8 @@ export async function listenPostgres(url: string, channel: string, handlers: Lis
     live: () => live,
     close: async () => {
       closed = true;
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer);
+      clearInterval(heartbeat);
       const c = current;
       current = undefined;
       live = false;

@@ -81,6 +81,7 @@ export const ERROR_CODES = {
   otp_delivery_failed: { status: 502, title: 'The mail server did not accept the one-time code' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
   resource_busy: { status: 503, title: 'The records this request changes were busy; nothing was changed' },
+  database_unavailable: { status: 503, title: 'The database could not be reached or did not answer in time' },
   otp_unavailable: { status: 503, title: 'One-time codes cannot be sent: no mail transport is configured' },
   invitations_unavailable: { status: 503, title: 'Invitations cannot be emailed: no mail transport is configured' },
   deposits_unavailable: { status: 503, title: 'Deposits are not configured on this deployment' },
@@ -110,6 +111,8 @@ export interface ProblemExtensions {
   reasons?: string[];
   /** otp_invalid: wrong guesses the code still allows. */
   attemptsRemaining?: number;
+  /** A node's refusal after the transaction was recorded: the transaction, now failed (docs/transactions.md#sending). */
+  transactionId?: string;
 }
 
 export class ApiError extends Error {

@@ -12,6 +12,7 @@ import { FailureLimiter } from './auth/failure-limiter.js';
 import { registerOpenApi } from './openapi.js';
 import { frameworkErrorHandler, registerProblemHandling } from './problem.js';
 import { healthRoute } from './routes/health/health.js';
+import { Drain } from './drain.js';
 import { credentialRoutes } from './routes/integrator/credentials.js';
 import { whoamiRoute } from './routes/integrator/whoami.js';
 import { opsRoutes } from './routes/ops/probes.js';
@@ -65,7 +66,12 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     // Registering the routes compiles every schema; on a loaded host (or next to another app in one process) that
     // can pass avvio's 10 s default, and a slow start is better than a failed one (/readyz says when it is up).
     pluginTimeout: 120_000,
+    // X-Forwarded-For only from the proxies TRUST_PROXY names (docs/deployment.md): anyone else's is ignored, so a
+    // client cannot choose the address its failed authentications are counted against.
+    trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // A graceful stop's first step (drain.ts), run by the server process on SIGTERM.
+  app.decorate('drain', new Drain(app.server));
 
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ProblemSchema);

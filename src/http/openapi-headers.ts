@@ -20,7 +20,7 @@ const HEADERS: JsonObject = {
   'Retry-After': { required: true, description: RETRY_AFTER, schema: integer },
   'Idempotent-Replayed': { required: false, description: 'true when this is the stored response of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
 };
-/** On a 503, Retry-After is sent where a retry can help (a busy record, a large-body queue), not for a missing configuration. */
+/** On a 503, Retry-After is sent where a retry can help (a busy record, an unreachable database, a large-body queue), not for a missing configuration. */
 const RETRY_AFTER_IF_RETRYABLE: JsonObject = { required: false, description: `${RETRY_AFTER}; present when a retry can help`, schema: integer };
 
 const RATE_LIMIT = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];

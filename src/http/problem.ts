@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { isTransientConflict } from '../db/conflicts.js';
+import { databaseUnavailableCause } from '../db/unavailable.js';
 import { ApiError, ERROR_CODES, type ErrorCode, type FieldError, type ProblemExtensions } from '../domain/errors.js';
 import type { Problem } from './schemas/problem.js';
 import { toFieldErrors } from './validation.js';
@@ -26,6 +27,9 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'malformed_json',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'malformed_json',
 };
+
+/** Retry-After of a 503 database_unavailable: a lost connection is replaced at the next request once the server answers. */
+const DATABASE_RETRY_AFTER_SECONDS = '2';
 
 /** Errors the router raises before any hook runs (a URL that cannot be decoded). */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
@@ -83,6 +87,17 @@ export function registerProblemHandling(app: FastifyInstance): void {
       request.log.warn({ err: error }, 'transaction lost a lock conflict; nothing was changed');
       reply.header('retry-after', '1');
       return sendProblem(reply, 'resource_busy', 'Another request or the webhook worker was changing the same records; nothing was changed. Retry with the same Idempotency-Key');
+    }
+    const unavailable = databaseUnavailableCause(error);
+    if (unavailable) {
+      // The driver's code and message only: the wrapping error quotes the statement and its parameters.
+      request.log.warn({ cause: unavailable }, 'database unavailable');
+      reply.header('retry-after', DATABASE_RETRY_AFTER_SECONDS);
+      return sendProblem(
+        reply,
+        'database_unavailable',
+        'The database could not be reached or did not answer in time. Retry with the same Idempotency-Key; a change lost while committing may have been made',
+      );
     }
     request.log.error({ err: error }, 'unhandled error');
     return sendProblem(reply, 'internal_error', 'An internal error occurred; quote the requestId when reporting it');

@@ -104,6 +104,18 @@ export function createMetrics(deps: { database: Database; clock: Clock }): Metri
   });
 
   new Gauge({
+    name: 'transactions_unsent',
+    help: 'Transactions committed signed but not yet accepted by their chain node (docs/transactions.md#sending), 0 when none (deployment-wide)',
+    registers: [own],
+    collect: fromDatabase(async (gauge) => {
+      const { rows } = (await deps.database.db.execute(sql`select count(*)::int as n from transactions where status = 'processing' and signed_raw is not null`)) as unknown as {
+        rows: { n: number }[];
+      };
+      gauge.set(Number(rows[0]?.n ?? 0));
+    }),
+  });
+
+  new Gauge({
     name: 'db_pool_connections',
     help: 'PostgreSQL connections of this process: max, total (open), idle, and waiting (queries waiting for one); absent on PGlite',
     labelNames: ['state'],

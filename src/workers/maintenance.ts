@@ -4,6 +4,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { Db } from '../db/database.js';
 import { purgeEventsBefore } from '../db/repositories/events.js';
 import { purgeExpiredClaims } from '../db/repositories/idempotency-keys.js';
+import { purgeEndedRateLimitWindows } from '../db/repositories/rate-limit-windows.js';
 import { purgeExpiredNonces } from '../db/repositories/request-nonces.js';
 import { lockUnsealedHeaders, storeSealedHeaders } from '../db/repositories/webhook-subscriptions.js';
 import { sealHeaders } from '../domain/webhooks/custom-headers.js';
@@ -12,15 +13,20 @@ import type { Log } from '../log.js';
 const DAY_MS = 86_400_000;
 
 /**
- * Deletes expired replay-guard hashes and idempotency records, and events past their retention (with their
- * webhook deliveries). Safe to run from several processes.
+ * Deletes expired replay-guard hashes and idempotency records, events past their retention (with their
+ * webhook deliveries), and the rate-limit windows that ended. Safe to run from several processes.
  */
-export async function purgeExpired(db: Db, clock: Clock, eventRetentionDays = 30): Promise<{ nonces: number; idempotencyKeys: number; events: number }> {
+export async function purgeExpired(
+  db: Db,
+  clock: Clock,
+  eventRetentionDays = 30,
+): Promise<{ nonces: number; idempotencyKeys: number; events: number; rateLimitWindows: number }> {
   const now = clock();
   return {
     nonces: await purgeExpiredNonces(db, now),
     idempotencyKeys: await purgeExpiredClaims(db, now),
     events: await purgeEventsBefore(db, new Date(now.getTime() - eventRetentionDays * DAY_MS)),
+    rateLimitWindows: await purgeEndedRateLimitWindows(db, now),
   };
 }
 

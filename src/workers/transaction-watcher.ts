@@ -13,6 +13,7 @@ import { expireDeposit } from '../domain/deposits/deposits.js';
 import { initiatePayout } from '../domain/withdrawals/withdrawal-payouts.js';
 import { expirePreparation } from '../domain/transactions/prepared.js';
 import { expireProposal, PROPOSAL_LIFETIME_MS } from '../domain/transactions/quorum.js';
+import { sendSigned, unsentOf } from '../domain/transactions/send-signed.js';
 import { Rounds } from './rounds.js';
 import type { Log } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -79,6 +80,7 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
       const client = chains.get(row.chainId);
       if (!client || !row.transactionHash) continue;
       try {
+        if (await sentAgain(client, row)) continue;
         const receipt = await client.receipt(row.transactionHash as Hash);
         if (receipt?.status === 'success') {
           // A vault call records what the vault's event says it moved (docs/products.md#positions).
@@ -92,6 +94,21 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
         log.warn({ err, chainId: row.chainId, transactionHash: row.transactionHash }, 'transaction watcher: receipt lookup failed; retrying next round');
       }
     }
+  }
+
+  /**
+   * A transaction committed signed but not sent (its request crashed, or the node could not be reached then):
+   * settled if it was mined meanwhile, otherwise sent now (send-signed.ts). True when this round is done with it.
+   */
+  async function sentAgain(client: ChainClient, row: TransactionRow): Promise<boolean> {
+    const unsent = unsentOf(row);
+    if (!unsent) return false;
+    // A request that timed out may have reached the node: a receipt settles it without a second send.
+    if (await client.receipt(unsent.transactionHash)) return false;
+    const outcome = await sendSigned({ database, now: clock, log }, client, unsent, WATCHER);
+    if (outcome.kind === 'sent') log.info?.({ transactionId: row.transactionId, chainId: row.chainId, transactionHash: row.transactionHash }, 'sent a transaction committed while unsent');
+    else if (outcome.kind === 'pending') log.warn({ transactionId: row.transactionId, chainId: row.chainId, reason: outcome.failure.code }, 'transaction watcher: the node is still out of reach for an unsent transaction; retrying next round');
+    return true;
   }
 
   /**
@@ -154,6 +171,8 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
         ...(outcome.receipt ? { receipt: outcome.receipt } : {}),
         ...(outcome.failureReason ? { failureReason: outcome.failureReason } : {}),
         ...(outcome.vault ? { vault: outcome.vault } : {}),
+        // Mined, or failed: never sent again.
+        signedRaw: null,
         updatedAt: now,
       });
       if (!updated) return;

@@ -38,10 +38,11 @@ for (const backend of backends()) {
       assert.equal(health.status, 503);
       assert.equal(health.body.status, 'degraded');
       assert.equal(health.body.database.status, 'unavailable');
-      // A request that needs the database fails cleanly, with a problem body and no internals.
+      // A request that needs the database fails cleanly, with a problem body and no internals: 503, retry later.
       const list = await acme.client.get('/v1/integrator/credentials');
-      assert.equal(list.status, 500);
-      assert.equal(list.body.code, 'internal_error');
+      assert.equal(list.status, 503);
+      assert.equal(list.body.code, 'database_unavailable');
+      assert.equal(list.headers.get('retry-after'), '2');
       assert.doesNotMatch(list.text, /pglite|postgres|pool|select|stack/i);
     });
   });

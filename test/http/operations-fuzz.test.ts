@@ -345,11 +345,12 @@ for (const backend of backends()) {
 
       // Every table of the application but the bookkeeping written on purpose for refused requests too:
       // request_nonces (the replay guard remembers every authenticated mutating request, refused or not) and
-      // idempotency_keys (a 4xx answer is stored to be replayed for the same key). Drizzle's own migration
-      // journal lives in another schema.
+      // idempotency_keys (a 4xx answer is stored to be replayed for the same key), and rate_limit_windows (every
+      // authenticated request counts against its credential's limit). Drizzle's own migration journal lives in
+      // another schema.
       const tables = (await server.database.db.execute(sql`
         select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-        where n.nspname = 'public' and c.relkind in ('r', 'p') and c.relname not in ('request_nonces', 'idempotency_keys')
+        where n.nspname = 'public' and c.relkind in ('r', 'p') and c.relname not in ('request_nonces', 'idempotency_keys', 'rate_limit_windows')
         order by 1`)) as unknown as { rows: { name: string }[] };
       businessTables = tables.rows.map((r) => r.name);
       assert.ok(businessTables.length > 10, `business tables: ${businessTables.join(', ')}`);

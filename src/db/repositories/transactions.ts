@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { accounts, authenticators, entities, transactions, transactionTransitions, usedStampChallenges, users, wallets, type TransactionStatus, type VerificationStatus } from '../schema/index.js';
 
@@ -105,6 +105,19 @@ export async function moveTransaction(
     .update(transactions)
     .set(patch)
     .where(and(...where))
+    .returning();
+  return row;
+}
+
+/**
+ * The node accepted a committed transaction (docs/transactions.md#sending): its signed bytes are no longer kept, and
+ * broadcastedAt says when. Undefined when it was no longer waiting (another process sent or settled it first).
+ */
+export async function markSent(db: Executor, id: string, at: Date): Promise<TransactionRow | undefined> {
+  const [row] = await db
+    .update(transactions)
+    .set({ signedRaw: null, broadcastedAt: at })
+    .where(and(eq(transactions.id, id), eq(transactions.status, 'processing'), isNotNull(transactions.signedRaw)))
     .returning();
   return row;
 }

@@ -18,3 +18,4 @@ export * from './members.js';
 export * from './products.js';
 export * from './vaults.js';
 export * from './settings.js';
+export * from './rate-limits.js';

@@ -68,6 +68,12 @@ export const transactions = pgTable(
      * re-sends the same transaction (same nonce) and can never pay twice.
      */
     payoutRaw: text('payout_raw'),
+    /**
+     * Transfers, withdrawals and vault calls: the end user's approved transaction signed with the custody key,
+     * committed before it goes to the node and sent after the commit (by the request, or by the watcher after a
+     * crash or while the node is unreachable: docs/transactions.md#sending). Null once the node accepted it.
+     */
+    signedRaw: text('signed_raw'),
     /** Deposits: why the last payout attempt failed (the watcher retries with backoff), and how many failed. */
     payoutError: text('payout_error'),
     payoutAttempts: integer('payout_attempts').notNull().default(0),

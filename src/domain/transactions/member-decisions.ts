@@ -1,6 +1,6 @@
-import type { Hash } from 'viem';
 import { findAccount } from '../../db/repositories/accounts.js';
-import { insertApproval } from '../../db/repositories/members.js';
+import { findMember, insertApproval } from '../../db/repositories/members.js';
+import { parseUnsignedTransaction } from '../../chain/custody-signer.js';
 import { findTransaction, lockTransaction, moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
 import { requireChain } from '../chains.js';
 import { runMutation, type MutationContext } from '../context.js';
@@ -8,8 +8,9 @@ import { ApiError, notFound } from '../errors.js';
 import { checkMemberApproval, requireActingRole, type ActingMemberInput } from '../members/member-action.js';
 import { expirePreparation, isPrepared, preparationExpired, preparationExpiredProblem } from './prepared.js';
 import { approvalsOf } from './approvals-view.js';
-import { expireProposal, proposalExpired, quorumReached, recordApprovalAdded, sendAtQuorum } from './quorum.js';
-import { recordTransactionChange, signingKeyCause } from './record-change.js';
+import { expireProposal, proposalExpired, quorumReached, recordApprovalAdded, sendAtQuorum, wouldReachQuorum } from './quorum.js';
+import { recordTransactionChange, signingKeyCause, type TransactionCause } from './record-change.js';
+import { preflight, sendAfterCommit, type Unsent } from './send-signed.js';
 import type { TransactionDeps } from './send-transaction.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
 
@@ -39,42 +40,53 @@ async function expireIfDue(ctx: MutationContext, tx: Parameters<typeof moveTrans
 
 /**
  * approve-transaction (docs/members.md#quorum): an owner's or approver's approval of a waiting proposal. Approvals
- * of one transaction are taken one at a time under its row lock; the one that reaches the quorum signs and
- * broadcasts it, once. The same member again is answered as it is, nothing written.
+ * of one transaction are taken one at a time under its row lock; the one that reaches the quorum signs it,
+ * once, and sends it after its commit (docs/transactions.md#sending). The same member again is answered as it is, nothing written.
  */
 export async function approveTransaction(ctx: MutationContext, deps: TransactionDeps, input: MemberDecisionInput): Promise<TransactionView> {
   const { row: found, account } = await proposalOf(ctx, input.transactionId);
   const chain = requireChain(deps.chains, found.chainId, 'chain_id');
   const approval = await checkMemberApproval(ctx, account, 'approve-transaction', input);
-  let sentHash: Hash | undefined;
-  let expired = false;
-  try {
-    const view = await runMutation(ctx, async (tx) => {
-      const row = (await lockTransaction(tx, found.id))!;
-      if (row.status !== 'created') throw notWaiting(row);
-      if (await expireIfDue(ctx, tx, row)) {
-        expired = true;
-        return undefined;
-      }
-      const member = await requireActingRole(tx, account, input.actingUserId!, { kind: 'approve_transaction' });
-      const added = await insertApproval(tx, { integratorId: row.integratorId, transactionRowId: row.id, userId: member.userId, approval: approval.kind, authenticatorId: approval.authenticatorId, createdAt: ctx.now });
-      let view: TransactionView;
-      if (added) {
-        await approval.use(tx, row.id);
-        view = await recordApprovalAdded(tx, row, ctx.now);
-      } else view = toTransactionView(row, (await approvalsOf(tx, [row])).get(row.id));
-      // A member approving again changes nothing, unless the policy was lowered meanwhile: then it may be the quorum.
-      if (!(await quorumReached(tx, row))) return view;
-      const cause = signingKeyCause(ctx.actor, `the quorum was reached with the approval of member ${member.userId} (${approval.kind})`);
-      return (await sendAtQuorum(ctx, tx, chain, row, cause, (hash) => (sentHash = hash)))!;
-    });
-    if (expired || !view) throw expiredProblem(found);
-    if (sentHash) deps.onBroadcast?.();
-    return view;
-  } catch (err) {
-    if (sentHash) deps.log.error({ err, transactionHash: sentHash, integratorId: found.integratorId, transactionId: found.transactionId }, 'TRANSACTION BROADCAST BUT NOT RECORDED: the commit failed after the node accepted it');
-    throw err;
+  const acting = await findMember(ctx.db.db, ctx.actor.integratorId, account.id, input.actingUserId!);
+  if (acting && found.fromAddress && (await wouldReachQuorum(ctx.db.db, found, account, acting))) {
+    const unsigned = parseUnsignedTransaction((found.signedBody as { parameters: { unsignedTransaction: string } }).parameters.unsignedTransaction);
+    try {
+      await preflight(chain, found.fromAddress, unsigned);
+    } catch (err) {
+      // A concurrent approval may have reached the quorum and sent it first (its nonce is then spent): say that.
+      const now = await findTransaction(ctx.db.db, ctx.actor.integratorId, input.transactionId);
+      if (now && now.status !== 'created') throw notWaiting(now);
+      throw err;
+    }
   }
+  let cause: TransactionCause = signingKeyCause(ctx.actor);
+  let unsent: Unsent | undefined;
+  let expired = false;
+  const view = await runMutation(ctx, async (tx) => {
+    const row = (await lockTransaction(tx, found.id))!;
+    if (row.status !== 'created') throw notWaiting(row);
+    if (await expireIfDue(ctx, tx, row)) {
+      expired = true;
+      return undefined;
+    }
+    const member = await requireActingRole(tx, account, input.actingUserId!, { kind: 'approve_transaction' });
+    const added = await insertApproval(tx, { integratorId: row.integratorId, transactionRowId: row.id, userId: member.userId, approval: approval.kind, authenticatorId: approval.authenticatorId, createdAt: ctx.now });
+    let view: TransactionView;
+    if (added) {
+      await approval.use(tx, row.id);
+      view = await recordApprovalAdded(tx, row, ctx.now);
+    } else view = toTransactionView(row, (await approvalsOf(tx, [row])).get(row.id));
+    // A member approving again changes nothing, unless the policy was lowered meanwhile: then it may be the quorum.
+    if (!(await quorumReached(tx, row))) return view;
+    cause = signingKeyCause(ctx.actor, `the quorum was reached with the approval of member ${member.userId} (${approval.kind})`);
+    return (await sendAtQuorum(ctx, tx, row, cause, (signed) => (unsent = signed)))!;
+  });
+  if (expired || !view) throw expiredProblem(found);
+  if (unsent) {
+    await sendAfterCommit({ database: ctx.db, now: () => ctx.now, log: deps.log }, chain, unsent, cause, found.transactionId);
+    deps.onBroadcast?.();
+  }
+  return view;
 }
 
 const expiredProblem = (row: TransactionRow) =>

@@ -27,6 +27,9 @@ export function otpApproval(approvalToken: string): Approve {
         // Guarded on used_at: of two requests racing with one token, the second waits here and then finds it used.
         if (!(await useApprovalToken(tx, token.id, target, ctx.now))) throw reuse();
       },
+      async recheck() {
+        if ((await findApprovalToken(ctx.db.db, ctx.actor.integratorId, token.tokenHash))?.usedAt) throw reuse();
+      },
     };
   };
 }

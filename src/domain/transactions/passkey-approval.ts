@@ -45,6 +45,9 @@ export function passkeyApproval(webAuthnStamp: string): Approve {
           throw invalidStamp('counter_regression', 'The passkey’s signature counter moved meanwhile (a concurrent request); stamp the body again');
         }
       },
+      async recheck() {
+        if (await isChallengeUsed(ctx.db.db, ctx.actor.integratorId, verified.challenge)) throw reuse();
+      },
     };
   };
 }

@@ -1,5 +1,3 @@
-import type { Hash } from 'viem';
-import type { ChainClient } from '../../chain/chain-client.js';
 import type { Tx } from '../../db/database.js';
 import { insertApproval, type MemberRow } from '../../db/repositories/members.js';
 import { insertTransaction, moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
@@ -10,6 +8,7 @@ import { countsAsApprover } from '../members/roles.js';
 import { approvalsOf } from './approvals-view.js';
 import { quorumReached, recordApprovalAdded, sendAtQuorum } from './quorum.js';
 import { recordTransactionChange, type TransactionCause } from './record-change.js';
+import type { Unsent } from './send-signed.js';
 import type { Approval } from './send-transaction.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
 
@@ -18,7 +17,6 @@ export class TransactionIdTaken extends Error {}
 
 export interface Proposal {
   ctx: MutationContext;
-  chain: ChainClient;
   /** A prepared transaction (withdrawal, vault call) the member approves, instead of a new transfer. */
   prepared: TransactionRow | undefined;
   proposer: MemberRow;
@@ -28,14 +26,14 @@ export interface Proposal {
   fields: Partial<typeof transactions.$inferInsert>;
   /** The columns of a new transfer's row. */
   newRow: Omit<typeof transactions.$inferInsert, 'status' | 'requestHash'>;
-  /** Called once the node accepted the transaction (the quorum was one). */
-  onBroadcast: (transactionHash: Hash) => void;
+  /** Called when the quorum was one: it is signed, to be sent after the commit. */
+  onSigned: (unsent: Unsent) => void;
 }
 
 /**
  * A member's proposal of a transaction from an entity wallet, in the caller's database transaction
  * (docs/members.md#quorum): the transfer is recorded in created (a prepared transaction stays there), the proposer's approval
- * counts when their role approves, and a quorum of one sends it at once.
+ * counts when their role approves, and a quorum of one signs it to be sent after the commit.
  */
 export async function propose(tx: Tx, p: Proposal): Promise<TransactionView> {
   const { ctx } = p;
@@ -56,7 +54,7 @@ export async function propose(tx: Tx, p: Proposal): Promise<TransactionView> {
     await recordApprovalAdded(tx, row, ctx.now);
   }
   if (await quorumReached(tx, row)) {
-    const sent = await sendAtQuorum(ctx, tx, p.chain, row, { ...p.cause, detail: 'the quorum was reached' }, p.onBroadcast);
+    const sent = await sendAtQuorum(ctx, tx, row, { ...p.cause, detail: 'the quorum was reached' }, p.onSigned);
     if (sent) return sent;
   }
   return toTransactionView(row, (await approvalsOf(tx, [row])).get(row.id));

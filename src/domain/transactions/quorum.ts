@@ -1,16 +1,16 @@
 import { keccak256, type Hash, type Hex } from 'viem';
-import { RpcFailure, type ChainClient } from '../../chain/chain-client.js';
 import { parseUnsignedTransaction, signWithCustodyKey } from '../../chain/custody-signer.js';
 import type { Executor, Tx } from '../../db/database.js';
 import { findAccountById } from '../../db/repositories/accounts.js';
-import { countingApprovals } from '../../db/repositories/members.js';
+import { countingApprovals, type MemberRow } from '../../db/repositories/members.js';
+import { countsAsApprover } from '../members/roles.js';
 import { findWalletOfAccount, moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
 import type { MutationContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { recordEvent } from '../events/record-event.js';
 import { approvalsOf } from './approvals-view.js';
 import { recordTransactionChange, type TransactionCause } from './record-change.js';
-import { rpcProblem } from './rpc-problem.js';
+import type { Unsent } from './send-signed.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
 
 /** Proposals of an entity's members wait this long for their quorum, then fail as expired (docs/members.md#quorum). */
@@ -39,16 +39,6 @@ export async function signRow(ctx: Pick<MutationContext, 'secrets'>, tx: Tx, row
   return { signed, transactionHash: keccak256(signed) };
 }
 
-/** Sends to the node; a refusal becomes the API's problem (and rolls the caller's transaction back). */
-export async function broadcast(chain: ChainClient, signed: Hex): Promise<void> {
-  try {
-    await chain.broadcast(signed);
-  } catch (err) {
-    if (err instanceof RpcFailure) throw rpcProblem(err);
-    throw err;
-  }
-}
-
 /** transaction.approval_added with the quorum so far, in the approval's transaction. */
 export async function recordApprovalAdded(tx: Tx, row: TransactionRow, at: Date): Promise<TransactionView> {
   const view = toTransactionView(row, (await approvalsOf(tx, [row])).get(row.id));
@@ -64,23 +54,32 @@ export async function quorumReached(tx: Tx, row: TransactionRow): Promise<boolea
 }
 
 /**
- * At the quorum, in the caller's transaction (which holds the row's lock): signs, moves created -> processing once
- * (a concurrent mover finds it gone), records it, and broadcasts last, so only the commit remains after the node
- * has it. `onBroadcast` lets the caller log a commit that fails after that. Undefined when the row was moved meanwhile.
+ * Whether `member`'s approval would bring the transaction (undefined: a new proposal) to its quorum, read before the
+ * database transaction: it tells the caller to ask the node first (send-signed.ts `preflight`). The count inside the
+ * transaction decides; a guess that proves wrong only moves a node's refusal to after the commit.
+ */
+export async function wouldReachQuorum(db: Executor, row: TransactionRow | undefined, account: { id: string; requiredApprovals: number | null }, member: MemberRow): Promise<boolean> {
+  const received = row ? await countingApprovals(db, account.id, [row.id]) : [];
+  const adds = countsAsApprover(member.role) && !received.some((a) => a.userId === member.userId) ? 1 : 0;
+  return received.length + adds >= (account.requiredApprovals ?? 1);
+}
+
+/**
+ * At the quorum, in the caller's transaction (which holds the row's lock): signs and moves created -> processing
+ * once (a concurrent mover finds it gone), signed but not yet sent, with its events; `onSigned` hands the caller what
+ * to send after the commit (send-signed.ts). Undefined when the row was moved meanwhile.
  */
 export async function sendAtQuorum(
   ctx: Pick<MutationContext, 'secrets' | 'now'>,
   tx: Tx,
-  chain: ChainClient,
   row: TransactionRow,
   cause: TransactionCause,
-  onBroadcast: (transactionHash: Hash) => void,
+  onSigned: (unsent: Unsent) => void,
 ): Promise<TransactionView | undefined> {
   const { signed, transactionHash } = await signRow(ctx, tx, row);
-  const moved = await moveTransaction(tx, row.id, 'created', { status: 'processing', transactionHash, broadcastedAt: ctx.now, updatedAt: ctx.now });
+  const moved = await moveTransaction(tx, row.id, 'created', { status: 'processing', transactionHash, signedRaw: signed, updatedAt: ctx.now });
   if (!moved) return undefined;
   const view = await recordTransactionChange(tx, moved, 'created', cause, ctx.now);
-  await broadcast(chain, signed);
-  onBroadcast(transactionHash);
+  onSigned({ rowId: row.id, chainId: row.chainId, signed, transactionHash });
   return view;
 }

@@ -15,7 +15,8 @@ import { requireProductEnabled } from '../products/account-products.js';
 import type { ProductConfig } from '../products/catalogue.js';
 import { approvalsOf } from './approvals-view.js';
 import { propose, TransactionIdTaken } from './propose.js';
-import { broadcast as broadcastSigned } from './quorum.js';
+import { wouldReachQuorum } from './quorum.js';
+import { preflight, sendAfterCommit, type Unsent } from './send-signed.js';
 import { signingKeyCause, recordTransactionChange } from './record-change.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
 import type { Log } from '../../log.js';
@@ -51,6 +52,11 @@ export interface Approval {
   authenticatorId: string | null;
   /** Marks the approval used by what it approved; throws when a concurrent request used it first. */
   use(tx: Tx, target: ApprovalTarget): Promise<void>;
+  /**
+   * Throws the reuse problem when a concurrent request has used the approval since it was checked. Asked when the
+   * node refuses the pre-flight: the concurrent request may have spent the nonce, and its use is the real answer.
+   */
+  recheck(): Promise<void>;
 }
 
 /** What an approval was used for: a transaction (proposal, approval, transfer) or a member action (docs/members.md). */
@@ -63,8 +69,8 @@ export interface TransactionDeps {
   chains: ChainRegistry;
   /** The products offered (the custodial_wallet gate). */
   products: ProductConfig;
-  log: Pick<Log, 'error'>;
-  /** Called after a broadcast was committed (wakes the watcher). */
+  log: Pick<Log, 'error' | 'warn'>;
+  /** Called after a committed transaction was sent, or could not be (wakes the watcher). */
   onBroadcast?: () => void;
 }
 
@@ -119,9 +125,10 @@ async function approverOf(ctx: MutationContext, account: AccountRowWithStatus, a
 /**
  * send-transaction-passkey and send-transaction-otp (docs/transactions.md). Everything is checked before anything
  * is written, the approval last; then one database transaction records the transaction, uses the approval up,
- * writes the event, and broadcasts the transaction signed with the custody key, and commits only if the node
- * accepted it: a refused broadcast leaves nothing behind (and the approval unused). From an entity wallet the
- * submission is a member's proposal: it waits in created until the quorum (docs/members.md#quorum).
+ * writes the event, and keeps the transaction signed with the custody key; after the commit it goes to the node
+ * (send-signed.ts). What the node would refuse at once (nonce, funds) is asked first and leaves nothing behind (and
+ * the approval unused). From an entity wallet the submission is a member's proposal: it waits in created until the
+ * quorum (docs/members.md#quorum).
  */
 export async function sendTransaction(
   ctx: MutationContext,
@@ -175,51 +182,62 @@ export async function sendTransaction(
 
   const approver = await approverOf(ctx, account, input.actingUserId);
   const approval = await approve(ctx, approver.userId, signedBody);
+  // What the node would refuse at once is refused before anything is written, when this request sends (a member's
+  // proposal short of its quorum waits, and the wallet may be funded by then).
+  if (!approver.member || (await wouldReachQuorum(ctx.db.db, prepared, account, approver.member))) {
+    try {
+      await preflight(chain, account.walletAddress, unsigned);
+    } catch (err) {
+      // A concurrent request may have sent first (spending the nonce): answer as the guarded writes below would
+      // have. The same prepared transaction approved meanwhile is answered as it is now; the same approval used
+      // meanwhile is its reuse problem.
+      const now = prepared ? await findTransaction(ctx.db.db, integratorId, input.transactionId) : undefined;
+      if (now && now.status !== 'created') return replay(ctx.db.db, now, hash);
+      await approval.recheck();
+      throw err;
+    }
+  }
 
   const wallet = await findWalletOfAccount(ctx.db.db, account.id);
   if (!wallet) throw notFound('Organization');
   const signed = await signWithCustodyKey(ctx.secrets, wallet.privateKeySealed, wallet.id, unsigned);
   const transactionHash: Hash = keccak256(signed);
 
-  let broadcast = false;
+  let unsent: Unsent | undefined;
+  const cause = signingKeyCause(ctx.actor, approver.member ? `proposed by member ${approver.userId} (${approval.kind})` : `approved by ${approval.kind}`);
+  let result: { created: true; transaction: TransactionView };
   try {
-    const result = await runMutation(ctx, async (tx) => {
+    result = await runMutation(ctx, async (tx) => {
       const rowId = prepared?.id ?? newId();
       const approved = { authenticatorId: approval.authenticatorId, approval: approval.kind, requestHash: hash, signedBody, updatedAt: ctx.now };
-      const sent = { transactionHash, broadcastedAt: ctx.now };
-      const cause = signingKeyCause(ctx.actor, approver.member ? `proposed by member ${approver.userId} (${approval.kind})` : `approved by ${approval.kind}`);
       if (approver.member) {
-        const onBroadcast = () => {
-          broadcast = true;
-        };
-        const view = await propose(tx, { ctx, chain, prepared, proposer: approver.member, approval, cause, fields: approved, newRow: newRowFields(rowId, account.id, wallet, chainId, unsigned), onBroadcast });
+        const view = await propose(tx, { ctx, prepared, proposer: approver.member, approval, cause, fields: approved, newRow: newRowFields(rowId, account.id, wallet, chainId, unsigned), onSigned: (signed) => (unsent = signed) });
         return { created: true, transaction: view };
       }
-      // A prepared transaction moves out of created once: a concurrent approval finds it gone and broadcasts nothing.
+      // Signed, not yet sent: the node hears of it after the commit (send-signed.ts).
+      const signedFields = { transactionHash, signedRaw: signed, status: 'processing' as const };
+      // A prepared transaction moves out of created once: a concurrent approval finds it gone and sends nothing.
       const row = prepared
-        ? await moveTransaction(tx, prepared.id, 'created', { ...approved, ...sent, status: 'processing' })
-        : await insertTransaction(tx, { ...approved, ...sent, ...newRowFields(rowId, account.id, wallet, chainId, unsigned), status: 'processing', createdAt: ctx.now });
+        ? await moveTransaction(tx, prepared.id, 'created', { ...approved, ...signedFields })
+        : await insertTransaction(tx, { ...approved, ...signedFields, ...newRowFields(rowId, account.id, wallet, chainId, unsigned), createdAt: ctx.now });
       if (!row) throw new TransactionIdTaken();
       await approval.use(tx, { transactionRowId: rowId });
       const view = await recordTransactionChange(tx, row, prepared ? 'created' : null, cause, ctx.now);
-      // Last: once the node has the transaction, only the commit remains.
-      await broadcastSigned(chain, signed);
-      broadcast = true;
+      unsent = { rowId, chainId, signed, transactionHash };
       return { created: true, transaction: view };
     });
-    deps.onBroadcast?.();
-    return result;
   } catch (err) {
     if (err instanceof TransactionIdTaken) {
       const row = await findTransaction(ctx.db.db, integratorId, input.transactionId);
       if (row) return replay(ctx.db.db, row, hash);
     }
-    if (broadcast) {
-      // The node has the transaction but our record of it did not commit: an operator must reconcile.
-      deps.log.error({ err, transactionHash, chainId, integratorId, transactionId: input.transactionId }, 'TRANSACTION BROADCAST BUT NOT RECORDED: the commit failed after the node accepted it');
-    }
     throw err;
   }
+  if (unsent) {
+    await sendAfterCommit({ database: ctx.db, now: () => ctx.now, log: deps.log }, chain, unsent, cause, input.transactionId);
+    deps.onBroadcast?.();
+  }
+  return result;
 
   function newRowFields(id: string, accountId: string, w: { id: string; address: string }, chain_: number, u: TransactionSerializable) {
     return {

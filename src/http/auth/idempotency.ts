@@ -4,6 +4,7 @@ import { sha256 } from '../../crypto/request-signature.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Db } from '../../db/database.js';
 import * as repo from '../../db/repositories/idempotency-keys.js';
+import { databaseUnavailableCause } from '../../db/unavailable.js';
 import type { IdempotencyClaim } from '../../domain/context.js';
 import { ApiError, invalidFields } from '../../domain/errors.js';
 import { sealContexts } from '../../crypto/seal-contexts.js';
@@ -97,17 +98,35 @@ export function createIdempotency(deps: { db: Db; clock: Clock; secrets: SecretB
     throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is contended; retry later');
   }
 
-  /** onSend: stores the final response under the key, or gives the key back after a 5xx that changed nothing. */
+  /**
+   * onSend: stores the final response under the key, or gives the key back after a 5xx that changed nothing. With the
+   * database gone, neither can be done: the answer goes out anyway (a success was committed, and must be
+   * acknowledged), and the claim stays as it was: a retry within IDEMPOTENCY_STALE_MS is told to wait, and after it
+   * takes the claim over, or learns that the change committed.
+   */
   async function settle(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> {
     const claimed = request.idempotency;
     if (!claimed || claimed.settled) return;
     claimed.settled = true;
+    try {
+      await store(request, reply, payload, claimed);
+    } catch (err) {
+      const cause = databaseUnavailableCause(err);
+      if (!cause) throw err;
+      // A failed request was logged already; a success whose answer cannot be replayed is worth a line.
+      if (reply.statusCode < 500) request.log.warn({ cause }, 'database unavailable: the answer was not stored under its Idempotency-Key');
+    }
+  }
+
+  async function store(request: FastifyRequest, reply: FastifyReply, payload: unknown, claimed: IdempotencyClaim): Promise<void> {
     const { integratorId, key, lockedAt } = claimed;
     if (reply.statusCode >= 500) {
       // Deletes only a claim still in progress: a committed change keeps its key (and gets the 5xx stored below).
       await repo.releaseClaim(deps.db, integratorId, key, lockedAt);
       const still = await repo.findClaim(deps.db, integratorId, key);
-      if (!still) return;
+      // A 503 is never final (the connection was lost as the change committed): the key stays committed, unanswered,
+      // so a retry is told that the change was made rather than replayed a failure.
+      if (!still || reply.statusCode === 503) return;
     }
     const contentType = String(reply.getHeader('content-type') ?? 'application/json');
     const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';

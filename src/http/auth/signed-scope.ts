@@ -9,6 +9,8 @@ import { bodyPending } from '../body-limits.js';
 import type { FailureLimiter } from './failure-limiter.js';
 import { createIdempotency } from './idempotency.js';
 import { createReplayGuard } from './replay-guard.js';
+import { rateLimitStore } from './rate-counter.js';
+import { openRateCounter } from './rate-limits.js';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -47,6 +49,9 @@ export async function registerSignedScope(
   const authenticator = createAuthenticator({ credentials, clock: deps.clock });
   const idempotency = createIdempotency({ db: deps.database.db, clock: deps.clock, secrets: deps.secrets });
   const replayGuard = createReplayGuard({ db: deps.database.db, clock: deps.clock });
+  // Per credential, counted where every process sees it (Redis or PostgreSQL, rate-limits.ts); none: in this process.
+  const rateCounter = await openRateCounter(deps, app.log);
+  if (rateCounter) app.addHook('onClose', () => rateCounter.close());
 
   /** Counts a 401 against the caller's address (a 429 once over the limit); anything else passes through. */
   const refuse = (request: FastifyRequest, err: unknown): unknown => (err instanceof ApiError && err.status === 401 ? body.failures.fail(request.ip, err) : err);
@@ -87,6 +92,7 @@ export async function registerSignedScope(
       timeWindow: deps.config.rateLimitWindowSeconds * 1000,
       keyGenerator: (request) => request.auth?.publicKey ?? request.ip,
       enableDraftSpec: true,
+      ...(rateCounter ? { store: rateLimitStore(rateCounter) } : {}),
       errorResponseBuilder: (_request, context) =>
         new ApiError('rate_limited', `Rate limit of ${context.max} requests per ${context.after} exceeded for this credential`),
     });

@@ -16,8 +16,8 @@ const ACTOR_TYPES = ['integrator', 'operator', 'system', 'sandbox'] as const;
 
 export const ADMIN_TAGS = { reviews: ['Reviews'], deposits: ['Deposits'], bankAccounts: ['Bank accounts'], withdrawals: ['Withdrawals'], operator: ['Operator'] };
 
-/** Every admin route can fail the bearer token or the server; a write can also lose a lock conflict. */
-export const ADMIN_READ_ERRORS = [400, 401, 429, 500] as const;
+/** Every admin route can fail the bearer token, the server or its database (503); a write can also lose a lock conflict. */
+export const ADMIN_READ_ERRORS = [400, 401, 429, 500, 503] as const;
 export const ADMIN_WRITE_ERRORS = [400, 401, 413, 415, 429, 500, 503] as const;
 
 export const SubjectTypeSchema = Type.Enum(['user', 'associated_person', 'entity'], { type: 'string' });

@@ -29,6 +29,7 @@ export const ProblemSchema = Type.Object(
     reason: Type.Optional(Type.String({ description: 'invalid_stamp, invalid_approval_token: why it was refused; chain_rejected: the node’s reason' })),
     attemptsRemaining: Type.Optional(Type.Integer({ minimum: 0, description: 'otp_invalid: wrong guesses the code still allows' })),
     reasons: Type.Optional(Type.Array(Type.String(), { description: 'product_unavailable: why the account cannot have the product (docs/products.md)' })),
+    transactionId: Type.Optional(Type.String({ description: 'insufficient_funds, nonce_too_low, chain_rejected after the transaction was recorded: the transaction, now failed (docs/transactions.md#sending)' })),
   },
   { $id: 'Problem', additionalProperties: false, title: 'Problem' },
 );
@@ -46,7 +47,7 @@ const DESCRIPTIONS: Record<number, string> = {
   429: 'Rate limit exceeded; see Retry-After',
   500: 'Internal error (no internals are disclosed)',
   502: 'An upstream refused or could not be reached: the chain node (transactions) or the mail server (otp/init)',
-  503: 'Service unavailable: a dependency is down or not configured, or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key',
+  503: 'Service unavailable: a dependency is down or not configured, the database could not be reached (database_unavailable), or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key',
 };
 
 const ProblemRef = Type.Unsafe<Problem>(Type.Ref('Problem'));
@@ -60,6 +61,9 @@ export function problemResponses(...statuses: number[]): Record<number, unknown>
   return out;
 }
 
-/** Every signed route can fail authentication, rate limiting or the server; a write can also lose a lock conflict (503 resource_busy). */
-export const SIGNED_READ_ERRORS = [400, 401, 429, 500] as const;
+/**
+ * Every signed route can fail authentication, rate limiting, the server or its database (503 database_unavailable);
+ * a write can also lose a lock conflict (503 resource_busy).
+ */
+export const SIGNED_READ_ERRORS = [400, 401, 429, 500, 503] as const;
 export const SIGNED_WRITE_ERRORS = [400, 401, 403, 409, 413, 415, 422, 429, 500, 503] as const;

@@ -3,6 +3,9 @@ import { API_VERSION } from '../../../version.js';
 import { SIGNED_READ_ERRORS, problemResponses } from '../../schemas/problem.js';
 import type { Api, Deps } from '../../types.js';
 
+/** The `content` of a problem response, to list beside another shape of the same status. */
+const problemContent = (status: number) => (problemResponses(status)[status] as { content: Record<string, unknown> }).content;
+
 export const HealthResponse = Type.Object(
   {
     status: Type.Enum(['ok', 'degraded'], { type: 'string' }),
@@ -18,13 +21,22 @@ export const HealthResponse = Type.Object(
   { additionalProperties: false, title: 'Health', description: 'Service health; 503 when the database is unavailable' },
 );
 
-export async function probeDatabase(deps: Deps): Promise<{ status: 'ok' | 'unavailable'; latencyMs: number }> {
+/** A probe waits no longer than this: a load balancer must learn that the database stalled, not wait with it. */
+export const PROBE_TIMEOUT_MS = 2_000;
+
+/** `select 1`, answered within PROBE_TIMEOUT_MS or reported unavailable (the query itself ends on the pool's own timeouts). */
+export async function probeDatabase(deps: Deps, timeoutMs = PROBE_TIMEOUT_MS): Promise<{ status: 'ok' | 'unavailable'; latencyMs: number }> {
   const started = performance.now();
+  const latencyMs = () => Math.round((performance.now() - started) * 100) / 100;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
   try {
-    await deps.database.ping();
-    return { status: 'ok', latencyMs: Math.round((performance.now() - started) * 100) / 100 };
+    const answered = await Promise.race([deps.database.ping().then(() => true), late]);
+    return { status: answered ? 'ok' : 'unavailable', latencyMs: latencyMs() };
   } catch {
-    return { status: 'unavailable', latencyMs: Math.round((performance.now() - started) * 100) / 100 };
+    return { status: 'unavailable', latencyMs: latencyMs() };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -36,7 +48,15 @@ export function healthRoute(api: Api, deps: Deps): void {
         operationId: 'health',
         tags: ['API health'],
         summary: 'Service version and database status (signed)',
-        response: { 200: HealthResponse, 503: HealthResponse, ...problemResponses(...SIGNED_READ_ERRORS) },
+        response: {
+          ...problemResponses(...SIGNED_READ_ERRORS),
+          200: HealthResponse,
+          // The health body once the request is authenticated; a problem when the credential could not even be read.
+          503: {
+            description: 'The database is unavailable: the health body, or a database_unavailable problem when the credential could not be read',
+            content: { 'application/json': { schema: HealthResponse }, ...problemContent(503) },
+          },
+        },
       },
     },
     async (_request, reply) => {

@@ -48,7 +48,7 @@ export function credentialRoutes(api: Api, deps: Deps): void {
         summary: "Lists the integrator's credentials",
         response: {
           200: Type.Object({ credentials: Type.Array(CredentialRef) }, { additionalProperties: false, description: 'The integrator’s credentials, oldest first' }),
-          ...problemResponses(400, 401, 403, 429, 500),
+          ...problemResponses(400, 401, 403, 429, 500, 503),
         },
       },
     },

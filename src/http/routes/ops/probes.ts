@@ -25,7 +25,9 @@ export function opsRoutes(api: Api, deps: Deps): void {
         response: { 200: Status, 503: Status },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
+      // Stopping: requests on open connections are still served (drain.ts), but a balancer should send no more.
+      if (request.server.drain.draining) return reply.code(503).send({ status: 'draining' });
       const db = await probeDatabase(deps);
       return reply.code(db.status === 'ok' ? 200 : 503).send({ status: db.status === 'ok' ? 'ready' : 'database_unavailable' });
     },

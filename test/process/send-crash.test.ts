@@ -1,68 +1,30 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { keccak256, type Hex } from 'viem';
+import { keccak256, serializeTransaction, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createClient } from '../../src/client/index.js';
+import { createClient, type Client } from '../../src/client/index.js';
 import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends, provisionDatabase } from '../harness/backends.js';
 import { eventually } from '../harness/eventually.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { runAdmin, startServerProcess, type ServerProcess } from '../harness/process.js';
+import { startRpcProxy, type RpcProxy } from '../harness/rpc-proxy.js';
 
-/**
- * A JSON-RPC proxy in front of anvil that can hold eth_sendRawTransaction: the server has signed and stored the
- * transaction and is sending it, but the node never gets it. That is the moment a crash must not cost a second
- * payment.
- */
-async function startRpcProxy(target: string) {
-  const held: string[] = [];
-  const sockets = new Set<Socket>();
-  let holding = false;
-  const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks).toString();
-    const call = JSON.parse(body) as { method?: string; params?: unknown[] };
-    if (holding && call.method === 'eth_sendRawTransaction') {
-      held.push(String(call.params?.[0]));
-      return; // never answered: the sender waits until it gives up, or dies
-    }
-    const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text());
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    held,
-    hold(on: boolean) {
-      holding = on;
-    },
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-for (const backend of backends()) describe(`withdrawal refunds survive a crash between signing and sending [${backend}, process]`, () => {
+for (const backend of backends()) describe(`signed transactions survive a crash between their commit and their send [${backend}, process]`, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'iapi-refund-'));
   let dropDatabase = async () => {};
   const treasuryKey = generatePrivateKey();
   const treasury = privateKeyToAccount(treasuryKey).address;
   let anvil: Anvil;
-  let proxy: Awaited<ReturnType<typeof startRpcProxy>>;
+  let proxy: RpcProxy;
   let server: ServerProcess | undefined;
   let env: Record<string, string>;
+  let privateKey: string;
 
   before(async () => {
     anvil = await startAnvil(8453);
@@ -83,19 +45,24 @@ for (const backend of backends()) describe(`withdrawal refunds survive a crash b
     await dropDatabase();
   });
 
+  /** An approved individual account with a passkey and 1 ETH on chain 8453. */
+  async function openAccount(client: Client) {
+    const passkey = new SoftwareAuthenticator();
+    const account = await client.post('/v1/submit/create-individual-account', { userInfo: californian(), serviceTermsSignedAt: signedAt(), verificationDocuments: personDocs(), authenticators: [passkey.authenticator()] });
+    assert.equal(account.status, 201, account.text);
+    const { accountId, organizationId, walletAddress } = account.body as { accountId: string; organizationId: string; walletAddress: string };
+    assert.equal((await client.post('/v1/sandbox/simulate-verification', { accountId, outcome: 'approve' })).status, 200);
+    await anvil.setBalance(walletAddress, 10n ** 18n);
+    return { passkey, accountId, organizationId, walletAddress };
+  }
+
   it('kill -9 after the refund is signed, restart: the same signed refund is sent and the wallet is paid exactly once', async () => {
     const created = await runAdmin(['integrators', 'create', '--name', 'Acme'], env);
     assert.equal(created.code, 0, created.stderr);
-    const { privateKey } = JSON.parse(created.stdout) as { privateKey: string };
+    privateKey = (JSON.parse(created.stdout) as { privateKey: string }).privateKey;
     server = await startServerProcess(env);
     let client = createClient({ baseUrl: server.url, privateKey });
-    const passkey = new SoftwareAuthenticator();
-
-    const account = await client.post('/v1/submit/create-individual-account', { userInfo: californian(), serviceTermsSignedAt: signedAt(), verificationDocuments: personDocs(), authenticators: [passkey.authenticator()] });
-    assert.equal(account.status, 201, account.text);
-    const { accountId, organizationId, walletAddress } = account.body;
-    assert.equal((await client.post('/v1/sandbox/simulate-verification', { accountId, outcome: 'approve' })).status, 200);
-    await anvil.setBalance(walletAddress, 10n ** 18n);
+    const { passkey, accountId, organizationId, walletAddress } = await openAccount(client);
     const bank = await client.post('/v1/submit/create-bank-account', { accountId, currency: 'USD', accountHolderName: 'Maria Garcia', us: { accountNumber: '000123456789', routingNumber: '021000021', accountType: 'checking' } });
     assert.equal(bank.body.status, 'verified', bank.text);
 
@@ -110,15 +77,16 @@ for (const backend of backends()) describe(`withdrawal refunds survive a crash b
 
     const walletBefore = BigInt(await anvil.rpc<string>('eth_getBalance', [walletAddress, 'latest']));
     const treasuryNonce = Number(BigInt(await anvil.rpc<string>('eth_getTransactionCount', [treasury, 'latest'])));
-    proxy.hold(true);
+    proxy.mode = 'hold';
     const returned = await client.post('/v1/sandbox/simulate-withdrawal', { transactionId, outcome: 'returned' });
     assert.deepEqual([returned.body.status, returned.body.failureReason], ['failed', 'payout_returned'], returned.text);
     // The watcher signed and stored the refund, and is sending it: now the process dies.
-    await eventually(async () => proxy.held.length, (n) => n > 0, 'the refund on its way to the node', 15_000);
+    await proxy.held();
     assert.equal(await server.stop('SIGKILL'), null);
     server = undefined;
-    const signedRefund = proxy.held[0] as Hex;
-    proxy.hold(false);
+    const signedRefund = proxy.heldRaw[0] as Hex;
+    proxy.abortHeld();
+    proxy.mode = 'pass';
 
     server = await startServerProcess(env);
     client = createClient({ baseUrl: server.url, privateKey });
@@ -136,5 +104,37 @@ for (const backend of backends()) describe(`withdrawal refunds survive a crash b
     const walletAfter = BigInt(await anvil.rpc<string>('eth_getBalance', [walletAddress, 'latest']));
     assert.equal(walletAfter - walletBefore, BigInt(withdrawal.body.withdrawal.cryptoAmountWei), 'refunded exactly once');
     assert.equal(Number(BigInt(await anvil.rpc<string>('eth_getTransactionCount', [treasury, 'latest']))), treasuryNonce + 1, 'one transaction from the treasury');
+  });
+  it('kill -9 between a transfer’s commit and its send, restart: the watcher sends the same signed transfer, once', async () => {
+    assert.ok(server, 'the server of the previous test');
+    let client = createClient({ baseUrl: server.url, privateKey });
+    const { passkey, organizationId, walletAddress } = await openAccount(client);
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const unsignedTransaction = serializeTransaction({ chainId: 8453, type: 'eip1559', nonce: 0, to, value: 12_345n, gas: 21_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000n });
+    const signedBody = { type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', timestampMs: String(Date.now()), organizationId, parameters: { signWith: walletAddress, unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' } };
+    const transactionId = randomUUID();
+
+    proxy.mode = 'hold';
+    const sending = client.post('/v1/submit/send-transaction-passkey?chain_id=8453', { transactionId, signedBody, webAuthnStamp: passkey.stamp(JSON.stringify(signedBody)) }).catch((err: unknown) => err);
+    // Committed and on its way to the node: now the process dies, before the node has it.
+    await proxy.held();
+    assert.equal(await server.stop('SIGKILL'), null);
+    server = undefined;
+    assert.ok((await sending) instanceof Error, 'the request never got its answer');
+    const signedTransfer = proxy.heldRaw.at(-1) as Hex;
+    proxy.abortHeld();
+    proxy.mode = 'pass';
+
+    server = await startServerProcess(env);
+    client = createClient({ baseUrl: server.url, privateKey });
+    const done = await eventually(
+      () => client.get(`/v1/query/get-transaction?transactionId=${transactionId}`),
+      (r) => r.body.status === 'completed',
+      'the transfer completed after the restart',
+      20_000,
+    );
+    assert.equal(done.body.transactionHash, keccak256(signedTransfer), 'the transaction signed before the crash');
+    assert.equal(BigInt(await anvil.rpc<string>('eth_getBalance', [to, 'latest'])), 12_345n, 'paid once');
+    assert.equal(Number(BigInt(await anvil.rpc<string>('eth_getTransactionCount', [walletAddress, 'latest']))), 1);
   });
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "transactions" ADD COLUMN "signed_raw" text;

@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import { createConnection } from 'node:net';
+import { Redis } from 'ioredis';
+
+/** The Redis tests use: TEST_REDIS_URL, else the one the development machines run on 127.0.0.1:6379. */
+export function testRedisUrl(): string {
+  return process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+}
+
+/** Whether that Redis answers a PING within half a second (the tests that need it skip otherwise). */
+export function redisAnswers(url = testRedisUrl()): Promise<boolean> {
+  const target = new URL(url);
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: target.hostname, port: Number(target.port || 6379) });
+    const done = (answer: boolean) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(500);
+    socket.once('connect', () => socket.write('PING\r\n'));
+    // A Redis that wants a password answers -NOAUTH: it is there, and the URL carries what the tests need.
+    socket.once('data', (data) => done(/^(\+PONG|-NOAUTH)/.test(data.toString())));
+    socket.once('error', () => done(false));
+    socket.once('timeout', () => done(false));
+  });
+}
+
+/** A REDIS_KEY_PREFIX of its own for a test run, so that runs sharing one Redis never count each other's requests. */
+export function uniqueRedisPrefix(): string {
+  return `test-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}:`;
+}
+
+/** The keys under a prefix and their values, read and then deleted. */
+export async function takeRedisKeys(prefix: string, url = testRedisUrl()): Promise<Map<string, string | null>> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    const found = new Map<string, string | null>();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      for (const key of keys) found.set(key, await redis.get(key));
+    } while (cursor !== '0');
+    if (found.size > 0) await redis.del(...found.keys());
+    return found;
+  } finally {
+    redis.disconnect();
+  }
+}
