@@ -122,31 +122,49 @@ for (const backend of backends()) {
       assert.deepEqual([replay.status, replay.body.status, replay.body.failureReason], [200, 'failed', 'refused'], replay.text);
     });
 
-    it('two requests racing with one stamp, the second checked by the node after the first was sent: 409 stamp_reused, not the spent nonce', async () => {
+    /** Sends the requests at once; both pass the approval check before either commits, and the node's nonce check of the second waits until the first was answered. */
+    const raceAfterSend = async (requests: object[]) => {
       proxy.mode = 'pass';
-      server.clock.advance(1000);
-      const body = makeSignedBody(server, alice, unsignedTransfer(8453, nonce));
-      const stamp = alice.passkey.stamp(JSON.stringify(body));
-      const requests = [randomUUID(), randomUUID()].map((transactionId) => ({ transactionId, signedBody: body, webAuthnStamp: stamp }));
-      // Both pass the stamp check before either commits; the node's nonce check of the second waits for the first.
       proxy.holdCalls = 'eth_getTransactionCount';
       try {
-        const answers = requests.map((r) => acme.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', r));
+        // Signed a second apart: identical signed bytes would be the replay guard's, not this race.
+        const answers = requests.map((r) => {
+          server.clock.advance(1000);
+          return acme.client.post('/v1/submit/send-transaction-passkey?chain_id=8453', r);
+        });
         await proxy.callsHeld(2);
         proxy.releaseCall();
         const first = await Promise.race(answers);
         assert.equal(first.status, 201, first.text);
         nonce++;
         proxy.releaseCall();
-        const settledAnswers = await Promise.all(answers);
-        const loser = settledAnswers.find((a) => a !== first)!;
-        assert.deepEqual([loser.status, loser.body.code], [409, 'stamp_reused'], loser.text);
-        const rows = await Promise.all(requests.map((r) => server.database.db.select().from(transactions).where(eq(transactions.transactionId, r.transactionId))));
-        assert.deepEqual(rows.map((r) => r.length).sort(), [0, 1], 'the loser left nothing behind');
+        const second = (await Promise.all(answers)).find((a) => a !== first)!;
         assert.equal((await settledVia(acme, first.body.transactionId)).status, 'completed');
+        return { first, second };
       } finally {
         proxy.holdCalls = undefined;
       }
+    };
+    const stamped = () => {
+      server.clock.advance(1000);
+      const body = makeSignedBody(server, alice, unsignedTransfer(8453, nonce));
+      return { signedBody: body, webAuthnStamp: alice.passkey.stamp(JSON.stringify(body)) };
+    };
+
+    it('two requests racing with one stamp, the second checked by the node after the first was sent: 409 stamp_reused, not the spent nonce', async () => {
+      const approved = stamped();
+      const requests = [randomUUID(), randomUUID()].map((transactionId) => ({ transactionId, ...approved }));
+      const { second } = await raceAfterSend(requests);
+      assert.deepEqual([second.status, second.body.code], [409, 'stamp_reused'], second.text);
+      const rows = await Promise.all(requests.map((r) => server.database.db.select().from(transactions).where(eq(transactions.transactionId, r.transactionId))));
+      assert.deepEqual(rows.map((r) => r.length).sort(), [0, 1], 'the loser left nothing behind');
+    });
+
+    it('the same request twice at once, the second checked by the node after the first was sent: answered as a replay, one transaction', async () => {
+      const request = { transactionId: randomUUID(), ...stamped() };
+      const { first, second } = await raceAfterSend([request, request]);
+      assert.deepEqual([second.status, second.body.transactionId, second.body.transactionHash], [200, request.transactionId, first.body.transactionHash], second.text);
+      assert.equal((await server.database.db.select().from(transactions).where(eq(transactions.transactionId, request.transactionId))).length, 1);
     });
 
     it('what the node would refuse at once is refused before anything is written', async () => {

@@ -189,10 +189,10 @@ export async function sendTransaction(
       await preflight(chain, account.walletAddress, unsigned);
     } catch (err) {
       // A concurrent request may have sent first (spending the nonce): answer as the guarded writes below would
-      // have. The same prepared transaction approved meanwhile is answered as it is now; the same approval used
-      // meanwhile is its reuse problem.
-      const now = prepared ? await findTransaction(ctx.db.db, integratorId, input.transactionId) : undefined;
-      if (now && now.status !== 'created') return replay(ctx.db.db, now, hash);
+      // have. The same transactionId recorded meanwhile (or the prepared one approved) is answered as it is now; the
+      // same approval used meanwhile is its reuse problem.
+      const now = await findTransaction(ctx.db.db, integratorId, input.transactionId);
+      if (now && (!prepared || now.status !== 'created')) return replay(ctx.db.db, now, hash);
       await approval.recheck();
       throw err;
     }
