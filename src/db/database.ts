@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql, type ExtractTablesWithRelations, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -13,7 +13,7 @@ import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
 import { listenPostgres, type Listener, type ListenHandlers } from './notifications.js';
 import { GuardedPool } from './pg-pool.js';
-import { pgliteOptions } from './pglite-options.js';
+import { RemotePglite } from './pglite-thread/remote.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -103,24 +103,26 @@ function initPgliteDir(dir: string): Promise<void> {
   });
 }
 
+/** The embedded database runs on a thread of its own (pglite-thread/), not on the thread answering requests. */
 async function openPglite(dataDir: string | undefined, template?: Blob): Promise<Database> {
   let release = () => {};
-  let client: PGlite;
+  let client: RemotePglite;
   if (dataDir === undefined) {
-    client = await PGlite.create({ ...pgliteOptions(), ...(template ? { loadDataDir: template } : {}) });
+    client = await RemotePglite.start({ dir: undefined, ...(template ? { template: await template.arrayBuffer() } : {}) });
   } else {
     release = lockDataDir(dataDir);
     try {
       const dir = join(dataDir, 'pglite');
       mkdirSync(dir, { recursive: true });
       if (!existsSync(join(dir, 'PG_VERSION'))) await initPgliteDir(dir);
-      client = await PGlite.create(dir, pgliteOptions());
+      client = await RemotePglite.start({ dir });
     } catch (err) {
       release();
       throw err;
     }
   }
-  const db = drizzlePglite({ client, schema });
+  // drizzle's PGlite driver needs only query and transaction, which the remote answers alike.
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema });
   try {
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   } catch (err) {
@@ -134,8 +136,8 @@ async function openPglite(dataDir: string | undefined, template?: Blob): Promise
     ping: async () => {
       await client.query('select 1');
     },
-    dumpPglite: async () => client.dumpDataDir('none'),
-    // One in-process instance: a NOTIFY committed here always reaches its listeners.
+    dumpPglite: () => client.dumpDataDir(),
+    // One engine: a NOTIFY committed in it always reaches its listeners.
     listen: async (channel, handlers) => {
       const unlisten = await client.listen(channel, handlers.onMessage);
       return { live: () => true, close: () => unlisten() };
