@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Db } from '../db/database.js';
+import { DELETE_BATCH } from '../db/repositories/bounded-delete.js';
 import { purgeEventsBefore } from '../db/repositories/events.js';
 import { purgeExpiredClaims } from '../db/repositories/idempotency-keys.js';
 import { purgeEndedRateLimitWindows } from '../db/repositories/rate-limit-windows.js';
@@ -12,21 +13,57 @@ import type { Log } from '../log.js';
 
 const DAY_MS = 86_400_000;
 
+export type PurgedTable = 'request_nonces' | 'idempotency_keys' | 'events' | 'rate_limit_windows';
+
+/** One purge statement: how many rows it deleted and how long it took. */
+export interface PurgeBatch {
+  table: PurgedTable;
+  rows: number;
+  ms: number;
+}
+
+export interface PurgeOptions {
+  /** Rows per statement (default DELETE_BATCH); for events, deliveries and attempts cascade on top. */
+  batchSize?: number;
+  /** Called after each statement (the scale bench records the longest). */
+  onBatch?: (batch: PurgeBatch) => void;
+}
+
+/**
+ * Repeats one bounded delete, each its own statement and so its own short transaction, until it deletes fewer rows
+ * than a batch: a purge of any size never holds row locks, or PGlite's one connection, longer than one batch, and
+ * writers run between batches.
+ */
+async function inBatches(table: PurgedTable, deleteBatch: (limit: number) => Promise<number>, options: PurgeOptions): Promise<number> {
+  const size = options.batchSize ?? DELETE_BATCH;
+  let total = 0;
+  for (;;) {
+    const started = performance.now();
+    const rows = await deleteBatch(size);
+    options.onBatch?.({ table, rows, ms: performance.now() - started });
+    total += rows;
+    if (rows < size) return total;
+  }
+}
+
 /**
  * Deletes expired replay-guard hashes and idempotency records, events past their retention (with their
- * webhook deliveries), and the rate-limit windows that ended. Safe to run from several processes.
+ * webhook deliveries), and the rate-limit windows that ended, each in bounded batches. Safe to run from several
+ * processes.
  */
 export async function purgeExpired(
   db: Db,
   clock: Clock,
   eventRetentionDays = 30,
+  options: PurgeOptions = {},
 ): Promise<{ nonces: number; idempotencyKeys: number; events: number; rateLimitWindows: number }> {
   const now = clock();
+  const before = new Date(now.getTime() - eventRetentionDays * DAY_MS);
   return {
-    nonces: await purgeExpiredNonces(db, now),
-    idempotencyKeys: await purgeExpiredClaims(db, now),
-    events: await purgeEventsBefore(db, new Date(now.getTime() - eventRetentionDays * DAY_MS)),
-    rateLimitWindows: await purgeEndedRateLimitWindows(db, now),
+    nonces: await inBatches('request_nonces', (limit) => purgeExpiredNonces(db, now, limit), options),
+    idempotencyKeys: await inBatches('idempotency_keys', (limit) => purgeExpiredClaims(db, now, limit), options),
+    events: await inBatches('events', (limit) => purgeEventsBefore(db, before, limit), options),
+    rateLimitWindows: await inBatches('rate_limit_windows', (limit) => purgeEndedRateLimitWindows(db, now, limit), options),
   };
 }
 

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { idempotencyKeys, requestNonces } from '../../src/db/schema/index.js';
+import { appendEvent } from '../../src/db/repositories/events.js';
 import { rememberNonce } from '../../src/db/repositories/request-nonces.js';
-import { purgeExpired, vacuumChurningTables } from '../../src/workers/maintenance.js';
+import { purgeExpired, vacuumChurningTables, type PurgeBatch } from '../../src/workers/maintenance.js';
 import { eventsFor } from '../harness/db.js';
 import { backends } from '../harness/backends.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
@@ -70,6 +72,31 @@ for (const backend of backends()) {
       server.clock.advance(1000);
       await acme.client.patch(`/v1/integrator/credentials/${pubkey}`, { label: 'new' });
       assert.deepEqual((await eventsFor(server.database, id)).map((e) => e.sequence), [3], 'a number is never given twice');
+    });
+
+    it('purges more rows than a batch in several bounded batches, and keeps the rest', async () => {
+      const db = server.database.db;
+      const now = server.clock.now();
+      const old = new Date(now.getTime() - 40 * 86_400_000);
+      const objectId = `purge-batches-${randomUUID()}`;
+      const write = (createdAt: Date) =>
+        appendEvent(db, { id: randomUUID(), integratorId: acme.integratorId, type: 'user.updated', objectType: 'user', objectId, apiVersion: 'v1', data: {}, createdAt, subscriptionPatterns: [] });
+      for (let i = 0; i < 25; i++) await write(new Date(old.getTime() + i));
+      await write(now);
+      for (let i = 0; i < 12; i++) assert.equal(await rememberNonce(db, acme.publicKey, `batch-${i}`, new Date(now.getTime() - 1), new Date(now.getTime() - 61_000)), true);
+
+      const batches: PurgeBatch[] = [];
+      const purged = await purgeExpired(db, () => now, 30, { batchSize: 10, onBatch: (b) => batches.push(b) });
+      assert.equal(purged.events, 25);
+      const rowsOf = (table: string) => batches.filter((b) => b.table === table).map((b) => b.rows);
+      assert.deepEqual(rowsOf('events'), [10, 10, 5], 'three statements: two full batches, then the rest');
+      // Earlier tests' requests left expired hashes too: at least these 12, in batches of 10 until one falls short.
+      const nonceBatches = rowsOf('request_nonces');
+      assert.ok(purged.nonces >= 12 && nonceBatches.length === Math.floor(purged.nonces / 10) + 1, JSON.stringify(nonceBatches));
+      assert.equal(nonceBatches.reduce((a, b) => a + b, 0), purged.nonces);
+      assert.ok(batches.every((b) => b.rows <= 10 && b.ms >= 0));
+      assert.equal((await purgeExpired(db, () => now, 30, { batchSize: 10 })).nonces, 0, 'none left');
+      assert.deepEqual((await eventsFor(server.database, objectId)).map((e) => e.sequence), [26], 'the recent event stays');
     });
 
     it('vacuums and analyzes the churning tables (PGlite has no autovacuum)', async () => {

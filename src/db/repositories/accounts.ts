@@ -59,7 +59,7 @@ export async function listAccounts(
   const where: SQL[] = [eq(accounts.integratorId, integratorId)];
   if (options.startingAfter) where.push(gt(accounts.id, options.startingAfter));
   if (options.type) where.push(eq(accounts.type, options.type));
-  if (options.verificationStatus) where.push(sql`${status} = ${options.verificationStatus}`);
+  if (options.verificationStatus) where.push(ownerInStatus(options.verificationStatus));
   const rows = await db
     .select({ account: accounts, verificationStatus: status })
     .from(accounts)
@@ -69,6 +69,18 @@ export async function listAccounts(
     .orderBy(asc(accounts.id))
     .limit(options.limit + 1);
   return rows.map((r) => ({ ...r.account, verificationStatus: r.verificationStatus }));
+}
+
+/**
+ * `status` of the owner as the listing shows it (the user's, else the entity's), written as EXISTS rather than a
+ * filter on the joined coalesce(): the planner then walks the integrator's accounts in id order, checking each
+ * against the owners in that status (accounts_integrator_idx, users_status_idx, entities_status_idx), and stops at
+ * the page. On the coalesce() it estimated nothing and joined every account of the integrator first (10 ms for 10 %
+ * of a million events' accounts, 300 ms for a status nobody has; docs/scale.md).
+ */
+function ownerInStatus(status: VerificationStatus): SQL {
+  return sql`((${accounts.userId} is not null and exists (select 1 from ${users} u where u.id = ${accounts.userId} and u.verification_status = ${status}))
+    or (${accounts.userId} is null and exists (select 1 from ${entities} e where e.id = ${accounts.entityId} and e.verification_status = ${status})))`;
 }
 
 export async function setRequiredApprovals(db: Executor, id: string, requiredApprovals: number, at: Date): Promise<void> {

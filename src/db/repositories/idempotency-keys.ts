@@ -1,6 +1,7 @@
 import { and, eq, lt } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { idempotencyKeys } from '../schema/index.js';
+import { DELETE_BATCH, deleteBounded } from './bounded-delete.js';
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
 
@@ -79,7 +80,7 @@ export async function deleteExpiredClaim(db: Executor, integratorId: string, key
     .where(and(eq(idempotencyKeys.integratorId, integratorId), eq(idempotencyKeys.key, key), lt(idempotencyKeys.expiresAt, now)));
 }
 
-export async function purgeExpiredClaims(db: Executor, now: Date): Promise<number> {
-  const rows = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now)).returning({ k: idempotencyKeys.key });
-  return rows.length;
+/** Deletes up to `limit` records that expired before `now`; returns how many (the maintenance round repeats it). */
+export function purgeExpiredClaims(db: Executor, now: Date, limit = DELETE_BATCH): Promise<number> {
+  return deleteBounded(db, idempotencyKeys, lt(idempotencyKeys.expiresAt, now), limit, idempotencyKeys.expiresAt);
 }

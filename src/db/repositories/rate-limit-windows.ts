@@ -1,6 +1,7 @@
 import { lt, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { rateLimitWindows } from '../schema/index.js';
+import { DELETE_BATCH, deleteBounded } from './bounded-delete.js';
 
 /** Requests counted for one key in one fixed window: a delta to add, or the window's total. */
 export interface WindowCount {
@@ -43,8 +44,10 @@ export async function addToRateLimitWindows(db: Executor, deltas: WindowCount[])
   return totals;
 }
 
-/** Deletes the windows that ended before `now`. */
-export async function purgeEndedRateLimitWindows(db: Executor, now: Date): Promise<number> {
-  const rows = await db.delete(rateLimitWindows).where(lt(rateLimitWindows.windowEnd, now)).returning({ key: rateLimitWindows.key });
-  return rows.length;
+/**
+ * Deletes up to `limit` windows that ended before `now`; returns how many (the maintenance round repeats it). No
+ * index on window_end: the table holds only the live windows of active keys, and every flush writes it.
+ */
+export function purgeEndedRateLimitWindows(db: Executor, now: Date, limit = DELETE_BATCH): Promise<number> {
+  return deleteBounded(db, rateLimitWindows, lt(rateLimitWindows.windowEnd, now), limit);
 }

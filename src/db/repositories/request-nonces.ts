@@ -1,6 +1,7 @@
 import { lt } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { requestNonces } from '../schema/index.js';
+import { DELETE_BATCH, deleteBounded } from './bounded-delete.js';
 
 /** Records a signed request's hash; false when the same key already sent the same message. */
 export async function rememberNonce(
@@ -23,7 +24,7 @@ export async function rememberNonce(
   return rows.length === 1;
 }
 
-export async function purgeExpiredNonces(db: Executor, now: Date): Promise<number> {
-  const rows = await db.delete(requestNonces).where(lt(requestNonces.expiresAt, now)).returning({ k: requestNonces.publicKey });
-  return rows.length;
+/** Deletes up to `limit` hashes that expired before `now`; returns how many (the maintenance round repeats it). */
+export function purgeExpiredNonces(db: Executor, now: Date, limit = DELETE_BATCH): Promise<number> {
+  return deleteBounded(db, requestNonces, lt(requestNonces.expiresAt, now), limit, requestNonces.expiresAt);
 }

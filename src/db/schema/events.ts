@@ -24,10 +24,14 @@ export const events = pgTable(
   },
   (t) => [
     uniqueIndex('events_object_sequence_key').on(t.objectId, t.sequence),
-    index('events_integrator_idx').on(t.integratorId, t.id),
+    // created_at too: a listing with a wide created-at window finds its page's ids in this index alone
+    // (repositories/events.ts wideWindowPage).
+    index('events_integrator_idx').on(t.integratorId, t.id, t.createdAt),
     // GET /v1/events?type=… and the retention purge.
     index('events_integrator_type_idx').on(t.integratorId, t.type, t.id),
     index('events_created_idx').on(t.createdAt),
+    // GET /v1/events?createdGte=…: a created-at window's ids, index only (repositories/events.ts smallWindowPage).
+    index('events_integrator_created_idx').on(t.integratorId, t.createdAt, t.id),
   ],
 );
 

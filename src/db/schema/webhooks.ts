@@ -95,6 +95,9 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
     index('webhook_deliveries_subscription_idx').on(t.subscriptionId, t.id),
     index('webhook_deliveries_failed_idx').on(t.subscriptionId, t.createdAt).where(sql`status = 'failed'`),
+    // GET /v1/events?deliverySuccess=…: the few deliveries not (yet) succeeded, by event. Without it the planner
+    // read every delivery to find them once the table outgrew a few pages (test/db/query-plans.test.ts).
+    index('webhook_deliveries_unsucceeded_idx').on(t.eventId).where(sql`status <> 'succeeded'`),
   ],
 );
 
