@@ -818,7 +818,19 @@ function checksOf(run: BackendRun): Check[] {
     });
   }
   const st = of('steady');
-  if (st) checks.push({ backend: run.backend, what: `steady ${STEADY_RATE}/s p99 ms`, value: st.latencyP99Ms, goal: `< ${GOALS.maxSteadyP99Ms}`, pass: st.latencyP99Ms! < GOALS.maxSteadyP99Ms });
+  // The goal is PostgreSQL's (issue 20); PGlite's figure is shown beside it, unjudged: one engine on one thread
+  // writes the events and records the deliveries.
+  if (st) {
+    const judged = run.backend === 'postgres';
+    checks.push({
+      backend: run.backend,
+      what: `steady ${STEADY_RATE}/s p99 ms`,
+      value: st.latencyP99Ms,
+      goal: `< ${GOALS.maxSteadyP99Ms}`,
+      pass: judged ? st.latencyP99Ms! < GOALS.maxSteadyP99Ms : undefined,
+      ...(judged ? {} : { note: 'the goal is for PostgreSQL' }),
+    });
+  }
   return checks;
 }
 
