@@ -1,3 +1,5 @@
+// First: the heap policy applies from the first allocation on (heap-growth.ts).
+import './heap-growth.js';
 import closeWithGrace from 'close-with-grace';
 import { loadConfigOrExit, openSystemOrExit, startApiProcess } from './composition-root.js';
 import { drainOptions } from './http/drain.js';

@@ -1,3 +1,5 @@
+// First: the heap policy applies from the first allocation on (heap-growth.ts).
+import './heap-growth.js';
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { loadConfigOrExit, openSystemOrExit, startWorkerProcess } from './composition-root.js';
