@@ -25,26 +25,43 @@ export function importCompressedPublicKey(hex: string): KeyObject {
   return createPublicKey({ key: der, format: 'der', type: 'spki' });
 }
 
-/** A bounded least-recently-used cache of imported keys; misses import, invalid keys are not cached. */
-export class PublicKeyCache {
+/**
+ * A bounded least-recently-used cache of imported keys, by a text form of the key itself (never by an id that
+ * could name another key); misses import, invalid keys throw and are not cached.
+ */
+export class KeyObjectCache {
   private readonly entries = new Map<string, KeyObject>();
-  constructor(private readonly capacity = 10_000) {}
+  constructor(
+    private readonly importKey: (id: string) => KeyObject,
+    private readonly capacity = 10_000,
+  ) {}
 
-  get(hex: string): KeyObject {
-    const key = normalizePublicKeyHex(hex);
-    const hit = this.entries.get(key);
+  get(id: string): KeyObject {
+    const hit = this.entries.get(id);
     if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
+      this.entries.delete(id);
+      this.entries.set(id, hit);
       return hit;
     }
-    const imported = importCompressedPublicKey(key);
+    const imported = this.importKey(id);
     if (this.entries.size >= this.capacity) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(key, imported);
+    this.entries.set(id, imported);
     return imported;
+  }
+}
+
+/** Request-signing keys by their compressed hex (in any case, with or without 0x). */
+export class PublicKeyCache {
+  private readonly keys: KeyObjectCache;
+  constructor(capacity = 10_000) {
+    this.keys = new KeyObjectCache(importCompressedPublicKey, capacity);
+  }
+
+  get(hex: string): KeyObject {
+    return this.keys.get(normalizePublicKeyHex(hex));
   }
 }
 
