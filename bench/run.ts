@@ -26,6 +26,7 @@
  */
 import { BACKEND_LABEL, DEFAULT_POSTGRES_URL, postgresAnswers, startBackend, stopAllBackends, type Backend, type BackendKind } from './lib/backend.js';
 import { waitForQuiet, watchCpu } from './lib/cpu.js';
+import { runBench } from './lib/entry.js';
 import { buildServer, freePort, sampleRss, startChild, stopAllChildren, waitForStatus, type Child } from './lib/children.js';
 import { DURATION_SECONDS, ROUNDS, ROUND_SECONDS, WARMUP_SECONDS, measureRound, stopCurrentLoad, warmAndMeasure, warmUp, type LoadSpec } from './lib/load.js';
 import { SCENARIOS, combineRounds, printTable, writeReport, type BackendRun, type ScenarioName, type ScenarioResult } from './lib/report.js';
@@ -209,19 +210,4 @@ async function main(): Promise<number> {
   return all2xx ? 0 : 1;
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: cleaning up`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
-let code = 1;
-try {
-  code = await main();
-} catch (err) {
-  console.error(`bench failed: ${(err as Error).message}`);
-} finally {
-  await cleanup();
-}
-process.exit(code);
+await runBench('bench', main, cleanup);

@@ -23,6 +23,7 @@ import { createOperator } from '../src/domain/operators/operators.js';
 import { DEFAULT_POSTGRES_URL, postgresAnswers, startBackend, stopAllBackends, type Backend } from './lib/backend.js';
 import { buildServer, stopAllChildren } from './lib/children.js';
 import { waitForQuiet, watchCpu } from './lib/cpu.js';
+import { runBench } from './lib/entry.js';
 import { scaleSteps } from './lib/scale-config.js';
 import { NOTHING_LOADED, countRows, loadStep, prepareScale, type Loaded } from './lib/scale-load.js';
 import { measureRead, readSpecs, reviewCursor, type ReadFigures } from './lib/scale-reads.js';
@@ -116,19 +117,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: cleaning up`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
-let code = 1;
-try {
-  code = await main();
-} catch (err) {
-  console.error(`bench:scale failed: ${(err as Error).stack ?? (err as Error).message}`);
-} finally {
-  await cleanup();
-}
-process.exit(code);
+await runBench('bench:scale', main, cleanup);

@@ -60,6 +60,8 @@ import { provisionDatabase } from '../test/harness/backends.js';
 import { BACKEND_LABEL, DEFAULT_POSTGRES_URL, postgresAnswers, type BackendKind } from './lib/backend.js';
 import { exited, freePort, ROOT, startChild, stopAllChildren, stopChild, type Child } from './lib/children.js';
 import { QUIET_PCT, waitForQuiet, watchCpu, type CpuFigures } from './lib/cpu.js';
+import { runBench } from './lib/entry.js';
+import type { GoalCheck } from './lib/report.js';
 import { PEER_DEFAULTS, PgBossPeer, type RecordedEvent } from './peers/pg-boss.js';
 
 function positiveInt(name: string, fallback: number, min = 1): number {
@@ -786,18 +788,9 @@ function floorOf(run: BackendRun): { ms: number; bareMs: number } | undefined {
   return bareMs === undefined || writeMs === undefined ? undefined : { ms: bareMs + signatureMs + writeMs, bareMs };
 }
 
-interface Check {
-  backend: BackendKind;
-  what: string;
-  value: number | undefined;
-  goal: string;
-  pass: boolean | undefined;
-  note?: string;
-}
-
-function checksOf(run: BackendRun): Check[] {
+function checksOf(run: BackendRun): GoalCheck[] {
   const of = (phase: Phase) => run.results.find((r) => r.phase === phase);
-  const checks: Check[] = [];
+  const checks: GoalCheck[] = [];
   const drained = of('drain');
   const peerDrained = of('peer drain');
   if (drained && peerDrained) {
@@ -977,19 +970,5 @@ async function main(): Promise<number> {
 if (process.argv[2] === '--receiver') {
   runReceiver(Number(process.argv[3]));
 } else {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      console.error(`\n${signal}: cleaning up`);
-      void stopAllChildren().finally(() => process.exit(130));
-    });
-  }
-  let code = 1;
-  try {
-    code = await main();
-  } catch (err) {
-    console.error(`bench failed: ${(err as Error).stack ?? err}`);
-  } finally {
-    await stopAllChildren();
-  }
-  process.exit(code);
+  await runBench('bench', main, stopAllChildren);
 }

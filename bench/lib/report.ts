@@ -92,7 +92,8 @@ export function combineRounds(rounds: ScenarioResult[], maxRssMb: number | undef
   } as ScenarioResult;
 }
 
-interface Check {
+/** One goal checked against a run: printed in the goals table and kept in the report (bench, bench:webhooks). */
+export interface GoalCheck {
   backend: BackendKind;
   what: string;
   value: number | undefined;
@@ -127,11 +128,11 @@ const spread = (r: RoundRatio | undefined) => (r ? `median of ${r.values.length}
 
 const optionalNote = (note: string | undefined) => (note ? { note } : {});
 
-function checksOf(run: BackendRun): Check[] {
+function checksOf(run: BackendRun): GoalCheck[] {
   const r = ratiosOf(run);
   const whoami = run.scenarios.whoami;
   const g = GOALS.whoami;
-  const checks: Check[] = [];
+  const checks: GoalCheck[] = [];
   const at = (value: number | undefined, test: (v: number) => boolean) => (value === undefined ? undefined : test(value));
   if (whoami) {
     checks.push(
