@@ -1,4 +1,5 @@
 import { createPublicClient, http, type Abi, type Address, type ContractFunctionArgs, type ContractFunctionName, type ContractFunctionReturnType, type Hash, type Hex, type Log, type PublicClient, type TransactionReceipt, type TransactionSerializable } from 'viem';
+import { rpcFetch } from './rpc-fetch.js';
 
 /** Why an RPC call failed, in the terms the API reports (docs: transactions). */
 export type RpcFailureCode =
@@ -110,7 +111,7 @@ export class ChainClient {
     url: string,
     timeoutMs = 10_000,
   ) {
-    this.client = createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0 }) });
+    this.client = createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0, fetchFn: rpcFetch() }) });
   }
 
   /** eth_sendRawTransaction; throws RpcFailure. */

@@ -1,5 +1,5 @@
 import { parseTransaction, type Hex, type TransactionSerializable } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { signTransaction } from 'viem/accounts';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { sealContexts } from '../crypto/seal-contexts.js';
 
@@ -31,7 +31,9 @@ export async function signWithCustodyKey(secrets: SecretBox, sealedKey: string, 
   // Sealed as its 0x-prefixed hex text (custodial-wallet.ts).
   const key = secrets.open(sealedKey, sealContexts.walletKey(walletId));
   try {
-    return await privateKeyToAccount(key.toString('utf8') as Hex).signTransaction(tx);
+    // Signed straight from the key: an account (privateKeyToAccount) would also derive the public key, a second
+    // curve multiplication per transaction that nothing here reads.
+    return await signTransaction({ privateKey: key.toString('utf8') as Hex, transaction: tx });
   } finally {
     key.fill(0);
   }

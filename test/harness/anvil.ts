@@ -18,6 +18,8 @@ function anvilBinary(): string {
 export interface Anvil {
   chainId: number;
   url: string;
+  /** The node's process (benches count its CPU). */
+  pid: number;
   /** Sets an address's balance in wei (anvil_setBalance). */
   setBalance(address: string, wei: bigint): Promise<void>;
   rpc<T = unknown>(method: string, params?: unknown[]): Promise<T>;
@@ -73,6 +75,7 @@ export async function startAnvil(chainId: number): Promise<Anvil> {
   return {
     chainId,
     url,
+    pid: child.pid!,
     rpc,
     mined,
     setBalance: async (address, wei) => {

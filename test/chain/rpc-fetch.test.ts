@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { ChainClient, RpcFailure } from '../../src/chain/chain-client.js';
+
+/*
+ * The fetch viem calls for JSON-RPC (src/chain/rpc-fetch.ts), against local HTTP servers that answer as nodes do
+ * and as they fail: every answer reaches the chain client as it did through the global fetch.
+ */
+
+type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
+
+async function node(handler: Handler): Promise<{ url: string; server: Server; bodies: string[] }> {
+  const bodies: string[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      bodies.push(body);
+      handler(req, body, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, bodies };
+}
+
+const reply = (res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) => {
+  res.writeHead(status, headers);
+  res.end(typeof payload === 'string' ? payload : JSON.stringify(payload));
+};
+
+const failsWith = (code: string) => (err: unknown) => {
+  assert.ok(err instanceof RpcFailure, `expected an RpcFailure, got ${String(err)}`);
+  assert.equal(err.code, code, err.message);
+  return true;
+};
+
+describe('JSON-RPC over undici request (rpc-fetch)', () => {
+  const servers: Server[] = [];
+  let ok: Awaited<ReturnType<typeof node>>;
+
+  before(async () => {
+    ok = await node((_req, body, res) => {
+      const call = JSON.parse(body) as { id: number; method: string };
+      reply(res, 200, { jsonrpc: '2.0', id: call.id, result: call.method === 'eth_chainId' ? '0x2105' : '0x0' });
+    });
+    servers.push(ok.server);
+  });
+  after(() => servers.forEach((s) => s.close()));
+
+  it('posts one JSON-RPC call as JSON and reads the answer', async () => {
+    const client = new ChainClient(8453, ok.url, 2_000);
+    assert.equal(await client.chainIdOfNode(), 8453);
+    const sent = JSON.parse(ok.bodies.at(-1)!) as { jsonrpc: string; method: string };
+    assert.equal(sent.jsonrpc, '2.0');
+    assert.equal(sent.method, 'eth_chainId');
+  });
+
+  it('a node’s JSON-RPC error is classified as before (nonce too low, insufficient funds)', async () => {
+    const refusing = await node((_req, body, res) => {
+      const call = JSON.parse(body) as { id: number };
+      reply(res, 200, { jsonrpc: '2.0', id: call.id, error: { code: -32000, message: 'insufficient funds for gas * price + value' } });
+    });
+    servers.push(refusing.server);
+    await assert.rejects(new ChainClient(8453, refusing.url, 2_000).broadcast('0x02'), failsWith('insufficient_funds'));
+  });
+
+  it('an HTTP error status with a JSON-RPC error body keeps the node’s message; one without it is an rpc_error', async () => {
+    const throttled = await node((_req, body, res) => {
+      const call = JSON.parse(body) as { id: number };
+      reply(res, 429, { jsonrpc: '2.0', id: call.id, error: { code: -32005, message: 'nonce too low: next nonce 7' } });
+    });
+    const broken = await node((_req, _body, res) => reply(res, 500, 'upstream exploded', { 'content-type': 'text/plain' }));
+    servers.push(throttled.server, broken.server);
+    await assert.rejects(new ChainClient(8453, throttled.url, 2_000).broadcast('0x02'), failsWith('nonce_too_low'));
+    await assert.rejects(new ChainClient(8453, broken.url, 2_000).chainIdOfNode(), failsWith('rpc_error'));
+  });
+
+  it('no node listening, or a connection cut before the answer: rpc_unreachable', async () => {
+    const gone = await node(() => {});
+    const url = gone.url;
+    await new Promise<void>((resolve) => gone.server.close(() => resolve()));
+    await assert.rejects(new ChainClient(8453, url, 2_000).chainIdOfNode(), failsWith('rpc_unreachable'));
+
+    const cutting = await node((req) => req.socket.destroy());
+    servers.push(cutting.server);
+    await assert.rejects(new ChainClient(8453, cutting.url, 2_000).chainIdOfNode(), failsWith('rpc_unreachable'));
+  });
+
+  it('a node that does not answer in time: rpc_unreachable after the client’s timeout, not later', async () => {
+    const silent = await node(() => {});
+    servers.push(silent.server);
+    const started = performance.now();
+    await assert.rejects(new ChainClient(8453, silent.url, 300).chainIdOfNode(), failsWith('rpc_unreachable'));
+    assert.ok(performance.now() - started < 5_000);
+  });
+
+  it('an answer larger than the limit is refused while it arrives (rpc_error), never buffered whole', async () => {
+    let written = 0;
+    let stopped = false;
+    const flooding = await node((_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      const pump = () => {
+        while (!stopped && written < 64 * 1024 * 1024) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('close', () => (stopped = true));
+      pump();
+    });
+    servers.push(flooding.server);
+    await assert.rejects(new ChainClient(8453, flooding.url, 10_000).chainIdOfNode(), failsWith('rpc_error'));
+    await new Promise<void>((resolve) => (stopped ? resolve() : setImmediate(resolve)));
+    assert.ok(written < 64 * 1024 * 1024, `the client read on to ${written} bytes`);
+  });
+});
