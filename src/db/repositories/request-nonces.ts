@@ -1,26 +1,25 @@
-import { lt } from 'drizzle-orm';
+import { lt, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
+import { preparedStatement } from '../prepared.js';
 import { requestNonces } from '../schema/index.js';
 import { DELETE_BATCH, deleteBounded } from './bounded-delete.js';
 
-/** Records a signed request's hash; false when the same key already sent the same message. */
-export async function rememberNonce(
-  db: Executor,
-  publicKey: string,
-  messageHash: string,
-  expiresAt: Date,
-  now: Date,
-): Promise<boolean> {
-  const rows = await db
+const insertNonce = preparedStatement<{ publicKey: string; messageHash: string; expiresAt: Date; now: Date }, { publicKey: string }[]>('remember_nonce', (db) =>
+  db
     .insert(requestNonces)
-    .values({ publicKey, messageHash, expiresAt })
+    .values({ publicKey: sql.placeholder('publicKey'), messageHash: sql.placeholder('messageHash'), expiresAt: sql.placeholder('expiresAt') })
     .onConflictDoUpdate({
       target: [requestNonces.publicKey, requestNonces.messageHash],
       // An expired row not yet purged no longer counts as a replay.
-      set: { expiresAt },
-      setWhere: lt(requestNonces.expiresAt, now),
+      set: { expiresAt: sql`excluded.expires_at` },
+      setWhere: lt(requestNonces.expiresAt, sql.placeholder('now')),
     })
-    .returning({ publicKey: requestNonces.publicKey });
+    .returning({ publicKey: requestNonces.publicKey }),
+);
+
+/** Records a signed request's hash; false when the same key already sent the same message. Every signed request runs it. */
+export async function rememberNonce(db: Executor, publicKey: string, messageHash: string, expiresAt: Date, now: Date): Promise<boolean> {
+  const rows = await insertNonce(db, { publicKey, messageHash, expiresAt, now });
   return rows.length === 1;
 }
 

@@ -1,34 +1,59 @@
 import { and, asc, desc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
-import { accounts, authenticators, entities, transactions, transactionTransitions, usedStampChallenges, users, wallets, type TransactionStatus, type VerificationStatus } from '../schema/index.js';
+import { preparedStatement } from '../prepared.js';
+import { accountProducts, accounts, authenticators, entities, transactions, transactionTransitions, usedStampChallenges, users, wallets, type TransactionStatus, type VerificationStatus } from '../schema/index.js';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type WalletRow = typeof wallets.$inferSelect;
 export type AccountRowWithStatus = typeof accounts.$inferSelect & { verificationStatus: VerificationStatus | null };
 
-export async function findTransaction(db: Executor, integratorId: string, transactionId: string): Promise<TransactionRow | undefined> {
-  const [row] = await db
+const transactionById = preparedStatement<{ integratorId: string; transactionId: string }, TransactionRow[]>('find_transaction', (db) =>
+  db
     .select()
     .from(transactions)
-    .where(and(eq(transactions.integratorId, integratorId), eq(transactions.transactionId, transactionId)));
+    .where(and(eq(transactions.integratorId, sql.placeholder('integratorId')), eq(transactions.transactionId, sql.placeholder('transactionId')))),
+);
+
+export async function findTransaction(db: Executor, integratorId: string, transactionId: string): Promise<TransactionRow | undefined> {
+  const [row] = await transactionById(db, { integratorId, transactionId });
   return row;
 }
 
-/** The account a signedBody names: by its custody organizationId, else a self-custodial account holding signWith. */
-export async function findSigningAccount(db: Executor, integratorId: string, organizationId: string | null, signWith: string): Promise<AccountRowWithStatus | undefined> {
-  const status = sql<VerificationStatus | null>`coalesce(${users.verificationStatus}, ${entities.verificationStatus})`;
-  const byOrg = organizationId === null ? sql`false` : sql`${accounts.organizationId} = ${organizationId}`;
-  const rows = await db
-    .select({ account: accounts, verificationStatus: status })
-    .from(accounts)
-    .leftJoin(users, eq(users.id, accounts.userId))
-    .leftJoin(entities, eq(entities.id, accounts.entityId))
-    .where(and(eq(accounts.integratorId, integratorId), sql`(${byOrg} or (${accounts.custody} = 'self_custodial' and lower(${accounts.walletAddress}) = lower(${signWith})))`))
-    // The organization's own account first.
-    .orderBy(sql`case when ${byOrg} then 0 else 1 end`)
-    .limit(1);
-  const row = rows[0];
-  return row ? { ...row.account, verificationStatus: row.verificationStatus } : undefined;
+/** What a submission is checked against, in one statement: the signing account, its wallet, its choice of the product. */
+export interface SigningContext {
+  account: AccountRowWithStatus;
+  /** Custodial accounts' wallet (null for self-custodial ones). */
+  wallet: WalletRow | null;
+  /** The account's row for the product asked about; null while the product's default applies. */
+  productStatus: 'enabled' | 'disabled' | null;
+}
+
+const signingContext = preparedStatement<{ integratorId: string; organizationId: string | null; signWith: string; productId: string }, { account: typeof accounts.$inferSelect; verificationStatus: VerificationStatus | null; wallet: WalletRow | null; productStatus: string | null }[]>('find_signing_context', (db) => {
+  // A null organizationId (not a UUID) matches no account by organization: `= null` is never true.
+  const byOrg = sql`${accounts.organizationId} = ${sql.placeholder('organizationId')}::uuid`;
+  return (
+    db
+      .select({ account: accounts, verificationStatus: sql<VerificationStatus | null>`coalesce(${users.verificationStatus}, ${entities.verificationStatus})`, wallet: wallets, productStatus: accountProducts.status })
+      .from(accounts)
+      .leftJoin(users, eq(users.id, accounts.userId))
+      .leftJoin(entities, eq(entities.id, accounts.entityId))
+      .leftJoin(wallets, eq(wallets.accountId, accounts.id))
+      .leftJoin(accountProducts, and(eq(accountProducts.accountId, accounts.id), eq(accountProducts.productId, sql.placeholder('productId'))))
+      .where(and(eq(accounts.integratorId, sql.placeholder('integratorId')), sql`(${byOrg} or (${accounts.custody} = 'self_custodial' and lower(${accounts.walletAddress}) = lower(${sql.placeholder('signWith')})))`))
+      // The organization's own account first.
+      .orderBy(sql`case when ${byOrg} then 0 else 1 end`)
+      .limit(1)
+  );
+});
+
+/**
+ * The account a signedBody names: by its custody organizationId, else a self-custodial account holding signWith;
+ * with its wallet and its row for `productId`.
+ */
+export async function findSigningContext(db: Executor, integratorId: string, organizationId: string | null, signWith: string, productId: string): Promise<SigningContext | undefined> {
+  const [row] = await signingContext(db, { integratorId, organizationId, signWith, productId });
+  if (!row) return undefined;
+  return { account: { ...row.account, verificationStatus: row.verificationStatus }, wallet: row.wallet, productStatus: row.productStatus as SigningContext['productStatus'] };
 }
 
 export async function findWalletOfAccount(db: Executor, accountId: string, options: { lock?: boolean } = {}): Promise<WalletRow | undefined> {
@@ -42,12 +67,24 @@ export async function findWalletOfAccount(db: Executor, accountId: string, optio
  * only, so the lookup is always scoped by integrator and user (another integrator's row with the same id is
  * never found).
  */
-export async function findUserAuthenticator(db: Executor, integratorId: string, userId: string, credentialId: string) {
-  const [row] = await db
-    .select()
+const userAuthenticator = preparedStatement<{ integratorId: string; userId: string; credentialId: string; challenge: string }, { authenticator: typeof authenticators.$inferSelect; challengeUsed: boolean }[]>('find_user_authenticator', (db) =>
+  db
+    .select({
+      authenticator: authenticators,
+      challengeUsed: sql<boolean>`exists (select 1 from ${usedStampChallenges} where ${usedStampChallenges.integratorId} = ${authenticators.integratorId} and ${usedStampChallenges.challenge} = ${sql.placeholder('challenge')})`,
+    })
     .from(authenticators)
-    .where(and(eq(authenticators.integratorId, integratorId), eq(authenticators.userId, userId), eq(authenticators.credentialId, credentialId)));
-  return row;
+    .where(and(eq(authenticators.integratorId, sql.placeholder('integratorId')), eq(authenticators.userId, sql.placeholder('userId')), eq(authenticators.credentialId, sql.placeholder('credentialId')))),
+);
+
+/**
+ * The passkey a stamp names, among this integrator's user's own, and whether `challenge` (the stamped body's) was
+ * used already (one round trip for both). Credential ids are unique per integrator only, so the lookup is always
+ * scoped by integrator and user (another integrator's row with the same id is never found).
+ */
+export async function findUserAuthenticator(db: Executor, integratorId: string, userId: string, credentialId: string, challenge: string) {
+  const [row] = await userAuthenticator(db, { integratorId, userId, credentialId, challenge });
+  return row && { ...row.authenticator, challengeUsed: row.challengeUsed };
 }
 
 export async function isChallengeUsed(db: Executor, integratorId: string, challenge: string): Promise<boolean> {
@@ -85,9 +122,13 @@ export async function insertTransactionTransition(db: Executor, row: typeof tran
   await db.insert(transactionTransitions).values(row);
 }
 
-/** Processing transactions, oldest first. */
-export async function listProcessing(db: Executor, limit: number): Promise<TransactionRow[]> {
-  return db.select().from(transactions).where(eq(transactions.status, 'processing')).orderBy(asc(transactions.id)).limit(limit);
+const processing = preparedStatement<{ limit: number }, TransactionRow[]>('list_processing', (db) =>
+  db.select().from(transactions).where(eq(transactions.status, 'processing')).orderBy(asc(transactions.id)).limit(sql.placeholder('limit')),
+);
+
+/** Processing transactions, oldest first (the watcher's every round). */
+export function listProcessing(db: Executor, limit: number): Promise<TransactionRow[]> {
+  return processing(db, { limit });
 }
 
 /** Moves a transaction out of `from` with `patch`; undefined when it is no longer in `from` (another process moved it first). */
@@ -113,12 +154,16 @@ export async function moveTransaction(
  * The node accepted a committed transaction (docs/transactions.md#sending): its signed bytes are no longer kept, and
  * broadcastedAt says when. Undefined when it was no longer waiting (another process sent or settled it first).
  */
-export async function markSent(db: Executor, id: string, at: Date): Promise<TransactionRow | undefined> {
-  const [row] = await db
+const sent = preparedStatement<{ id: string; at: Date }, TransactionRow[]>('mark_sent', (db) =>
+  db
     .update(transactions)
-    .set({ signedRaw: null, broadcastedAt: at })
-    .where(and(eq(transactions.id, id), eq(transactions.status, 'processing'), isNotNull(transactions.signedRaw)))
-    .returning();
+    .set({ signedRaw: null, broadcastedAt: sql`${sql.placeholder('at')}` })
+    .where(and(eq(transactions.id, sql.placeholder('id')), eq(transactions.status, 'processing'), isNotNull(transactions.signedRaw)))
+    .returning(),
+);
+
+export async function markSent(db: Executor, id: string, at: Date): Promise<TransactionRow | undefined> {
+  const [row] = await sent(db, { id, at });
   return row;
 }
 

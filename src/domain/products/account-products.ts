@@ -105,9 +105,14 @@ export async function disableProduct(ctx: MutationContext, config: ProductConfig
  * has not enabled it (or disabled it). Eligibility (status, wallet) stays each operation's own check and code.
  */
 export async function requireProductEnabled(db: Executor, config: ProductConfig, accountId: string, productId: ProductId): Promise<void> {
+  requireProductChosen(config, productId, (await findAccountProduct(db, accountId, productId))?.status ?? null);
+}
+
+/** requireProductEnabled with the account's row for the product already read (its status; null when it has none). */
+export function requireProductChosen(config: ProductConfig, productId: ProductId, status: AccountProductRow['status'] | null): void {
   const product = PRODUCTS[productId];
   if (!config.offered.includes(productId)) throw new ApiError('product_not_enabled', `${product.name} is not offered on this deployment (PRODUCTS)`);
-  if (!chosen(product, await findAccountProduct(db, accountId, productId))) {
+  if (!(status === null ? product.enabledByDefault : status === 'enabled')) {
     throw new ApiError('product_not_enabled', `The account has not enabled ${product.name}: enable-product first`);
   }
 }

@@ -17,10 +17,12 @@ export function passkeyApproval(webAuthnStamp: string): Approve {
   return async (ctx, userId, signedBody) => {
     const parsed = parseStamp(webAuthnStamp);
     if (!parsed.ok) throw invalidStamp(parsed.code, `webAuthnStamp ${parsed.detail}`);
-    // Scoped by integrator and user: credential ids are unique per integrator only (docs/passkeys.md).
-    const authenticator = await findUserAuthenticator(ctx.db.db, ctx.actor.integratorId, userId, parsed.stamp.credentialId.toString('base64url'));
-    if (!authenticator) throw invalidStamp('credential_mismatch', 'The stamp’s credential is not a passkey of the approving user (the account’s user, or actingUserId)');
     const stampedBody = stampedBodyText(signedBody);
+    // The challenge a stamp over this body carries; read with the passkey whether it was used already.
+    const challenge = stampChallenge(stampedBody);
+    // Scoped by integrator and user: credential ids are unique per integrator only (docs/passkeys.md).
+    const authenticator = await findUserAuthenticator(ctx.db.db, ctx.actor.integratorId, userId, parsed.stamp.credentialId.toString('base64url'), challenge);
+    if (!authenticator) throw invalidStamp('credential_mismatch', 'The stamp’s credential is not a passkey of the approving user (the account’s user, or actingUserId)');
     const verified = verifyStamp({
       stamp: parsed.stamp,
       stampedBody,
@@ -29,10 +31,11 @@ export function passkeyApproval(webAuthnStamp: string): Approve {
     });
     if (!verified.ok) {
       // A replayed stamp also fails the counter check (its counter is the stored one): name it for what it is.
-      if (verified.code === 'counter_regression' && (await isChallengeUsed(ctx.db.db, ctx.actor.integratorId, stampChallenge(stampedBody)))) throw reuse();
+      if (verified.code === 'counter_regression' && authenticator.challengeUsed) throw reuse();
       throw invalidStamp(verified.code, verified.detail);
     }
-    if (await isChallengeUsed(ctx.db.db, ctx.actor.integratorId, verified.challenge)) throw reuse();
+    // A verified stamp's challenge is the body's (verifyStamp checks it).
+    if (authenticator.challengeUsed) throw reuse();
 
     return {
       kind: 'passkey',

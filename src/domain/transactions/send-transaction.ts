@@ -4,14 +4,14 @@ import type { ChainRegistry } from '../../chain/chain-client.js';
 import { parseUnsignedTransaction, signWithCustodyKey, UnsignedTransactionError } from '../../chain/custody-signer.js';
 import type { Executor, Tx } from '../../db/database.js';
 import { countRoles, findMember, type MemberRow } from '../../db/repositories/members.js';
-import { findSigningAccount, findTransaction, findWalletOfAccount, insertTransaction, moveTransaction, type AccountRowWithStatus, type TransactionRow } from '../../db/repositories/transactions.js';
+import { findSigningContext, findTransaction, insertTransaction, moveTransaction, type AccountRowWithStatus, type TransactionRow } from '../../db/repositories/transactions.js';
 import { canonicalJson } from '../canonical-json.js';
 import { requireChain } from '../chains.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, invalidFields, notFound, type FieldError } from '../errors.js';
 import { newId, UUID_PATTERN } from '../ids.js';
 import { mayAct } from '../members/roles.js';
-import { requireProductEnabled } from '../products/account-products.js';
+import { requireProductChosen } from '../products/account-products.js';
 import type { ProductConfig } from '../products/catalogue.js';
 import { approvalsOf } from './approvals-view.js';
 import { propose, TransactionIdTaken } from './propose.js';
@@ -166,8 +166,10 @@ export async function sendTransaction(
   }
 
   const { signWith } = signedBody.parameters;
-  const account = await findSigningAccount(ctx.db.db, integratorId, UUID_PATTERN.test(signedBody.organizationId) ? signedBody.organizationId.toLowerCase() : null, signWith);
-  if (!account) throw notFound('Organization');
+  const productId = productOfKind(prepared?.kind ?? 'transfer');
+  const signing = await findSigningContext(ctx.db.db, integratorId, UUID_PATTERN.test(signedBody.organizationId) ? signedBody.organizationId.toLowerCase() : null, signWith, productId);
+  if (!signing) throw notFound('Organization');
+  const { account, wallet } = signing;
   if (account.custody === 'self_custodial') throw new ApiError('self_custodial_account', 'The account is self-custodial: its wallet is signed for by the end user, not by this service');
   if (account.custody !== 'custodial' || !account.walletAddress) throw notFound('Organization');
   if (account.walletAddress.toLowerCase() !== signWith.toLowerCase()) {
@@ -176,7 +178,7 @@ export async function sendTransaction(
   if (account.verificationStatus !== 'active') {
     throw new ApiError('account_not_active', `The account cannot transact while its verificationStatus is ${account.verificationStatus ?? 'unknown'}`);
   }
-  await requireProductEnabled(ctx.db.db, deps.products, account.id, productOfKind(prepared?.kind ?? 'transfer'));
+  requireProductChosen(deps.products, productId, signing.productStatus);
   if (unsigned.chainId !== chainId) throw new ApiError('chain_mismatch', `The unsigned transaction is for chain ${unsigned.chainId}, not chain_id ${chainId}`);
   if (prepared) await checkPreparedApproval(ctx, prepared, account, chainId, signedBody.parameters.unsignedTransaction);
 
@@ -198,7 +200,6 @@ export async function sendTransaction(
     }
   }
 
-  const wallet = await findWalletOfAccount(ctx.db.db, account.id);
   if (!wallet) throw notFound('Organization');
   const signed = await signWithCustodyKey(ctx.secrets, wallet.privateKeySealed, wallet.id, unsigned);
   const transactionHash: Hash = keccak256(signed);
