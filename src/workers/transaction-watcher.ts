@@ -41,6 +41,8 @@ export interface TransactionWatcher {
 /** How long a node may not know a broadcast transaction before it counts as dropped. */
 export const DROPPED_AFTER_MS = 60_000;
 const BATCH = 100;
+/** Wallets watched at once in a round. */
+const WATCH_CONCURRENCY = 8;
 
 /**
  * Pays funded deposits out (funds_in_transfer, when a treasury is configured), then polls the receipts of
@@ -75,24 +77,46 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
     if (deps.treasury) await payOutDeposits(deps.treasury);
     await expireQuotes();
     const rows = await listProcessing(database.db, BATCH);
+    // One wallet's transactions in order (an unsent one is sent again before its successor), wallets side by side:
+    // each row waits on the node and on its own database transaction, so one at a time the watcher fell behind
+    // the submissions under load (docs/benchmarks.md#transactions).
+    const byWallet = new Map<string, TransactionRow[]>();
     for (const row of rows) {
-      if (stopped) return;
-      const client = chains.get(row.chainId);
-      if (!client || !row.transactionHash) continue;
-      try {
-        if (await sentAgain(client, row)) continue;
-        const receipt = await client.receipt(row.transactionHash as Hash);
-        if (receipt?.status === 'success') {
-          // A vault call records what the vault's event says it moved (docs/products.md#positions).
-          const vault = row.kind === 'vault_deposit' || row.kind === 'vault_withdrawal' ? await settledVaultCall(client, row) : undefined;
-          await settle(row, { status: 'completed', receipt, ...(vault ? { vault } : {}) });
-        } else if (receipt) await settle(row, { status: 'failed', receipt, failureReason: 'reverted' });
-        else if (!(await client.known(row.transactionHash as Hash)) && !(await resent(client, row)) && clock().getTime() - (row.broadcastedAt ?? row.createdAt).getTime() > DROPPED_AFTER_MS) {
-          await settle(row, { status: 'failed', failureReason: 'dropped' });
+      const sender = row.walletId ?? row.fromAddress ?? row.id;
+      const queue = byWallet.get(sender);
+      if (queue) queue.push(row);
+      else byWallet.set(sender, [row]);
+    }
+    const queues = [...byWallet.values()];
+    await Promise.all(
+      Array.from({ length: Math.min(WATCH_CONCURRENCY, queues.length) }, async () => {
+        for (let queue = queues.shift(); queue && !stopped; queue = queues.shift()) {
+          for (const row of queue) {
+            if (stopped) return;
+            await watch(row);
+          }
         }
-      } catch (err) {
-        log.warn({ err, chainId: row.chainId, transactionHash: row.transactionHash }, 'transaction watcher: receipt lookup failed; retrying next round');
+      }),
+    );
+  }
+
+  /** One processing transaction: sent again, settled from its receipt, or failed as dropped. */
+  async function watch(row: TransactionRow): Promise<void> {
+    const client = chains.get(row.chainId);
+    if (!client || !row.transactionHash) return;
+    try {
+      if (await sentAgain(client, row)) return;
+      const receipt = await client.receipt(row.transactionHash as Hash);
+      if (receipt?.status === 'success') {
+        // A vault call records what the vault's event says it moved (docs/products.md#positions).
+        const vault = row.kind === 'vault_deposit' || row.kind === 'vault_withdrawal' ? await settledVaultCall(client, row) : undefined;
+        await settle(row, { status: 'completed', receipt, ...(vault ? { vault } : {}) });
+      } else if (receipt) await settle(row, { status: 'failed', receipt, failureReason: 'reverted' });
+      else if (!(await client.known(row.transactionHash as Hash)) && !(await resent(client, row)) && clock().getTime() - (row.broadcastedAt ?? row.createdAt).getTime() > DROPPED_AFTER_MS) {
+        await settle(row, { status: 'failed', failureReason: 'dropped' });
       }
+    } catch (err) {
+      log.warn({ err, chainId: row.chainId, transactionHash: row.transactionHash }, 'transaction watcher: receipt lookup failed; retrying next round');
     }
   }
 
