@@ -116,8 +116,8 @@ export function verifyDer(publicKey: KeyObject, message: Buffer, signature: Buff
 }
 
 /**
- * verifyDer on libuv's thread pool: hashing a message of tens of megabytes takes long enough to stall every other
- * request if it ran on the event loop.
+ * verifyDer on libuv's thread pool: the request thread goes on meanwhile (every signed request's check, and hashing
+ * a message of tens of megabytes would stall every other request if it ran on the event loop).
  */
 export function verifyDerOffThread(publicKey: KeyObject, message: Buffer, signature: Buffer): Promise<boolean> {
   return new Promise((resolve) => {
