@@ -105,13 +105,20 @@ function firstLine(err: unknown): string {
 /** One chain's JSON-RPC endpoint. Each call is bounded (timeout) and not retried here: callers decide. */
 export class ChainClient {
   private readonly client: PublicClient;
+  /**
+   * The same node, with the calls made in one turn of the event loop sent as one JSON-RPC batch (viem sends the
+   * batch on the next timer tick): a watcher round's receipts.
+   */
+  private readonly batched: PublicClient;
 
   constructor(
     readonly chainId: number,
     url: string,
     timeoutMs = 10_000,
   ) {
-    this.client = createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0, fetchFn: rpcFetch() }) });
+    const fetchFn = rpcFetch();
+    this.client = createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0, fetchFn }) });
+    this.batched = createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0, fetchFn, batch: { batchSize: 100 } }) });
   }
 
   /** eth_sendRawTransaction; throws RpcFailure. */
@@ -125,8 +132,21 @@ export class ChainClient {
 
   /** The receipt once mined; null while pending (or unknown to the node). Throws RpcFailure. */
   async receipt(hash: Hash): Promise<ReceiptView | null> {
+    return this.receiptFrom(this.client, hash);
+  }
+
+  /**
+   * Each hash's receipt (null while pending) or the RpcFailure of its lookup, asked in JSON-RPC batches of up to
+   * 100 (one HTTP request for a watcher round instead of one per transaction).
+   */
+  async receipts(hashes: Hash[]): Promise<Map<Hash, ReceiptView | null | RpcFailure>> {
+    const answers = await Promise.all(hashes.map((hash) => this.receiptFrom(this.batched, hash).catch((err: unknown) => (err instanceof RpcFailure ? err : classifyRpcError(err)))));
+    return new Map(hashes.map((hash, i) => [hash, answers[i]!]));
+  }
+
+  private async receiptFrom(client: PublicClient, hash: Hash): Promise<ReceiptView | null> {
     try {
-      return toReceiptView(await this.client.getTransactionReceipt({ hash }));
+      return toReceiptView(await client.getTransactionReceipt({ hash }));
     } catch (err) {
       if ((err as { name?: string }).name === 'TransactionReceiptNotFoundError') return null;
       throw classifyRpcError(err);
@@ -154,6 +174,8 @@ export class ChainClient {
     let balance: bigint;
     let mined: number;
     try {
+      // Two requests, not one batch: a batch would take in other requests' calls of the same tick (viem batches per
+      // transport), and a request's checks would wait on a timer tick.
       [balance, mined] = await Promise.all([this.client.getBalance({ address: from }), this.client.getTransactionCount({ address: from, blockTag: 'latest' })]);
     } catch (err) {
       throw classifyRpcError(err);

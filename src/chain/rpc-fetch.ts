@@ -13,8 +13,8 @@ export const MAX_RPC_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 export type RpcFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/** Keep-alive connections to the nodes, shared by every chain's client. */
-const nodes = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+/** Keep-alive connections to the nodes, shared by every chain's client (undici's defaults, as fetch had them, but for the cap). */
+const nodes = new Agent({ connections: 64 });
 
 function headerReader(headers: Dispatcher.ResponseData['headers']): Pick<Headers, 'get'> {
   return {

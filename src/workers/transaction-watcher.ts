@@ -1,5 +1,5 @@
 import type { Hash, Hex } from 'viem';
-import type { ChainClient, ChainRegistry, ReceiptView } from '../chain/chain-client.js';
+import { RpcFailure, type ChainClient, type ChainRegistry, type ReceiptView } from '../chain/chain-client.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
 import { listExpiredDeposits, listExpiredPreparations, listProcessing, listStaleProposals, moveTransaction, type TransactionRow } from '../db/repositories/transactions.js';
@@ -88,25 +88,46 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
       else byWallet.set(sender, [row]);
     }
     const queues = [...byWallet.values()];
+    const asked = await receiptsOfSent(rows);
     await Promise.all(
       Array.from({ length: Math.min(WATCH_CONCURRENCY, queues.length) }, async () => {
         for (let queue = queues.shift(); queue && !stopped; queue = queues.shift()) {
           for (const row of queue) {
             if (stopped) return;
-            await watch(row);
+            await watch(row, asked);
           }
         }
       }),
     );
   }
 
+  /** The receipts of the round's sent transactions, one JSON-RPC batch per chain. */
+  async function receiptsOfSent(rows: TransactionRow[]): Promise<Map<string, ReceiptView | null | RpcFailure>> {
+    const asked = new Map<string, ReceiptView | null | RpcFailure>();
+    const byChain = new Map<number, Hash[]>();
+    for (const row of rows) {
+      if (row.signedRaw || !row.transactionHash) continue; // unsent: sentAgain asks on its own
+      const hashes = byChain.get(row.chainId);
+      if (hashes) hashes.push(row.transactionHash as Hash);
+      else byChain.set(row.chainId, [row.transactionHash as Hash]);
+    }
+    for (const [chainId, hashes] of byChain) {
+      const client = chains.get(chainId);
+      if (client) for (const [hash, answer] of await client.receipts(hashes)) asked.set(`${chainId}:${hash}`, answer);
+    }
+    return asked;
+  }
+
   /** One processing transaction: sent again, settled from its receipt, or failed as dropped. */
-  async function watch(row: TransactionRow): Promise<void> {
+  async function watch(row: TransactionRow, asked: Map<string, ReceiptView | null | RpcFailure>): Promise<void> {
     const client = chains.get(row.chainId);
     if (!client || !row.transactionHash) return;
     try {
       if (await sentAgain(client, row)) return;
-      const receipt = await client.receipt(row.transactionHash as Hash);
+      const key = `${row.chainId}:${row.transactionHash}`;
+      const answer = asked.get(key);
+      if (answer instanceof RpcFailure) throw answer;
+      const receipt = asked.has(key) ? (answer as ReceiptView | null) : await client.receipt(row.transactionHash as Hash);
       if (receipt?.status === 'success') {
         // A vault call records what the vault's event says it moved (docs/products.md#positions).
         const vault = row.kind === 'vault_deposit' || row.kind === 'vault_withdrawal' ? await settledVaultCall(client, row) : undefined;

@@ -65,6 +65,27 @@ describe('chain client against real anvil nodes (chain ids 1 and 8453)', () => {
     assert.equal(await client.known(hash), true);
   });
 
+  it('reads several receipts in one batch: mined ones in the spec’s shape, null for a hash the node does not know', async () => {
+    const wallet = await fundedWallet(base);
+    const client = chains.get(8453)!;
+    const hashes: Hex[] = [];
+    for (const nonce of [0, 1]) {
+      await client.preflight(wallet.address as Hex, parseUnsignedTransaction(transfer(8453, nonce)));
+      hashes.push(await client.broadcast(await signWithCustodyKey(secrets, wallet.privateKeySealed, wallet.walletId, parseUnsignedTransaction(transfer(8453, nonce)))));
+    }
+    const unknown = `0x${'ab'.repeat(32)}` as Hex;
+    const answers = await eventually(() => client.receipts([...hashes, unknown]), (m) => hashes.every((h) => m.get(h) !== null), 'both transfers mined');
+    assert.equal(answers.size, 3);
+    for (const hash of hashes) {
+      const receipt = answers.get(hash);
+      assert.ok(receipt && !(receipt instanceof RpcFailure));
+      assert.equal(receipt.transactionHash, hash);
+      assert.equal(receipt.status, 'success');
+      assert.deepEqual(receipt, await client.receipt(hash), 'the same view as one lookup gives');
+    }
+    assert.equal(answers.get(unknown), null);
+  });
+
   it('maps node refusals to codes: insufficient funds, nonce too low', async () => {
     const poor = await fundedWallet(mainnet, 0n);
     const client = chains.get(1)!;

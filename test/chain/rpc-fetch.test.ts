@@ -57,6 +57,27 @@ describe('JSON-RPC over undici request (rpc-fetch)', () => {
     assert.equal(sent.method, 'eth_chainId');
   });
 
+  it('a round’s receipts go as one JSON-RPC batch; each answer, an error included, reaches its own hash', async () => {
+    const batching = await node((_req, body, res) => {
+      const calls = JSON.parse(body) as { id: number; params: [string] }[];
+      assert.ok(Array.isArray(calls), 'one batch');
+      reply(
+        res,
+        200,
+        calls.map((call) => (call.params[0].endsWith('ee') ? { jsonrpc: '2.0', id: call.id, error: { code: -32603, message: 'internal error' } } : { jsonrpc: '2.0', id: call.id, result: null })),
+      );
+    });
+    servers.push(batching.server);
+    const pending = `0x${'aa'.repeat(32)}` as const;
+    const failing = `0x${'ee'.repeat(32)}` as const;
+    const answers = await new ChainClient(8453, batching.url, 2_000).receipts([pending, failing]);
+    assert.equal(batching.bodies.length, 1, 'one HTTP request');
+    assert.equal((JSON.parse(batching.bodies[0]!) as unknown[]).length, 2);
+    assert.equal(answers.get(pending), null);
+    assert.ok(answers.get(failing) instanceof RpcFailure);
+    assert.equal((answers.get(failing) as RpcFailure).code, 'rpc_error');
+  });
+
   it('a node’s JSON-RPC error is classified as before (nonce too low, insufficient funds)', async () => {
     const refusing = await node((_req, body, res) => {
       const call = JSON.parse(body) as { id: number };
