@@ -1,6 +1,8 @@
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Db, Executor } from './database.js';
 
+const names = new Set<string>();
+
 /** What drizzle's `.prepare(name)` answers, for any query: run with the placeholders' values. */
 interface Prepared<Result> {
   execute(placeholders?: Record<string, unknown>): Promise<Result>;
@@ -19,6 +21,9 @@ interface Prepared<Result> {
  * max_prepared_statements set, docs/deployment.md). PGlite runs them as plain queries.
  */
 export function preparedStatement<Values extends Record<string, unknown>, Result>(name: string, build: (db: Executor) => { prepare(name: string): Prepared<Result> }): (db: Executor, values: Values) => Promise<Result> {
+  // A connection knows a name once: two statements under one name would fail on whichever came second.
+  if (names.has(name)) throw new Error(`two prepared statements are named ${name}`);
+  names.add(name);
   const built = new WeakMap<Db, Prepared<Result>>();
   return (db, values) => {
     if (db instanceof PgTransaction) return build(db).prepare(name).execute(values);

@@ -12,25 +12,30 @@ import { startTenants } from '../harness/tenants.js';
  * Hot statements prepared once per database (src/db/prepared.ts): built once outside transactions, and inside one
  * run on the transaction's own connection, so they see its writes and roll back with it.
  */
+let builds = 0;
+const remember = preparedStatement<{ publicKey: string; messageHash: string; expiresAt: Date }, { messageHash: string }[]>('test_remember', (db) => {
+  builds++;
+  return db
+    .insert(requestNonces)
+    .values({ publicKey: sql.placeholder('publicKey'), messageHash: sql.placeholder('messageHash'), expiresAt: sql.placeholder('expiresAt') })
+    .onConflictDoNothing()
+    .returning({ messageHash: requestNonces.messageHash });
+});
+const find = preparedStatement<{ publicKey: string; messageHash: string }, { messageHash: string }[]>('test_find', (db) =>
+  db
+    .select({ messageHash: requestNonces.messageHash })
+    .from(requestNonces)
+    .where(and(eq(requestNonces.publicKey, sql.placeholder('publicKey')), eq(requestNonces.messageHash, sql.placeholder('messageHash')))),
+);
+
+it('refuses a second statement under a name already taken', () => {
+  preparedStatement('test_taken', (db) => db.select().from(requestNonces));
+  assert.throws(() => preparedStatement('test_taken', (db) => db.select().from(requestNonces)), /two prepared statements are named test_taken/);
+});
+
 for (const backend of backends()) {
   describe(`prepared statements [${backend}]`, () => {
     let server: TestServer;
-    let builds = 0;
-    const remember = preparedStatement<{ publicKey: string; messageHash: string; expiresAt: Date }, { messageHash: string }[]>('test_remember', (db) => {
-      builds++;
-      return db
-        .insert(requestNonces)
-        .values({ publicKey: sql.placeholder('publicKey'), messageHash: sql.placeholder('messageHash'), expiresAt: sql.placeholder('expiresAt') })
-        .onConflictDoNothing()
-        .returning({ messageHash: requestNonces.messageHash });
-    });
-    const find = preparedStatement<{ publicKey: string; messageHash: string }, { messageHash: string }[]>('test_find', (db) =>
-      db
-        .select({ messageHash: requestNonces.messageHash })
-        .from(requestNonces)
-        .where(and(eq(requestNonces.publicKey, sql.placeholder('publicKey')), eq(requestNonces.messageHash, sql.placeholder('messageHash')))),
-    );
-
     before(async () => {
       ({ server } = await startTenants(backend, []));
     });
