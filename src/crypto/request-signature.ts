@@ -16,7 +16,7 @@ export function messageHash(message: Buffer): Buffer {
   return createHash('sha256').update(message).digest();
 }
 
-/** Above this size, hashing and signature checks run on libuv's thread pool: megabytes would stall the event loop. */
+/** Above this size, hashing runs on libuv's thread pool: megabytes would stall the event loop (signature checks always do, authenticate.ts). */
 export const OFF_THREAD_BYTES = 256 * 1024;
 
 /** SHA-256: inline for small inputs (a thread hop costs more than the hash), on the thread pool (WebCrypto) for large. */
