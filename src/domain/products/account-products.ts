@@ -20,14 +20,14 @@ export interface AccountProductView {
 }
 
 /** Whether the account chose the product (or has it by default). */
-const chosen = (product: ProductDefinition, row: AccountProductRow | undefined): boolean => (row ? row.status === 'enabled' : product.enabledByDefault);
+const chosen = (product: ProductDefinition, status: AccountProductRow['status'] | null | undefined): boolean => (status ? status === 'enabled' : product.enabledByDefault);
 
 function toAccountProductView(config: ProductConfig, facts: AccountFactsRow, product: ProductDefinition, row: AccountProductRow | undefined): AccountProductView {
   const reasons = ineligibility(product, config.countries[product.productId], facts);
   return {
     accountId: facts.id,
     productId: product.productId,
-    status: reasons.length > 0 ? 'unavailable' : chosen(product, row) ? 'enabled' : 'available',
+    status: reasons.length > 0 ? 'unavailable' : chosen(product, row?.status) ? 'enabled' : 'available',
     reasons,
     termsAcceptedAt: row?.termsAcceptedAt?.toISOString() ?? null,
     updatedAt: row?.updatedAt.toISOString() ?? null,
@@ -92,7 +92,7 @@ export async function disableProduct(ctx: MutationContext, config: ProductConfig
     if (!(await findAccount(tx, ctx.actor.integratorId, input.accountId, { lock: true }))) throw notFound('Account');
     const facts = await factsOf(tx, ctx.actor.integratorId, input.accountId);
     const row = await findAccountProduct(tx, facts.id, product.productId);
-    if (!chosen(product, row)) return toAccountProductView(config, facts, product, row);
+    if (!chosen(product, row?.status)) return toAccountProductView(config, facts, product, row);
     const saved = await saveAccountProduct(tx, { integratorId: facts.integratorId, accountId: facts.id, productId: product.productId, status: 'disabled', termsAcceptedAt: row?.termsAcceptedAt ?? null, createdAt: ctx.now, updatedAt: ctx.now });
     const view = toAccountProductView(config, facts, product, saved);
     await recordEvent(tx, { integratorId: facts.integratorId, type: 'account.product_disabled', objectType: 'account_product', objectId: facts.id, object: view, at: ctx.now });
@@ -112,7 +112,7 @@ export async function requireProductEnabled(db: Executor, config: ProductConfig,
 export function requireProductChosen(config: ProductConfig, productId: ProductId, status: AccountProductRow['status'] | null): void {
   const product = PRODUCTS[productId];
   if (!config.offered.includes(productId)) throw new ApiError('product_not_enabled', `${product.name} is not offered on this deployment (PRODUCTS)`);
-  if (!(status === null ? product.enabledByDefault : status === 'enabled')) {
+  if (!chosen(product, status)) {
     throw new ApiError('product_not_enabled', `The account has not enabled ${product.name}: enable-product first`);
   }
 }
