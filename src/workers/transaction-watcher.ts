@@ -3,7 +3,7 @@ import { RpcFailure, type ChainClient, type ChainRegistry, type ReceiptView } fr
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
 import { listExpiredDeposits, listExpiredPreparations, listProcessing, listStaleProposals, moveTransaction, type TransactionRow } from '../db/repositories/transactions.js';
-import { recordTransactionChange, WATCHER } from '../domain/transactions/record-change.js';
+import { recordTransactionChanges, WATCHER, type TransactionChange } from '../domain/transactions/record-change.js';
 import type { FailureReason, StoredVaultCall } from '../domain/transactions/transaction-view.js';
 import { settledVaultCall } from '../domain/vaults/settlement.js';
 import type { Treasury } from '../chain/treasury.js';
@@ -36,6 +36,15 @@ export interface TransactionWatcher {
   /** Runs a round now (or right after the one under way) and resolves when it has ended: lets tests wait for one. */
   nextRound(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** How a processing transaction ends, as its receipt (or its absence) says. */
+interface Settlement {
+  row: TransactionRow;
+  status: 'completed' | 'failed';
+  receipt?: ReceiptView;
+  failureReason?: FailureReason;
+  vault?: StoredVaultCall;
 }
 
 /** How long a node may not know a broadcast transaction before it counts as dropped. */
@@ -89,16 +98,19 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
     }
     const queues = [...byWallet.values()];
     const asked = await receiptsOfSent(rows);
+    const settlements: Settlement[] = [];
     await Promise.all(
       Array.from({ length: Math.min(WATCH_CONCURRENCY, queues.length) }, async () => {
         for (let queue = queues.shift(); queue && !stopped; queue = queues.shift()) {
           for (const row of queue) {
             if (stopped) return;
-            await watch(row, asked);
+            const settlement = await watch(row, asked);
+            if (settlement) settlements.push(settlement);
           }
         }
       }),
     );
+    await settleAll(settlements);
   }
 
   /** The receipts of the round's sent transactions, one JSON-RPC batch per chain. */
@@ -118,8 +130,8 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
     return asked;
   }
 
-  /** One processing transaction: sent again, settled from its receipt, or failed as dropped. */
-  async function watch(row: TransactionRow, asked: Map<string, ReceiptView | null | RpcFailure>): Promise<void> {
+  /** One processing transaction: sent again, or how it settles (from its receipt, or failed as dropped). */
+  async function watch(row: TransactionRow, asked: Map<string, ReceiptView | null | RpcFailure>): Promise<Settlement | undefined> {
     const client = chains.get(row.chainId);
     if (!client || !row.transactionHash) return;
     try {
@@ -131,14 +143,16 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
       if (receipt?.status === 'success') {
         // A vault call records what the vault's event says it moved (docs/products.md#positions).
         const vault = row.kind === 'vault_deposit' || row.kind === 'vault_withdrawal' ? await settledVaultCall(client, row) : undefined;
-        await settle(row, { status: 'completed', receipt, ...(vault ? { vault } : {}) });
-      } else if (receipt) await settle(row, { status: 'failed', receipt, failureReason: 'reverted' });
-      else if (!(await client.known(row.transactionHash as Hash)) && !(await resent(client, row)) && clock().getTime() - (row.broadcastedAt ?? row.createdAt).getTime() > DROPPED_AFTER_MS) {
-        await settle(row, { status: 'failed', failureReason: 'dropped' });
+        return { row, status: 'completed', receipt, ...(vault ? { vault } : {}) };
+      }
+      if (receipt) return { row, status: 'failed', receipt, failureReason: 'reverted' };
+      if (!(await client.known(row.transactionHash as Hash)) && !(await resent(client, row)) && clock().getTime() - (row.broadcastedAt ?? row.createdAt).getTime() > DROPPED_AFTER_MS) {
+        return { row, status: 'failed', failureReason: 'dropped' };
       }
     } catch (err) {
       log.warn({ err, chainId: row.chainId, transactionHash: row.transactionHash }, 'transaction watcher: receipt lookup failed; retrying next round');
     }
+    return undefined;
   }
 
   /**
@@ -206,23 +220,47 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
     }
   }
 
-  async function settle(row: TransactionRow, outcome: { status: 'completed' | 'failed'; receipt?: ReceiptView; failureReason?: FailureReason; vault?: StoredVaultCall }): Promise<void> {
+  /**
+   * A round's settlements in one database transaction, their audit rows and events in one statement
+   * (recordTransactionChanges): one at a time, six statements each kept the watcher behind the submissions under load
+   * (docs/benchmarks.md#transactions). If the batch fails, each is tried on its own, so one bad row holds up no other.
+   */
+  async function settleAll(settlements: Settlement[]): Promise<void> {
+    if (settlements.length === 0) return;
+    try {
+      await settle(settlements);
+    } catch (err) {
+      if (settlements.length === 1) return logSettleFailure(err, settlements[0]!.row);
+      for (const one of settlements) await settle([one]).catch((e: unknown) => logSettleFailure(e, one.row));
+    }
+  }
+
+  function logSettleFailure(err: unknown, row: TransactionRow): void {
+    log.warn({ err, chainId: row.chainId, transactionHash: row.transactionHash }, 'transaction watcher: settling failed; retrying next round');
+  }
+
+  async function settle(settlements: Settlement[]): Promise<void> {
     const now = clock();
-    // A withdrawal's crypto in the treasury is half of it: the fiat payout to the bank account starts now.
-    const payingOut = row.kind === 'withdrawal' && outcome.status === 'completed';
     await database.db.transaction(async (tx) => {
-      const updated = await moveTransaction(tx, row.id, 'processing', {
-        status: payingOut ? 'funds_in_transfer' : outcome.status,
-        ...(outcome.receipt ? { receipt: outcome.receipt } : {}),
-        ...(outcome.failureReason ? { failureReason: outcome.failureReason } : {}),
-        ...(outcome.vault ? { vault: outcome.vault } : {}),
-        // Mined, or failed: never sent again.
-        signedRaw: null,
-        updatedAt: now,
-      });
-      if (!updated) return;
-      if (payingOut) await initiatePayout(tx, updated, now);
-      await recordTransactionChange(tx, updated, 'processing', { ...WATCHER, detail: outcome.failureReason ?? `mined in block ${outcome.receipt?.blockNumber}` }, now);
+      const changes: TransactionChange[] = [];
+      for (const { row, ...outcome } of settlements) {
+        // A withdrawal's crypto in the treasury is half of it: the fiat payout to the bank account starts now.
+        const payingOut = row.kind === 'withdrawal' && outcome.status === 'completed';
+        const updated = await moveTransaction(tx, row.id, 'processing', {
+          status: payingOut ? 'funds_in_transfer' : outcome.status,
+          ...(outcome.receipt ? { receipt: outcome.receipt } : {}),
+          ...(outcome.failureReason ? { failureReason: outcome.failureReason } : {}),
+          ...(outcome.vault ? { vault: outcome.vault } : {}),
+          // Mined, or failed: never sent again.
+          signedRaw: null,
+          updatedAt: now,
+        });
+        // Moved meanwhile by another watcher (another server process): recorded there.
+        if (!updated) continue;
+        if (payingOut) await initiatePayout(tx, updated, now);
+        changes.push({ row: updated, from: 'processing', cause: { ...WATCHER, detail: outcome.failureReason ?? `mined in block ${outcome.receipt?.blockNumber}` } });
+      }
+      await recordTransactionChanges(tx, changes, now);
     });
   }
 

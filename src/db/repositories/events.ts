@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
-import { selectRows, type Executor } from '../database.js';
+import { selectRows, type Executor, type PendingWrite } from '../database.js';
 import { events } from '../schema/index.js';
 import { DELETE_BATCH, deleteBounded } from './bounded-delete.js';
 
@@ -29,34 +29,67 @@ export const DELIVERY_CHANNEL = 'webhook_deliveries';
  * subscription of the integrator that selects its type (the outbox), notifying workers when there is one.
  */
 export async function appendEvent(db: Executor, e: EventInsert): Promise<{ sequence: number; deliveries: number }> {
-  const at = e.createdAt.toISOString();
-  const patterns = sql.join(
-    e.subscriptionPatterns.map((p) => sql`${p}`),
-    sql`, `,
+  const [appended] = await appendEvents(db, [e]);
+  return appended!;
+}
+
+/**
+ * Appends several events in one statement (one round trip, however many): each takes its object's next sequence
+ * number in the order given (one object's events get consecutive numbers), and their deliveries are queued as
+ * appendEvent queues them. `alongside`: further writes that belong to the same change (an audit row), run by the
+ * same statement as data-modifying CTEs, so a change, its audit row and its events cost one statement. Answers in
+ * the order of `list`.
+ */
+export async function appendEvents(db: Executor, list: EventInsert[], alongside: PendingWrite[] = []): Promise<{ sequence: number; deliveries: number }[]> {
+  if (list.length === 0) {
+    for (const write of alongside) await db.execute(write.getSQL());
+    return [];
+  }
+  const input = JSON.stringify(
+    list.map((e, ord) => ({
+      ord,
+      id: e.id,
+      integrator_id: e.integratorId,
+      type: e.type,
+      object_type: e.objectType,
+      object_id: e.objectId,
+      api_version: e.apiVersion,
+      data: e.data,
+      created_at: e.createdAt.toISOString(),
+      patterns: e.subscriptionPatterns,
+      only_subscription: e.onlySubscriptionId ?? null,
+    })),
   );
-  const rows = await selectRows<{ sequence: number; deliveries: number }>(db, sql`
-    with seq as (
-      insert into event_sequences (object_id, last) values (${e.objectId}, 1)
-      on conflict (object_id) do update set last = event_sequences.last + 1
-      returning last
+  const extra = alongside.map((write, i) => sql`${sql.raw(`alongside_${i}`)} as (${write.getSQL()}), `);
+  const rows = await selectRows<{ ord: number; sequence: number; deliveries: number }>(db, sql`
+    with ${sql.join(extra)}input as (
+      select * from jsonb_to_recordset(${input}::jsonb) as x(ord int, id uuid, integrator_id uuid, type text, object_type text,
+        object_id text, api_version text, data jsonb, created_at timestamptz, patterns text[], only_subscription uuid)
+    ), seq as (
+      insert into event_sequences (object_id, last) select object_id, count(*) from input group by object_id
+      on conflict (object_id) do update set last = event_sequences.last + excluded.last
+      returning object_id, last
     ), ev as (
       insert into events (id, integrator_id, type, object_type, object_id, sequence, api_version, data, created_at)
-      select ${e.id}, ${e.integratorId}, ${e.type}, ${e.objectType}, ${e.objectId},
-             seq.last, ${e.apiVersion}, ${JSON.stringify(e.data)}::jsonb, ${at}::timestamptz
-      from seq
+      select i.id, i.integrator_id, i.type, i.object_type, i.object_id,
+             seq.last - count(*) over (partition by i.object_id) + row_number() over (partition by i.object_id order by i.ord),
+             i.api_version, i.data, i.created_at
+      from input i join seq on seq.object_id = i.object_id
       returning id, sequence
     ), queued as (
       insert into webhook_deliveries (id, integrator_id, subscription_id, event_id, event_type, status, next_attempt_at, created_at, updated_at)
-      select uuid_v7(${at}::timestamptz), ${e.integratorId}, s.id, ev.id, ${e.type}, 'pending', ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
-      from webhook_subscriptions s cross join ev
-      where s.integrator_id = ${e.integratorId} and s.enabled
-        and ${e.onlySubscriptionId === undefined ? sql`s.event_types ?| array[${patterns}]::text[]` : sql`s.id = ${e.onlySubscriptionId}`}
-      returning 1
+      select uuid_v7(i.created_at), i.integrator_id, s.id, ev.id, i.type, 'pending', i.created_at, i.created_at, i.created_at
+      from input i join ev on ev.id = i.id
+      join webhook_subscriptions s on s.integrator_id = i.integrator_id and s.enabled
+        and case when i.only_subscription is null then s.event_types ?| i.patterns else s.id = i.only_subscription end
+      returning event_id
     ), woke as (
       select pg_notify(${DELIVERY_CHANNEL}, '') from (select 1 from queued limit 1) q
     )
-    select ev.sequence, (select count(*) from queued)::int as deliveries, (select count(*) from woke)::int as woke from ev`);
-  return { sequence: Number(rows[0]!.sequence), deliveries: Number(rows[0]!.deliveries) };
+    select i.ord, ev.sequence, (select count(*) from queued q where q.event_id = ev.id)::int as deliveries, (select count(*) from woke)::int as woke
+    from input i join ev on ev.id = i.id
+    order by i.ord`);
+  return rows.map((r) => ({ sequence: Number(r.sequence), deliveries: Number(r.deliveries) }));
 }
 
 export interface EventFilter {

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
-import type { Executor } from '../database.js';
+import type { Executor, PendingWrite } from '../database.js';
 import { preparedStatement } from '../prepared.js';
 import { accountProducts, accounts, authenticators, entities, transactions, transactionTransitions, usedStampChallenges, users, wallets, type TransactionStatus, type VerificationStatus } from '../schema/index.js';
 
@@ -117,9 +117,10 @@ export async function advanceSignCount(db: Executor, integratorId: string, authe
   return updated.length === 1;
 }
 
-/** One row of a transaction's audit trail. */
-export async function insertTransactionTransition(db: Executor, row: typeof transactionTransitions.$inferInsert): Promise<void> {
-  await db.insert(transactionTransitions).values(row);
+/** Rows of transactions' audit trail, to be written with their events (appendEvents' `alongside`). */
+export function transactionTransitionsWrite(db: Executor, rows: (typeof transactionTransitions.$inferInsert)[]): PendingWrite {
+  const insert = db.insert(transactionTransitions).values(rows);
+  return { getSQL: () => insert.getSQL() };
 }
 
 const processing = preparedStatement<{ limit: number }, TransactionRow[]>('list_processing', (db) =>

@@ -1,5 +1,5 @@
-import type { Executor } from '../../db/database.js';
-import { appendEvent } from '../../db/repositories/events.js';
+import type { Executor, PendingWrite } from '../../db/database.js';
+import { appendEvents } from '../../db/repositories/events.js';
 import { API_VERSION } from '../../version.js';
 import { newId } from '../ids.js';
 import { patternsMatching, type EventType } from './catalogue.js';
@@ -26,19 +26,28 @@ export interface DomainEvent {
  * change, so the change, its event and their deliveries commit together or not at all.
  */
 export async function recordEvent(tx: Executor, e: DomainEvent): Promise<{ id: string; sequence: number }> {
-  const id = newId();
-  const data = { ...e.extra, object: e.object, ...(e.previousAttributes ? { previousAttributes: e.previousAttributes } : {}) };
-  const { sequence } = await appendEvent(tx, {
-    id,
+  const [recorded] = await recordEvents(tx, [e]);
+  return recorded!;
+}
+
+/**
+ * recordEvent for several events in one statement, in the order given (one object's events take consecutive
+ * sequence numbers). `alongside`: the change's own writes whose answer is not needed (an audit row), sent in the same
+ * statement (appendEvents).
+ */
+export async function recordEvents(tx: Executor, list: DomainEvent[], alongside: PendingWrite[] = []): Promise<{ id: string; sequence: number }[]> {
+  const rows = list.map((e) => ({
+    id: newId(),
     integratorId: e.integratorId,
     type: e.type,
     objectType: e.objectType,
     objectId: e.objectId,
     apiVersion: API_VERSION,
-    data,
+    data: { ...e.extra, object: e.object, ...(e.previousAttributes ? { previousAttributes: e.previousAttributes } : {}) },
     createdAt: e.at,
     subscriptionPatterns: patternsMatching(e.type),
     ...(e.onlySubscriptionId ? { onlySubscriptionId: e.onlySubscriptionId } : {}),
-  });
-  return { id, sequence };
+  }));
+  const appended = await appendEvents(tx, rows, alongside);
+  return rows.map((row, i) => ({ id: row.id, sequence: appended[i]!.sequence }));
 }

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database.js';
-import { insertTransactionTransition, type TransactionRow } from '../../db/repositories/transactions.js';
+import { transactionTransitionsWrite, type TransactionRow } from '../../db/repositories/transactions.js';
 import type { TransactionStatus } from '../../db/schema/index.js';
-import { recordEvent } from '../events/record-event.js';
+import { recordEvents, type DomainEvent } from '../events/record-event.js';
 import { newId } from '../ids.js';
 import { approvalsOf } from './approvals-view.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
@@ -17,13 +17,44 @@ export interface TransactionCause {
 /** The service's own moves (payouts, receipts). */
 export const WATCHER: TransactionCause = { actorType: 'system', actorId: 'transaction-watcher' };
 
+/** One transaction's creation (`from` null) or status change, as recordTransactionChanges takes it. */
+export interface TransactionChange {
+  row: TransactionRow;
+  from: TransactionStatus | null;
+  cause: TransactionCause;
+}
+
 /**
  * Records a transaction's creation (`from` null) or status change in the caller's database transaction: the audit
  * row, then the events: `transaction.created`, or `transaction.status.changed` (with the old status) and, on
  * reaching an end, `transaction.completed` or `transaction.failed`. Returns the view the events carry.
  */
 export async function recordTransactionChange(tx: Executor, row: TransactionRow, from: TransactionStatus | null, cause: TransactionCause, at: Date): Promise<TransactionView> {
-  await insertTransactionTransition(tx, {
+  const [view] = await recordTransactionChanges(tx, [{ row, from, cause }], at);
+  return view!;
+}
+
+/**
+ * recordTransactionChange for several transactions (the watcher's round): their audit rows and all their events in
+ * one statement. Views in the order of `changes`.
+ */
+export async function recordTransactionChanges(tx: Executor, changes: TransactionChange[], at: Date): Promise<TransactionView[]> {
+  const approvals = await approvalsOf(tx, changes.map((c) => c.row));
+  const views: TransactionView[] = [];
+  const events: DomainEvent[] = [];
+  for (const { row, from } of changes) {
+    const view = toTransactionView(row, approvals.get(row.id));
+    views.push(view);
+    const base = { integratorId: row.integratorId, objectType: 'transaction', objectId: row.id, object: view, at };
+    if (from === null) {
+      events.push({ ...base, type: 'transaction.created' });
+      continue;
+    }
+    events.push({ ...base, type: 'transaction.status.changed', previousAttributes: { status: from } });
+    if (row.status === 'completed') events.push({ ...base, type: 'transaction.completed' });
+    if (row.status === 'failed') events.push({ ...base, type: 'transaction.failed' });
+  }
+  const transitions = changes.map(({ row, from, cause }) => ({
     id: newId(),
     integratorId: row.integratorId,
     transactionRowId: row.id,
@@ -33,17 +64,9 @@ export async function recordTransactionChange(tx: Executor, row: TransactionRow,
     actorId: cause.actorId ?? null,
     detail: cause.detail ?? null,
     createdAt: at,
-  });
-  const view = toTransactionView(row, (await approvalsOf(tx, [row])).get(row.id));
-  const base = { integratorId: row.integratorId, objectType: 'transaction', objectId: row.id, object: view, at };
-  if (from === null) {
-    await recordEvent(tx, { ...base, type: 'transaction.created' });
-    return view;
-  }
-  await recordEvent(tx, { ...base, type: 'transaction.status.changed', previousAttributes: { status: from } });
-  if (row.status === 'completed') await recordEvent(tx, { ...base, type: 'transaction.completed' });
-  if (row.status === 'failed') await recordEvent(tx, { ...base, type: 'transaction.failed' });
-  return view;
+  }));
+  await recordEvents(tx, events, transitions.length > 0 ? [transactionTransitionsWrite(tx, transitions)] : []);
+  return views;
 }
 
 /** The integrator as its credential's public key, which transaction_transitions have always stored (credentialCause: the id). */
