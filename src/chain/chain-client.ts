@@ -1,4 +1,5 @@
 import { createPublicClient, http, type Abi, type Address, type ContractFunctionArgs, type ContractFunctionName, type ContractFunctionReturnType, type Hash, type Hex, type Log, type PublicClient, type TransactionReceipt, type TransactionSerializable } from 'viem';
+import { getHttpRpcClient, type HttpRpcClient } from 'viem/utils';
 import { rpcFetch } from './rpc-fetch.js';
 
 /** Why an RPC call failed, in the terms the API reports (docs: transactions). */
@@ -110,6 +111,8 @@ export class ChainClient {
    * batch on the next timer tick): a watcher round's receipts.
    */
   private readonly batched: PublicClient;
+  /** The node's JSON-RPC over HTTP without viem's client: explicit batches (readBatch). */
+  private readonly rpc: HttpRpcClient;
 
   constructor(
     readonly chainId: number,
@@ -119,6 +122,7 @@ export class ChainClient {
     const fetchFn = rpcFetch();
     this.client = createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0, fetchFn }) });
     this.batched = createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0, fetchFn, batch: { batchSize: 100 } }) });
+    this.rpc = getHttpRpcClient(url, { timeout: timeoutMs, fetchFn });
   }
 
   /** eth_sendRawTransaction; throws RpcFailure. */
@@ -171,19 +175,40 @@ export class ChainClient {
    * refused. Throws RpcFailure.
    */
   async preflight(from: Address, tx: TransactionSerializable): Promise<void> {
-    let balance: bigint;
-    let mined: number;
+    // One JSON-RPC batch of this request's two reads, sent by itself: viem's batching would take in other
+    // requests' calls of the same tick and wait on a timer tick.
+    const [balance, mined] = await this.readBatch([
+      { method: 'eth_getBalance', params: [from, 'latest'] },
+      { method: 'eth_getTransactionCount', params: [from, 'latest'] },
+    ]);
+    if (tx.nonce !== undefined && tx.nonce < Number(mined)) throw new RpcFailure('nonce_too_low', `nonce ${tx.nonce} is below the sender's next nonce ${mined}`);
+    const feeCap = ('maxFeePerGas' in tx ? tx.maxFeePerGas : undefined) ?? ('gasPrice' in tx ? tx.gasPrice : undefined) ?? 0n;
+    const cost = (tx.value ?? 0n) + (tx.gas ?? 0n) * feeCap;
+    if (balance! < cost) throw new RpcFailure('insufficient_funds', `insufficient funds for gas * price + value: balance ${balance}, cost ${cost}`);
+  }
+
+  /**
+   * Reads whose answers are quantities, as one JSON-RPC batch (one HTTP request): the answers in the order asked.
+   * Throws RpcFailure: the first error answer classified, rpc_error for an answer that is not a batch of quantities.
+   */
+  private async readBatch(calls: { method: string; params: unknown[] }[]): Promise<bigint[]> {
+    let answers: unknown;
     try {
-      // Two requests, not one batch: a batch would take in other requests' calls of the same tick (viem batches per
-      // transport), and a request's checks would wait on a timer tick.
-      [balance, mined] = await Promise.all([this.client.getBalance({ address: from }), this.client.getTransactionCount({ address: from, blockTag: 'latest' })]);
+      answers = await this.rpc.request({ body: calls.map((call, id) => ({ ...call, id })) });
     } catch (err) {
       throw classifyRpcError(err);
     }
-    if (tx.nonce !== undefined && tx.nonce < mined) throw new RpcFailure('nonce_too_low', `nonce ${tx.nonce} is below the sender's next nonce ${mined}`);
-    const feeCap = ('maxFeePerGas' in tx ? tx.maxFeePerGas : undefined) ?? ('gasPrice' in tx ? tx.gasPrice : undefined) ?? 0n;
-    const cost = (tx.value ?? 0n) + (tx.gas ?? 0n) * feeCap;
-    if (balance < cost) throw new RpcFailure('insufficient_funds', `insufficient funds for gas * price + value: balance ${balance}, cost ${cost}`);
+    const list = (Array.isArray(answers) ? answers : []) as ({ id?: unknown; result?: unknown; error?: { message?: unknown } } | null)[];
+    // A node that refuses the batch answers it with one error, without an id (viem hands it back for each call).
+    const whole = list.find((a) => a?.error && a.id === null);
+    if (whole) throw classifyRpcError(new Error(String(whole.error!.message)));
+    const byId = new Map(list.map((a) => [a?.id, a]));
+    return calls.map((call, id) => {
+      const answer = byId.get(id);
+      if (answer?.error) throw classifyRpcError(new Error(`${call.method}: ${String(answer.error.message)}`));
+      if (typeof answer?.result !== 'string' || !/^0x[0-9a-fA-F]+$/.test(answer.result)) throw new RpcFailure('rpc_error', `${call.method}: the node's answer is not a quantity`);
+      return BigInt(answer.result);
+    });
   }
 
   /** The next nonce of an address counting its pending transactions (eth_getTransactionCount "pending"). */

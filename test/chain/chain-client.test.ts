@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { serializeTransaction, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -99,6 +102,69 @@ describe('chain client against real anvil nodes (chain ids 1 and 8453)', () => {
     await eventually(() => client.receipt(firstHash), (r) => r !== null, 'the first transfer mined');
     const again = await signWithCustodyKey(secrets, rich.privateKeySealed, rich.walletId, parseUnsignedTransaction(transfer(1, 0, 2n)));
     await assert.rejects(client.broadcast(again), (err: RpcFailure) => err instanceof RpcFailure && err.code === 'nonce_too_low');
+  });
+
+  it('preflight: balance and mined count in one HTTP request, refusing what the node would refuse at once', async () => {
+    const bodies: unknown[] = [];
+    const counting = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', async () => {
+        bodies.push(JSON.parse(Buffer.concat(chunks).toString()));
+        const answer = await fetch(base.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
+        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(Buffer.from(await answer.arrayBuffer()));
+      });
+    });
+    counting.listen(0, '127.0.0.1');
+    await once(counting, 'listening');
+    try {
+      const client = new ChainClient(8453, `http://127.0.0.1:${(counting.address() as AddressInfo).port}`, 5_000);
+      const wallet = await fundedWallet(base);
+      await client.preflight(wallet.address as Hex, parseUnsignedTransaction(transfer(8453, 0)));
+      assert.equal(bodies.length, 1, 'one request');
+      assert.deepEqual(
+        (bodies[0] as { method: string }[]).map((b) => b.method),
+        ['eth_getBalance', 'eth_getTransactionCount'],
+      );
+      const hash = await client.broadcast(await signWithCustodyKey(secrets, wallet.privateKeySealed, wallet.walletId, parseUnsignedTransaction(transfer(8453, 0))));
+      await eventually(() => client.receipt(hash), (r) => r !== null, 'the transfer mined');
+      await assert.rejects(client.preflight(wallet.address as Hex, parseUnsignedTransaction(transfer(8453, 0))), (err: RpcFailure) => err instanceof RpcFailure && err.code === 'nonce_too_low');
+      await client.preflight(wallet.address as Hex, parseUnsignedTransaction(transfer(8453, 1)));
+      await assert.rejects(client.preflight(wallet.address as Hex, parseUnsignedTransaction(transfer(8453, 1, 2n * ETH))), (err: RpcFailure) => err instanceof RpcFailure && err.code === 'insufficient_funds');
+    } finally {
+      counting.close();
+    }
+  });
+
+  it('preflight: a node’s error answers and nonsense are its failures, never a pass', async () => {
+    let answer: (body: { id: number; method: string }[]) => unknown = () => null;
+    const fake = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer(JSON.parse(Buffer.concat(chunks).toString()) as { id: number; method: string }[]))));
+    });
+    fake.listen(0, '127.0.0.1');
+    await once(fake, 'listening');
+    try {
+      const client = new ChainClient(8453, `http://127.0.0.1:${(fake.address() as AddressInfo).port}`, 2_000);
+      const check = () => client.preflight(privateKeyToAccount(generatePrivateKey()).address, parseUnsignedTransaction(transfer(8453, 0)));
+      const rejects = (code: string) => assert.rejects(check(), (err: RpcFailure) => err instanceof RpcFailure && err.code === code);
+      // Answers in any order, matched by id.
+      answer = (body) => body.map((b) => ({ jsonrpc: '2.0', id: b.id, result: b.method === 'eth_getBalance' ? '0xde0b6b3a7640000' : '0x0' })).reverse();
+      await check();
+      answer = (body) => body.map((b) => ({ jsonrpc: '2.0', id: b.id, result: b.method === 'eth_getBalance' ? '0x0' : '0x0' })).reverse();
+      await rejects('insufficient_funds');
+      answer = (body) => body.map((b, i) => (i === 1 ? { jsonrpc: '2.0', id: b.id, error: { code: -32000, message: 'header not found' } } : { jsonrpc: '2.0', id: b.id, result: '0x1' }));
+      await rejects('rpc_error');
+      answer = () => ({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are not supported' } });
+      await rejects('transaction_rejected');
+      answer = (body) => body.map((b) => ({ jsonrpc: '2.0', id: b.id, result: 12 }));
+      await rejects('rpc_error');
+      answer = (body) => [{ jsonrpc: '2.0', id: body[0]!.id, result: '0x1' }];
+      await rejects('rpc_error');
+    } finally {
+      fake.close();
+    }
   });
 
   it('refuses malformed, signed and chain-less transactions before any signing', () => {
