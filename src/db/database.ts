@@ -23,14 +23,6 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 export type Executor = Db | Tx;
 
 /**
- * A write built but not run, whose answer nobody needs (an audit row): a repository sends it inside a statement it
- * runs anyway (appendEvents), saving a round trip. Not a promise: it runs only there.
- */
-export interface PendingWrite {
-  getSQL(): SQL;
-}
-
-/**
  * The rows of a raw SQL statement. Both drivers answer `{ rows }`, but the driver-neutral Db type cannot say so:
  * the one cast lives here.
  */

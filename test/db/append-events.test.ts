@@ -4,6 +4,7 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { events, integrators, webhookDeliveries } from '../../src/db/schema/index.js';
 import { recordEvent, recordEvents, type DomainEvent } from '../../src/domain/events/record-event.js';
 import { newId } from '../../src/domain/ids.js';
+import { unchecked } from '../../src/domain/checked-writes.js';
 import { createSubscription } from '../../src/domain/webhooks/subscriptions.js';
 import { backends } from '../harness/backends.js';
 import { startServer, type TestServer } from '../harness/server.js';
@@ -59,7 +60,7 @@ for (const backend of backends()) {
       const db = server.database.db;
       const objectId = newId();
       const name = `alongside ${objectId}`;
-      const alongside = { getSQL: () => sql`update ${integrators} set name = ${name} where id = ${integratorId}` };
+      const alongside = unchecked({ getSQL: () => sql`update ${integrators} set name = ${name} where id = ${integratorId} returning 1` });
       const rollback = new Error('roll back');
       await assert.rejects(
         db.transaction(async (tx) => {
@@ -74,7 +75,7 @@ for (const backend of backends()) {
       const [recorded] = await recordEvents(db, [event(objectId, 'transaction.created', 0)], [alongside]);
       assert.equal(recorded!.sequence, 1);
       assert.equal((await db.select().from(integrators).where(eq(integrators.id, integratorId)))[0]!.name, name);
-      assert.deepEqual(await recordEvents(db, [], [{ getSQL: () => sql`update ${integrators} set name = 'none' where id = ${integratorId}` }]), []);
+      assert.deepEqual(await recordEvents(db, [], [unchecked({ getSQL: () => sql`update ${integrators} set name = 'none' where id = ${integratorId} returning 1` })]), []);
       assert.equal((await db.select().from(integrators).where(eq(integrators.id, integratorId)))[0]!.name, 'none', 'without events the writes still run');
     });
   });

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
-import { selectRows, type Executor, type PendingWrite } from '../database.js';
+import { selectRows, type Executor } from '../database.js';
+import { runWrites, writesAsCtes, type PendingWrite } from '../pending-writes.js';
 import { events } from '../schema/index.js';
 import { DELETE_BATCH, deleteBounded } from './bounded-delete.js';
 
@@ -29,22 +30,19 @@ export const DELIVERY_CHANNEL = 'webhook_deliveries';
  * subscription of the integrator that selects its type (the outbox), notifying workers when there is one.
  */
 export async function appendEvent(db: Executor, e: EventInsert): Promise<{ sequence: number; deliveries: number }> {
-  const [appended] = await appendEvents(db, [e]);
-  return appended!;
+  const { events: appended } = await appendEvents(db, [e]);
+  return appended[0]!;
 }
 
 /**
  * Appends several events in one statement (one round trip, however many): each takes its object's next sequence
  * number in the order given (one object's events get consecutive numbers), and their deliveries are queued as
- * appendEvent queues them. `alongside`: further writes that belong to the same change (an audit row), run by the
- * same statement as data-modifying CTEs, so a change, its audit row and its events cost one statement. Answers in
- * the order of `list`.
+ * appendEvent queues them. `alongside`: further writes of the same change (its audit row, the approval it used),
+ * run by the same statement (pending-writes.ts); `alongsideCounts` are the rows each affected. Events answer in the
+ * order of `list`.
  */
-export async function appendEvents(db: Executor, list: EventInsert[], alongside: PendingWrite[] = []): Promise<{ sequence: number; deliveries: number }[]> {
-  if (list.length === 0) {
-    for (const write of alongside) await db.execute(write.getSQL());
-    return [];
-  }
+export async function appendEvents(db: Executor, list: EventInsert[], alongside: PendingWrite[] = []): Promise<{ events: { sequence: number; deliveries: number }[]; alongsideCounts: number[] }> {
+  if (list.length === 0) return { events: [], alongsideCounts: await runWrites(db, alongside) };
   const input = JSON.stringify(
     list.map((e, ord) => ({
       ord,
@@ -60,9 +58,11 @@ export async function appendEvents(db: Executor, list: EventInsert[], alongside:
       only_subscription: e.onlySubscriptionId ?? null,
     })),
   );
-  const extra = alongside.map((write, i) => sql`${sql.raw(`alongside_${i}`)} as (${write.getSQL()}), `);
-  const rows = await selectRows<{ ord: number; sequence: number; deliveries: number }>(db, sql`
-    with ${sql.join(extra)}input as (
+  const writes = writesAsCtes(alongside, 'alongside');
+  const rows = await selectRows<{ ord: number; sequence: number; deliveries: number; alongside: number[] }>(db, sql`
+    with ${sql.join(
+      writes.ctes.map((cte) => sql`${cte}, `),
+    )}input as (
       select * from jsonb_to_recordset(${input}::jsonb) as x(ord int, id uuid, integrator_id uuid, type text, object_type text,
         object_id text, api_version text, data jsonb, created_at timestamptz, patterns text[], only_subscription uuid)
     ), seq as (
@@ -86,10 +86,14 @@ export async function appendEvents(db: Executor, list: EventInsert[], alongside:
     ), woke as (
       select pg_notify(${DELIVERY_CHANNEL}, '') from (select 1 from queued limit 1) q
     )
-    select i.ord, ev.sequence, (select count(*) from queued q where q.event_id = ev.id)::int as deliveries, (select count(*) from woke)::int as woke
+    select i.ord, ev.sequence, (select count(*) from queued q where q.event_id = ev.id)::int as deliveries, (select count(*) from woke)::int as woke,
+      array[${writes.counts.length > 0 ? sql.join(writes.counts, sql`, `) : sql``}]::int[] as alongside
     from input i join ev on ev.id = i.id
     order by i.ord`);
-  return rows.map((r) => ({ sequence: Number(r.sequence), deliveries: Number(r.deliveries) }));
+  return {
+    events: rows.map((r) => ({ sequence: Number(r.sequence), deliveries: Number(r.deliveries) })),
+    alongsideCounts: (rows[0]?.alongside ?? []).map(Number),
+  };
 }
 
 export interface EventFilter {

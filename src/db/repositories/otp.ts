@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
+import { pendingWrite, type PendingWrite } from '../pending-writes.js';
 import { otpApprovalTokens, otpCodes, sandboxOtpOutbox } from '../schema/index.js';
 
 export type OtpCodeRow = typeof otpCodes.$inferSelect;
@@ -70,15 +71,15 @@ export async function findApprovalToken(db: Executor, integratorId: string, toke
   return row;
 }
 
-/** Marks the token used by a transaction; false when another request used it first. */
-/** Marks the token used by a transaction row or a member action; false when it was used already. */
-export async function useApprovalToken(db: Executor, id: string, target: { transactionRowId: string } | { activity: string; subjectId: string }, at: Date): Promise<boolean> {
-  const updated = await db
-    .update(otpApprovalTokens)
-    .set({ usedAt: at, ...target })
-    .where(and(eq(otpApprovalTokens.id, id), isNull(otpApprovalTokens.usedAt)))
-    .returning({ id: otpApprovalTokens.id });
-  return updated.length === 1;
+/** Marks the token used by a transaction row or a member action: affects no row when it was used already. */
+export function useApprovalTokenWrite(db: Executor, id: string, target: { transactionRowId: string } | { activity: string; subjectId: string }, at: Date): PendingWrite {
+  return pendingWrite(
+    db
+      .update(otpApprovalTokens)
+      .set({ usedAt: at, ...target })
+      .where(and(eq(otpApprovalTokens.id, id), isNull(otpApprovalTokens.usedAt)))
+      .returning({ id: otpApprovalTokens.id }),
+  );
 }
 
 export async function insertOutboxMessage(db: Executor, row: typeof sandboxOtpOutbox.$inferInsert): Promise<void> {

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
-import type { Executor, PendingWrite } from '../database.js';
+import type { Executor } from '../database.js';
+import { pendingWrite, type PendingWrite } from '../pending-writes.js';
 import { preparedStatement } from '../prepared.js';
 import { accountProducts, accounts, authenticators, entities, transactions, transactionTransitions, usedStampChallenges, users, wallets, type TransactionStatus, type VerificationStatus } from '../schema/index.js';
 
@@ -101,26 +102,25 @@ export async function insertTransaction(db: Executor, row: typeof transactions.$
   return created;
 }
 
-/** False when the challenge was used already. */
-export async function useChallenge(db: Executor, row: typeof usedStampChallenges.$inferInsert): Promise<boolean> {
-  const inserted = await db.insert(usedStampChallenges).values(row).onConflictDoNothing().returning({ challenge: usedStampChallenges.challenge });
-  return inserted.length === 1;
+/** Marks a stamp's challenge used: affects no row when it was used already (the unique key; a racing user waits). */
+export function useChallengeWrite(db: Executor, row: typeof usedStampChallenges.$inferInsert): PendingWrite {
+  return pendingWrite(db.insert(usedStampChallenges).values(row).onConflictDoNothing().returning({ challenge: usedStampChallenges.challenge }));
 }
 
-/** Compare-and-set of the signature counter (docs/passkeys.md); false when another request moved it first. */
-export async function advanceSignCount(db: Executor, integratorId: string, authenticatorId: string, from: number, to: number): Promise<boolean> {
-  const updated = await db
-    .update(authenticators)
-    .set({ signCount: to })
-    .where(and(eq(authenticators.integratorId, integratorId), eq(authenticators.id, authenticatorId), eq(authenticators.signCount, from)))
-    .returning({ id: authenticators.id });
-  return updated.length === 1;
+/** Compare-and-set of the signature counter (docs/passkeys.md): affects no row when another request moved it first. */
+export function advanceSignCountWrite(db: Executor, integratorId: string, authenticatorId: string, from: number, to: number): PendingWrite {
+  return pendingWrite(
+    db
+      .update(authenticators)
+      .set({ signCount: to })
+      .where(and(eq(authenticators.integratorId, integratorId), eq(authenticators.id, authenticatorId), eq(authenticators.signCount, from)))
+      .returning({ id: authenticators.id }),
+  );
 }
 
 /** Rows of transactions' audit trail, to be written with their events (appendEvents' `alongside`). */
 export function transactionTransitionsWrite(db: Executor, rows: (typeof transactionTransitions.$inferInsert)[]): PendingWrite {
-  const insert = db.insert(transactionTransitions).values(rows);
-  return { getSQL: () => insert.getSQL() };
+  return pendingWrite(db.insert(transactionTransitions).values(rows).returning({ id: transactionTransitions.id }));
 }
 
 const processing = preparedStatement<{ limit: number }, TransactionRow[]>('list_processing', (db) =>

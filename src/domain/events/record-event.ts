@@ -1,4 +1,5 @@
-import type { Executor, PendingWrite } from '../../db/database.js';
+import type { Executor } from '../../db/database.js';
+import { checkWrites, type CheckedWrite } from '../checked-writes.js';
 import { appendEvents } from '../../db/repositories/events.js';
 import { API_VERSION } from '../../version.js';
 import { newId } from '../ids.js';
@@ -32,10 +33,10 @@ export async function recordEvent(tx: Executor, e: DomainEvent): Promise<{ id: s
 
 /**
  * recordEvent for several events in one statement, in the order given (one object's events take consecutive
- * sequence numbers). `alongside`: the change's own writes whose answer is not needed (an audit row), sent in the same
- * statement (appendEvents).
+ * sequence numbers). `alongside`: the change's own writes (its audit row, the approval it used), sent in the same
+ * statement and checked after it (a failed check throws: the caller's transaction rolls everything back).
  */
-export async function recordEvents(tx: Executor, list: DomainEvent[], alongside: PendingWrite[] = []): Promise<{ id: string; sequence: number }[]> {
+export async function recordEvents(tx: Executor, list: DomainEvent[], alongside: CheckedWrite[] = []): Promise<{ id: string; sequence: number }[]> {
   const rows = list.map((e) => ({
     id: newId(),
     integratorId: e.integratorId,
@@ -48,6 +49,11 @@ export async function recordEvents(tx: Executor, list: DomainEvent[], alongside:
     subscriptionPatterns: patternsMatching(e.type),
     ...(e.onlySubscriptionId ? { onlySubscriptionId: e.onlySubscriptionId } : {}),
   }));
-  const appended = await appendEvents(tx, rows, alongside);
-  return rows.map((row, i) => ({ id: row.id, sequence: appended[i]!.sequence }));
+  const appended = await appendEvents(
+    tx,
+    rows,
+    alongside.map((w) => w.write),
+  );
+  checkWrites(alongside, appended.alongsideCounts);
+  return rows.map((row, i) => ({ id: row.id, sequence: appended.events[i]!.sequence }));
 }

@@ -1,9 +1,10 @@
-import { findApprovalToken, useApprovalToken } from '../../db/repositories/otp.js';
+import { findApprovalToken, useApprovalTokenWrite } from '../../db/repositories/otp.js';
+import { runCheckedWrites } from '../checked-writes.js';
 import type { MutationContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { APPROVAL_TOKEN_PREFIX, approvalTokenHash } from '../otp/otp.js';
 import type { TransactionView } from './transaction-view.js';
-import { sendTransaction, type Approve, type SendTransactionInput, type TransactionDeps } from './send-transaction.js';
+import { sendTransaction, type Approval, type Approve, type SendTransactionInput, type TransactionDeps } from './send-transaction.js';
 
 export interface SendTransactionOtpInput extends SendTransactionInput {
   approvalToken: string;
@@ -20,13 +21,20 @@ export function otpApproval(approvalToken: string): Approve {
     if (token.usedAt) throw reuse();
     if (token.userId !== userId) throw invalidToken('user_mismatch', 'approvalToken was issued to another user than the approving one (the account’s user, or actingUserId)');
     if (token.expiresAt.getTime() <= ctx.now.getTime()) throw invalidToken('expired', `approvalToken expired at ${token.expiresAt.toISOString()}; verify a new code`);
+    // Guarded on used_at: of two requests racing with one token, the second waits and then finds it used.
+    const writes: Approval['writes'] = (tx, target) => [
+      {
+        write: useApprovalTokenWrite(tx, token.id, target, ctx.now),
+        check(n) {
+          if (n !== 1) throw reuse();
+        },
+      },
+    ];
     return {
       kind: 'otp',
       authenticatorId: null,
-      async use(tx, target) {
-        // Guarded on used_at: of two requests racing with one token, the second waits here and then finds it used.
-        if (!(await useApprovalToken(tx, token.id, target, ctx.now))) throw reuse();
-      },
+      writes,
+      use: (tx, target) => runCheckedWrites(tx, writes(tx, target)),
       async recheck() {
         if ((await findApprovalToken(ctx.db.db, ctx.actor.integratorId, token.tokenHash))?.usedAt) throw reuse();
       },

@@ -1,9 +1,10 @@
 import { parseStamp, stampChallenge, stampedBodyText, verifyStamp } from '../../crypto/webauthn/stamp.js';
-import { advanceSignCount, findUserAuthenticator, isChallengeUsed, useChallenge } from '../../db/repositories/transactions.js';
+import { advanceSignCountWrite, findUserAuthenticator, isChallengeUsed, useChallengeWrite } from '../../db/repositories/transactions.js';
+import { runCheckedWrites } from '../checked-writes.js';
 import type { MutationContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import type { TransactionView } from './transaction-view.js';
-import { sendTransaction, type Approve, type SendTransactionInput, type TransactionDeps } from './send-transaction.js';
+import { sendTransaction, type Approval, type Approve, type SendTransactionInput, type TransactionDeps } from './send-transaction.js';
 
 export interface SendTransactionPasskeyInput extends SendTransactionInput {
   webAuthnStamp: string;
@@ -37,17 +38,30 @@ export function passkeyApproval(webAuthnStamp: string): Approve {
     // A verified stamp's challenge is the body's (verifyStamp checks it).
     if (authenticator.challengeUsed) throw reuse();
 
+    const writes: Approval['writes'] = (tx, target) => [
+      {
+        // Unique: of two requests racing with one stamp, the second waits here and then finds it used.
+        write: useChallengeWrite(tx, { challenge: verified.challenge, integratorId: ctx.actor.integratorId, authenticatorId: authenticator.id, ...target, createdAt: ctx.now }),
+        check(n) {
+          if (n !== 1) throw reuse();
+        },
+      },
+      ...(verified.signCount === authenticator.signCount
+        ? []
+        : [
+            {
+              write: advanceSignCountWrite(tx, ctx.actor.integratorId, authenticator.id, authenticator.signCount, verified.signCount),
+              check(n: number) {
+                if (n !== 1) throw invalidStamp('counter_regression', 'The passkey’s signature counter moved meanwhile (a concurrent request); stamp the body again');
+              },
+            },
+          ]),
+    ];
     return {
       kind: 'passkey',
       authenticatorId: authenticator.id,
-      async use(tx, target) {
-        // Unique: of two requests racing with one stamp, the second waits here and then finds it used.
-        const used = await useChallenge(tx, { challenge: verified.challenge, integratorId: ctx.actor.integratorId, authenticatorId: authenticator.id, ...target, createdAt: ctx.now });
-        if (!used) throw reuse();
-        if (verified.signCount !== authenticator.signCount && !(await advanceSignCount(tx, ctx.actor.integratorId, authenticator.id, authenticator.signCount, verified.signCount))) {
-          throw invalidStamp('counter_regression', 'The passkey’s signature counter moved meanwhile (a concurrent request); stamp the body again');
-        }
-      },
+      writes,
+      use: (tx, target) => runCheckedWrites(tx, writes(tx, target)),
       async recheck() {
         if (await isChallengeUsed(ctx.db.db, ctx.actor.integratorId, verified.challenge)) throw reuse();
       },

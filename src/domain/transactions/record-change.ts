@@ -2,6 +2,7 @@ import type { Executor } from '../../db/database.js';
 import { transactionTransitionsWrite, type TransactionRow } from '../../db/repositories/transactions.js';
 import type { TransactionStatus } from '../../db/schema/index.js';
 import { recordEvents, type DomainEvent } from '../events/record-event.js';
+import { unchecked, type CheckedWrite } from '../checked-writes.js';
 import { newId } from '../ids.js';
 import { approvalsOf } from './approvals-view.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
@@ -29,16 +30,17 @@ export interface TransactionChange {
  * row, then the events: `transaction.created`, or `transaction.status.changed` (with the old status) and, on
  * reaching an end, `transaction.completed` or `transaction.failed`. Returns the view the events carry.
  */
-export async function recordTransactionChange(tx: Executor, row: TransactionRow, from: TransactionStatus | null, cause: TransactionCause, at: Date): Promise<TransactionView> {
-  const [view] = await recordTransactionChanges(tx, [{ row, from, cause }], at);
+export async function recordTransactionChange(tx: Executor, row: TransactionRow, from: TransactionStatus | null, cause: TransactionCause, at: Date, also: CheckedWrite[] = []): Promise<TransactionView> {
+  const [view] = await recordTransactionChanges(tx, [{ row, from, cause }], at, also);
   return view!;
 }
 
 /**
  * recordTransactionChange for several transactions (the watcher's round): their audit rows and all their events in
- * one statement. Views in the order of `changes`.
+ * one statement, with `also`, further writes of the same change (the approval it used up), checked after it.
+ * Views in the order of `changes`.
  */
-export async function recordTransactionChanges(tx: Executor, changes: TransactionChange[], at: Date): Promise<TransactionView[]> {
+export async function recordTransactionChanges(tx: Executor, changes: TransactionChange[], at: Date, also: CheckedWrite[] = []): Promise<TransactionView[]> {
   const approvals = await approvalsOf(tx, changes.map((c) => c.row));
   const views: TransactionView[] = [];
   const events: DomainEvent[] = [];
@@ -65,7 +67,7 @@ export async function recordTransactionChanges(tx: Executor, changes: Transactio
     detail: cause.detail ?? null,
     createdAt: at,
   }));
-  await recordEvents(tx, events, transitions.length > 0 ? [transactionTransitionsWrite(tx, transitions)] : []);
+  await recordEvents(tx, events, [...(transitions.length > 0 ? [unchecked(transactionTransitionsWrite(tx, transitions))] : []), ...also]);
   return views;
 }
 

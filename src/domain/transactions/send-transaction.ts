@@ -6,6 +6,7 @@ import type { Executor, Tx } from '../../db/database.js';
 import { countRoles, findMember, type MemberRow } from '../../db/repositories/members.js';
 import { findSigningContext, findTransaction, insertTransaction, moveTransaction, type AccountRowWithStatus, type TransactionRow } from '../../db/repositories/transactions.js';
 import { canonicalJson } from '../canonical-json.js';
+import type { CheckedWrite } from '../checked-writes.js';
 import { requireChain } from '../chains.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, invalidFields, notFound, type FieldError } from '../errors.js';
@@ -52,6 +53,11 @@ export interface Approval {
   authenticatorId: string | null;
   /** Marks the approval used by what it approved; throws when a concurrent request used it first. */
   use(tx: Tx, target: ApprovalTarget): Promise<void>;
+  /**
+   * `use` as writes to send with the change's own (checked-writes.ts): one round trip for the change, its events and
+   * the approval; their checks throw what `use` throws.
+   */
+  writes(tx: Tx, target: ApprovalTarget): CheckedWrite[];
   /**
    * Throws the reuse problem when a concurrent request has used the approval since it was checked. Asked when the
    * node refuses the pre-flight: the concurrent request may have spent the nonce, and its use is the real answer.
@@ -222,8 +228,8 @@ export async function sendTransaction(
         ? await moveTransaction(tx, prepared.id, 'created', { ...approved, ...signedFields })
         : await insertTransaction(tx, { ...approved, ...signedFields, ...newRowFields(rowId, account.id, wallet, chainId, unsigned), createdAt: ctx.now });
       if (!row) throw new TransactionIdTaken();
-      await approval.use(tx, { transactionRowId: rowId });
-      const view = await recordTransactionChange(tx, row, prepared ? 'created' : null, cause, ctx.now);
+      // The approval is used up by the statement that records the change and its event.
+      const view = await recordTransactionChange(tx, row, prepared ? 'created' : null, cause, ctx.now, approval.writes(tx, { transactionRowId: rowId }));
       unsent = { rowId, chainId, signed, transactionHash };
       return { created: true, transaction: view };
     });
