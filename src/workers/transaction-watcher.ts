@@ -2,7 +2,7 @@ import type { Hash, Hex } from 'viem';
 import { RpcFailure, type ChainClient, type ChainRegistry, type ReceiptView } from '../chain/chain-client.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
-import { listExpiredDeposits, listExpiredPreparations, listProcessing, listStaleProposals, moveTransaction, type TransactionRow } from '../db/repositories/transactions.js';
+import { listExpiredDeposits, listExpiredPreparations, listProcessing, listStaleProposals, settleProcessing, type TransactionRow } from '../db/repositories/transactions.js';
 import { recordTransactionChanges, WATCHER, type TransactionChange } from '../domain/transactions/record-change.js';
 import type { FailureReason, StoredVaultCall } from '../domain/transactions/transaction-view.js';
 import { settledVaultCall } from '../domain/vaults/settlement.js';
@@ -221,9 +221,10 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
   }
 
   /**
-   * A round's settlements in one database transaction, their audit rows and events in one statement
-   * (recordTransactionChanges): one at a time, six statements each kept the watcher behind the submissions under load
-   * (docs/benchmarks.md#transactions). If the batch fails, each is tried on its own, so one bad row holds up no other.
+   * A round's settlements in one database transaction of four statements however many there are: one update, their
+   * audit rows and events in one statement (recordTransactionChanges), begin and commit. One at a time, six
+   * statements each kept the watcher behind the submissions under load (docs/benchmarks.md#transactions). If the
+   * batch fails, each is tried on its own, so one bad row holds up no other.
    */
   async function settleAll(settlements: Settlement[]): Promise<void> {
     if (settlements.length === 0) return;
@@ -241,24 +242,22 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
 
   async function settle(settlements: Settlement[]): Promise<void> {
     const now = clock();
+    // A withdrawal's crypto in the treasury is half of it: the fiat payout to the bank account starts now.
+    const payingOut = (s: Settlement) => s.row.kind === 'withdrawal' && s.status === 'completed';
     await database.db.transaction(async (tx) => {
+      const moved = await settleProcessing(
+        tx,
+        settlements.map((s) => ({ id: s.row.id, status: payingOut(s) ? 'funds_in_transfer' : s.status, receipt: s.receipt, failureReason: s.failureReason, vault: s.vault })),
+        now,
+      );
+      const byId = new Map(moved.map((row) => [row.id, row]));
       const changes: TransactionChange[] = [];
-      for (const { row, ...outcome } of settlements) {
-        // A withdrawal's crypto in the treasury is half of it: the fiat payout to the bank account starts now.
-        const payingOut = row.kind === 'withdrawal' && outcome.status === 'completed';
-        const updated = await moveTransaction(tx, row.id, 'processing', {
-          status: payingOut ? 'funds_in_transfer' : outcome.status,
-          ...(outcome.receipt ? { receipt: outcome.receipt } : {}),
-          ...(outcome.failureReason ? { failureReason: outcome.failureReason } : {}),
-          ...(outcome.vault ? { vault: outcome.vault } : {}),
-          // Mined, or failed: never sent again.
-          signedRaw: null,
-          updatedAt: now,
-        });
+      for (const s of settlements) {
+        const updated = byId.get(s.row.id);
         // Moved meanwhile by another watcher (another server process): recorded there.
         if (!updated) continue;
-        if (payingOut) await initiatePayout(tx, updated, now);
-        changes.push({ row: updated, from: 'processing', cause: { ...WATCHER, detail: outcome.failureReason ?? `mined in block ${outcome.receipt?.blockNumber}` } });
+        if (payingOut(s)) await initiatePayout(tx, updated, now);
+        changes.push({ row: updated, from: 'processing', cause: { ...WATCHER, detail: s.failureReason ?? `mined in block ${s.receipt?.blockNumber}` } });
       }
       await recordTransactionChanges(tx, changes, now);
     });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { transactions } from '../../src/db/schema/index.js';
 import { DROPPED_AFTER_MS } from '../../src/workers/transaction-watcher.js';
 import type { Anvil } from '../harness/anvil.js';
@@ -97,6 +97,43 @@ for (const backend of backends()) {
       const done = await eventually(() => read(transactionId), (r) => r.body.status !== 'processing', 'the receipt', 15_000);
       assert.equal(done.body.status, 'completed', done.text);
       assert.equal(done.body.transactionReceipt.transactionHash, hash);
+    });
+
+    it('a round settles its transactions together; one that cannot be settled holds up none of the others', async () => {
+      const sent = [await submit(), await submit(), await submit()];
+      const stuck = sent[1]!;
+      // A fault in settling one row (its audit row refused), as a bug or a bad row would be.
+      await server.database.db.execute(
+        sql.raw(`create function refuse_transition() returns trigger language plpgsql as $$
+          begin if new.transaction_row_id = '${stuck.rowId}' then raise exception 'this transaction cannot be settled'; end if; return new; end $$`),
+      );
+      await server.database.db.execute(sql.raw('create trigger refuse_transition before insert on transaction_transitions for each row execute function refuse_transition()'));
+      try {
+        await base.rpc('evm_mine', []);
+        for (const t of [sent[0]!, sent[2]!]) await eventually(() => read(t.transactionId), (r) => r.body.status === 'completed', 'the others settled', 15_000);
+        await server.watcher!.nextRound();
+        assert.equal((await read(stuck.transactionId)).body.status, 'processing', 'the faulty one waits for a later round');
+        for (const t of [sent[0]!, sent[2]!]) {
+          assert.deepEqual(
+            (await eventsFor(server.database, t.rowId)).map((e) => [e.sequence, e.type]),
+            [
+              [1, 'transaction.created'],
+              [2, 'transaction.status.changed'],
+              [3, 'transaction.completed'],
+            ],
+          );
+        }
+        assert.deepEqual((await eventsFor(server.database, stuck.rowId)).map((e) => e.type), ['transaction.created'], 'nothing of the failed batch was kept');
+      } finally {
+        await server.database.db.execute(sql.raw('drop trigger refuse_transition on transaction_transitions'));
+        await server.database.db.execute(sql.raw('drop function refuse_transition()'));
+      }
+      const done = await eventually(() => read(stuck.transactionId), (r) => r.body.status !== 'processing', 'the faulty one settled once it can be', 15_000);
+      assert.equal(done.body.status, 'completed', done.text);
+      assert.deepEqual(
+        (await eventsFor(server.database, stuck.rowId)).map((e) => e.type),
+        ['transaction.created', 'transaction.status.changed', 'transaction.completed'],
+      );
     });
   });
 }

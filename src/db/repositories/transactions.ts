@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { pendingWrite, type PendingWrite } from '../pending-writes.js';
 import { preparedStatement } from '../prepared.js';
@@ -149,6 +149,38 @@ export async function moveTransaction(
     .where(and(...where))
     .returning();
   return row;
+}
+
+/** How one processing transaction settles (the watcher's round): its new status, and what its receipt says. */
+export interface Settled {
+  id: string;
+  status: TransactionStatus;
+  receipt?: unknown;
+  failureReason?: string;
+  vault?: unknown;
+}
+
+/**
+ * Moves each of `settled` out of processing in one statement (a receipt, failure reason or vault result replaces
+ * the stored one when given), clearing the signed bytes: mined or failed, never sent again. Answers the rows moved;
+ * one no longer processing (another process settled it first) is not among them.
+ */
+export async function settleProcessing(db: Executor, settled: Settled[], at: Date): Promise<TransactionRow[]> {
+  if (settled.length === 0) return [];
+  const input = JSON.stringify(settled.map((s) => ({ id: s.id, status: s.status, receipt: s.receipt ?? null, failure_reason: s.failureReason ?? null, vault: s.vault ?? null })));
+  return db
+    .update(transactions)
+    .set({
+      status: sql`s.status`,
+      receipt: sql`coalesce(s.receipt, ${transactions.receipt})`,
+      failureReason: sql`coalesce(s.failure_reason, ${transactions.failureReason})`,
+      vault: sql`coalesce(s.vault, ${transactions.vault})`,
+      signedRaw: null,
+      updatedAt: at,
+    })
+    .from(sql`jsonb_to_recordset(${input}::jsonb) as s(id uuid, status text, receipt jsonb, failure_reason text, vault jsonb)`)
+    .where(and(eq(transactions.id, sql`s.id`), eq(transactions.status, 'processing')))
+    .returning(getTableColumns(transactions));
 }
 
 /**
