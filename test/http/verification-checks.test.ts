@@ -73,6 +73,7 @@ for (const backend of backends()) {
       ]);
       const details = await acme.client.get(`/v1/query/get-user-details?userId=${twin.body.userId}`);
       assert.deepEqual(details.body.verificationDocuments.find((d: DocumentView) => d.documentType === 'passport').warnings, ['Issued by USA, but the nationality is MEX']);
+      assert.deepEqual(twin.body.verificationDocuments, details.body.verificationDocuments, 'the creation’s answer shows what the checks wrote on its documents');
       assert.equal(details.body.verificationStatus, 'under_review', 'warnings and record findings are for the operator');
     });
 

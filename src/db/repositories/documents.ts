@@ -7,9 +7,17 @@ export type DocumentOwnerType = DocumentRow['ownerType'];
 /** Everything but the (large) sealed bytes: what listing and views need. */
 export type DocumentMeta = Omit<DocumentRow, 'contentSealed'>;
 
-/** Inserts unless the owner already has these exact bytes (then the existing document stands). */
-export async function insertDocument(db: Executor, row: typeof documents.$inferInsert): Promise<void> {
-  await db.insert(documents).values(row).onConflictDoNothing({ target: [documents.ownerType, documents.ownerId, documents.sha256] });
+/**
+ * Inserts unless the owner already has these exact bytes (then the existing document stands); the inserted row's
+ * metadata, undefined when it stood.
+ */
+export async function insertDocument(db: Executor, row: typeof documents.$inferInsert): Promise<DocumentMeta | undefined> {
+  const [inserted] = await db
+    .insert(documents)
+    .values(row)
+    .onConflictDoNothing({ target: [documents.ownerType, documents.ownerId, documents.sha256] })
+    .returning(documentMetaColumns);
+  return inserted;
 }
 
 /** One document with its sealed bytes, whoever owns it (operators read across integrators). */

@@ -51,17 +51,21 @@ export function prepareDocuments(submitted: readonly SubmittedDocument[] | null 
   return { prepared, errors };
 }
 
-/** Seals and stores prepared documents for an owner; bytes the owner already has are not stored again. */
+/**
+ * Seals and stores prepared documents for an owner; bytes the owner already has are not stored again. Answers the
+ * metadata of those stored now (for a new owner: all its documents).
+ */
 export async function storeDocuments(
   tx: Executor,
   secrets: SecretBox,
   owner: { integratorId: string; type: DocumentOwnerType; id: string },
   prepared: readonly PreparedDocument[],
   now: Date,
-): Promise<void> {
+): Promise<DocumentMeta[]> {
+  const stored: DocumentMeta[] = [];
   for (const doc of prepared) {
     const id = newId();
-    await insertDocument(tx, {
+    const inserted = await insertDocument(tx, {
       id,
       integratorId: owner.integratorId,
       ownerType: owner.type,
@@ -77,7 +81,9 @@ export async function storeDocuments(
       contentSealed: secrets.sealBytes(doc.bytes, sealContexts.document(owner.type, owner.id)),
       createdAt: now,
     });
+    if (inserted) stored.push(inserted);
   }
+  return stored;
 }
 
 export function toDocumentView(row: DocumentMeta): DocumentView {

@@ -1,9 +1,9 @@
 import { insertAccount, insertWallet } from '../../../db/repositories/accounts.js';
 import { listDocuments } from '../../../db/repositories/documents.js';
-import { countAuthenticators, existingAuthenticatorIds, insertAuthenticators, insertUser, type UserRow } from '../../../db/repositories/users.js';
+import { existingAuthenticatorIds, insertAuthenticators, insertUser, type UserRow } from '../../../db/repositories/users.js';
 import { runMutation, type MutationContext } from '../../context.js';
 import { ApiError, type FieldError } from '../../errors.js';
-import { recordEvent } from '../../events/record-event.js';
+import { recordEvents } from '../../events/record-event.js';
 import { newId } from '../../ids.js';
 import { prepareDocuments, storeDocuments } from '../document-store.js';
 import { missingPersonRequirements } from '../requirements.js';
@@ -149,20 +149,16 @@ export async function createUserWithAccount(ctx: MutationContext, input: CreateU
     // Registered meanwhile by a concurrent request (the check above saw it free): the same answer as the check.
     const lost = credentialIds.filter((id) => !registered.includes(id));
     if (lost.length > 0) throw new ApiError('authenticator_exists', `Authenticator credential id already registered: ${lost.join(', ')}`);
-    await storeDocuments(tx, ctx.secrets, { integratorId, type: 'user', id: userId }, documents.prepared, ctx.now);
+    const stored = await storeDocuments(tx, ctx.secrets, { integratorId, type: 'user', id: userId }, documents.prepared, ctx.now);
     // Created complete means verification requested: the checks run now.
-    await checkIfEnteredReview(tx, { type: 'user', id: userId, integratorId, status: user.verificationStatus }, 'not_started', ctx.policy, ctx.now);
+    const checked = await checkIfEnteredReview(tx, { type: 'user', id: userId, integratorId, status: user.verificationStatus }, 'not_started', ctx.policy, ctx.now);
 
-    const view = toUserAccountView(user, account, await listDocuments(tx, 'user', userId), await countAuthenticators(tx, userId));
-    await recordEvent(tx, { integratorId, type: 'user.created', objectType: 'user', objectId: userId, object: view, at: ctx.now });
-    await recordEvent(tx, {
-      integratorId,
-      type: 'account.created',
-      objectType: 'account',
-      objectId: accountId,
-      object: toAccountView(account, user.verificationStatus),
-      at: ctx.now,
-    });
+    // A new user's documents and passkeys are those stored now, unless the checks just wrote findings on them.
+    const view = toUserAccountView(user, account, checked ? await listDocuments(tx, 'user', userId) : stored, registered.length);
+    await recordEvents(tx, [
+      { integratorId, type: 'user.created', objectType: 'user', objectId: userId, object: view, at: ctx.now },
+      { integratorId, type: 'account.created', objectType: 'account', objectId: accountId, object: toAccountView(account, user.verificationStatus), at: ctx.now },
+    ]);
     return view;
   });
 }

@@ -81,7 +81,9 @@ export async function runChecks(tx: Executor, subject: SubjectRef, policy: Polic
   }
 }
 
-/** Runs the checks when an operation moved the record into review. */
-export async function checkIfEnteredReview(tx: Executor, subject: SubjectRef, before: VerificationStatus, policy: Policy, at: Date): Promise<void> {
-  if (subject.status === 'under_review' && before !== 'under_review') await runChecks(tx, subject, policy, at);
+/** Runs the checks when an operation moved the record into review; true when they ran (they may have written findings on documents). */
+export async function checkIfEnteredReview(tx: Executor, subject: SubjectRef, before: VerificationStatus, policy: Policy, at: Date): Promise<boolean> {
+  if (subject.status !== 'under_review' || before === 'under_review') return false;
+  await runChecks(tx, subject, policy, at);
+  return true;
 }
