@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../database.js';
+import type { Executor } from '../database.js';
+import { preparedStatement } from '../prepared.js';
 import { associatedPersons, documents, entities } from '../schema/index.js';
 import { documentMetaColumns, type DocumentMeta } from './documents.js';
 
@@ -53,8 +54,8 @@ export async function updatePerson(db: Executor, id: string, patch: Partial<type
   return row!;
 }
 
-function preparePersonWithDocuments(db: Db) {
-  return db
+const personWithDocuments = preparedStatement('person_with_documents', (db) =>
+  db
     .select({ person: associatedPersons, document: documentMetaColumns })
     .from(associatedPersons)
     .leftJoin(documents, and(eq(documents.ownerType, 'associated_person'), eq(documents.ownerId, associatedPersons.id)))
@@ -65,27 +66,15 @@ function preparePersonWithDocuments(db: Db) {
         isNull(associatedPersons.removedAt),
       ),
     )
-    .orderBy(asc(documents.id))
-    .prepare('person_with_documents');
-}
-
-const personWithDocuments = new WeakMap<Db, ReturnType<typeof preparePersonWithDocuments>>();
+    .orderBy(asc(documents.id)),
+);
 
 /**
  * The hot read of get-associated-person-details: person and document metadata in one prepared statement.
  * Building the SQL per call and a second round trip cost more than the query itself (docs/benchmarks.md).
  */
-export async function findPersonWithDocuments(
-  db: Db,
-  integratorId: string,
-  id: string,
-): Promise<{ person: PersonRow; documents: DocumentMeta[] } | undefined> {
-  let statement = personWithDocuments.get(db);
-  if (!statement) {
-    statement = preparePersonWithDocuments(db);
-    personWithDocuments.set(db, statement);
-  }
-  const rows = await statement.execute({ integratorId, id });
+export async function findPersonWithDocuments(db: Executor, integratorId: string, id: string): Promise<{ person: PersonRow; documents: DocumentMeta[] } | undefined> {
+  const rows = await personWithDocuments(db, { integratorId, id });
   const first = rows[0];
   if (!first) return undefined;
   return { person: first.person, documents: rows.flatMap((r) => (r.document ? [r.document] : [])) };
