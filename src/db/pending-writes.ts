@@ -20,19 +20,25 @@ export function pendingWrite(query: { getSQL(): SQL }): PendingWrite {
   return { getSQL: () => query.getSQL() };
 }
 
-/** `name as (write), ...` for a statement's WITH list, and the select of each write's row count. */
-export function writesAsCtes(writes: PendingWrite[], prefix = 'write'): { ctes: SQL[]; counts: SQL[] } {
+/**
+ * The writes as the head of a statement's WITH list (`write_0 as (...), write_1 as (...), `, to be followed by the
+ * statement's own CTEs) and an expression for their row counts in order (`array[...]::int[]`, empty without writes).
+ */
+export function writesAsCtes(writes: PendingWrite[], prefix = 'write'): { head: SQL; counts: SQL } {
   const name = (i: number) => sql.raw(`${prefix}_${i}`);
   return {
-    ctes: writes.map((write, i) => sql`${name(i)} as (${write.getSQL()})`),
-    counts: writes.map((_, i) => sql`(select count(*) from ${name(i)})::int`),
+    head: sql.join(writes.map((write, i) => sql`${name(i)} as (${write.getSQL()}), `)),
+    counts: sql`array[${sql.join(
+      writes.map((_, i) => sql`(select count(*) from ${name(i)})::int`),
+      sql`, `,
+    )}]::int[]`,
   };
 }
 
 /** Runs the writes in one statement; the number of rows each affected, in order. */
 export async function runWrites(db: Executor, writes: PendingWrite[]): Promise<number[]> {
   if (writes.length === 0) return [];
-  const { ctes, counts } = writesAsCtes(writes);
-  const [row] = await selectRows<{ counts: number[] }>(db, sql`with ${sql.join(ctes, sql`, `)} select array[${sql.join(counts, sql`, `)}] as counts`);
+  const { head, counts } = writesAsCtes(writes);
+  const [row] = await selectRows<{ counts: number[] }>(db, sql`with ${head}counted as (select ${counts} as counts) select counts from counted`);
   return row!.counts.map(Number);
 }

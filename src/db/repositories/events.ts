@@ -61,9 +61,7 @@ export async function appendEvents(db: Executor, list: EventInsert[], alongside:
   );
   const writes = writesAsCtes(alongside, 'alongside');
   const rows = await selectRows<{ ord: number; sequence: number; deliveries: number; alongside: number[] }>(db, sql`
-    with ${sql.join(
-      writes.ctes.map((cte) => sql`${cte}, `),
-    )}input as (
+    with ${writes.head}input as (
       select * from jsonb_to_recordset(${input}::jsonb) as x(ord int, id uuid, integrator_id uuid, type text, object_type text,
         object_id text, api_version text, data jsonb, created_at timestamptz, patterns text[], only_subscription uuid)
     ), seq as (
@@ -88,7 +86,7 @@ export async function appendEvents(db: Executor, list: EventInsert[], alongside:
       select pg_notify(${DELIVERY_CHANNEL}, '') from (select 1 from queued limit 1) q
     )
     select i.ord, ev.sequence, (select count(*) from queued q where q.event_id = ev.id)::int as deliveries, (select count(*) from woke)::int as woke,
-      array[${writes.counts.length > 0 ? sql.join(writes.counts, sql`, `) : sql``}]::int[] as alongside
+      ${writes.counts} as alongside
     from input i join ev on ev.id = i.id
     order by i.ord`);
   return {
@@ -110,7 +108,7 @@ async function appendOne(db: Executor, e: EventInsert, alongside: PendingWrite[]
   );
   const writes = writesAsCtes(alongside, 'alongside');
   const rows = await selectRows<{ sequence: number; deliveries: number; alongside: number[] }>(db, sql`
-    with ${sql.join(writes.ctes.map((cte) => sql`${cte}, `))}seq as (
+    with ${writes.head}seq as (
       insert into event_sequences (object_id, last) values (${e.objectId}, 1)
       on conflict (object_id) do update set last = event_sequences.last + 1
       returning last
@@ -131,7 +129,7 @@ async function appendOne(db: Executor, e: EventInsert, alongside: PendingWrite[]
       select pg_notify(${DELIVERY_CHANNEL}, '') from (select 1 from queued limit 1) q
     )
     select ev.sequence, (select count(*) from queued)::int as deliveries, (select count(*) from woke)::int as woke,
-      array[${writes.counts.length > 0 ? sql.join(writes.counts, sql`, `) : sql``}]::int[] as alongside
+      ${writes.counts} as alongside
     from ev`);
   return { events: [{ sequence: Number(rows[0]!.sequence), deliveries: Number(rows[0]!.deliveries) }], alongsideCounts: (rows[0]?.alongside ?? []).map(Number) };
 }
