@@ -50,6 +50,11 @@ interface Settlement {
 /** How long a node may not know a broadcast transaction before it counts as dropped. */
 export const DROPPED_AFTER_MS = 60_000;
 const BATCH = 100;
+/**
+ * A kick (a broadcast) runs a round no sooner than this after the previous round started, so under load the
+ * broadcasts of this long share one round: its lists, its receipt batch and its database transaction.
+ */
+export const KICK_GAP_MS = 100;
 /** Wallets watched at once in a round. */
 const WATCH_CONCURRENCY = 8;
 
@@ -85,6 +90,7 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
     },
     (err) => log.error({ err }, 'transaction watcher round failed'),
     pollIntervalMs,
+    Math.min(KICK_GAP_MS, pollIntervalMs),
   );
 
   async function look(expiries: boolean): Promise<void> {
@@ -151,7 +157,11 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
         return { row, status: 'completed', receipt, ...(vault ? { vault } : {}) };
       }
       if (receipt) return { row, status: 'failed', receipt, failureReason: 'reverted' };
-      if (!(await client.known(row.transactionHash as Hash)) && !(await resent(client, row)) && clock().getTime() - (row.broadcastedAt ?? row.createdAt).getTime() > DROPPED_AFTER_MS) {
+      // Whether the node still knows a pending transaction matters for a payout (sent again once forgotten) and,
+      // past DROPPED_AFTER_MS, for failing it as dropped; a young transfer waiting for its block is not asked about
+      // on every round (one RPC call per pending transaction and round, on a chain whose blocks take seconds).
+      const overdue = clock().getTime() - (row.broadcastedAt ?? row.createdAt).getTime() > DROPPED_AFTER_MS;
+      if ((overdue || resendable(row)) && !(await client.known(row.transactionHash as Hash)) && !(await resent(client, row)) && overdue) {
         return { row, status: 'failed', failureReason: 'dropped' };
       }
     } catch (err) {
@@ -181,7 +191,7 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
    * not ours to repeat: it fails as dropped instead. False when there is nothing to re-send or the node refused it.
    */
   async function resent(client: ChainClient, row: TransactionRow): Promise<boolean> {
-    if ((row.kind !== 'deposit' && row.kind !== 'refund') || !row.payoutRaw) return false;
+    if (!resendable(row)) return false;
     try {
       await client.broadcast(row.payoutRaw as Hex);
       log.warn({ transactionId: row.transactionId, chainId: row.chainId, transactionHash: row.transactionHash }, 'deposit payout unknown to the node; sent the same signed transaction again');
@@ -189,6 +199,11 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
     } catch {
       return false;
     }
+  }
+
+  /** A deposit's or refund's payout: ours, signed and stored, so sent again if the node forgets it (resent). */
+  function resendable(row: TransactionRow): boolean {
+    return (row.kind === 'deposit' || row.kind === 'refund') && !!row.payoutRaw;
   }
 
   /** Funded deposits, one at a time (each payout takes the treasury's nonce lock); failures wait their backoff. */
@@ -275,7 +290,7 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
       if (stopped) return Promise.resolve();
       return new Promise<void>((resolve) => {
         waiting.push(resolve);
-        rounds.kick();
+        rounds.now();
       });
     },
     async stop() {

@@ -53,4 +53,45 @@ describe('worker rounds', () => {
     assert.equal(errors.length, 1);
     await rounds.stop();
   });
+
+  it('with a gap, kicks soon after a round share one later round; now() does not wait for the gap', async () => {
+    let runs = 0;
+    let ran: () => void = () => {};
+    const rounds = new Rounds(
+      async () => {
+        runs++;
+        ran();
+      },
+      (err) => assert.fail(String(err)),
+      60_000,
+      60_000,
+    );
+    rounds.kick();
+    await tick();
+    assert.equal(runs, 1, 'the first kick runs at once');
+    rounds.kick();
+    rounds.kick();
+    await tick();
+    assert.equal(runs, 1, 'kicks inside the gap wait for it');
+    rounds.now();
+    await tick();
+    assert.equal(runs, 2, 'now() runs at once and takes the waiting kicks with it');
+    rounds.kick();
+    await tick();
+    assert.equal(runs, 2);
+    await rounds.stop();
+    await tick();
+    assert.equal(runs, 2, 'a deferred kick does not run after stop');
+
+    // A short gap: the deferred kick runs by itself once the gap has passed.
+    const short = new Rounds(async () => { runs++; ran(); }, (err) => assert.fail(String(err)), 60_000, 20);
+    short.kick();
+    await tick();
+    const later = new Promise<void>((resolve) => (ran = resolve));
+    short.kick();
+    assert.equal(runs, 3);
+    await later;
+    assert.equal(runs, 4);
+    await short.stop();
+  });
 });
