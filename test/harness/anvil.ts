@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
@@ -32,30 +33,69 @@ export interface Anvil {
 /**
  * A real local EVM node on a free loopback port. Blocks are mined as transactions arrive (anvil's default
  * automine), but the send is answered before the block is sealed: wait with `mined` before reading its effects.
+ *
+ * anvil runs --silent: by default it prints every RPC method it serves and every block it mines, and draining that
+ * pipe cost the transactions bench's node and load generator CPU on every call. So the port is chosen here and the
+ * node is ready when it answers; a port taken meanwhile (anvil exits) is tried again with another.
  */
 export async function startAnvil(chainId: number): Promise<Anvil> {
-  const child: ChildProcess = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(chainId)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  for (let attempt = 1; ; attempt++) {
+    const port = await freeLoopbackPort();
+    const child: ChildProcess = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      if (stderr.length < 2000) stderr += chunk.toString();
+    });
+    const exited = new Promise<never>((_, reject) => {
+      child.once('exit', (code) => reject(new Error(`anvil exited (${code}) before answering: ${stderr.slice(0, 500)}`)));
+      child.once('error', reject);
+    });
+    // Only the race below listens: once the node answered, its exit (stop) is no error.
+    exited.catch(() => undefined);
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      await Promise.race([answering(url, chainId), exited]);
+      return handle(chainId, url, child);
+    } catch (err) {
+      child.kill('SIGKILL');
+      if (attempt >= 5) throw err;
+    }
+  }
+}
+
+/** A port the kernel just handed out on 127.0.0.1 (free now; anvil binds it a moment later). */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
   });
-  // The port is in the "Listening on" line (--silent would hide it). Output keeps being drained (and dropped) so
-  // the pipe never fills and stalls the node.
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    let found = false;
-    const onData = (chunk: Buffer) => {
-      if (found) return;
-      output += chunk.toString();
-      const m = /Listening on (\S+:\d+)/.exec(output);
-      if (m) {
-        found = true;
-        resolve(`http://${m[1]}`);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`anvil exited (${code}) before listening: ${output.slice(0, 500)}`)));
-    child.once('error', reject);
-  });
+}
+
+/** Resolves once the node at `url` answers eth_chainId with `chainId` (within 20 s). */
+async function answering(url: string, chainId: number): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'eth_chainId', params: [] }) });
+      const body = (await res.json()) as { result?: string };
+      if (body.result !== undefined && Number(body.result) === chainId) return;
+      throw new Error(`anvil answered eth_chainId with ${JSON.stringify(body).slice(0, 200)}`);
+    } catch (err) {
+      if (err instanceof Error && err.message.startsWith('anvil answered')) throw err;
+      if (Date.now() > deadline) throw new Error(`anvil did not answer on ${url} within 20 s`);
+    }
+    // Not listening yet: ask again shortly (the node takes a few hundred milliseconds to start).
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+function handle(chainId: number, url: string, child: ChildProcess): Anvil {
   let id = 0;
   const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {
     const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
