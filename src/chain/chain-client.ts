@@ -125,13 +125,20 @@ export class ChainClient {
     this.rpc = getHttpRpcClient(url, { timeout: timeoutMs, fetchFn });
   }
 
-  /** eth_sendRawTransaction; throws RpcFailure. */
+  /**
+   * eth_sendRawTransaction; throws RpcFailure. Sent as a bare JSON-RPC request (the request path's every submission):
+   * viem's client adds retry, dedupe and error-formatting layers this call does not use.
+   */
   async broadcast(signed: Hex): Promise<Hash> {
+    let answer: { result?: unknown; error?: { message?: unknown } };
     try {
-      return await this.client.sendRawTransaction({ serializedTransaction: signed });
+      answer = await this.rpc.request({ body: { method: 'eth_sendRawTransaction', params: [signed] } });
     } catch (err) {
       throw classifyRpcError(err);
     }
+    if (answer.error) throw classifyRpcError(new Error(`eth_sendRawTransaction: ${String(answer.error.message)}`));
+    if (typeof answer.result !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(answer.result)) throw new RpcFailure('rpc_error', "eth_sendRawTransaction: the node's answer is not a transaction hash");
+    return answer.result as Hash;
   }
 
   /** The receipt once mined; null while pending (or unknown to the node). Throws RpcFailure. */

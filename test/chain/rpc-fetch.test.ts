@@ -87,6 +87,14 @@ describe('JSON-RPC over undici request (rpc-fetch)', () => {
     await assert.rejects(new ChainClient(8453, refusing.url, 2_000).broadcast('0x02'), failsWith('insufficient_funds'));
   });
 
+  it('a broadcast answered with something other than a transaction hash is an rpc_error', async () => {
+    for (const result of [null, '0x1234', 42]) {
+      const odd = await node((_req, body, res) => reply(res, 200, { jsonrpc: '2.0', id: (JSON.parse(body) as { id: number }).id, result }));
+      servers.push(odd.server);
+      await assert.rejects(new ChainClient(8453, odd.url, 2_000).broadcast('0x02'), failsWith('rpc_error'));
+    }
+  });
+
   it('an HTTP error status with a JSON-RPC error body keeps the node’s message; one without it is an rpc_error', async () => {
     const throttled = await node((_req, body, res) => {
       const call = JSON.parse(body) as { id: number };
