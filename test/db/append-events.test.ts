@@ -4,7 +4,7 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { events, integrators, webhookDeliveries } from '../../src/db/schema/index.js';
 import { recordEvent, recordEvents, type DomainEvent } from '../../src/domain/events/record-event.js';
 import { newId } from '../../src/domain/ids.js';
-import { unchecked } from '../../src/domain/checked-writes.js';
+import { exactlyOne, unchecked } from '../../src/domain/checked-writes.js';
 import { createSubscription } from '../../src/domain/webhooks/subscriptions.js';
 import { backends } from '../harness/backends.js';
 import { startServer, type TestServer } from '../harness/server.js';
@@ -77,6 +77,34 @@ for (const backend of backends()) {
       assert.equal((await db.select().from(integrators).where(eq(integrators.id, integratorId)))[0]!.name, name);
       assert.deepEqual(await recordEvents(db, [], [unchecked({ getSQL: () => sql`update ${integrators} set name = 'none' where id = ${integratorId} returning 1` })]), []);
       assert.equal((await db.select().from(integrators).where(eq(integrators.id, integratorId)))[0]!.name, 'none', 'without events the writes still run');
+    });
+
+    it('a write whose count is not the one required fails the whole statement, outside a transaction too, with its own problem', async () => {
+      const db = server.database.db;
+      const before = (await db.select().from(integrators).where(eq(integrators.id, integratorId)))[0]!.name;
+      const renamed = unchecked({ getSQL: () => sql`update ${integrators} set name = 'renamed' where id = ${integratorId} returning 1` });
+      const lost = new Error('the guarded write lost');
+      const missing = exactlyOne({ getSQL: () => sql`update ${integrators} set name = 'nobody' where id = ${newId()} returning 1` }, () => lost);
+      const hits = exactlyOne({ getSQL: () => sql`select 1 from ${integrators} where id = ${integratorId}` }, () => new Error('not this one'));
+      for (const count of [1, 2]) {
+        const objects = Array.from({ length: count }, () => newId());
+        // One event takes the plain statement, two the recordset one; without events the writes run alone.
+        await assert.rejects(
+          recordEvents(
+            db,
+            objects.map((o, i) => event(o, 'transaction.completed', i)),
+            [renamed, hits, missing],
+          ),
+          lost,
+        );
+        assert.deepEqual(await db.select().from(events).where(inArray(events.objectId, objects)), [], 'no event stays');
+      }
+      await assert.rejects(recordEvents(db, [], [renamed, missing]), lost);
+      assert.equal((await db.select().from(integrators).where(eq(integrators.id, integratorId)))[0]!.name, before, 'no write sent alongside stays');
+      const objectId = newId();
+      await recordEvents(db, [event(objectId, 'transaction.completed', 0)], [renamed, hits]);
+      assert.equal((await db.select().from(events).where(eq(events.objectId, objectId))).length, 1, 'counts as required: everything stays');
+      assert.equal((await db.select().from(integrators).where(eq(integrators.id, integratorId)))[0]!.name, 'renamed');
     });
   });
 }

@@ -38,12 +38,18 @@ export async function appendEvent(db: Executor, e: EventInsert): Promise<{ seque
  * Appends several events in one statement (one round trip, however many): each takes its object's next sequence
  * number in the order given (one object's events get consecutive numbers), and their deliveries are queued as
  * appendEvent queues them. `alongside`: further writes of the same change (its audit row, the approval it used),
- * run by the same statement (pending-writes.ts); `alongsideCounts` are the rows each affected. Events answer in the
+ * run by the same statement (pending-writes.ts), which fails when one's count differs from `required`;
+ * `alongsideCounts` are the rows each affected. Events answer in the
  * order of `list`.
  */
-export async function appendEvents(db: Executor, list: EventInsert[], alongside: PendingWrite[] = []): Promise<{ events: { sequence: number; deliveries: number }[]; alongsideCounts: number[] }> {
-  if (list.length === 0) return { events: [], alongsideCounts: await runWrites(db, alongside) };
-  if (list.length === 1) return appendOne(db, list[0]!, alongside);
+export async function appendEvents(
+  db: Executor,
+  list: EventInsert[],
+  alongside: PendingWrite[] = [],
+  required?: (number | null)[],
+): Promise<{ events: { sequence: number; deliveries: number }[]; alongsideCounts: number[] }> {
+  if (list.length === 0) return { events: [], alongsideCounts: await runWrites(db, alongside, required) };
+  if (list.length === 1) return appendOne(db, list[0]!, alongside, required);
   const input = JSON.stringify(
     list.map((e, ord) => ({
       ord,
@@ -59,7 +65,7 @@ export async function appendEvents(db: Executor, list: EventInsert[], alongside:
       only_subscription: e.onlySubscriptionId ?? null,
     })),
   );
-  const writes = writesAsCtes(alongside, 'alongside');
+  const writes = writesAsCtes(alongside, 'alongside', required);
   const rows = await selectRows<{ ord: number; sequence: number; deliveries: number; alongside: number[] }>(db, sql`
     with ${writes.head}input as (
       select * from jsonb_to_recordset(${input}::jsonb) as x(ord int, id uuid, integrator_id uuid, type text, object_type text,
@@ -100,13 +106,13 @@ export async function appendEvents(db: Executor, list: EventInsert[], alongside:
  * as parameters, without the recordset, grouping and window. With the recordset form the steady 500 events/s load
  * ran PostgreSQL at 95–97 % of a core against 85–88 % (docs/benchmarks.md#webhooks).
  */
-async function appendOne(db: Executor, e: EventInsert, alongside: PendingWrite[]): Promise<{ events: { sequence: number; deliveries: number }[]; alongsideCounts: number[] }> {
+async function appendOne(db: Executor, e: EventInsert, alongside: PendingWrite[], required: (number | null)[] | undefined): Promise<{ events: { sequence: number; deliveries: number }[]; alongsideCounts: number[] }> {
   const at = e.createdAt.toISOString();
   const patterns = sql.join(
     e.subscriptionPatterns.map((p) => sql`${p}`),
     sql`, `,
   );
-  const writes = writesAsCtes(alongside, 'alongside');
+  const writes = writesAsCtes(alongside, 'alongside', required);
   const rows = await selectRows<{ sequence: number; deliveries: number; alongside: number[] }>(db, sql`
     with ${writes.head}seq as (
       insert into event_sequences (object_id, last) values (${e.objectId}, 1)

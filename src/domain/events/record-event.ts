@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database.js';
-import { checkWrites, type CheckedWrite } from '../checked-writes.js';
+import { requiredCounts, requiringCounts, type CheckedWrite } from '../checked-writes.js';
 import { appendEvents } from '../../db/repositories/events.js';
 import { API_VERSION } from '../../version.js';
 import { newId } from '../ids.js';
@@ -34,7 +34,7 @@ export async function recordEvent(tx: Executor, e: DomainEvent): Promise<{ id: s
 /**
  * recordEvent for several events in one statement, in the order given (one object's events take consecutive
  * sequence numbers). `alongside`: the change's own writes (its audit row, the approval it used), sent in the same
- * statement and checked after it (a failed check throws: the caller's transaction rolls everything back).
+ * statement, which fails as a whole when one of them did not take effect; that write's problem is thrown.
  */
 export async function recordEvents(tx: Executor, list: DomainEvent[], alongside: CheckedWrite[] = []): Promise<{ id: string; sequence: number }[]> {
   const rows = list.map((e) => ({
@@ -49,11 +49,13 @@ export async function recordEvents(tx: Executor, list: DomainEvent[], alongside:
     subscriptionPatterns: patternsMatching(e.type),
     ...(e.onlySubscriptionId ? { onlySubscriptionId: e.onlySubscriptionId } : {}),
   }));
-  const appended = await appendEvents(
-    tx,
-    rows,
-    alongside.map((w) => w.write),
+  const appended = await requiringCounts(alongside, () =>
+    appendEvents(
+      tx,
+      rows,
+      alongside.map((w) => w.write),
+      requiredCounts(alongside),
+    ),
   );
-  checkWrites(alongside, appended.alongsideCounts);
   return rows.map((row, i) => ({ id: row.id, sequence: appended.events[i]!.sequence }));
 }

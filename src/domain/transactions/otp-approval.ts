@@ -1,5 +1,5 @@
 import { findApprovalToken, useApprovalTokenWrite } from '../../db/repositories/otp.js';
-import { runCheckedWrites } from '../checked-writes.js';
+import { exactlyOne, runCheckedWrites } from '../checked-writes.js';
 import type { MutationContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { APPROVAL_TOKEN_PREFIX, approvalTokenHash } from '../otp/otp.js';
@@ -23,12 +23,7 @@ export function otpApproval(approvalToken: string): Approve {
     if (token.expiresAt.getTime() <= ctx.now.getTime()) throw invalidToken('expired', `approvalToken expired at ${token.expiresAt.toISOString()}; verify a new code`);
     // Guarded on used_at: of two requests racing with one token, the second waits and then finds it used.
     const writes: Approval['writes'] = (tx, target) => [
-      {
-        write: useApprovalTokenWrite(tx, token.id, target, ctx.now),
-        check(n) {
-          if (n !== 1) throw reuse();
-        },
-      },
+      exactlyOne(useApprovalTokenWrite(tx, token.id, target, ctx.now), reuse),
     ];
     return {
       kind: 'otp',

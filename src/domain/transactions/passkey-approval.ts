@@ -1,6 +1,6 @@
 import { parseStamp, stampChallenge, stampedBodyText, verifyStamp } from '../../crypto/webauthn/stamp.js';
 import { advanceSignCountWrite, findUserAuthenticator, isChallengeUsed, useChallengeWrite } from '../../db/repositories/transactions.js';
-import { runCheckedWrites } from '../checked-writes.js';
+import { exactlyOne, runCheckedWrites } from '../checked-writes.js';
 import type { MutationContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import type { TransactionView } from './transaction-view.js';
@@ -39,22 +39,14 @@ export function passkeyApproval(webAuthnStamp: string): Approve {
     if (authenticator.challengeUsed) throw reuse();
 
     const writes: Approval['writes'] = (tx, target) => [
-      {
-        // Unique: of two requests racing with one stamp, the second waits here and then finds it used.
-        write: useChallengeWrite(tx, { challenge: verified.challenge, integratorId: ctx.actor.integratorId, authenticatorId: authenticator.id, ...target, createdAt: ctx.now }),
-        check(n) {
-          if (n !== 1) throw reuse();
-        },
-      },
+      // Unique: of two requests racing with one stamp, the second waits here and then finds it used.
+      exactlyOne(useChallengeWrite(tx, { challenge: verified.challenge, integratorId: ctx.actor.integratorId, authenticatorId: authenticator.id, ...target, createdAt: ctx.now }), reuse),
       ...(verified.signCount === authenticator.signCount
         ? []
         : [
-            {
-              write: advanceSignCountWrite(tx, ctx.actor.integratorId, authenticator.id, authenticator.signCount, verified.signCount),
-              check(n: number) {
-                if (n !== 1) throw invalidStamp('counter_regression', 'The passkey’s signature counter moved meanwhile (a concurrent request); stamp the body again');
-              },
-            },
+            exactlyOne(advanceSignCountWrite(tx, ctx.actor.integratorId, authenticator.id, authenticator.signCount, verified.signCount), () =>
+              invalidStamp('counter_regression', 'The passkey’s signature counter moved meanwhile (a concurrent request); stamp the body again'),
+            ),
           ]),
     ];
     return {
