@@ -2,7 +2,9 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { RelyingPartyPolicy } from '../crypto/webauthn/relying-party.js';
 import type { Database, Tx } from '../db/database.js';
 import type { WatchList } from './verification/checks/watch-list.js';
-import { markCommitted } from '../db/repositories/idempotency-keys.js';
+import type { Executor } from '../db/database.js';
+import { markCommittedWrite } from '../db/repositories/idempotency-keys.js';
+import { exactlyOne, runCheckedWrites, type CheckedWrite } from './checked-writes.js';
 import { ApiError } from './errors.js';
 
 /** Who is acting, and when. Every domain mutation takes one. */
@@ -52,11 +54,18 @@ export interface MutationContext {
 export async function runMutation<T>(ctx: MutationContext, change: (tx: Tx) => Promise<T>): Promise<T> {
   return ctx.db.db.transaction(async (tx) => {
     const result = await change(tx);
-    const claim = ctx.idempotency;
-    if (claim && !(await markCommitted(tx, claim.integratorId, claim.key, claim.lockedAt))) {
-      throw new ApiError('idempotency_request_in_progress', 'Another request with this Idempotency-Key took over; nothing was changed');
-    }
+    await runCheckedWrites(tx, claimCommitWrites(ctx, tx));
     return result;
   });
 }
 
+/**
+ * The write that marks the request's idempotency claim committed (none without a claim), for a change made in one
+ * statement instead of runMutation's transaction: sent with the change's own writes, it commits with them or
+ * fails them all.
+ */
+export function claimCommitWrites(ctx: MutationContext, db: Executor): CheckedWrite[] {
+  const claim = ctx.idempotency;
+  if (!claim) return [];
+  return [exactlyOne(markCommittedWrite(db, claim.integratorId, claim.key, claim.lockedAt), () => new ApiError('idempotency_request_in_progress', 'Another request with this Idempotency-Key took over; nothing was changed'))];
+}

@@ -1,5 +1,6 @@
 import { and, eq, lt } from 'drizzle-orm';
 import type { Executor } from '../database.js';
+import { pendingWrite, type PendingWrite } from '../pending-writes.js';
 import { idempotencyKeys } from '../schema/index.js';
 import { DELETE_BATCH, deleteBounded } from './bounded-delete.js';
 
@@ -38,14 +39,18 @@ export async function takeOverClaim(db: Executor, integratorId: string, key: str
   return rows.length === 1;
 }
 
-/** Inside the mutation's own transaction: fails if another request took the claim over meanwhile. */
-export async function markCommitted(db: Executor, integratorId: string, key: string, lockedAt: Date): Promise<boolean> {
-  const rows = await db
-    .update(idempotencyKeys)
-    .set({ state: 'committed' })
-    .where(and(byToken(integratorId, key, lockedAt), eq(idempotencyKeys.state, 'in_progress')))
-    .returning({ key: idempotencyKeys.key });
-  return rows.length === 1;
+/**
+ * Marks a claim committed, as a write of the mutation's own change (its transaction, or its one statement): affects
+ * no row if another request took the claim over meanwhile.
+ */
+export function markCommittedWrite(db: Executor, integratorId: string, key: string, lockedAt: Date): PendingWrite {
+  return pendingWrite(
+    db
+      .update(idempotencyKeys)
+      .set({ state: 'committed' })
+      .where(and(byToken(integratorId, key, lockedAt), eq(idempotencyKeys.state, 'in_progress')))
+      .returning({ key: idempotencyKeys.key }),
+  );
 }
 
 export async function completeClaim(

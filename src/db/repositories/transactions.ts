@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, is, isNotNull, isNull, lt, SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { pendingWrite, type PendingWrite } from '../pending-writes.js';
 import { preparedStatement } from '../prepared.js';
@@ -97,6 +97,27 @@ export async function isChallengeUsed(db: Executor, integratorId: string, challe
 }
 
 /** Inserts unless the id is taken for this integrator; undefined when it is. */
+/**
+ * The row that inserting `values` stores: every column the values leave out takes its default, or null. Known before
+ * the insert, so the row's events can be written by the insert's own statement (insertTransactionWrite). A column
+ * whose default PostgreSQL computes (now(), a sequence) cannot be foreseen: leaving one out throws.
+ */
+export function newTransactionRow(values: typeof transactions.$inferInsert): TransactionRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(transactions))) {
+    const given = (values as Record<string, unknown>)[key];
+    if (given !== undefined) row[key] = given;
+    else if (column.defaultFn || is(column.default, SQL)) throw new Error(`newTransactionRow: ${key} is computed on insert; give it`);
+    else row[key] = column.hasDefault ? column.default : null;
+  }
+  return row as TransactionRow;
+}
+
+/** Inserts a row (newTransactionRow) with the change's other writes; affects no row when its transactionId is taken. */
+export function insertTransactionWrite(db: Executor, row: TransactionRow): PendingWrite {
+  return pendingWrite(db.insert(transactions).values(row).onConflictDoNothing().returning({ id: transactions.id }));
+}
+
 export async function insertTransaction(db: Executor, row: typeof transactions.$inferInsert): Promise<TransactionRow | undefined> {
   const [created] = await db.insert(transactions).values(row).onConflictDoNothing().returning();
   return created;

@@ -4,11 +4,11 @@ import type { ChainRegistry } from '../../chain/chain-client.js';
 import { parseUnsignedTransaction, signWithCustodyKey, UnsignedTransactionError } from '../../chain/custody-signer.js';
 import type { Executor, Tx } from '../../db/database.js';
 import { countRoles, findMember, type MemberRow } from '../../db/repositories/members.js';
-import { findSigningContext, findTransaction, insertTransaction, moveTransaction, type AccountRowWithStatus, type TransactionRow } from '../../db/repositories/transactions.js';
+import { findSigningContext, findTransaction, insertTransactionWrite, moveTransaction, newTransactionRow, type AccountRowWithStatus, type TransactionRow } from '../../db/repositories/transactions.js';
 import { canonicalJson } from '../canonical-json.js';
-import type { CheckedWrite } from '../checked-writes.js';
+import { exactlyOne, type CheckedWrite } from '../checked-writes.js';
 import { requireChain } from '../chains.js';
-import { runMutation, type MutationContext } from '../context.js';
+import { claimCommitWrites, runMutation, type MutationContext } from '../context.js';
 import { ApiError, invalidFields, notFound, type FieldError } from '../errors.js';
 import { newId, UUID_PATTERN } from '../ids.js';
 import { mayAct } from '../members/roles.js';
@@ -57,7 +57,7 @@ export interface Approval {
    * `use` as writes to send with the change's own (checked-writes.ts): one round trip for the change, its events and
    * the approval; their checks throw what `use` throws.
    */
-  writes(tx: Tx, target: ApprovalTarget): CheckedWrite[];
+  writes(db: Executor, target: ApprovalTarget): CheckedWrite[];
   /**
    * Throws the reuse problem when a concurrent request has used the approval since it was checked. Asked when the
    * node refuses the pre-flight: the concurrent request may have spent the nonce, and its use is the real answer.
@@ -213,26 +213,38 @@ export async function sendTransaction(
   let unsent: Unsent | undefined;
   const cause = signingKeyCause(ctx.actor, approver.member ? `proposed by member ${approver.userId} (${approval.kind})` : `approved by ${approval.kind}`);
   let result: { created: true; transaction: TransactionView };
+  const approved = { authenticatorId: approval.authenticatorId, approval: approval.kind, requestHash: hash, signedBody, updatedAt: ctx.now };
+  // Signed, not yet sent: the node hears of it after the commit (send-signed.ts).
+  const signedFields = { transactionHash, signedRaw: signed, status: 'processing' as const };
   try {
-    result = await runMutation(ctx, async (tx) => {
-      const rowId = prepared?.id ?? newId();
-      const approved = { authenticatorId: approval.authenticatorId, approval: approval.kind, requestHash: hash, signedBody, updatedAt: ctx.now };
-      if (approver.member) {
-        const view = await propose(tx, { ctx, prepared, proposer: approver.member, approval, cause, fields: approved, newRow: newRowFields(rowId, account.id, wallet, chainId, unsigned), onSigned: (signed) => (unsent = signed) });
+    if (!approver.member && !prepared) {
+      // A new transfer is one statement, committed by itself: the row, its audit row and event, the approval used
+      // up and the idempotency claim committed, each guarded write required to take effect (checked-writes.ts).
+      const db = ctx.db.db;
+      const row = newTransactionRow({ ...approved, ...signedFields, ...newRowFields(newId(), account.id, wallet, chainId, unsigned), createdAt: ctx.now });
+      const view = await recordTransactionChange(db, row, null, cause, ctx.now, [
+        exactlyOne(insertTransactionWrite(db, row), () => new TransactionIdTaken()),
+        ...approval.writes(db, { transactionRowId: row.id }),
+        ...claimCommitWrites(ctx, db),
+      ]);
+      unsent = { rowId: row.id, chainId, signed, transactionHash };
+      result = { created: true, transaction: view };
+    } else {
+      result = await runMutation(ctx, async (tx) => {
+        const rowId = prepared?.id ?? newId();
+        if (approver.member) {
+          const view = await propose(tx, { ctx, prepared, proposer: approver.member, approval, cause, fields: approved, newRow: newRowFields(rowId, account.id, wallet, chainId, unsigned), onSigned: (signed) => (unsent = signed) });
+          return { created: true, transaction: view };
+        }
+        // A prepared transaction moves out of created once: a concurrent approval finds it gone and sends nothing.
+        const row = await moveTransaction(tx, rowId, 'created', { ...approved, ...signedFields });
+        if (!row) throw new TransactionIdTaken();
+        // The approval is used up by the statement that records the change and its event.
+        const view = await recordTransactionChange(tx, row, 'created', cause, ctx.now, approval.writes(tx, { transactionRowId: rowId }));
+        unsent = { rowId, chainId, signed, transactionHash };
         return { created: true, transaction: view };
-      }
-      // Signed, not yet sent: the node hears of it after the commit (send-signed.ts).
-      const signedFields = { transactionHash, signedRaw: signed, status: 'processing' as const };
-      // A prepared transaction moves out of created once: a concurrent approval finds it gone and sends nothing.
-      const row = prepared
-        ? await moveTransaction(tx, prepared.id, 'created', { ...approved, ...signedFields })
-        : await insertTransaction(tx, { ...approved, ...signedFields, ...newRowFields(rowId, account.id, wallet, chainId, unsigned), createdAt: ctx.now });
-      if (!row) throw new TransactionIdTaken();
-      // The approval is used up by the statement that records the change and its event.
-      const view = await recordTransactionChange(tx, row, prepared ? 'created' : null, cause, ctx.now, approval.writes(tx, { transactionRowId: rowId }));
-      unsent = { rowId, chainId, signed, transactionHash };
-      return { created: true, transaction: view };
-    });
+      });
+    }
   } catch (err) {
     if (err instanceof TransactionIdTaken) {
       const row = await findTransaction(ctx.db.db, integratorId, input.transactionId);
