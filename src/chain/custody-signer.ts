@@ -1,7 +1,7 @@
 import { parseTransaction, type Hex, type TransactionSerializable } from 'viem';
-import { signTransaction } from 'viem/accounts';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { sealContexts } from '../crypto/seal-contexts.js';
+import { signOffThread } from './signing-thread/client.js';
 
 export class UnsignedTransactionError extends Error {
   override readonly name = 'UnsignedTransactionError';
@@ -31,9 +31,9 @@ export async function signWithCustodyKey(secrets: SecretBox, sealedKey: string, 
   // Sealed as its 0x-prefixed hex text (custodial-wallet.ts).
   const key = secrets.open(sealedKey, sealContexts.walletKey(walletId));
   try {
-    // Signed straight from the key: an account (privateKeyToAccount) would also derive the public key, a second
-    // curve multiplication per transaction that nothing here reads.
-    return await signTransaction({ privateKey: key.toString('utf8') as Hex, transaction: tx });
+    // Signed straight from the key (an account, privateKeyToAccount, would also derive the public key: a second
+    // curve multiplication that nothing here reads), on the signing thread.
+    return await signOffThread(key, tx);
   } finally {
     key.fill(0);
   }

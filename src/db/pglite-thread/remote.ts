@@ -1,4 +1,5 @@
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import type { Worker, WorkerOptions } from 'node:worker_threads';
+import { moduleWorker } from '../../threads/module-worker.js';
 import { deserializeError, reviveBuffers, type EngineOptions, type QueryResult, type Reply, type Request } from './protocol.js';
 
 /** A request without its id (the id is added by `call`); distributes over the union so each op keeps its fields. */
@@ -36,7 +37,7 @@ export class RemotePglite {
 
   static async start(options: EngineOptions): Promise<RemotePglite> {
     const init: WorkerOptions = { workerData: options, transferList: options.template ? [options.template] : [] };
-    const worker = import.meta.url.endsWith('.ts') ? fromSource(new URL('./engine.ts', import.meta.url), init) : new Worker(new URL('./engine.js', import.meta.url), init);
+    const worker = moduleWorker(import.meta.url, 'engine', init);
     const remote = new RemotePglite(worker);
     // The engine says it is ready with the answer to id 0.
     await new Promise((resolve, reject) => remote.pending.set(0, { resolve, reject }));
@@ -110,12 +111,6 @@ export class RemotePglite {
     for (const waiting of this.pending.values()) waiting.reject(this.failure);
     this.pending.clear();
   }
-}
-
-/** Running from source (tests, development): the engine thread loads TypeScript through tsx, as this thread does. */
-function fromSource(engine: URL, init: WorkerOptions): Worker {
-  const tsx = import.meta.resolve('tsx/esm/api');
-  return new Worker(`import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(engine.href)}); });`, { ...init, eval: true });
 }
 
 function textTypes(parsers: QueryOptions['parsers']): number[] {
