@@ -38,10 +38,10 @@ export interface Anvil {
  * pipe cost the transactions bench's node and load generator CPU on every call. So the port is chosen here and the
  * node is ready when it answers; a port taken meanwhile (anvil exits) is tried again with another.
  */
-export async function startAnvil(chainId: number): Promise<Anvil> {
+export async function startAnvil(chainId: number, options: { blockTimeSeconds?: number } = {}): Promise<Anvil> {
   for (let attempt = 1; ; attempt++) {
     const port = await freeLoopbackPort();
-    const child: ChildProcess = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent'], {
+    const child: ChildProcess = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent', ...(options.blockTimeSeconds ? ['--block-time', String(options.blockTimeSeconds)] : [])], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
