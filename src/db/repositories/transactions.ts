@@ -29,18 +29,32 @@ export interface SigningContext {
   productStatus: 'enabled' | 'disabled' | null;
 }
 
-const signingContext = preparedStatement<{ integratorId: string; organizationId: string | null; signWith: string; productId: string }, { account: typeof accounts.$inferSelect; verificationStatus: VerificationStatus | null; wallet: WalletRow | null; productStatus: string | null }[]>('find_signing_context', (db) => {
+/** A submission's reads: the transaction already under its transactionId, and the signing context. */
+export interface SubmissionContext {
+  earlier: TransactionRow | undefined;
+  signing: SigningContext | undefined;
+}
+
+const submissionContext = preparedStatement<
+  { integratorId: string; transactionId: string; organizationId: string | null; signWith: string; productOfKind: string; defaultProduct: string },
+  { earlier: TransactionRow | null; account: typeof accounts.$inferSelect | null; verificationStatus: VerificationStatus | null; wallet: WalletRow | null; productStatus: string | null }[]
+>('find_submission_context', (db) => {
   // A null organizationId (not a UUID) matches no account by organization: `= null` is never true.
   const byOrg = sql`${accounts.organizationId} = ${sql.placeholder('organizationId')}::uuid`;
+  // The product asked about is the earlier transaction's (a prepared withdrawal or vault call approved now), or the
+  // default one: productOfKind maps kinds to products, as JSON.
+  const productId = sql`coalesce(${sql.placeholder('productOfKind')}::jsonb ->> ${transactions.kind}, ${sql.placeholder('defaultProduct')})`;
   return (
     db
-      .select({ account: accounts, verificationStatus: sql<VerificationStatus | null>`coalesce(${users.verificationStatus}, ${entities.verificationStatus})`, wallet: wallets, productStatus: accountProducts.status })
-      .from(accounts)
+      .select({ earlier: transactions, account: accounts, verificationStatus: sql<VerificationStatus | null>`coalesce(${users.verificationStatus}, ${entities.verificationStatus})`, wallet: wallets, productStatus: accountProducts.status })
+      // One row whether or not either exists: each is joined to it.
+      .from(sql`(select 1) as probe`)
+      .leftJoin(transactions, and(eq(transactions.integratorId, sql.placeholder('integratorId')), eq(transactions.transactionId, sql.placeholder('transactionId'))))
+      .leftJoin(accounts, and(eq(accounts.integratorId, sql.placeholder('integratorId')), sql`(${byOrg} or (${accounts.custody} = 'self_custodial' and lower(${accounts.walletAddress}) = lower(${sql.placeholder('signWith')})))`))
       .leftJoin(users, eq(users.id, accounts.userId))
       .leftJoin(entities, eq(entities.id, accounts.entityId))
       .leftJoin(wallets, eq(wallets.accountId, accounts.id))
-      .leftJoin(accountProducts, and(eq(accountProducts.accountId, accounts.id), eq(accountProducts.productId, sql.placeholder('productId'))))
-      .where(and(eq(accounts.integratorId, sql.placeholder('integratorId')), sql`(${byOrg} or (${accounts.custody} = 'self_custodial' and lower(${accounts.walletAddress}) = lower(${sql.placeholder('signWith')})))`))
+      .leftJoin(accountProducts, and(eq(accountProducts.accountId, accounts.id), sql`${accountProducts.productId} = ${productId}`))
       // The organization's own account first.
       .orderBy(sql`case when ${byOrg} then 0 else 1 end`)
       .limit(1)
@@ -48,13 +62,19 @@ const signingContext = preparedStatement<{ integratorId: string; organizationId:
 });
 
 /**
- * The account a signedBody names: by its custody organizationId, else a self-custodial account holding signWith;
- * with its wallet and its row for `productId`.
+ * The transaction under `transactionId` (a replay, or a prepared one approved now) and the signing context, in one
+ * round trip. The context's product is `productOfKind` of the earlier transaction's kind, else `defaultProduct`.
  */
-export async function findSigningContext(db: Executor, integratorId: string, organizationId: string | null, signWith: string, productId: string): Promise<SigningContext | undefined> {
-  const [row] = await signingContext(db, { integratorId, organizationId, signWith, productId });
-  if (!row) return undefined;
-  return { account: { ...row.account, verificationStatus: row.verificationStatus }, wallet: row.wallet, productStatus: row.productStatus as SigningContext['productStatus'] };
+export async function findSubmissionContext(
+  db: Executor,
+  where: { integratorId: string; transactionId: string; organizationId: string | null; signWith: string },
+  products: { productOfKind: Record<string, string>; defaultProduct: string },
+): Promise<SubmissionContext> {
+  const [row] = await submissionContext(db, { ...where, productOfKind: JSON.stringify(products.productOfKind), defaultProduct: products.defaultProduct });
+  return {
+    earlier: row?.earlier ?? undefined,
+    signing: row?.account ? { account: { ...row.account, verificationStatus: row.verificationStatus }, wallet: row.wallet, productStatus: row.productStatus as SigningContext['productStatus'] } : undefined,
+  };
 }
 
 export async function findWalletOfAccount(db: Executor, accountId: string, options: { lock?: boolean } = {}): Promise<WalletRow | undefined> {

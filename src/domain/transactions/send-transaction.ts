@@ -3,8 +3,9 @@ import { keccak256, type Hash, type TransactionSerializable } from 'viem';
 import type { ChainRegistry } from '../../chain/chain-client.js';
 import { parseUnsignedTransaction, signWithCustodyKey, UnsignedTransactionError } from '../../chain/custody-signer.js';
 import type { Executor, Tx } from '../../db/database.js';
+import { TRANSACTION_KINDS } from '../../db/schema/index.js';
 import { countRoles, findMember, type MemberRow } from '../../db/repositories/members.js';
-import { findSigningContext, findTransaction, insertTransactionWrite, moveTransaction, newTransactionRow, type AccountRowWithStatus, type TransactionRow } from '../../db/repositories/transactions.js';
+import { findSubmissionContext, findTransaction, insertTransactionWrite, moveTransaction, newTransactionRow, type AccountRowWithStatus, type TransactionRow } from '../../db/repositories/transactions.js';
 import { canonicalJson } from '../canonical-json.js';
 import { exactlyOne, type CheckedWrite } from '../checked-writes.js';
 import { requireChain } from '../chains.js';
@@ -80,6 +81,9 @@ export interface TransactionDeps {
   onBroadcast?: () => void;
 }
 
+/** productOfKind for every kind, as the submission read takes it. */
+const PRODUCT_OF_KIND: Record<string, string> = Object.fromEntries(TRANSACTION_KINDS.map((kind) => [kind, productOfKind(kind)]));
+
 export function requestHash(chainId: number, input: SendTransactionInput): string {
   return createHash('sha256').update(canonicalJson({ chainId, ...input })).digest('hex');
 }
@@ -145,7 +149,15 @@ export async function sendTransaction(
 ): Promise<{ created: boolean; transaction: TransactionView }> {
   const integratorId = ctx.actor.integratorId;
   const hash = requestHash(chainId, input);
-  const earlier = await findTransaction(ctx.db.db, integratorId, input.transactionId);
+  const { signedBody } = input;
+  const { signWith } = signedBody.parameters;
+  // One read for the transaction already under this transactionId and the signing context (whose product is the
+  // earlier transaction's when it is a prepared one approved now).
+  const { earlier, signing } = await findSubmissionContext(
+    ctx.db.db,
+    { integratorId, transactionId: input.transactionId, organizationId: UUID_PATTERN.test(signedBody.organizationId) ? signedBody.organizationId.toLowerCase() : null, signWith },
+    { productOfKind: PRODUCT_OF_KIND, defaultProduct: productOfKind('transfer') },
+  );
   // A prepared transaction (withdrawal, vault call) waiting for its approval is approved through this path under
   // its own transactionId. (Once a member proposed it, the same request again is answered as a replay.)
   const prepared = earlier && isPrepared(earlier) && !(earlier.proposedByUserId && earlier.requestHash === hash) ? earlier : undefined;
@@ -153,7 +165,6 @@ export async function sendTransaction(
 
   const chain = requireChain(deps.chains, chainId, 'chain_id');
 
-  const { signedBody } = input;
   const errors: FieldError[] = [];
   if (signedBody.type !== SIGN_TRANSACTION_ACTIVITY) errors.push({ pointer: '/signedBody/type', code: 'invalid_value', detail: `must be ${SIGN_TRANSACTION_ACTIVITY}`, in: 'body' });
   if (signedBody.parameters.type !== ETHEREUM_TRANSACTION) errors.push({ pointer: '/signedBody/parameters/type', code: 'invalid_value', detail: `must be ${ETHEREUM_TRANSACTION}`, in: 'body' });
@@ -171,9 +182,7 @@ export async function sendTransaction(
     throw new ApiError('stale_signed_body', `signedBody.timestampMs must be within ${SIGNED_BODY_WINDOW_MS / 60_000} minutes of the server time (${ctx.now.toISOString()})`);
   }
 
-  const { signWith } = signedBody.parameters;
   const productId = productOfKind(prepared?.kind ?? 'transfer');
-  const signing = await findSigningContext(ctx.db.db, integratorId, UUID_PATTERN.test(signedBody.organizationId) ? signedBody.organizationId.toLowerCase() : null, signWith, productId);
   if (!signing) throw notFound('Organization');
   const { account, wallet } = signing;
   if (account.custody === 'self_custodial') throw new ApiError('self_custodial_account', 'The account is self-custodial: its wallet is signed for by the end user, not by this service');
