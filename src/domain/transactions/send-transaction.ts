@@ -134,8 +134,9 @@ async function approverOf(ctx: MutationContext, account: AccountRowWithStatus, a
 
 /**
  * send-transaction-passkey and send-transaction-otp (docs/transactions.md). Everything is checked before anything
- * is written, the approval last; then one database transaction records the transaction, uses the approval up,
- * writes the event, and keeps the transaction signed with the custody key; after the commit it goes to the node
+ * is written, the approval last; then one statement (a new transfer) or one database transaction (a prepared one,
+ * a member's proposal) records the transaction, uses the approval up, writes the event, and keeps the transaction
+ * signed with the custody key; after the commit it goes to the node
  * (send-signed.ts). What the node would refuse at once (nonce, funds) is asked first and leaves nothing behind (and
  * the approval unused). From an entity wallet the submission is a member's proposal: it waits in created until the
  * quorum (docs/members.md#quorum).
