@@ -32,7 +32,8 @@ export interface Anvil {
 
 /**
  * A real local EVM node on a free loopback port. Blocks are mined as transactions arrive (anvil's default
- * automine), but the send is answered before the block is sealed: wait with `mined` before reading its effects.
+ * automine; `blockTimeSeconds` seals one every so many seconds instead), but the send is answered before the block
+ * is sealed: wait with `mined` before reading its effects.
  *
  * anvil runs --silent: by default it prints every RPC method it serves and every block it mines, and draining that
  * pipe cost the transactions bench's node and load generator CPU on every call. So the port is chosen here and the
