@@ -58,8 +58,12 @@ export function requiredCountsFailure(err: unknown): number[] | undefined {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const { code, detail } = e as { code?: unknown; detail?: unknown };
     if (code !== COUNT_MISMATCH || typeof detail !== 'string') continue;
-    const counts: unknown = JSON.parse(detail);
-    if (Array.isArray(counts)) return counts.map(Number);
+    try {
+      const counts: unknown = JSON.parse(detail);
+      if (Array.isArray(counts)) return counts.map(Number);
+    } catch {
+      // Not require_counts' detail: the error is reported as it is.
+    }
   }
   return undefined;
 }

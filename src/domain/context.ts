@@ -1,8 +1,7 @@
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { RelyingPartyPolicy } from '../crypto/webauthn/relying-party.js';
-import type { Database, Tx } from '../db/database.js';
+import type { Database, Executor, Tx } from '../db/database.js';
 import type { WatchList } from './verification/checks/watch-list.js';
-import type { Executor } from '../db/database.js';
 import { markCommittedWrite } from '../db/repositories/idempotency-keys.js';
 import { exactlyOne, runCheckedWrites, type CheckedWrite } from './checked-writes.js';
 import { ApiError } from './errors.js';

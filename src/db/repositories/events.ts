@@ -39,8 +39,7 @@ export async function appendEvent(db: Executor, e: EventInsert): Promise<{ seque
  * number in the order given (one object's events get consecutive numbers), and their deliveries are queued as
  * appendEvent queues them. `alongside`: further writes of the same change (its audit row, the approval it used),
  * run by the same statement (pending-writes.ts), which fails when one's count differs from `required`;
- * `alongsideCounts` are the rows each affected. Events answer in the
- * order of `list`.
+ * `alongsideCounts` are the rows each affected. Events answer in the order of `list`.
  */
 export async function appendEvents(
   db: Executor,
