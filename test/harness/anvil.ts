@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
+import { freePort } from './process.js';
 
 const require = createRequire(import.meta.url);
 
@@ -41,7 +41,7 @@ export interface Anvil {
  */
 export async function startAnvil(chainId: number, options: { blockTimeSeconds?: number } = {}): Promise<Anvil> {
   for (let attempt = 1; ; attempt++) {
-    const port = await freeLoopbackPort();
+    const port = await freePort();
     const child: ChildProcess = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent', ...(options.blockTimeSeconds ? ['--block-time', String(options.blockTimeSeconds)] : [])], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -57,7 +57,7 @@ export async function startAnvil(chainId: number, options: { blockTimeSeconds?: 
     exited.catch(() => undefined);
     const url = `http://127.0.0.1:${port}`;
     try {
-      await Promise.race([answering(url, chainId), exited]);
+      await Promise.race([answering(url, chainId, child), exited]);
       return handle(chainId, url, child);
     } catch (err) {
       child.kill('SIGKILL');
@@ -66,22 +66,10 @@ export async function startAnvil(chainId: number, options: { blockTimeSeconds?: 
   }
 }
 
-/** A port the kernel just handed out on 127.0.0.1 (free now; anvil binds it a moment later). */
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Resolves once the node at `url` answers eth_chainId with `chainId` (within 20 s). */
-async function answering(url: string, chainId: number): Promise<void> {
+/** Resolves once the node at `url` answers eth_chainId with `chainId` (within 20 s); gives up once `child` exited. */
+async function answering(url: string, chainId: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 20_000;
-  for (;;) {
+  while (child.exitCode === null && child.signalCode === null) {
     try {
       const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'eth_chainId', params: [] }) });
       const body = (await res.json()) as { result?: string };
@@ -94,6 +82,7 @@ async function answering(url: string, chainId: number): Promise<void> {
     // Not listening yet: ask again shortly (the node takes a few hundred milliseconds to start).
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+  throw new Error(`anvil on ${url} exited before answering`);
 }
 
 function handle(chainId: number, url: string, child: ChildProcess): Anvil {
