@@ -63,7 +63,9 @@ const submissionContext = preparedStatement<
 
 /**
  * The transaction under `transactionId` (a replay, or a prepared one approved now) and the signing context, in one
- * round trip. The context's product is `productOfKind` of the earlier transaction's kind, else `defaultProduct`.
+ * round trip: the account a signedBody names (by its custody organizationId, else a self-custodial account holding
+ * signWith), with its wallet and its row for the product, which is `productOfKind` of the earlier transaction's kind,
+ * else `defaultProduct`.
  */
 export async function findSubmissionContext(
   db: Executor,
@@ -116,7 +118,6 @@ export async function isChallengeUsed(db: Executor, integratorId: string, challe
   return row !== undefined;
 }
 
-/** Inserts unless the id is taken for this integrator; undefined when it is. */
 /**
  * The row that inserting `values` stores: every column the values leave out takes its default, or null. Known before
  * the insert, so the row's events can be written by the insert's own statement (insertTransactionWrite). A column
@@ -138,6 +139,7 @@ export function insertTransactionWrite(db: Executor, row: TransactionRow): Pendi
   return pendingWrite(db.insert(transactions).values(row).onConflictDoNothing().returning({ id: transactions.id }));
 }
 
+/** Inserts unless the id is taken for this integrator; undefined when it is. */
 export async function insertTransaction(db: Executor, row: typeof transactions.$inferInsert): Promise<TransactionRow | undefined> {
   const [created] = await db.insert(transactions).values(row).onConflictDoNothing().returning();
   return created;
