@@ -16,7 +16,8 @@ async function sign({ id, key, transaction }: SignRequest): Promise<SignReply> {
   try {
     return { id, signed: await signTransaction({ privateKey: Buffer.from(key).toString('utf8') as Hex, transaction }) };
   } catch (err) {
-    return { id, error: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
+    // The error's name only: a signing library's message may quote its input, and the input is the key.
+    return { id, error: err instanceof Error ? err.name : 'a non-Error was thrown' };
   } finally {
     key.fill(0);
   }
