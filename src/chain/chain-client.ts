@@ -1,6 +1,5 @@
 import { createPublicClient, http, type Abi, type Address, type ContractFunctionArgs, type ContractFunctionName, type ContractFunctionReturnType, type Hash, type Hex, type Log, type PublicClient, type TransactionReceipt, type TransactionSerializable } from 'viem';
-import { getHttpRpcClient, type HttpRpcClient } from 'viem/utils';
-import { rpcFetch } from './rpc-fetch.js';
+import { postJsonRpc, rpcFetch } from './rpc-fetch.js';
 
 /** Why an RPC call failed, in the terms the API reports (docs: transactions). */
 export type RpcFailureCode =
@@ -111,18 +110,19 @@ export class ChainClient {
    * batch on the next timer tick): a watcher round's receipts.
    */
   private readonly batched: PublicClient;
-  /** The node's JSON-RPC over HTTP without viem's client: explicit batches (readBatch). */
-  private readonly rpc: HttpRpcClient;
-
   constructor(
     readonly chainId: number,
-    url: string,
-    timeoutMs = 10_000,
+    private readonly url: string,
+    private readonly timeoutMs = 10_000,
   ) {
     const fetchFn = rpcFetch();
     this.client = createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0, fetchFn }) });
     this.batched = createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0, fetchFn, batch: { batchSize: 100 } }) });
-    this.rpc = getHttpRpcClient(url, { timeout: timeoutMs, fetchFn });
+  }
+
+  /** A JSON-RPC call or batch posted without viem's client (postJsonRpc): the request path's calls. */
+  private post(body: unknown): Promise<unknown> {
+    return postJsonRpc(this.url, body, { timeoutMs: this.timeoutMs });
   }
 
   /**
@@ -130,12 +130,13 @@ export class ChainClient {
    * viem's client adds retry, dedupe and error-formatting layers this call does not use.
    */
   async broadcast(signed: Hex): Promise<Hash> {
-    let answer: { result?: unknown; error?: { message?: unknown } };
+    let answer: { result?: unknown; error?: { message?: unknown } } | null;
     try {
-      answer = await this.rpc.request({ body: { method: 'eth_sendRawTransaction', params: [signed] } });
+      answer = (await this.post({ jsonrpc: '2.0', id: 0, method: 'eth_sendRawTransaction', params: [signed] })) as typeof answer;
     } catch (err) {
       throw classifyRpcError(err);
     }
+    if (!answer || typeof answer !== 'object') throw new RpcFailure('rpc_error', "eth_sendRawTransaction: the node's answer is not a JSON-RPC response");
     if (answer.error) throw classifyRpcError(new Error(`eth_sendRawTransaction: ${String(answer.error.message)}`));
     if (typeof answer.result !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(answer.result)) throw new RpcFailure('rpc_error', "eth_sendRawTransaction: the node's answer is not a transaction hash");
     return answer.result as Hash;
@@ -201,13 +202,14 @@ export class ChainClient {
   private async readBatch(calls: { method: string; params: unknown[] }[]): Promise<bigint[]> {
     let answers: unknown;
     try {
-      answers = await this.rpc.request({ body: calls.map((call, id) => ({ ...call, id })) });
+      answers = await this.post(calls.map((call, id) => ({ jsonrpc: '2.0', id, ...call })));
     } catch (err) {
       throw classifyRpcError(err);
     }
-    const list = (Array.isArray(answers) ? answers : []) as ({ id?: unknown; result?: unknown; error?: { message?: unknown } } | null)[];
-    // A node that refuses the batch answers it with one error, without an id (viem hands it back for each call).
-    const whole = list.find((a) => a?.error && a.id === null);
+    type Answer = { id?: unknown; result?: unknown; error?: { message?: unknown } } | null;
+    // A node that refuses the batch answers it with one error, without an id (some wrap it in a list).
+    const list = (Array.isArray(answers) ? answers : answers && typeof answers === 'object' ? [answers] : []) as Answer[];
+    const whole = list.find((a) => a?.error && (a.id === null || a.id === undefined));
     if (whole) throw classifyRpcError(new Error(String(whole.error!.message)));
     const byId = new Map(list.map((a) => [a?.id, a]));
     return calls.map((call, id) => {

@@ -45,6 +45,51 @@ async function readText(body: Dispatcher.ResponseData['body'], limit: number): P
   return Buffer.concat(chunks, size).toString('utf8');
 }
 
+/** undici's own timeouts of a request (no answer's headers in time, or its body stalled). */
+const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/**
+ * One JSON-RPC request (a call or a batch) posted as it is, without viem: the request path's broadcast and pre-flight.
+ * viem's HTTP client builds a TimeoutError for every request before sending it (in case it times out), which
+ * stringifies the request, the signed transaction included: 6 % of the request thread under bench:transactions
+ * (docs/benchmarks.md#transactions). The same failures, in the words classifyRpcError reads: no node or a cut
+ * connection is "fetch failed" (rpc_unreachable), no answer within `timeoutMs` (for its headers, then between its
+ * body's chunks: undici's own timers) "took too long" (rpc_unreachable), an HTTP error keeps the node's JSON-RPC
+ * error when it sent one (an error status without one is an rpc_error), and an answer that is not JSON is an rpc_error.
+ */
+export async function postJsonRpc(url: string, body: unknown, options: { timeoutMs: number; maxResponseBytes?: number; dispatcher?: Dispatcher }): Promise<unknown> {
+  const failed = (err: unknown) =>
+    TIMEOUTS.has((err as { code?: unknown }).code as string) ? new Error('The request took too long to respond.', { cause: err }) : new TypeError('fetch failed', { cause: err });
+  let text: string;
+  let status: number;
+  try {
+    const res = await request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      dispatcher: options.dispatcher ?? nodes,
+    });
+    status = res.statusCode;
+    text = await readText(res.body, options.maxResponseBytes ?? MAX_RPC_RESPONSE_BYTES);
+  } catch (err) {
+    if (err instanceof RpcResponseTooLarge) throw err;
+    throw failed(err);
+  }
+  let answer: unknown;
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    throw new Error(status >= 200 && status < 300 ? "the node's answer is not JSON" : `HTTP request failed. Status: ${status}`);
+  }
+  if (status < 200 || status >= 300) {
+    const error = (answer as { error?: unknown } | null)?.error;
+    throw new Error(`HTTP request failed. Status: ${status}${error === undefined ? '' : `. Details: ${JSON.stringify(error)}`}`);
+  }
+  return answer;
+}
+
 /**
  * A fetch for viem over undici's request. Network failures are thrown as fetch throws them (TypeError "fetch
  * failed", the cause attached), so they classify as rpc_unreachable exactly as before (classifyRpcError).

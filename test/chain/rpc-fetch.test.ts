@@ -5,8 +5,9 @@ import { after, before, describe, it } from 'node:test';
 import { ChainClient, RpcFailure } from '../../src/chain/chain-client.js';
 
 /*
- * The fetch viem calls for JSON-RPC (src/chain/rpc-fetch.ts), against local HTTP servers that answer as nodes do
- * and as they fail: every answer reaches the chain client as it did through the global fetch.
+ * The fetch viem calls for JSON-RPC (src/chain/rpc-fetch.ts), and the bare JSON-RPC post of the request path
+ * (postJsonRpc: broadcast, pre-flight), against local HTTP servers that answer as nodes do and as they fail: every
+ * answer reaches the chain client as it did through the global fetch, by either way.
  */
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
@@ -29,6 +30,13 @@ const reply = (res: ServerResponse, status: number, payload: unknown, headers: R
   res.writeHead(status, headers);
   res.end(typeof payload === 'string' ? payload : JSON.stringify(payload));
 };
+
+/** Each way the chain client reaches a node: viem's client (chainIdOfNode) and the bare post (broadcast, preflight). */
+const WAYS: [string, (client: ChainClient) => Promise<unknown>][] = [
+  ['viem', (client) => client.chainIdOfNode()],
+  ['broadcast', (client) => client.broadcast('0x02')],
+  ['preflight', (client) => client.preflight('0x0000000000000000000000000000000000000001', { chainId: 8453, nonce: 0 })],
+];
 
 const failsWith = (code: string) => (err: unknown) => {
   assert.ok(err instanceof RpcFailure, `expected an RpcFailure, got ${String(err)}`);
@@ -93,6 +101,12 @@ describe('JSON-RPC over undici request (rpc-fetch)', () => {
       servers.push(odd.server);
       await assert.rejects(new ChainClient(8453, odd.url, 2_000).broadcast('0x02'), failsWith('rpc_error'));
     }
+    // Not a JSON-RPC response at all: JSON null, a number, text.
+    for (const payload of ['null', '7', 'hello']) {
+      const odd = await node((_req, _body, res) => reply(res, 200, payload));
+      servers.push(odd.server);
+      for (const [way, call] of WAYS.slice(1)) await assert.rejects(call(new ChainClient(8453, odd.url, 2_000)), failsWith('rpc_error'), `${way} of ${payload}`);
+    }
   });
 
   it('an HTTP error status with a JSON-RPC error body keeps the node’s message; one without it is an rpc_error', async () => {
@@ -103,26 +117,38 @@ describe('JSON-RPC over undici request (rpc-fetch)', () => {
     const broken = await node((_req, _body, res) => reply(res, 500, 'upstream exploded', { 'content-type': 'text/plain' }));
     servers.push(throttled.server, broken.server);
     await assert.rejects(new ChainClient(8453, throttled.url, 2_000).broadcast('0x02'), failsWith('nonce_too_low'));
-    await assert.rejects(new ChainClient(8453, broken.url, 2_000).chainIdOfNode(), failsWith('rpc_error'));
+    for (const [way, call] of WAYS) await assert.rejects(call(new ChainClient(8453, broken.url, 2_000)), failsWith('rpc_error'), way);
   });
 
   it('no node listening, or a connection cut before the answer: rpc_unreachable', async () => {
     const gone = await node(() => {});
     const url = gone.url;
     await new Promise<void>((resolve) => gone.server.close(() => resolve()));
-    await assert.rejects(new ChainClient(8453, url, 2_000).chainIdOfNode(), failsWith('rpc_unreachable'));
-
     const cutting = await node((req) => req.socket.destroy());
     servers.push(cutting.server);
-    await assert.rejects(new ChainClient(8453, cutting.url, 2_000).chainIdOfNode(), failsWith('rpc_unreachable'));
+    for (const [way, call] of WAYS) {
+      await assert.rejects(call(new ChainClient(8453, url, 2_000)), failsWith('rpc_unreachable'), way);
+      await assert.rejects(call(new ChainClient(8453, cutting.url, 2_000)), failsWith('rpc_unreachable'), way);
+    }
   });
 
   it('a node that does not answer in time: rpc_unreachable after the client’s timeout, not later', async () => {
     const silent = await node(() => {});
-    servers.push(silent.server);
-    const started = performance.now();
-    await assert.rejects(new ChainClient(8453, silent.url, 300).chainIdOfNode(), failsWith('rpc_unreachable'));
-    assert.ok(performance.now() - started < 5_000);
+    // Headers sent, then the body stalls: the bare post's second timer.
+    const stalling = await node((_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"jsonrpc":');
+    });
+    servers.push(silent.server, stalling.server);
+    for (const [way, call] of WAYS) {
+      for (const target of [silent, stalling]) {
+        const started = performance.now();
+        await assert.rejects(call(new ChainClient(8453, target.url, 300)), failsWith('rpc_unreachable'), way);
+        assert.ok(performance.now() - started < 5_000, way);
+      }
+    }
+    silent.server.closeAllConnections();
+    stalling.server.closeAllConnections();
   });
 
   it('an answer larger than the limit is refused while it arrives (rpc_error), never buffered whole', async () => {
@@ -142,8 +168,12 @@ describe('JSON-RPC over undici request (rpc-fetch)', () => {
       pump();
     });
     servers.push(flooding.server);
-    await assert.rejects(new ChainClient(8453, flooding.url, 10_000).chainIdOfNode(), failsWith('rpc_error'));
-    await new Promise<void>((resolve) => (stopped ? resolve() : setImmediate(resolve)));
-    assert.ok(written < 64 * 1024 * 1024, `the client read on to ${written} bytes`);
+    for (const [way, call] of WAYS) {
+      written = 0;
+      stopped = false;
+      await assert.rejects(call(new ChainClient(8453, flooding.url, 10_000)), failsWith('rpc_error'), way);
+      await new Promise<void>((resolve) => (stopped ? resolve() : setImmediate(resolve)));
+      assert.ok(written < 64 * 1024 * 1024, `${way}: the client read on to ${written} bytes`);
+    }
   });
 });
