@@ -1,4 +1,5 @@
-import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { Query, SQL } from 'drizzle-orm';
+import { PgDialect, PgTransaction } from 'drizzle-orm/pg-core';
 import type { Db, Executor } from './database.js';
 
 const names = new Set<string>();
@@ -34,4 +35,35 @@ export function preparedStatement<Values extends Record<string, unknown>, Result
     }
     return statement.execute(values);
   };
+}
+
+/** Builds statements' text from drizzle's SQL (no casing or other dialect settings: the databases' own). */
+const dialect = new PgDialect();
+
+/** The statements compiled by shape, each under its own name. */
+const shaped = new Map<string, { name: string; query: Query }>();
+
+/**
+ * Beyond this many shapes a statement runs unnamed and is compiled per call: shapes come from the code's paths, a few
+ * dozen, so more would mean a key that takes in values, and the cache must not grow with them.
+ */
+export const MAX_SHAPES = 500;
+
+/**
+ * A statement whose text depends only on `shape` (its values are placeholders, `sql.placeholder(name)`, filled from
+ * `values` as they are: driver values), compiled once per process by `build` and run as a named prepared statement
+ * (as preparedStatement, and inside a transaction on the transaction's connection). For statements assembled from
+ * parts (a change's writes, its events: pending-writes.ts), where preparedStatement's one builder per name does not
+ * fit: compiling such a statement cost drizzle about 1 ms of the request thread per new transfer
+ * (docs/benchmarks.md#transactions). Its rows.
+ */
+export async function runShaped<Row>(db: Executor, shape: string, build: () => SQL, values: Record<string, unknown>): Promise<Row[]> {
+  let statement: { name?: string; query: Query } | undefined = shaped.get(shape);
+  if (!statement) {
+    const query = dialect.sqlToQuery(build());
+    if (shaped.size < MAX_SHAPES) shaped.set(shape, (statement = { name: `shaped_${shaped.size + 1}`, query }));
+    else statement = { query };
+  }
+  const result = await db._.session.prepareQuery(statement.query, undefined, statement.name, false).execute(values);
+  return (result as { rows: Row[] }).rows;
 }

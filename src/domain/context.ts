@@ -1,6 +1,6 @@
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { RelyingPartyPolicy } from '../crypto/webauthn/relying-party.js';
-import type { Database, Executor, Tx } from '../db/database.js';
+import type { Database, Tx } from '../db/database.js';
 import type { WatchList } from './verification/checks/watch-list.js';
 import { markCommittedWrite } from '../db/repositories/idempotency-keys.js';
 import { exactlyOne, runCheckedWrites, type CheckedWrite } from './checked-writes.js';
@@ -53,7 +53,7 @@ export interface MutationContext {
 export async function runMutation<T>(ctx: MutationContext, change: (tx: Tx) => Promise<T>): Promise<T> {
   return ctx.db.db.transaction(async (tx) => {
     const result = await change(tx);
-    await runCheckedWrites(tx, claimCommitWrites(ctx, tx));
+    await runCheckedWrites(tx, claimCommitWrites(ctx));
     return result;
   });
 }
@@ -63,8 +63,8 @@ export async function runMutation<T>(ctx: MutationContext, change: (tx: Tx) => P
  * statement instead of runMutation's transaction: sent with the change's own writes, it commits with them or
  * fails them all.
  */
-export function claimCommitWrites(ctx: MutationContext, db: Executor): CheckedWrite[] {
+export function claimCommitWrites(ctx: MutationContext): CheckedWrite[] {
   const claim = ctx.idempotency;
   if (!claim) return [];
-  return [exactlyOne(markCommittedWrite(db, claim.integratorId, claim.key, claim.lockedAt), () => new ApiError('idempotency_request_in_progress', 'Another request with this Idempotency-Key took over; nothing was changed'))];
+  return [exactlyOne(markCommittedWrite(claim.integratorId, claim.key, claim.lockedAt), () => new ApiError('idempotency_request_in_progress', 'Another request with this Idempotency-Key took over; nothing was changed'))];
 }

@@ -5,6 +5,7 @@ import { events, integrators, webhookDeliveries } from '../../src/db/schema/inde
 import { recordEvent, recordEvents, type DomainEvent } from '../../src/domain/events/record-event.js';
 import { newId } from '../../src/domain/ids.js';
 import { exactlyOne, unchecked } from '../../src/domain/checked-writes.js';
+import type { PendingWrite, Slot } from '../../src/db/pending-writes.js';
 import { createSubscription } from '../../src/domain/webhooks/subscriptions.js';
 import { backends } from '../harness/backends.js';
 import { startServer, type TestServer } from '../harness/server.js';
@@ -14,6 +15,9 @@ import { startServer, type TestServer } from '../harness/server.js';
  * consecutive sequence numbers after its earlier ones, in the order given; each event's deliveries are queued by its
  * own type; the writes sent alongside commit, or roll back, with them.
  */
+/** A write of the tests' own, its values in placeholders as the repositories' writes have them. */
+const write = (shape: string, build: (slot: Slot) => ReturnType<typeof sql>, values: Record<string, unknown>): PendingWrite => ({ shape, sql: (_db, slot) => build(slot), values });
+
 for (const backend of backends()) {
   describe(`events appended together [${backend}]`, () => {
     let server: TestServer;
@@ -60,7 +64,7 @@ for (const backend of backends()) {
       const db = server.database.db;
       const objectId = newId();
       const name = `alongside ${objectId}`;
-      const alongside = unchecked({ getSQL: () => sql`update ${integrators} set name = ${name} where id = ${integratorId} returning 1` });
+      const alongside = unchecked(write('rename', (slot) => sql`update ${integrators} set name = ${slot('name')} where id = ${slot('id')} returning 1`, { name, id: integratorId }));
       const rollback = new Error('roll back');
       await assert.rejects(
         db.transaction(async (tx) => {
@@ -75,17 +79,17 @@ for (const backend of backends()) {
       const [recorded] = await recordEvents(db, [event(objectId, 'transaction.created', 0)], [alongside]);
       assert.equal(recorded!.sequence, 1);
       assert.equal((await db.select().from(integrators).where(eq(integrators.id, integratorId)))[0]!.name, name);
-      assert.deepEqual(await recordEvents(db, [], [unchecked({ getSQL: () => sql`update ${integrators} set name = 'none' where id = ${integratorId} returning 1` })]), []);
+      assert.deepEqual(await recordEvents(db, [], [unchecked(write('rename', (slot) => sql`update ${integrators} set name = ${slot('name')} where id = ${slot('id')} returning 1`, { name: 'none', id: integratorId }))]), []);
       assert.equal((await db.select().from(integrators).where(eq(integrators.id, integratorId)))[0]!.name, 'none', 'without events the writes still run');
     });
 
     it('a write whose count is not the one required fails the whole statement, outside a transaction too, with its own problem', async () => {
       const db = server.database.db;
       const before = (await db.select().from(integrators).where(eq(integrators.id, integratorId)))[0]!.name;
-      const renamed = unchecked({ getSQL: () => sql`update ${integrators} set name = 'renamed' where id = ${integratorId} returning 1` });
+      const renamed = unchecked(write('rename', (slot) => sql`update ${integrators} set name = ${slot('name')} where id = ${slot('id')} returning 1`, { name: 'renamed', id: integratorId }));
       const lost = new Error('the guarded write lost');
-      const missing = exactlyOne({ getSQL: () => sql`update ${integrators} set name = 'nobody' where id = ${newId()} returning 1` }, () => lost);
-      const hits = exactlyOne({ getSQL: () => sql`select 1 from ${integrators} where id = ${integratorId}` }, () => new Error('not this one'));
+      const missing = exactlyOne(write('rename', (slot) => sql`update ${integrators} set name = ${slot('name')} where id = ${slot('id')} returning 1`, { name: 'nobody', id: newId() }), () => lost);
+      const hits = exactlyOne(write('select', (slot) => sql`select 1 from ${integrators} where id = ${slot('id')}`, { id: integratorId }), () => new Error('not this one'));
       for (const count of [1, 2]) {
         const objects = Array.from({ length: count }, () => newId());
         // One event takes the plain statement, two the recordset one; without events the writes run alone.

@@ -49,9 +49,9 @@ for (const backend of backends()) {
         updatedAt: now,
       };
       const row = newTransactionRow(values);
-      assert.deepEqual(await runWrites(db, [insertTransactionWrite(db, row)]), [1]);
+      assert.deepEqual(await runWrites(db, [insertTransactionWrite(row)]), [1]);
       assert.deepEqual(await findTransaction(db, acme.integratorId, values.transactionId), row);
-      assert.deepEqual(await runWrites(db, [insertTransactionWrite(db, { ...row, id: newId() })]), [0], 'a taken transactionId inserts nothing');
+      assert.deepEqual(await runWrites(db, [insertTransactionWrite({ ...row, id: newId() })]), [0], 'a taken transactionId inserts nothing');
 
       const { createdAt: _createdAt, ...withoutCreatedAt } = values;
       assert.throws(() => newTransactionRow(withoutCreatedAt), /createdAt is computed on insert/);

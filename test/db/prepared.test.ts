@@ -2,15 +2,20 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { and, eq, sql } from 'drizzle-orm';
-import { preparedStatement } from '../../src/db/prepared.js';
-import { requestNonces } from '../../src/db/schema/index.js';
+import fc from 'fast-check';
+import { selectRows } from '../../src/db/database.js';
+import { insertWrite, runWrites } from '../../src/db/pending-writes.js';
+import { preparedStatement, runShaped } from '../../src/db/prepared.js';
+import { textArrayLiteral } from '../../src/db/repositories/events.js';
+import { integrators, requestNonces } from '../../src/db/schema/index.js';
 import { backends } from '../harness/backends.js';
 import type { TestServer } from '../harness/server.js';
 import { startTenants } from '../harness/tenants.js';
 
 /*
  * Hot statements prepared once per database (src/db/prepared.ts): built once outside transactions, and inside one
- * run on the transaction's own connection, so they see its writes and roll back with it.
+ * run on the transaction's own connection, so they see its writes and roll back with it. Statements assembled from
+ * parts (runShaped, pending-writes.ts) are compiled once per shape and filled with each call's values.
  */
 let builds = 0;
 const remember = preparedStatement<{ publicKey: string; messageHash: string; expiresAt: Date }, { messageHash: string }[]>('test_remember', (db) => {
@@ -74,6 +79,72 @@ for (const backend of backends()) {
         await remember(tx, { publicKey, messageHash: 'committed', expiresAt });
       });
       assert.deepEqual(await find(server.database.db, { publicKey, messageHash: 'committed' }), [{ messageHash: 'committed' }]);
+    });
+
+    it('a shaped statement is compiled once per shape and runs with each call’s values, inside a transaction on its connection', async () => {
+      const db = server.database.db;
+      let compiled = 0;
+      const echo = (value: number) =>
+        runShaped<{ n: number }>(
+          db,
+          `test echo ${backend}`,
+          () => {
+            compiled++;
+            return sql`select ${sql.placeholder('n')}::int as n`;
+          },
+          { n: value },
+        );
+      for (let i = 0; i < 4; i++) assert.deepEqual(await echo(i), [{ n: i }]);
+      assert.equal(compiled, 1);
+      assert.deepEqual(await runShaped(db, 'test echo twice', () => sql`select ${sql.placeholder('n')}::int * 2 as n`, { n: 21 }), [{ n: 42 }], 'another shape, another statement');
+
+      const id = randomUUID();
+      const rollback = new Error('roll back');
+      await assert.rejects(
+        db.transaction(async (tx) => {
+          assert.deepEqual(await runWrites(tx, [insertWrite(integrators, { id, name: 'inside' })]), [1]);
+          assert.deepEqual(await runShaped(tx, 'test find integrator', () => sql`select name from integrators where id = ${sql.placeholder('id')}`, { id }), [{ name: 'inside' }], 'the transaction sees its own write');
+          if (backend !== 'pglite') {
+            const named = await selectRows<{ name: string }>(tx, sql`select name from pg_prepared_statements where statement like '%from integrators where id = %'`);
+            assert.equal(named.length, 1, 'prepared on the transaction’s connection under its name');
+            assert.match(named[0]!.name, /^shaped_\d+$/);
+          }
+          throw rollback;
+        }),
+        (err) => err === rollback,
+      );
+      assert.deepEqual(await runShaped(db, 'test find integrator', () => sql`select name from integrators where id = ${sql.placeholder('id')}`, { id }), [], 'rolled back with the transaction');
+    });
+
+    it('an insert template: the columns left out take their defaults, and writes of one shape keep their own values', async () => {
+      const db = server.database.db;
+      const [a, b] = [randomUUID(), randomUUID()];
+      const before = Date.now();
+      assert.equal(insertWrite(integrators, { id: a, name: 'a' }).shape, insertWrite(integrators, { id: b, name: 'b' }).shape);
+      assert.deepEqual(await runWrites(db, [insertWrite(integrators, { id: a, name: 'a' }), insertWrite(integrators, { id: b, name: 'b' })]), [1, 1]);
+      const at = new Date('2026-01-02T03:04:05.678Z');
+      const c = randomUUID();
+      assert.deepEqual(await runWrites(db, [insertWrite(integrators, { id: c, name: 'c', createdAt: at })]), [1]);
+      const rows = await db.select().from(integrators).where(sql`${integrators.id} in (${a}, ${b}, ${c})`);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      assert.equal(byId.get(a)!.name, 'a');
+      assert.equal(byId.get(b)!.name, 'b');
+      assert.ok(byId.get(a)!.createdAt.getTime() >= before - 5_000, 'created_at left out: the database’s default');
+      assert.equal(byId.get(c)!.createdAt.toISOString(), at.toISOString(), 'created_at given: stored as that instant');
+      assert.deepEqual(await runWrites(db, [insertWrite(integrators, { id: a, name: 'again' }, { ignoreConflict: true })]), [0], 'a conflict ignored inserts nothing');
+      await assert.rejects(runWrites(db, [insertWrite(integrators, { id: a, name: 'again' })]), 'without ignoreConflict the conflict is an error');
+    });
+
+    it('a text[] literal (an event’s subscription patterns) reads back as the strings it was made of', async () => {
+      const db = server.database.db;
+      const text = fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', ',', '{', '}', ' ', 'NULL', '*', '.'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })), maxLength: 12 }).filter((t) => !t.includes('\u0000'));
+      await fc.assert(
+        fc.asyncProperty(fc.array(text, { maxLength: 5 }), async (values) => {
+          const [row] = await runShaped<{ list: string[] }>(db, 'test text array', () => sql`select ${sql.placeholder('list')}::text[] as list`, { list: textArrayLiteral(values) });
+          assert.deepEqual(row!.list, values);
+        }),
+        { numRuns: 60 },
+      );
     });
   });
 }

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../database.js';
+import { runShaped } from '../prepared.js';
 import { runWrites, writesAsCtes, type PendingWrite } from '../pending-writes.js';
 import { events } from '../schema/index.js';
 import { DELETE_BATCH, deleteBounded } from './bounded-delete.js';
@@ -64,10 +65,13 @@ export async function appendEvents(
       only_subscription: e.onlySubscriptionId ?? null,
     })),
   );
-  const writes = writesAsCtes(alongside, 'alongside', required);
-  const rows = await selectRows<{ ord: number; sequence: number; deliveries: number; alongside: number[] }>(db, sql`
+  const writes = writesAsCtes(db, alongside, 'alongside', required);
+  const rows = await runShaped<{ ord: number; sequence: number; deliveries: number; alongside: number[] }>(
+    db,
+    `append events ${writes.shape}`,
+    () => sql`
     with ${writes.head}input as (
-      select * from jsonb_to_recordset(${input}::jsonb) as x(ord int, id uuid, integrator_id uuid, type text, object_type text,
+      select * from jsonb_to_recordset(${sql.placeholder('input')}::jsonb) as x(ord int, id uuid, integrator_id uuid, type text, object_type text,
         object_id text, api_version text, data jsonb, created_at timestamptz, patterns text[], only_subscription uuid)
     ), seq as (
       insert into event_sequences (object_id, last) select object_id, count(*) from input group by object_id
@@ -88,54 +92,78 @@ export async function appendEvents(
         and case when i.only_subscription is null then s.event_types ?| i.patterns else s.id = i.only_subscription end
       returning event_id
     ), woke as (
-      select pg_notify(${DELIVERY_CHANNEL}, '') from (select 1 from queued limit 1) q
+      select pg_notify(${NOTIFY_CHANNEL}, '') from (select 1 from queued limit 1) q
     )
     select i.ord, ev.sequence, (select count(*) from queued q where q.event_id = ev.id)::int as deliveries, (select count(*) from woke)::int as woke,
       ${writes.counts} as alongside
     from input i join ev on ev.id = i.id
-    order by i.ord`);
+    order by i.ord`,
+    { ...writes.values, input },
+  );
   return {
     events: rows.map((r) => ({ sequence: Number(r.sequence), deliveries: Number(r.deliveries) })),
     alongsideCounts: (rows[0]?.alongside ?? []).map(Number),
   };
 }
 
+/** DELIVERY_CHANNEL as an SQL literal: a constant of the statements' text, not one of their values. */
+const NOTIFY_CHANNEL = sql.raw(`'${DELIVERY_CHANNEL}'`);
+
+/** A text[] literal of `values` (quoted, with `"` and `\` escaped), sent as one value. */
+export function textArrayLiteral(values: string[]): string {
+  return `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+}
+
 /**
  * appendEvents for one event, the common case (most API writes; the steady webhook load): the plain statement, values
  * as parameters, without the recordset, grouping and window. With the recordset form the steady 500 events/s load
- * ran PostgreSQL at 95–97 % of a core against 85–88 % (docs/benchmarks.md#webhooks).
+ * ran PostgreSQL at 95–97 % of a core against 85–88 % (docs/benchmarks.md#webhooks). Prepared once per shape (the
+ * writes alongside, a subscription named or not).
  */
 async function appendOne(db: Executor, e: EventInsert, alongside: PendingWrite[], required: (number | null)[] | undefined): Promise<{ events: { sequence: number; deliveries: number }[]; alongsideCounts: number[] }> {
-  const at = e.createdAt.toISOString();
-  const patterns = sql.join(
-    e.subscriptionPatterns.map((p) => sql`${p}`),
-    sql`, `,
-  );
-  const writes = writesAsCtes(alongside, 'alongside', required);
-  const rows = await selectRows<{ sequence: number; deliveries: number; alongside: number[] }>(db, sql`
+  const writes = writesAsCtes(db, alongside, 'alongside', required);
+  const only = e.onlySubscriptionId !== undefined;
+  const p = (name: string) => sql.placeholder(name);
+  const rows = await runShaped<{ sequence: number; deliveries: number; alongside: number[] }>(
+    db,
+    `append event${only ? ' to one subscription' : ''} ${writes.shape}`,
+    () => sql`
     with ${writes.head}seq as (
-      insert into event_sequences (object_id, last) values (${e.objectId}, 1)
+      insert into event_sequences (object_id, last) values (${p('objectId')}, 1)
       on conflict (object_id) do update set last = event_sequences.last + 1
       returning last
     ), ev as (
       insert into events (id, integrator_id, type, object_type, object_id, sequence, api_version, data, created_at)
-      select ${e.id}, ${e.integratorId}, ${e.type}, ${e.objectType}, ${e.objectId},
-             seq.last, ${e.apiVersion}, ${JSON.stringify(e.data)}::jsonb, ${at}::timestamptz
+      select ${p('id')}::uuid, ${p('integratorId')}::uuid, ${p('type')}, ${p('objectType')}, ${p('objectId')},
+             seq.last, ${p('apiVersion')}, ${p('data')}::jsonb, ${p('at')}::timestamptz
       from seq
       returning id, sequence
     ), queued as (
       insert into webhook_deliveries (id, integrator_id, subscription_id, event_id, event_type, status, next_attempt_at, created_at, updated_at)
-      select uuid_v7(${at}::timestamptz), ${e.integratorId}, s.id, ev.id, ${e.type}, 'pending', ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
+      select uuid_v7(${p('at')}::timestamptz), ${p('integratorId')}::uuid, s.id, ev.id, ${p('type')}, 'pending', ${p('at')}::timestamptz, ${p('at')}::timestamptz, ${p('at')}::timestamptz
       from webhook_subscriptions s cross join ev
-      where s.integrator_id = ${e.integratorId} and s.enabled
-        and ${e.onlySubscriptionId === undefined ? sql`s.event_types ?| array[${patterns}]::text[]` : sql`s.id = ${e.onlySubscriptionId}`}
+      where s.integrator_id = ${p('integratorId')}::uuid and s.enabled
+        and ${only ? sql`s.id = ${p('only')}::uuid` : sql`s.event_types ?| ${p('patterns')}::text[]`}
       returning 1
     ), woke as (
-      select pg_notify(${DELIVERY_CHANNEL}, '') from (select 1 from queued limit 1) q
+      select pg_notify(${NOTIFY_CHANNEL}, '') from (select 1 from queued limit 1) q
     )
     select ev.sequence, (select count(*) from queued)::int as deliveries, (select count(*) from woke)::int as woke,
       ${writes.counts} as alongside
-    from ev`);
+    from ev`,
+    {
+      ...writes.values,
+      id: e.id,
+      integratorId: e.integratorId,
+      type: e.type,
+      objectType: e.objectType,
+      objectId: e.objectId,
+      apiVersion: e.apiVersion,
+      data: JSON.stringify(e.data),
+      at: e.createdAt.toISOString(),
+      ...(only ? { only: e.onlySubscriptionId } : { patterns: textArrayLiteral(e.subscriptionPatterns) }),
+    },
+  );
   return { events: [{ sequence: Number(rows[0]!.sequence), deliveries: Number(rows[0]!.deliveries) }], alongsideCounts: (rows[0]?.alongside ?? []).map(Number) };
 }
 

@@ -1,6 +1,6 @@
 import { and, eq, lt } from 'drizzle-orm';
 import type { Executor } from '../database.js';
-import { pendingWrite, type PendingWrite } from '../pending-writes.js';
+import { driverValue, type PendingWrite } from '../pending-writes.js';
 import { idempotencyKeys } from '../schema/index.js';
 import { DELETE_BATCH, deleteBounded } from './bounded-delete.js';
 
@@ -43,14 +43,18 @@ export async function takeOverClaim(db: Executor, integratorId: string, key: str
  * Marks a claim committed, as a write of the mutation's own change (its transaction, or its one statement): affects
  * no row if another request took the claim over meanwhile.
  */
-export function markCommittedWrite(db: Executor, integratorId: string, key: string, lockedAt: Date): PendingWrite {
-  return pendingWrite(
-    db
-      .update(idempotencyKeys)
-      .set({ state: 'committed' })
-      .where(and(byToken(integratorId, key, lockedAt), eq(idempotencyKeys.state, 'in_progress')))
-      .returning({ key: idempotencyKeys.key }),
-  );
+export function markCommittedWrite(integratorId: string, key: string, lockedAt: Date): PendingWrite {
+  return {
+    shape: 'mark an idempotency claim committed',
+    sql: (db, slot) =>
+      db
+        .update(idempotencyKeys)
+        .set({ state: 'committed' })
+        .where(and(eq(idempotencyKeys.integratorId, slot('integratorId')), eq(idempotencyKeys.key, slot('key')), eq(idempotencyKeys.lockedAt, slot('lockedAt')), eq(idempotencyKeys.state, 'in_progress')))
+        .returning({ key: idempotencyKeys.key })
+        .getSQL(),
+    values: { integratorId, key, lockedAt: driverValue(idempotencyKeys.lockedAt, lockedAt) },
+  };
 }
 
 export async function completeClaim(

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
-import { pendingWrite, type PendingWrite } from '../pending-writes.js';
+import { driverValue, type PendingWrite } from '../pending-writes.js';
 import { otpApprovalTokens, otpCodes, sandboxOtpOutbox } from '../schema/index.js';
 
 export type OtpCodeRow = typeof otpCodes.$inferSelect;
@@ -72,14 +72,19 @@ export async function findApprovalToken(db: Executor, integratorId: string, toke
 }
 
 /** Marks the token used by a transaction row or a member action: affects no row when it was used already. */
-export function useApprovalTokenWrite(db: Executor, id: string, target: { transactionRowId: string } | { activity: string; subjectId: string }, at: Date): PendingWrite {
-  return pendingWrite(
-    db
-      .update(otpApprovalTokens)
-      .set({ usedAt: at, ...target })
-      .where(and(eq(otpApprovalTokens.id, id), isNull(otpApprovalTokens.usedAt)))
-      .returning({ id: otpApprovalTokens.id }),
-  );
+export function useApprovalTokenWrite(id: string, target: { transactionRowId: string } | { activity: string; subjectId: string }, at: Date): PendingWrite {
+  const targetKeys = Object.keys(target) as (keyof typeof target)[];
+  return {
+    shape: `use an approval token for (${targetKeys.join(',')})`,
+    sql: (db, slot) =>
+      db
+        .update(otpApprovalTokens)
+        .set({ usedAt: slot('at'), ...Object.fromEntries(targetKeys.map((key) => [key, slot(key)])) })
+        .where(and(eq(otpApprovalTokens.id, slot('id')), isNull(otpApprovalTokens.usedAt)))
+        .returning({ id: otpApprovalTokens.id })
+        .getSQL(),
+    values: { id, at: driverValue(otpApprovalTokens.usedAt, at), ...target },
+  };
 }
 
 export async function insertOutboxMessage(db: Executor, row: typeof sandboxOtpOutbox.$inferInsert): Promise<void> {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, is, isNotNull, isNull, lt, SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
-import { pendingWrite, type PendingWrite } from '../pending-writes.js';
+import { driverValue, insertWrite, type PendingWrite } from '../pending-writes.js';
 import { preparedStatement } from '../prepared.js';
 import { accountProducts, accounts, authenticators, entities, transactions, transactionTransitions, usedStampChallenges, users, wallets, type TransactionStatus, type VerificationStatus } from '../schema/index.js';
 
@@ -135,8 +135,8 @@ export function newTransactionRow(values: typeof transactions.$inferInsert): Tra
 }
 
 /** Inserts a row (newTransactionRow) with the change's other writes; affects no row when its transactionId is taken. */
-export function insertTransactionWrite(db: Executor, row: TransactionRow): PendingWrite {
-  return pendingWrite(db.insert(transactions).values(row).onConflictDoNothing().returning({ id: transactions.id }));
+export function insertTransactionWrite(row: TransactionRow): PendingWrite {
+  return insertWrite(transactions, row, { ignoreConflict: true });
 }
 
 /** Inserts unless the id is taken for this integrator; undefined when it is. */
@@ -146,24 +146,35 @@ export async function insertTransaction(db: Executor, row: typeof transactions.$
 }
 
 /** Marks a stamp's challenge used: affects no row when it was used already (the unique key; a racing user waits). */
-export function useChallengeWrite(db: Executor, row: typeof usedStampChallenges.$inferInsert): PendingWrite {
-  return pendingWrite(db.insert(usedStampChallenges).values(row).onConflictDoNothing().returning({ challenge: usedStampChallenges.challenge }));
+export function useChallengeWrite(row: typeof usedStampChallenges.$inferInsert): PendingWrite {
+  return insertWrite(usedStampChallenges, row, { ignoreConflict: true });
 }
 
 /** Compare-and-set of the signature counter (docs/passkeys.md): affects no row when another request moved it first. */
-export function advanceSignCountWrite(db: Executor, integratorId: string, authenticatorId: string, from: number, to: number): PendingWrite {
-  return pendingWrite(
-    db
-      .update(authenticators)
-      .set({ signCount: to })
-      .where(and(eq(authenticators.integratorId, integratorId), eq(authenticators.id, authenticatorId), eq(authenticators.signCount, from)))
-      .returning({ id: authenticators.id }),
-  );
+export function advanceSignCountWrite(integratorId: string, authenticatorId: string, from: number, to: number): PendingWrite {
+  return {
+    shape: 'advance a sign counter',
+    sql: (db, slot) =>
+      db
+        .update(authenticators)
+        .set({ signCount: slot('to') })
+        .where(and(eq(authenticators.integratorId, slot('integratorId')), eq(authenticators.id, slot('id')), eq(authenticators.signCount, slot('from'))))
+        .returning({ id: authenticators.id })
+        .getSQL(),
+    values: { integratorId, id: authenticatorId, from, to },
+  };
 }
 
 /** Rows of transactions' audit trail, to be written with their events (appendEvents' `alongside`). */
-export function transactionTransitionsWrite(db: Executor, rows: (typeof transactionTransitions.$inferInsert)[]): PendingWrite {
-  return pendingWrite(db.insert(transactionTransitions).values(rows).returning({ id: transactionTransitions.id }));
+export function transactionTransitionsWrite(rows: (typeof transactionTransitions.$inferInsert)[]): PendingWrite {
+  const columns = Object.entries(getTableColumns(transactionTransitions));
+  const list = sql.join(columns.map(([, column]) => sql.identifier(column.name)), sql`, `);
+  return {
+    // Any number of rows under one shape: they go as one JSON value, read back as the table's own record type.
+    shape: 'insert transaction transitions',
+    sql: (_db, slot) => sql`insert into ${transactionTransitions} (${list}) select ${list} from jsonb_populate_recordset(null::transaction_transitions, ${slot('rows')}::jsonb) returning id`,
+    values: { rows: JSON.stringify(rows.map((row) => Object.fromEntries(columns.map(([key, column]) => [column.name, driverValue(column, (row as Record<string, unknown>)[key])])))) },
+  };
 }
 
 const processing = preparedStatement<{ limit: number }, TransactionRow[]>('list_processing', (db) =>

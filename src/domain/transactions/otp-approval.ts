@@ -22,14 +22,14 @@ export function otpApproval(approvalToken: string): Approve {
     if (token.userId !== userId) throw invalidToken('user_mismatch', 'approvalToken was issued to another user than the approving one (the account’s user, or actingUserId)');
     if (token.expiresAt.getTime() <= ctx.now.getTime()) throw invalidToken('expired', `approvalToken expired at ${token.expiresAt.toISOString()}; verify a new code`);
     // Guarded on used_at: of two requests racing with one token, the second waits and then finds it used.
-    const writes: Approval['writes'] = (tx, target) => [
-      exactlyOne(useApprovalTokenWrite(tx, token.id, target, ctx.now), reuse),
+    const writes: Approval['writes'] = (target) => [
+      exactlyOne(useApprovalTokenWrite(token.id, target, ctx.now), reuse),
     ];
     return {
       kind: 'otp',
       authenticatorId: null,
       writes,
-      use: (tx, target) => runCheckedWrites(tx, writes(tx, target)),
+      use: (tx, target) => runCheckedWrites(tx, writes(target)),
       async recheck() {
         if ((await findApprovalToken(ctx.db.db, ctx.actor.integratorId, token.tokenHash))?.usedAt) throw reuse();
       },

@@ -38,13 +38,13 @@ export function passkeyApproval(webAuthnStamp: string): Approve {
     // A verified stamp's challenge is the body's (verifyStamp checks it).
     if (authenticator.challengeUsed) throw reuse();
 
-    const writes: Approval['writes'] = (tx, target) => [
+    const writes: Approval['writes'] = (target) => [
       // Unique: of two requests racing with one stamp, the second waits here and then finds it used.
-      exactlyOne(useChallengeWrite(tx, { challenge: verified.challenge, integratorId: ctx.actor.integratorId, authenticatorId: authenticator.id, ...target, createdAt: ctx.now }), reuse),
+      exactlyOne(useChallengeWrite({ challenge: verified.challenge, integratorId: ctx.actor.integratorId, authenticatorId: authenticator.id, ...target, createdAt: ctx.now }), reuse),
       ...(verified.signCount === authenticator.signCount
         ? []
         : [
-            exactlyOne(advanceSignCountWrite(tx, ctx.actor.integratorId, authenticator.id, authenticator.signCount, verified.signCount), () =>
+            exactlyOne(advanceSignCountWrite(ctx.actor.integratorId, authenticator.id, authenticator.signCount, verified.signCount), () =>
               invalidStamp('counter_regression', 'The passkey’s signature counter moved meanwhile (a concurrent request); stamp the body again'),
             ),
           ]),
@@ -53,7 +53,7 @@ export function passkeyApproval(webAuthnStamp: string): Approve {
       kind: 'passkey',
       authenticatorId: authenticator.id,
       writes,
-      use: (tx, target) => runCheckedWrites(tx, writes(tx, target)),
+      use: (tx, target) => runCheckedWrites(tx, writes(target)),
       async recheck() {
         if (await isChallengeUsed(ctx.db.db, ctx.actor.integratorId, verified.challenge)) throw reuse();
       },

@@ -67,7 +67,7 @@ export async function recordTransactionChanges(tx: Executor, changes: Transactio
     detail: cause.detail ?? null,
     createdAt: at,
   }));
-  await recordEvents(tx, events, [...(transitions.length > 0 ? [unchecked(transactionTransitionsWrite(tx, transitions))] : []), ...also]);
+  await recordEvents(tx, events, [...(transitions.length > 0 ? [unchecked(transactionTransitionsWrite(transitions))] : []), ...also]);
   return views;
 }
 

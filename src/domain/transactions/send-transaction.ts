@@ -58,7 +58,7 @@ export interface Approval {
    * `use` as writes to send with the change's own (checked-writes.ts): one round trip for the change, its events and
    * the approval; their checks throw what `use` throws.
    */
-  writes(db: Executor, target: ApprovalTarget): CheckedWrite[];
+  writes(target: ApprovalTarget): CheckedWrite[];
   /**
    * Throws the reuse problem when a concurrent request has used the approval since it was checked. Asked when the
    * node refuses the pre-flight: the concurrent request may have spent the nonce, and its use is the real answer.
@@ -233,9 +233,9 @@ export async function sendTransaction(
       const db = ctx.db.db;
       const row = newTransactionRow({ ...approved, ...signedFields, ...newRowFields(newId(), account.id, wallet, chainId, unsigned), createdAt: ctx.now });
       const view = await recordTransactionChange(db, row, null, cause, ctx.now, [
-        exactlyOne(insertTransactionWrite(db, row), () => new TransactionIdTaken()),
-        ...approval.writes(db, { transactionRowId: row.id }),
-        ...claimCommitWrites(ctx, db),
+        exactlyOne(insertTransactionWrite(row), () => new TransactionIdTaken()),
+        ...approval.writes({ transactionRowId: row.id }),
+        ...claimCommitWrites(ctx),
       ]);
       unsent = { rowId: row.id, chainId, signed, transactionHash };
       result = { created: true, transaction: view };
@@ -250,7 +250,7 @@ export async function sendTransaction(
         const row = await moveTransaction(tx, rowId, 'created', { ...approved, ...signedFields });
         if (!row) throw new TransactionIdTaken();
         // The approval is used up by the statement that records the change and its event.
-        const view = await recordTransactionChange(tx, row, 'created', cause, ctx.now, approval.writes(tx, { transactionRowId: rowId }));
+        const view = await recordTransactionChange(tx, row, 'created', cause, ctx.now, approval.writes({ transactionRowId: rowId }));
         unsent = { rowId, chainId, signed, transactionHash };
         return { created: true, transaction: view };
       });
