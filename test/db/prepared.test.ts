@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { selectRows } from '../../src/db/database.js';
 import { insertWrite, runWrites } from '../../src/db/pending-writes.js';
 import { preparedStatement, runShaped } from '../../src/db/prepared.js';
-import { textArrayLiteral } from '../../src/db/repositories/events.js';
+import { textArrayLiteral } from '../../src/db/array-literal.js';
 import { integrators, requestNonces } from '../../src/db/schema/index.js';
 import { backends } from '../harness/backends.js';
 import type { TestServer } from '../harness/server.js';

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../database.js';
+import { textArrayLiteral } from '../array-literal.js';
 import { runShaped } from '../prepared.js';
 import { runWrites, writesAsCtes, type PendingWrite } from '../pending-writes.js';
 import { events } from '../schema/index.js';
@@ -108,11 +109,6 @@ export async function appendEvents(
 
 /** DELIVERY_CHANNEL as an SQL literal: a constant of the statements' text, not one of their values. */
 const NOTIFY_CHANNEL = sql.raw(`'${DELIVERY_CHANNEL}'`);
-
-/** A text[] literal of `values` (quoted, with `"` and `\` escaped), sent as one value. */
-export function textArrayLiteral(values: string[]): string {
-  return `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
-}
 
 /**
  * appendEvents for one event, the common case (most API writes; the steady webhook load): the plain statement, values

@@ -1,7 +1,9 @@
-import { and, asc, desc, eq, getTableColumns, is, isNotNull, isNull, lt, SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, is, isNull, lt, SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
+import { coalesced } from '../coalescer.js';
 import { driverValue, insertWrite, type PendingWrite } from '../pending-writes.js';
-import { preparedStatement } from '../prepared.js';
+import { textArrayLiteral } from '../array-literal.js';
+import { preparedStatement, runShaped } from '../prepared.js';
 import { accountProducts, accounts, authenticators, entities, transactions, transactionTransitions, usedStampChallenges, users, wallets, type TransactionStatus, type VerificationStatus } from '../schema/index.js';
 
 export type TransactionRow = typeof transactions.$inferSelect;
@@ -238,20 +240,32 @@ export async function settleProcessing(db: Executor, settled: Settled[], at: Dat
 }
 
 /**
- * The node accepted a committed transaction (docs/transactions.md#sending): its signed bytes are no longer kept, and
- * broadcastedAt says when. Undefined when it was no longer waiting (another process sent or settled it first).
+ * The node accepted these committed transactions (docs/transactions.md#sending): their signed bytes are no longer
+ * kept, and broadcastedAt says when. For each, whether it was still waiting (false: another process sent or settled
+ * it first).
  */
-const sent = preparedStatement<{ id: string; at: Date }, TransactionRow[]>('mark_sent', (db) =>
-  db
-    .update(transactions)
-    .set({ signedRaw: null, broadcastedAt: sql`${sql.placeholder('at')}` })
-    .where(and(eq(transactions.id, sql.placeholder('id')), eq(transactions.status, 'processing'), isNotNull(transactions.signedRaw)))
-    .returning(),
-);
+async function markAllSent(db: Executor, marks: { id: string; at: Date }[]): Promise<boolean[]> {
+  const rows = await runShaped<{ id: string }>(
+    db,
+    'mark transactions sent',
+    () => sql`
+      update transactions t set signed_raw = null, broadcasted_at = m.at
+      from unnest(${sql.placeholder('ids')}::uuid[], ${sql.placeholder('ats')}::timestamptz[]) as m(id, at)
+      where t.id = m.id and t.status = 'processing' and t.signed_raw is not null
+      returning t.id`,
+    { ids: textArrayLiteral(marks.map((m) => m.id)), ats: textArrayLiteral(marks.map((m) => m.at.toISOString())) },
+  );
+  const marked = new Set(rows.map((r) => r.id));
+  // A row marked once: the same id twice in one batch (two senders of one transaction) is the first's.
+  const seen = new Set<string>();
+  return marks.map((m) => marked.has(m.id) && !seen.has(m.id) && (seen.add(m.id), true));
+}
 
-export async function markSent(db: Executor, id: string, at: Date): Promise<TransactionRow | undefined> {
-  const [row] = await sent(db, { id, at });
-  return row;
+const markSentCoalesced = coalesced(markAllSent);
+
+/** markAllSent for one transaction; the request path's concurrent marks go in one statement (coalescer.ts). */
+export function markSent(db: Executor, id: string, at: Date): Promise<boolean> {
+  return markSentCoalesced(db, { id, at });
 }
 
 /** Newest first (ids are UUIDv7), `limit + 1` rows so the caller can tell whether more exist. */
