@@ -17,7 +17,7 @@ export class Coalescer<In, Out> {
 
   constructor(
     private readonly run: (items: In[]) => Promise<Out[]>,
-    private readonly options: { maxBatch: number; maxInFlight: number } = { maxBatch: 100, maxInFlight: 1 },
+    private readonly options: { maxBatch: number; maxInFlight: number } = { maxBatch: 100, maxInFlight: 2 },
   ) {}
 
   submit(item: In): Promise<Out> {
