@@ -166,6 +166,19 @@ for (const backend of backends()) {
       }
     });
 
+    it('a proposal is approved by the acting member’s own passkey: another member’s stamp, or the acting member named with another’s, is credential_mismatch', async () => {
+      const { account, a, b } = await team(2);
+      server.clock.advance(1000);
+      const body = signedBody(server, account, unsignedTransfer(8453, 77));
+      for (const [acting, stamper] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        const res = await post(server, acme, '/v1/submit/send-transaction-passkey?chain_id=8453', { transactionId: randomUUID(), signedBody: body, actingUserId: acting.userId, webAuthnStamp: stamper.passkey.stamp(JSON.stringify(body)) });
+        assert.deepEqual([res.status, res.body.code, res.body.reason], [422, 'invalid_stamp', 'credential_mismatch'], res.text);
+      }
+    });
+
     it('an entity proposal needs actingUserId (400); an individual’s transfer refuses one naming someone else', async () => {
       const { account } = await team(1);
       server.clock.advance(1000);

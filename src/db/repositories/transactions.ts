@@ -31,24 +31,69 @@ export interface SigningContext {
   productStatus: 'enabled' | 'disabled' | null;
 }
 
-/** A submission's reads: the transaction already under its transactionId, and the signing context. */
+/** A passkey of a user and whether a challenge was used already (findUserAuthenticator's answer). */
+export type UserAuthenticator = typeof authenticators.$inferSelect & { challengeUsed: boolean };
+
+/** The passkey a submission's stamp names, read with the submission (findSubmissionContext's `passkey`). */
+export interface PasskeyRead {
+  /** Whose passkeys were searched: the account's user, or for an entity wallet the acting member. */
+  userId: string | null;
+  credentialId: string;
+  challenge: string;
+  /** Null when that user has no passkey under credentialId. */
+  authenticator: UserAuthenticator | null;
+}
+
+/** A submission's reads: the transaction already under its transactionId, the signing context, the stamp's passkey. */
 export interface SubmissionContext {
   earlier: TransactionRow | undefined;
   signing: SigningContext | undefined;
+  /** Read when asked for (`passkey` of findSubmissionContext). */
+  passkey?: PasskeyRead;
 }
 
 const submissionContext = preparedStatement<
-  { integratorId: string; transactionId: string; organizationId: string | null; signWith: string; productOfKind: string; defaultProduct: string },
-  { earlier: TransactionRow | null; account: typeof accounts.$inferSelect | null; verificationStatus: VerificationStatus | null; wallet: WalletRow | null; productStatus: string | null }[]
+  {
+    integratorId: string;
+    transactionId: string;
+    organizationId: string | null;
+    signWith: string;
+    productOfKind: string;
+    defaultProduct: string;
+    actingUserId: string | null;
+    credentialId: string | null;
+    challenge: string | null;
+  },
+  {
+    earlier: TransactionRow | null;
+    account: typeof accounts.$inferSelect | null;
+    verificationStatus: VerificationStatus | null;
+    wallet: WalletRow | null;
+    productStatus: string | null;
+    approverId: string | null;
+    authenticator: typeof authenticators.$inferSelect | null;
+    challengeUsed: boolean;
+  }[]
 >('find_submission_context', (db) => {
   // A null organizationId (not a UUID) matches no account by organization: `= null` is never true.
   const byOrg = sql`${accounts.organizationId} = ${sql.placeholder('organizationId')}::uuid`;
   // The product asked about is the earlier transaction's (a prepared withdrawal or vault call approved now), or the
   // default one: productOfKind maps kinds to products, as JSON.
   const productId = sql`coalesce(${sql.placeholder('productOfKind')}::jsonb ->> ${transactions.kind}, ${sql.placeholder('defaultProduct')})`;
+  // Who approves: the account's user, or for an entity wallet the acting member (send-transaction.ts approverOf).
+  const approverId = sql<string | null>`coalesce(${accounts.userId}, ${sql.placeholder('actingUserId')}::uuid)`;
   return (
     db
-      .select({ earlier: transactions, account: accounts, verificationStatus: sql<VerificationStatus | null>`coalesce(${users.verificationStatus}, ${entities.verificationStatus})`, wallet: wallets, productStatus: accountProducts.status })
+      .select({
+        earlier: transactions,
+        account: accounts,
+        verificationStatus: sql<VerificationStatus | null>`coalesce(${users.verificationStatus}, ${entities.verificationStatus})`,
+        wallet: wallets,
+        productStatus: accountProducts.status,
+        approverId,
+        authenticator: authenticators,
+        challengeUsed: sql<boolean>`exists (select 1 from ${usedStampChallenges} where ${usedStampChallenges.integratorId} = ${sql.placeholder('integratorId')} and ${usedStampChallenges.challenge} = ${sql.placeholder('challenge')})`,
+      })
       // One row whether or not either exists: each is joined to it.
       .from(sql`(select 1) as probe`)
       .leftJoin(transactions, and(eq(transactions.integratorId, sql.placeholder('integratorId')), eq(transactions.transactionId, sql.placeholder('transactionId'))))
@@ -57,6 +102,9 @@ const submissionContext = preparedStatement<
       .leftJoin(entities, eq(entities.id, accounts.entityId))
       .leftJoin(wallets, eq(wallets.accountId, accounts.id))
       .leftJoin(accountProducts, and(eq(accountProducts.accountId, accounts.id), sql`${accountProducts.productId} = ${productId}`))
+      // The stamp's passkey among the approver's own, scoped by integrator (findUserAuthenticator); a null credentialId
+      // (no passkey asked for) matches none.
+      .leftJoin(authenticators, and(eq(authenticators.integratorId, sql.placeholder('integratorId')), sql`${authenticators.userId} = ${approverId}`, eq(authenticators.credentialId, sql.placeholder('credentialId'))))
       // The organization's own account first.
       .orderBy(sql`case when ${byOrg} then 0 else 1 end`)
       .limit(1)
@@ -71,15 +119,27 @@ const submissionContext = preparedStatement<
  */
 export async function findSubmissionContext(
   db: Executor,
-  where: { integratorId: string; transactionId: string; organizationId: string | null; signWith: string },
+  where: { integratorId: string; transactionId: string; organizationId: string | null; signWith: string; actingUserId?: string },
   products: { productOfKind: Record<string, string>; defaultProduct: string },
+  passkey?: { credentialId: string; challenge: string },
 ): Promise<SubmissionContext> {
-  const [row] = await submissionContext(db, { ...where, productOfKind: JSON.stringify(products.productOfKind), defaultProduct: products.defaultProduct });
+  const [row] = await submissionContext(db, {
+    ...where,
+    productOfKind: JSON.stringify(products.productOfKind),
+    defaultProduct: products.defaultProduct,
+    // Not a UUID: no user (the submission fails on it before any approval).
+    actingUserId: where.actingUserId && UUID_TEXT.test(where.actingUserId) ? where.actingUserId : null,
+    credentialId: passkey?.credentialId ?? null,
+    challenge: passkey?.challenge ?? null,
+  });
   return {
     earlier: row?.earlier ?? undefined,
     signing: row?.account ? { account: { ...row.account, verificationStatus: row.verificationStatus }, wallet: row.wallet, productStatus: row.productStatus as SigningContext['productStatus'] } : undefined,
+    ...(passkey ? { passkey: { ...passkey, userId: row?.approverId ?? null, authenticator: row?.authenticator ? { ...row.authenticator, challengeUsed: row.challengeUsed } : null } } : {}),
   };
 }
+
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function findWalletOfAccount(db: Executor, accountId: string, options: { lock?: boolean } = {}): Promise<WalletRow | undefined> {
   const query = db.select().from(wallets).where(eq(wallets.accountId, accountId));
@@ -107,7 +167,7 @@ const userAuthenticator = preparedStatement<{ integratorId: string; userId: stri
  * used already (one round trip for both). Credential ids are unique per integrator only, so the lookup is always
  * scoped by integrator and user (another integrator's row with the same id is never found).
  */
-export async function findUserAuthenticator(db: Executor, integratorId: string, userId: string, credentialId: string, challenge: string) {
+export async function findUserAuthenticator(db: Executor, integratorId: string, userId: string, credentialId: string, challenge: string): Promise<UserAuthenticator | undefined> {
   const [row] = await userAuthenticator(db, { integratorId, userId, credentialId, challenge });
   return row && { ...row.authenticator, challengeUsed: row.challengeUsed };
 }

@@ -15,14 +15,20 @@ const reuse = () => new ApiError('stamp_reused', 'This webAuthnStamp was already
 
 /** A passkey of the approving user over exactly this signedBody (docs/passkeys.md); its challenge is single-use. */
 export function passkeyApproval(webAuthnStamp: string): Approve {
-  return async (ctx, userId, signedBody) => {
-    const parsed = parseStamp(webAuthnStamp);
+  const parsed = parseStamp(webAuthnStamp);
+  // The passkey the stamp names, and the challenge a stamp over this body carries (whether it was used already is
+  // read with the passkey).
+  const lookup = (signedBody: unknown) => (parsed.ok ? { credentialId: parsed.stamp.credentialId.toString('base64url'), challenge: stampChallenge(stampedBodyText(signedBody)) } : undefined);
+  const approve: Approve = async (ctx, userId, signedBody, read) => {
     if (!parsed.ok) throw invalidStamp(parsed.code, `webAuthnStamp ${parsed.detail}`);
     const stampedBody = stampedBodyText(signedBody);
-    // The challenge a stamp over this body carries; read with the passkey whether it was used already.
-    const challenge = stampChallenge(stampedBody);
-    // Scoped by integrator and user: credential ids are unique per integrator only (docs/passkeys.md).
-    const authenticator = await findUserAuthenticator(ctx.db.db, ctx.actor.integratorId, userId, parsed.stamp.credentialId.toString('base64url'), challenge);
+    const { credentialId, challenge } = lookup(signedBody)!;
+    // Scoped by integrator and user: credential ids are unique per integrator only (docs/passkeys.md). Read with the
+    // submission when it was read for this user, this passkey and this body; otherwise now.
+    const authenticator =
+      read && read.userId === userId && read.credentialId === credentialId && read.challenge === challenge
+        ? (read.authenticator ?? undefined)
+        : await findUserAuthenticator(ctx.db.db, ctx.actor.integratorId, userId, credentialId, challenge);
     if (!authenticator) throw invalidStamp('credential_mismatch', 'The stamp’s credential is not a passkey of the approving user (the account’s user, or actingUserId)');
     const verified = verifyStamp({
       stamp: parsed.stamp,
@@ -59,6 +65,8 @@ export function passkeyApproval(webAuthnStamp: string): Approve {
       },
     };
   };
+  approve.passkey = lookup;
+  return approve;
 }
 
 /** send-transaction-passkey (docs/transactions.md). */

@@ -5,7 +5,7 @@ import { parseUnsignedTransaction, signWithCustodyKey, UnsignedTransactionError 
 import type { Executor, Tx } from '../../db/database.js';
 import { TRANSACTION_KINDS } from '../../db/schema/index.js';
 import { countRoles, findMember, type MemberRow } from '../../db/repositories/members.js';
-import { findSubmissionContext, findTransaction, insertTransactionWrite, moveTransaction, newTransactionRow, type AccountRowWithStatus, type TransactionRow } from '../../db/repositories/transactions.js';
+import { findSubmissionContext, findTransaction, insertTransactionWrite, moveTransaction, newTransactionRow, type AccountRowWithStatus, type PasskeyRead, type TransactionRow } from '../../db/repositories/transactions.js';
 import { canonicalJson } from '../canonical-json.js';
 import { exactlyOne, type CheckedWrite } from '../checked-writes.js';
 import { requireChain } from '../chains.js';
@@ -69,8 +69,14 @@ export interface Approval {
 /** What an approval was used for: a transaction (proposal, approval, transfer) or a member action (docs/members.md). */
 export type ApprovalTarget = { transactionRowId: string } | { activity: string; subjectId: string };
 
-/** Checks the approval of `userId` (its passkey or OTP) over the signedBody; throws the problem when it does not authorise it. */
-export type Approve = (ctx: MutationContext, userId: string, signedBody: unknown) => Promise<Approval>;
+/**
+ * Checks the approval of `userId` (its passkey or OTP) over the signedBody; throws the problem when it does not
+ * authorise it. A passkey approval names the passkey its stamp is for (`passkey`), so a submission reads it with its
+ * own context (`read`, one round trip); `read` is used only when it was read for `userId`.
+ */
+export type Approve = ((ctx: MutationContext, userId: string, signedBody: unknown, read?: PasskeyRead) => Promise<Approval>) & {
+  passkey?: (signedBody: unknown) => { credentialId: string; challenge: string } | undefined;
+};
 
 export interface TransactionDeps {
   chains: ChainRegistry;
@@ -154,10 +160,17 @@ export async function sendTransaction(
   const { signWith } = signedBody.parameters;
   // One read for the transaction already under this transactionId and the signing context (whose product is the
   // earlier transaction's when it is a prepared one approved now).
-  const { earlier, signing } = await findSubmissionContext(
+  const { earlier, signing, passkey } = await findSubmissionContext(
     ctx.db.db,
-    { integratorId, transactionId: input.transactionId, organizationId: UUID_PATTERN.test(signedBody.organizationId) ? signedBody.organizationId.toLowerCase() : null, signWith },
+    {
+      integratorId,
+      transactionId: input.transactionId,
+      organizationId: UUID_PATTERN.test(signedBody.organizationId) ? signedBody.organizationId.toLowerCase() : null,
+      signWith,
+      ...(input.actingUserId ? { actingUserId: input.actingUserId } : {}),
+    },
     { productOfKind: PRODUCT_OF_KIND, defaultProduct: productOfKind('transfer') },
+    approve.passkey?.(signedBody),
   );
   // A prepared transaction (withdrawal, vault call) waiting for its approval is approved through this path under
   // its own transactionId. (Once a member proposed it, the same request again is answered as a replay.)
@@ -199,7 +212,7 @@ export async function sendTransaction(
   if (prepared) await checkPreparedApproval(ctx, prepared, account, chainId, signedBody.parameters.unsignedTransaction);
 
   const approver = await approverOf(ctx, account, input.actingUserId);
-  const approval = await approve(ctx, approver.userId, signedBody);
+  const approval = await approve(ctx, approver.userId, signedBody, passkey);
   // What the node would refuse at once is refused before anything is written, when this request sends (a member's
   // proposal short of its quorum waits, and the wallet may be funded by then).
   if (!approver.member || (await wouldReachQuorum(ctx.db.db, prepared, account, approver.member))) {
