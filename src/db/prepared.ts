@@ -1,4 +1,4 @@
-import type { Query, SQL } from 'drizzle-orm';
+import { is, Placeholder, type Query, type SQL } from 'drizzle-orm';
 import { PgDialect, PgTransaction } from 'drizzle-orm/pg-core';
 import type { Db, Executor } from './database.js';
 
@@ -40,8 +40,19 @@ export function preparedStatement<Values extends Record<string, unknown>, Result
 /** Builds statements' text from drizzle's SQL (no casing or other dialect settings: the databases' own). */
 const dialect = new PgDialect();
 
-/** The statements compiled by shape, each under its own name. */
-const shaped = new Map<string, { name: string; query: Query }>();
+/** The statements compiled by shape, each under its own name; `checked` once a second build agreed with the first. */
+const shaped = new Map<string, { name: string; query: Query; checked: boolean }>();
+
+/**
+ * A shape's second use builds it again and compares: the same text, and the same values bound in it (constants of the
+ * code, like a status written). A value of the call captured by the builder instead of a placeholder would otherwise
+ * be written by every later call of the shape; it throws instead, naming the shape.
+ */
+function checkShape(shape: string, first: Query, again: Query): void {
+  const sameParam = (p: unknown, q: unknown) => (is(p, Placeholder) ? is(q, Placeholder) && q.name === p.name : JSON.stringify(p) === JSON.stringify(q));
+  const same = first.sql === again.sql && first.params.length === again.params.length && first.params.every((p, i) => sameParam(p, again.params[i]));
+  if (!same) throw new Error(`the shaped statement "${shape}" is not the same from one call to the next: a value must be a placeholder (sql.placeholder), not part of the statement`);
+}
 
 /**
  * Beyond this many shapes a statement runs unnamed and is compiled per call: shapes come from the code's paths, a few
@@ -58,11 +69,19 @@ export const MAX_SHAPES = 500;
  * (docs/benchmarks.md#transactions). Its rows.
  */
 export async function runShaped<Row>(db: Executor, shape: string, build: () => SQL, values: Record<string, unknown>): Promise<Row[]> {
-  let statement: { name?: string; query: Query } | undefined = shaped.get(shape);
-  if (!statement) {
+  const known = shaped.get(shape);
+  let statement: { name?: string; query: Query };
+  if (!known) {
     const query = dialect.sqlToQuery(build());
-    if (shaped.size < MAX_SHAPES) shaped.set(shape, (statement = { name: `shaped_${shaped.size + 1}`, query }));
-    else statement = { query };
+    const named = shaped.size < MAX_SHAPES ? { name: `shaped_${shaped.size + 1}`, query, checked: false } : undefined;
+    if (named) shaped.set(shape, named);
+    statement = named ?? { query };
+  } else {
+    if (!known.checked) {
+      checkShape(shape, known.query, dialect.sqlToQuery(build()));
+      known.checked = true;
+    }
+    statement = known;
   }
   const result = await db._.session.prepareQuery(statement.query, undefined, statement.name, false).execute(values);
   return (result as { rows: Row[] }).rows;

@@ -95,7 +95,7 @@ for (const backend of backends()) {
           { n: value },
         );
       for (let i = 0; i < 4; i++) assert.deepEqual(await echo(i), [{ n: i }]);
-      assert.equal(compiled, 1);
+      assert.equal(compiled, 2, 'built once, and once more at its second use to check it is the same');
       assert.deepEqual(await runShaped(db, 'test echo twice', () => sql`select ${sql.placeholder('n')}::int * 2 as n`, { n: 21 }), [{ n: 42 }], 'another shape, another statement');
 
       const id = randomUUID();
@@ -114,6 +114,15 @@ for (const backend of backends()) {
         (err) => err === rollback,
       );
       assert.deepEqual(await runShaped(db, 'test find integrator', () => sql`select name from integrators where id = ${sql.placeholder('id')}`, { id }), [], 'rolled back with the transaction');
+    });
+
+    it('a builder that captures a call’s value instead of a placeholder is refused at the shape’s second use, before it runs', async () => {
+      const db = server.database.db;
+      const captured = (n: number) => runShaped<{ n: number }>(db, `test captured ${backend}`, () => sql`select ${n}::int as n`, {});
+      assert.deepEqual(await captured(1), [{ n: 1 }]);
+      await assert.rejects(captured(2), /the shaped statement "test captured \w+" is not the same from one call to the next/);
+      const constant = () => runShaped<{ s: string }>(db, `test constant ${backend}`, () => sql`select ${'committed'}::text as s`, {});
+      assert.deepEqual([await constant(), await constant()], [[{ s: 'committed' }], [{ s: 'committed' }]], 'a constant of the code is the same every time');
     });
 
     it('an insert template: the columns left out take their defaults, and writes of one shape keep their own values', async () => {
