@@ -32,7 +32,9 @@ export async function provisionDatabase(
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
-    target: { kind: 'postgres', url: url.toString() },
+    // A test's server opens its connections while other test files load the machine (two cores, Chromium, three files
+    // at once): the production default of 5 s was once not enough to open one. Tests of the timeout set their own.
+    target: { kind: 'postgres', url: url.toString(), connectTimeoutMs: 20_000 },
     drop: async () => {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
