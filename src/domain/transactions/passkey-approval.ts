@@ -18,7 +18,12 @@ export function passkeyApproval(webAuthnStamp: string): Approve {
   const parsed = parseStamp(webAuthnStamp);
   // The passkey the stamp names, and the challenge a stamp over this body carries (whether it was used already is
   // read with the passkey).
-  const lookup = (signedBody: unknown) => (parsed.ok ? { credentialId: parsed.stamp.credentialId.toString('base64url'), challenge: stampChallenge(stampedBodyText(signedBody)) } : undefined);
+  // Asked by the submission's read and again by the approval: the body is serialized and hashed once.
+  let last: { signedBody: unknown; found: { credentialId: string; challenge: string } | undefined } | undefined;
+  const lookup = (signedBody: unknown) => {
+    if (!last || last.signedBody !== signedBody) last = { signedBody, found: parsed.ok ? { credentialId: parsed.stamp.credentialId.toString('base64url'), challenge: stampChallenge(stampedBodyText(signedBody)) } : undefined };
+    return last.found;
+  };
   const approve: Approve = async (ctx, userId, signedBody, read) => {
     if (!parsed.ok) throw invalidStamp(parsed.code, `webAuthnStamp ${parsed.detail}`);
     const stampedBody = stampedBodyText(signedBody);
