@@ -1,4 +1,4 @@
-import { createPublicClient, http, type Abi, type Address, type ContractFunctionArgs, type ContractFunctionName, type ContractFunctionReturnType, type Hash, type Hex, type Log, type PublicClient, type TransactionReceipt, type TransactionSerializable } from 'viem';
+import { createPublicClient, formatTransactionReceipt, http, type Abi, type Address, type ContractFunctionArgs, type ContractFunctionName, type ContractFunctionReturnType, type Hash, type Hex, type Log, type PublicClient, type TransactionReceipt, type TransactionSerializable } from 'viem';
 import { postJsonRpc, rpcFetch } from './rpc-fetch.js';
 
 /** Why an RPC call failed, in the terms the API reports (docs: transactions). */
@@ -62,6 +62,31 @@ export function toReceiptView(r: TransactionReceipt): ReceiptView {
   };
 }
 
+/** Receipts asked in one JSON-RPC batch (one HTTP request), as viem's batching had it. */
+export const RECEIPT_BATCH = 100;
+
+/** One call's answer in a JSON-RPC batch. */
+interface RpcAnswer {
+  id?: unknown;
+  result?: unknown;
+  error?: { message?: unknown };
+}
+
+const HEX = /^0x[0-9a-fA-F]+$/;
+
+/** eth_getTransactionReceipt's answer: the receipt's view, null while pending, or why it is neither. */
+function receiptOf(answer: RpcAnswer | undefined): ReceiptView | null | RpcFailure {
+  if (answer?.error) return classifyRpcError(new Error(`eth_getTransactionReceipt: ${String(answer.error.message)}`));
+  if (answer?.result === null) return null;
+  const raw = answer?.result as Record<string, unknown> | undefined;
+  // What toReceiptView reads, checked before viem's formatter parses it (which trusts the node).
+  const quantities = ['transactionIndex', 'blockNumber', 'gasUsed'].every((k) => typeof raw?.[k] === 'string' && HEX.test(raw[k] as string));
+  if (!raw || typeof raw !== 'object' || !quantities || typeof raw.transactionHash !== 'string' || typeof raw.blockHash !== 'string' || (raw.status !== '0x1' && raw.status !== '0x0')) {
+    return new RpcFailure('rpc_error', "eth_getTransactionReceipt: the node's answer is not a receipt");
+  }
+  return toReceiptView(formatTransactionReceipt(raw as never));
+}
+
 /** Maps a node's error text (geth, anvil, reth and most providers agree on these phrases) to a code. */
 export function classifyRpcError(err: unknown): RpcFailure {
   const text = collectMessages(err).toLowerCase();
@@ -105,11 +130,6 @@ function firstLine(err: unknown): string {
 /** One chain's JSON-RPC endpoint. Each call is bounded (timeout) and not retried here: callers decide. */
 export class ChainClient {
   private readonly client: PublicClient;
-  /**
-   * The same node, with the calls made in one turn of the event loop sent as one JSON-RPC batch (viem sends the
-   * batch on the next timer tick): a watcher round's receipts.
-   */
-  private readonly batched: PublicClient;
   constructor(
     readonly chainId: number,
     private readonly url: string,
@@ -117,7 +137,6 @@ export class ChainClient {
   ) {
     const fetchFn = rpcFetch();
     this.client = createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0, fetchFn }) });
-    this.batched = createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0, fetchFn, batch: { batchSize: 100 } }) });
   }
 
   /** A JSON-RPC call or batch posted without viem's client (postJsonRpc): the request path's calls. */
@@ -144,25 +163,35 @@ export class ChainClient {
 
   /** The receipt once mined; null while pending (or unknown to the node). Throws RpcFailure. */
   async receipt(hash: Hash): Promise<ReceiptView | null> {
-    return this.receiptFrom(this.client, hash);
-  }
-
-  /**
-   * Each hash's receipt (null while pending) or the RpcFailure of its lookup, asked in JSON-RPC batches of up to
-   * 100 (one HTTP request for a watcher round instead of one per transaction).
-   */
-  async receipts(hashes: Hash[]): Promise<Map<Hash, ReceiptView | null | RpcFailure>> {
-    const answers = await Promise.all(hashes.map((hash) => this.receiptFrom(this.batched, hash).catch((err: unknown) => (err instanceof RpcFailure ? err : classifyRpcError(err)))));
-    return new Map(hashes.map((hash, i) => [hash, answers[i]!]));
-  }
-
-  private async receiptFrom(client: PublicClient, hash: Hash): Promise<ReceiptView | null> {
     try {
-      return toReceiptView(await client.getTransactionReceipt({ hash }));
+      return toReceiptView(await this.client.getTransactionReceipt({ hash }));
     } catch (err) {
       if ((err as { name?: string }).name === 'TransactionReceiptNotFoundError') return null;
       throw classifyRpcError(err);
     }
+  }
+
+  /**
+   * Each hash's receipt (null while pending) or the RpcFailure of its lookup, asked in JSON-RPC batches of up to
+   * RECEIPT_BATCH (one HTTP request for a watcher round instead of one per transaction). Posted bare (postJsonRpc):
+   * through viem, every pending transaction's null answer became a TransactionReceiptNotFoundError with its stack,
+   * a thousand a second under bench:transactions (docs/benchmarks.md#transactions).
+   */
+  async receipts(hashes: Hash[]): Promise<Map<Hash, ReceiptView | null | RpcFailure>> {
+    const found = new Map<Hash, ReceiptView | null | RpcFailure>();
+    for (let i = 0; i < hashes.length; i += RECEIPT_BATCH) {
+      const chunk = hashes.slice(i, i + RECEIPT_BATCH);
+      let answers: (RpcAnswer | undefined)[];
+      try {
+        answers = await this.batch(chunk.map((hash) => ({ method: 'eth_getTransactionReceipt', params: [hash] })));
+      } catch (err) {
+        const failure = err instanceof RpcFailure ? err : classifyRpcError(err);
+        for (const hash of chunk) found.set(hash, failure);
+        continue;
+      }
+      chunk.forEach((hash, id) => found.set(hash, receiptOf(answers[id])));
+    }
+    return found;
   }
 
   /** Whether the node still knows the transaction (mined or in its pool): false means dropped. */
@@ -200,24 +229,32 @@ export class ChainClient {
    * Throws RpcFailure: the first error answer classified, rpc_error for an answer that is not a batch of quantities.
    */
   private async readBatch(calls: { method: string; params: unknown[] }[]): Promise<bigint[]> {
+    const answers = await this.batch(calls);
+    return calls.map((call, id) => {
+      const answer = answers[id];
+      if (answer?.error) throw classifyRpcError(new Error(`${call.method}: ${String(answer.error.message)}`));
+      if (typeof answer?.result !== 'string' || !/^0x[0-9a-fA-F]+$/.test(answer.result)) throw new RpcFailure('rpc_error', `${call.method}: the node's answer is not a quantity`);
+      return BigInt(answer.result);
+    });
+  }
+
+  /**
+   * Calls posted as one JSON-RPC batch: each call's answer in the order asked (undefined where the node left one
+   * out). Throws RpcFailure when the batch as a whole fails (the node out of reach, or refusing the batch).
+   */
+  private async batch(calls: { method: string; params: unknown[] }[]): Promise<(RpcAnswer | undefined)[]> {
     let answers: unknown;
     try {
       answers = await this.post(calls.map((call, id) => ({ jsonrpc: '2.0', id, ...call })));
     } catch (err) {
       throw classifyRpcError(err);
     }
-    type Answer = { id?: unknown; result?: unknown; error?: { message?: unknown } } | null;
     // A node that refuses the batch answers it with one error, without an id (some wrap it in a list).
-    const list = (Array.isArray(answers) ? answers : answers && typeof answers === 'object' ? [answers] : []) as Answer[];
+    const list = (Array.isArray(answers) ? answers : answers && typeof answers === 'object' ? [answers] : []) as (RpcAnswer | null)[];
     const whole = list.find((a) => a?.error && (a.id === null || a.id === undefined));
     if (whole) throw classifyRpcError(new Error(String(whole.error!.message)));
-    const byId = new Map(list.map((a) => [a?.id, a]));
-    return calls.map((call, id) => {
-      const answer = byId.get(id);
-      if (answer?.error) throw classifyRpcError(new Error(`${call.method}: ${String(answer.error.message)}`));
-      if (typeof answer?.result !== 'string' || !/^0x[0-9a-fA-F]+$/.test(answer.result)) throw new RpcFailure('rpc_error', `${call.method}: the node's answer is not a quantity`);
-      return BigInt(answer.result);
-    });
+    const byId = new Map(list.map((a) => [a?.id, a ?? undefined]));
+    return calls.map((_call, id) => byId.get(id));
   }
 
   /** The next nonce of an address counting its pending transactions (eth_getTransactionCount "pending"). */
@@ -310,11 +347,8 @@ export class ChainClient {
    * block-number cache (up to the client's polling interval, 4 s), too old to pin reads to.
    */
   async blockNumber(): Promise<bigint> {
-    try {
-      return await this.client.getBlockNumber({ cacheTime: 0 });
-    } catch (err) {
-      throw classifyRpcError(err);
-    }
+    const [head] = await this.readBatch([{ method: 'eth_blockNumber', params: [] }]);
+    return head!;
   }
 
   async latestBlockNumber(): Promise<bigint> {

@@ -124,7 +124,18 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
     await settleAll(settlements);
   }
 
-  /** The receipts of the round's sent transactions, one JSON-RPC batch per chain. */
+  /**
+   * Each chain's head when a hash was last answered null ("chainId:hash" → block): a receipt can only appear in a
+   * later block, so a pending hash is asked again once the head moved, not on every round (a round runs every
+   * KICK_GAP_MS under load, a block comes every second or more). Entries leave with their row's settlement.
+   */
+  const pendingAt = new Map<string, bigint>();
+  const headOf = new Map<number, bigint>();
+
+  /**
+   * The receipts of the round's sent transactions: the chain's head, then one JSON-RPC batch per chain of the hashes
+   * not yet asked at that head. A hash asked at this head already is pending (null) without asking again.
+   */
   async function receiptsOfSent(rows: TransactionRow[]): Promise<Map<string, ReceiptView | null | RpcFailure>> {
     const asked = new Map<string, ReceiptView | null | RpcFailure>();
     const byChain = new Map<number, Hash[]>();
@@ -134,10 +145,32 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
       if (hashes) hashes.push(row.transactionHash as Hash);
       else byChain.set(row.chainId, [row.transactionHash as Hash]);
     }
+    const watched = new Set<string>();
     for (const [chainId, hashes] of byChain) {
       const client = chains.get(chainId);
-      if (client) for (const [hash, answer] of await client.receipts(hashes)) asked.set(`${chainId}:${hash}`, answer);
+      if (!client) continue;
+      // Asked before the receipts, so a null answer means "not in any block up to this head". Unknown (the node
+      // out of reach): every hash is asked, and the receipts' own failures say why.
+      const head = await client.blockNumber().catch(() => undefined);
+      // A head that went back (a reorganization, a node reset): what was asked at the old heads says nothing.
+      if (head !== undefined && head < (headOf.get(chainId) ?? -1n)) for (const key of pendingAt.keys()) if (key.startsWith(`${chainId}:`)) pendingAt.delete(key);
+      if (head !== undefined) headOf.set(chainId, head);
+      const due: Hash[] = [];
+      for (const hash of hashes) {
+        const key = `${chainId}:${hash}`;
+        watched.add(key);
+        const at = pendingAt.get(key);
+        if (head !== undefined && at !== undefined && at >= head) asked.set(key, null);
+        else due.push(hash);
+      }
+      for (const [hash, answer] of await client.receipts(due)) {
+        const key = `${chainId}:${hash}`;
+        asked.set(key, answer);
+        if (answer === null && head !== undefined) pendingAt.set(key, head);
+        else pendingAt.delete(key);
+      }
     }
+    for (const key of pendingAt.keys()) if (!watched.has(key)) pendingAt.delete(key);
     return asked;
   }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { ChainClient, RpcFailure } from '../../src/chain/chain-client.js';
+import { ChainClient, RECEIPT_BATCH, RpcFailure } from '../../src/chain/chain-client.js';
 
 /*
  * The fetch viem calls for JSON-RPC (src/chain/rpc-fetch.ts), and the bare JSON-RPC post of the request path
@@ -31,11 +31,23 @@ const reply = (res: ServerResponse, status: number, payload: unknown, headers: R
   res.end(typeof payload === 'string' ? payload : JSON.stringify(payload));
 };
 
-/** Each way the chain client reaches a node: viem's client (chainIdOfNode) and the bare post (broadcast, preflight). */
+const PENDING = `0x${'aa'.repeat(32)}` as const;
+
+/** Each way the chain client reaches a node: viem's client (chainIdOfNode) and the bare post (broadcast, preflight, head, receipts). */
 const WAYS: [string, (client: ChainClient) => Promise<unknown>][] = [
   ['viem', (client) => client.chainIdOfNode()],
   ['broadcast', (client) => client.broadcast('0x02')],
   ['preflight', (client) => client.preflight('0x0000000000000000000000000000000000000001', { chainId: 8453, nonce: 0 })],
+  ['head', (client) => client.blockNumber()],
+  // A round's receipts answer each hash's failure in their map: thrown here to be checked as the others.
+  [
+    'receipts',
+    async (client) => {
+      const answer = (await client.receipts([PENDING])).get(PENDING);
+      if (answer instanceof RpcFailure) throw answer;
+      return answer;
+    },
+  ],
 ];
 
 const failsWith = (code: string) => (err: unknown) => {
@@ -72,18 +84,43 @@ describe('JSON-RPC over undici request (rpc-fetch)', () => {
       reply(
         res,
         200,
-        calls.map((call) => (call.params[0].endsWith('ee') ? { jsonrpc: '2.0', id: call.id, error: { code: -32603, message: 'internal error' } } : { jsonrpc: '2.0', id: call.id, result: null })),
+        calls.map((call) =>
+          call.params[0].endsWith('ee')
+            ? { jsonrpc: '2.0', id: call.id, error: { code: -32603, message: 'internal error' } }
+            : call.params[0].endsWith('bb')
+              ? { jsonrpc: '2.0', id: call.id, result: { transactionHash: call.params[0], blockHash: call.params[0], blockNumber: '0x1', transactionIndex: '0x0', gasUsed: '0x5208', status: '0x2' } }
+              : call.params[0].endsWith('cc')
+                ? { jsonrpc: '2.0', id: call.id, result: 'mined' }
+                : { jsonrpc: '2.0', id: call.id, result: null },
+        ),
       );
     });
     servers.push(batching.server);
     const pending = `0x${'aa'.repeat(32)}` as const;
     const failing = `0x${'ee'.repeat(32)}` as const;
-    const answers = await new ChainClient(8453, batching.url, 2_000).receipts([pending, failing]);
+    const oddStatus = `0x${'bb'.repeat(32)}` as const;
+    const notAReceipt = `0x${'cc'.repeat(32)}` as const;
+    const answers = await new ChainClient(8453, batching.url, 2_000).receipts([pending, failing, oddStatus, notAReceipt]);
     assert.equal(batching.bodies.length, 1, 'one HTTP request');
-    assert.equal((JSON.parse(batching.bodies[0]!) as unknown[]).length, 2);
+    assert.equal((JSON.parse(batching.bodies[0]!) as unknown[]).length, 4);
     assert.equal(answers.get(pending), null);
-    assert.ok(answers.get(failing) instanceof RpcFailure);
-    assert.equal((answers.get(failing) as RpcFailure).code, 'rpc_error');
+    for (const hash of [failing, oddStatus, notAReceipt]) {
+      assert.ok(answers.get(hash) instanceof RpcFailure, hash);
+      assert.equal((answers.get(hash) as RpcFailure).code, 'rpc_error');
+    }
+  });
+
+  it('more receipts than a batch holds go as several batches, each hash answered', async () => {
+    const counting = await node((_req, body, res) => {
+      const calls = JSON.parse(body) as { id: number }[];
+      reply(res, 200, calls.map((call) => ({ jsonrpc: '2.0', id: call.id, result: null })));
+    });
+    servers.push(counting.server);
+    const hashes = Array.from({ length: RECEIPT_BATCH + 1 }, (_, i) => `0x${i.toString(16).padStart(64, '0')}` as const);
+    const answers = await new ChainClient(8453, counting.url, 2_000).receipts(hashes);
+    assert.deepEqual(counting.bodies.map((b) => (JSON.parse(b) as unknown[]).length), [RECEIPT_BATCH, 1]);
+    assert.deepEqual([...answers.keys()], hashes);
+    assert.ok([...answers.values()].every((a) => a === null));
   });
 
   it('a node’s JSON-RPC error is classified as before (nonce too low, insufficient funds)', async () => {

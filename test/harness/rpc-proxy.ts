@@ -14,6 +14,8 @@ export interface RpcProxy {
   mode: 'pass' | 'drop' | 'hold';
   /** eth_sendRawTransaction calls seen, whatever their fate. */
   sends: number;
+  /** Every JSON-RPC call seen (each of a batch's), in order: its method and first parameter. */
+  calls: { method: string; first: unknown }[];
   /** The signed transactions of every send held so far, in order. */
   heldRaw: string[];
   /** Resolves when a send is being held; rejects after `timeoutMs`. */
@@ -51,6 +53,12 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
+      try {
+        const parsed = JSON.parse(body.toString()) as unknown;
+        for (const call of (Array.isArray(parsed) ? parsed : [parsed]) as { method?: unknown; params?: unknown[] }[]) proxy.calls.push({ method: String(call?.method), first: call?.params?.[0] });
+      } catch {
+        // not JSON: forwarded as it is, for the node to refuse
+      }
       const isSend = body.includes('"eth_sendRawTransaction"');
       if (isSend) proxy.sends++;
       if (proxy.holdCalls && body.includes(`"${proxy.holdCalls}"`)) {
@@ -78,6 +86,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     mode: 'pass',
     sends: 0,
+    calls: [],
     heldRaw: [],
     held: (timeoutMs = 15_000) =>
       holding.length > 0

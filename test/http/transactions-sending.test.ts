@@ -176,5 +176,26 @@ for (const backend of backends()) {
       assert.equal((await server.database.db.select().from(transactions).where(eq(transactions.transactionId, request.transactionId))).length, 0);
       assert.equal(proxy.sends, sendsBefore, 'nothing was sent');
     });
+
+    it('a pending transaction’s receipt is asked once per block, not on every watcher round', async () => {
+      proxy.mode = 'pass';
+      await node.rpc('evm_setAutomine', [false]);
+      try {
+        const { request, response } = submit(unsignedTransfer(8453, nonce++));
+        const res = await response;
+        assert.equal(res.status, 201, res.text);
+        const asks = () => proxy.calls.filter((c) => c.method === 'eth_getTransactionReceipt' && c.first === res.body.transactionHash).length;
+        await server.watcher!.nextRound();
+        const first = asks();
+        assert.ok(first >= 1, 'asked once it was sent');
+        for (let i = 0; i < 3; i++) await server.watcher!.nextRound();
+        assert.equal(asks(), first, 'no block since: not asked again');
+        await node.rpc('evm_mine', []);
+        assert.equal((await settledVia(acme, request.transactionId)).status, 'completed');
+        assert.ok(asks() > first, 'asked again once the head moved');
+      } finally {
+        await node.rpc('evm_setAutomine', [true]);
+      }
+    });
   });
 }
