@@ -1,6 +1,8 @@
 import { parseTransaction, type Hex, type TransactionSerializable } from 'viem';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { sealContexts } from '../crypto/seal-contexts.js';
+import { nativeSecp256k1 } from '../crypto/secp256k1.js';
+import { signTransactionNatively } from './native-signer.js';
 import { signOffThread } from './signing-thread/client.js';
 
 export class UnsignedTransactionError extends Error {
@@ -31,9 +33,10 @@ export async function signWithCustodyKey(secrets: SecretBox, sealedKey: string, 
   // Sealed as its 0x-prefixed hex text (custodial-wallet.ts).
   const key = secrets.open(sealedKey, sealContexts.walletKey(walletId));
   try {
-    // Signed straight from the key (an account, privateKeyToAccount, would also derive the public key: a second
-    // curve multiplication that nothing here reads), on the signing thread.
-    return await signOffThread(key, tx);
+    // libsecp256k1 signs on the request thread in less than the hand-off to a thread costs; where its addon does
+    // not load, viem's JavaScript curve signs on the signing thread (straight from the key: an account would also
+    // derive the public key, a second curve multiplication that nothing here reads).
+    return nativeSecp256k1 ? signTransactionNatively(nativeSecp256k1, key, tx) : await signOffThread(key, tx);
   } finally {
     key.fill(0);
   }
