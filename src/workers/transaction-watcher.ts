@@ -13,7 +13,7 @@ import { expireDeposit } from '../domain/deposits/deposits.js';
 import { initiatePayout } from '../domain/withdrawals/withdrawal-payouts.js';
 import { expirePreparation } from '../domain/transactions/prepared.js';
 import { expireProposal, PROPOSAL_LIFETIME_MS } from '../domain/transactions/quorum.js';
-import { sendSigned, unsentOf } from '../domain/transactions/send-signed.js';
+import { beingSent, sendSigned, unsentOf } from '../domain/transactions/send-signed.js';
 import { Rounds } from './rounds.js';
 import type { Log } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -210,6 +210,8 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
   async function sentAgain(client: ChainClient, row: TransactionRow): Promise<boolean> {
     const unsent = unsentOf(row);
     if (!unsent) return false;
+    // Its request (or an earlier round) is sending it now: the node's answer settles it either way.
+    if (beingSent(unsent.rowId)) return true;
     // A request that timed out may have reached the node: a receipt settles it without a second send.
     if (await client.receipt(unsent.transactionHash)) return false;
     const outcome = await sendSigned({ database, now: clock, log }, client, unsent, WATCHER);

@@ -14,6 +14,8 @@ export interface RpcProxy {
   mode: 'pass' | 'drop' | 'hold';
   /** eth_sendRawTransaction calls seen, whatever their fate. */
   sends: number;
+  /** Resolves once `count` eth_sendRawTransaction calls have been seen (never, if they are not). */
+  sendsReached(count: number): Promise<void>;
   /** Every JSON-RPC call seen (each of a batch's), in order: its method and first parameter. */
   calls: { method: string; first: unknown }[];
   /** The signed transactions of every send held so far, in order. */
@@ -38,6 +40,8 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
   let holding: { forward: () => void; abort: () => void }[] = [];
   const heldCalls: { forward: () => void; abort: () => void }[] = [];
   let callWaiters: (() => void)[] = [];
+  /** Each answers true once it is done. */
+  let sendWaiters: (() => boolean)[] = [];
 
   const forward = async (body: Buffer, res: http.ServerResponse) => {
     try {
@@ -60,7 +64,10 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
         // not JSON: forwarded as it is, for the node to refuse
       }
       const isSend = body.includes('"eth_sendRawTransaction"');
-      if (isSend) proxy.sends++;
+      if (isSend) {
+        proxy.sends++;
+        sendWaiters = sendWaiters.filter((w) => !w());
+      }
       if (proxy.holdCalls && body.includes(`"${proxy.holdCalls}"`)) {
         heldCalls.push({ forward: () => void forward(body, res), abort: () => res.socket?.destroy() });
         callWaiters.forEach((w) => w());
@@ -86,6 +93,15 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     mode: 'pass',
     sends: 0,
+    sendsReached: (count) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (proxy.sends < count) return false;
+          resolve();
+          return true;
+        };
+        if (!check()) sendWaiters.push(check);
+      }),
     calls: [],
     heldRaw: [],
     held: (timeoutMs = 15_000) =>

@@ -177,6 +177,23 @@ for (const backend of backends()) {
       assert.equal(proxy.sends, sendsBefore, 'nothing was sent');
     });
 
+    it('a watcher round leaves a transaction its request is sending to that request: sent once', async () => {
+      proxy.mode = 'hold';
+      const sendsBefore = proxy.sends;
+      const { request, response } = submit(unsignedTransfer(8453, nonce++));
+      await proxy.held();
+      const round = server.watcher!.nextRound();
+      const first = await Promise.race([round.then(() => 'the round ended'), proxy.sendsReached(sendsBefore + 2).then(() => 'a second send')]);
+      proxy.mode = 'pass';
+      proxy.release();
+      assert.equal(first, 'the round ended');
+      assert.equal(proxy.sends, sendsBefore + 1);
+      const res = await response;
+      assert.equal(res.status, 201, res.text);
+      await round;
+      assert.equal((await settledVia(acme, request.transactionId)).status, 'completed');
+    });
+
     it('a pending transaction’s receipt is asked once per block, not on every watcher round', async () => {
       proxy.mode = 'pass';
       await node.rpc('evm_setAutomine', [false]);

@@ -53,11 +53,30 @@ export interface SendDeps {
 }
 
 /**
+ * The rows this process is sending right now. The watcher leaves them to their sender: under load its rounds (every
+ * 100 ms) met a request's transaction between its commit and the node's answer, asked for its receipt and sent it a
+ * second time, four RPC calls for nothing. Another process's watcher may still send one twice, which is harmless.
+ */
+const sending = new Set<string>();
+
+/** Whether this process is sending the row now (sendSigned in flight). */
+export const beingSent = (rowId: string): boolean => sending.has(rowId);
+
+/**
  * Sends a committed transaction. Sending the same signed bytes twice (a request and the watcher, two watchers) is
  * harmless: one hash, one nonce, so the node mines it once at most, and "already known" is recognised by asking
  * the node for the hash before anything is failed.
  */
 export async function sendSigned(deps: SendDeps, chain: ChainClient, unsent: Unsent, cause: TransactionCause): Promise<SendOutcome> {
+  sending.add(unsent.rowId);
+  try {
+    return await send(deps, chain, unsent, cause);
+  } finally {
+    sending.delete(unsent.rowId);
+  }
+}
+
+async function send(deps: SendDeps, chain: ChainClient, unsent: Unsent, cause: TransactionCause): Promise<SendOutcome> {
   let failure: RpcFailure;
   try {
     await chain.broadcast(unsent.signed);
