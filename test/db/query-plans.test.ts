@@ -11,6 +11,7 @@
  * choice at this size and not at a million events. A seq scan left with it off means no index serves the statement.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -28,6 +29,7 @@ import { listEvents } from '../../src/domain/events/list-events.js';
 import { listAccounts } from '../../src/domain/onboarding/accounts/account-reads.js';
 import { getUserDetails } from '../../src/domain/onboarding/users/user-reads.js';
 import { listTransactions } from '../../src/domain/transactions/transaction-reads.js';
+import { findSubmissionContext } from '../../src/db/repositories/transactions.js';
 import { listReviews } from '../../src/domain/verification/review.js';
 import { listEventDeliveries, listSubscriptionDeliveries } from '../../src/domain/webhooks/deliveries.js';
 import { backends } from '../harness/backends.js';
@@ -122,6 +124,7 @@ for (const backend of backends()) {
       const objectId = await one(`select object_id as v from events where integrator_id = $1 and object_type = 'user' order by id desc limit 1`);
       const eventId = await one('select event_id as v from webhook_deliveries where integrator_id = $1 order by id desc limit 1 offset 10');
       const transactionCursor = await one(`select transaction_id as v from transactions where account_id = (select account_id from scale_users where integrator_id = $1 order by n limit 1) order by id desc limit 1 offset 3`);
+      const organizationId = await one('select organization_id as v from accounts where integrator_id = $1 and organization_id is not null order by id desc limit 1');
       const page = { order: 'desc' as const, limit: 20 };
       const now = new Date(tNow!);
       const eventIndexes = ['events_pkey', 'events_integrator_idx'];
@@ -162,6 +165,18 @@ for (const backend of backends()) {
           uses: [['webhook_deliveries_failed_idx', 'webhook_deliveries_subscription_idx']],
         },
         { name: 'event deliveries', run: (db) => listEventDeliveries(db, M, eventId, { limit: 20 }), uses: [['webhook_deliveries_event_subscription_key']] },
+        // A submission's one read: its account by custody organization, or a self-custodial one by wallet address.
+        {
+          name: 'submission context',
+          run: (db) =>
+            findSubmissionContext(
+              db,
+              { integratorId: M, transactionId: randomUUID(), organizationId, signWith: '0x000000000000000000000000000000000000dEaD' },
+              { productOfKind: { transfer: 'custodial_wallet' }, defaultProduct: 'custodial_wallet' },
+              { credentialId: 'credential', challenge: 'challenge' },
+            ),
+          uses: [['accounts_organization_idx'], ['accounts_self_custodial_wallet_idx'], ['transactions_integrator_transaction_key']],
+        },
         { name: 'review queue', run: (db) => listReviews(db, { status: 'under_review', limit: 50, now }), uses: [['users_status_idx'], ['associated_persons_status_idx'], ['entities_status_idx']] },
         {
           name: 'review queue, one integrator, older than 20 days',

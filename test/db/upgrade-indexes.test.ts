@@ -19,12 +19,12 @@ import { postgresUrl, provisionDatabase } from '../harness/backends.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MIGRATION = '0027_scale_indexes';
 
-/** The ```sql block of the guide's section, one statement per line. */
-function guideStatements(): string[] {
+/** The n-th ```sql block of the guide's section (from 0), one statement per line. */
+function guideStatements(n = 0): string[] {
   const guide = readFileSync(join(ROOT, 'docs/deployment.md'), 'utf8');
-  const section = guide.slice(guide.indexOf('## Upgrading a large database'));
-  const block = /```sql\n([\s\S]*?)```/.exec(section)?.[1];
-  assert.ok(block, 'the section has a sql block');
+  const section = guide.slice(guide.indexOf('## Upgrading a large database'), guide.indexOf('\n## ', guide.indexOf('## Upgrading a large database') + 1));
+  const block = [...section.matchAll(/```sql\n([\s\S]*?)```/g)][n]?.[1];
+  assert.ok(block, `the section has sql block ${n}`);
   return block.split('\n').filter((line) => line.trim() !== '');
 }
 
@@ -47,14 +47,17 @@ interface IndexRow {
   valid: boolean;
 }
 
-async function indexesOf(url: string): Promise<IndexRow[]> {
+async function indexesOf(url: string, tables = ['events', 'webhook_deliveries']): Promise<IndexRow[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<IndexRow>(`
+    const { rows } = await client.query<IndexRow>(
+      `
       select i.indexname, i.indexdef, x.indisvalid as valid
       from pg_indexes i join pg_class c on c.relname = i.indexname join pg_index x on x.indexrelid = c.oid
-      where i.schemaname = 'public' and i.tablename in ('events', 'webhook_deliveries') order by i.indexname`);
+      where i.schemaname = 'public' and i.tablename = any($1) order by i.indexname`,
+      [tables],
+    );
     return rows;
   } finally {
     await client.end();
@@ -100,5 +103,33 @@ describe('upgrading past 0027 with its indexes built beforehand (docs/deployment
     assert.match(after.find((i) => i.indexname === 'events_integrator_idx')?.indexdef ?? '', /\(integrator_id, id, created_at\)$/);
     const defs = (rows: IndexRow[]) => rows.map((i) => i.indexdef.replace(/ ON public\./, ' ON '));
     assert.deepEqual(defs(after), defs(await indexesOf((fresh.target as { url: string }).url)), 'the same indexes as a fresh database');
+  });
+
+  it('0029: the guide\'s statements for the account lookups run on the release before, and the migration finds them', async () => {
+    const upgraded = await provisionDatabase('postgres');
+    cleanups.push(upgraded.drop);
+    const fresh = await provisionDatabase('postgres');
+    cleanups.push(fresh.drop);
+    const url = (upgraded.target as { url: string }).url;
+    const before = migrationsBefore('0029_account_lookup_indexes');
+    cleanups.push(() => rmSync(before, { recursive: true, force: true }));
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await migrate(drizzle({ client }), { migrationsFolder: before });
+      const statements = guideStatements(1);
+      assert.equal(statements.length, 2);
+      for (const statement of statements) await client.query(statement);
+      for (const statement of statements) await client.query(statement);
+    } finally {
+      await client.end();
+    }
+    await (await openDatabase(upgraded.target)).close();
+    await (await openDatabase(fresh.target)).close();
+    const after = await indexesOf(url, ['accounts']);
+    assert.ok(after.every((i) => i.valid), 'every index valid');
+    assert.ok(['accounts_organization_idx', 'accounts_self_custodial_wallet_idx'].every((name) => after.some((i) => i.indexname === name)));
+    const defs = (rows: IndexRow[]) => rows.map((i) => i.indexdef.replace(/ ON public\./, ' ON '));
+    assert.deepEqual(defs(after), defs(await indexesOf((fresh.target as { url: string }).url, ['accounts'])), 'the same indexes as a fresh database');
   });
 });

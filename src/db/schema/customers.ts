@@ -60,6 +60,10 @@ export const accounts = pgTable(
   },
   (t) => [
     index('accounts_integrator_idx').on(t.integratorId, t.id),
+    // A submission finds the account its signedBody names: by custody organization, or a self-custodial one by its
+    // wallet address (findSubmissionContext). Without these, every submission read all of an integrator's accounts.
+    index('accounts_organization_idx').on(t.integratorId, t.organizationId),
+    index('accounts_self_custodial_wallet_idx').on(t.integratorId, sql`lower(${t.walletAddress})`).where(sql`${t.custody} = 'self_custodial'`),
     uniqueIndex('accounts_user_key').on(t.userId),
     uniqueIndex('accounts_entity_key').on(t.entityId),
     check('accounts_owner_check', sql`(${t.type} = 'individual' and ${t.userId} is not null) or (${t.type} = 'entity' and ${t.entityId} is not null)`),

@@ -1,0 +1,2 @@
+CREATE INDEX IF NOT EXISTS "accounts_organization_idx" ON "accounts" USING btree ("integrator_id","organization_id");--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "accounts_self_custodial_wallet_idx" ON "accounts" USING btree ("integrator_id",lower("wallet_address")) WHERE "accounts"."custody" = 'self_custodial';
