@@ -70,66 +70,53 @@ describe('upgrading past 0027 with its indexes built beforehand (docs/deployment
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
-  it('the guide\'s statements run on the release before, and the migration then only swaps names', async () => {
+  /**
+   * A database migrated to the release before `tag`, the guide's sql block `block` run on it (twice, as an operator
+   * retrying after an interruption would: IF NOT EXISTS), and a fresh database; both then opened by this release.
+   * `beforeStart` looks at the upgraded one before the release migrates it.
+   */
+  async function upgradeWithGuide(tag: string, block: number, statementCount: number, beforeStart: (url: string) => Promise<void> = async () => {}) {
     const upgraded = await provisionDatabase('postgres');
     cleanups.push(upgraded.drop);
     const fresh = await provisionDatabase('postgres');
     cleanups.push(fresh.drop);
-    const url = (upgraded.target as { url: string }).url;
-    const before = migrationsBefore(MIGRATION);
+    const before = migrationsBefore(tag);
     cleanups.push(() => rmSync(before, { recursive: true, force: true }));
-
+    const url = (upgraded.target as { url: string }).url;
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
       await migrate(drizzle({ client }), { migrationsFolder: before });
-      const statements = guideStatements();
-      assert.equal(statements.length, 3);
+      const statements = guideStatements(block);
+      assert.equal(statements.length, statementCount);
       // One at a time, outside any transaction: CONCURRENTLY refuses to run inside one.
       for (const statement of statements) await client.query(statement);
-      // Run twice, as an operator retrying after an interruption would: IF NOT EXISTS.
       for (const statement of statements) await client.query(statement);
     } finally {
       await client.end();
     }
-    assert.ok((await indexesOf(url)).some((i) => i.indexname === 'events_integrator_idx_next'));
-
+    await beforeStart(url);
     await (await openDatabase(upgraded.target)).close();
     await (await openDatabase(fresh.target)).close();
+    return { url, freshUrl: (fresh.target as { url: string }).url };
+  }
 
+  const defs = (rows: IndexRow[]) => rows.map((i) => i.indexdef.replace(/ ON public\./, ' ON '));
+
+  it('the guide\'s statements run on the release before, and the migration then only swaps names', async () => {
+    const { url, freshUrl } = await upgradeWithGuide(MIGRATION, 0, 3, async (at) => assert.ok((await indexesOf(at)).some((i) => i.indexname === 'events_integrator_idx_next')));
     const after = await indexesOf(url);
     assert.ok(after.every((i) => i.valid), 'every index valid');
     assert.ok(!after.some((i) => i.indexname === 'events_integrator_idx_next'), 'swapped in');
     assert.match(after.find((i) => i.indexname === 'events_integrator_idx')?.indexdef ?? '', /\(integrator_id, id, created_at\)$/);
-    const defs = (rows: IndexRow[]) => rows.map((i) => i.indexdef.replace(/ ON public\./, ' ON '));
-    assert.deepEqual(defs(after), defs(await indexesOf((fresh.target as { url: string }).url)), 'the same indexes as a fresh database');
+    assert.deepEqual(defs(after), defs(await indexesOf(freshUrl)), 'the same indexes as a fresh database');
   });
 
   it('0029: the guide\'s statements for the account lookups run on the release before, and the migration finds them', async () => {
-    const upgraded = await provisionDatabase('postgres');
-    cleanups.push(upgraded.drop);
-    const fresh = await provisionDatabase('postgres');
-    cleanups.push(fresh.drop);
-    const url = (upgraded.target as { url: string }).url;
-    const before = migrationsBefore('0029_account_lookup_indexes');
-    cleanups.push(() => rmSync(before, { recursive: true, force: true }));
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await migrate(drizzle({ client }), { migrationsFolder: before });
-      const statements = guideStatements(1);
-      assert.equal(statements.length, 2);
-      for (const statement of statements) await client.query(statement);
-      for (const statement of statements) await client.query(statement);
-    } finally {
-      await client.end();
-    }
-    await (await openDatabase(upgraded.target)).close();
-    await (await openDatabase(fresh.target)).close();
+    const { url, freshUrl } = await upgradeWithGuide('0029_account_lookup_indexes', 1, 2);
     const after = await indexesOf(url, ['accounts']);
     assert.ok(after.every((i) => i.valid), 'every index valid');
     assert.ok(['accounts_organization_idx', 'accounts_self_custodial_wallet_idx'].every((name) => after.some((i) => i.indexname === name)));
-    const defs = (rows: IndexRow[]) => rows.map((i) => i.indexdef.replace(/ ON public\./, ' ON '));
-    assert.deepEqual(defs(after), defs(await indexesOf((fresh.target as { url: string }).url, ['accounts'])), 'the same indexes as a fresh database');
+    assert.deepEqual(defs(after), defs(await indexesOf(freshUrl, ['accounts'])), 'the same indexes as a fresh database');
   });
 });
