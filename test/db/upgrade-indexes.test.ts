@@ -1,7 +1,7 @@
 /**
- * docs/deployment.md#upgrading-a-large-database: the indexes of migration 0027 built beforehand, CONCURRENTLY, with
+ * docs/deployment.md#upgrading-a-large-database: the indexes of migrations 0027 and 0029 built beforehand, CONCURRENTLY, with
  * the statements exactly as the guide gives them, on a database migrated to the release before; then the release
- * starts on it. The migration must find them, swap the names, and leave the same indexes as a fresh database has.
+ * starts on it. The migration must find them (0027 swapping names), and leave the same indexes as a fresh database has.
  * PostgreSQL only (CONCURRENTLY and the lock it avoids are the server's); skipped without TEST_DATABASE_URL.
  */
 import assert from 'node:assert/strict';
