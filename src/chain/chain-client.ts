@@ -72,6 +72,7 @@ interface RpcAnswer {
   error?: { message?: unknown };
 }
 
+/** A JSON-RPC quantity: 0x and hexadecimal digits. */
 const HEX = /^0x[0-9a-fA-F]+$/;
 
 /** eth_getTransactionReceipt's answer: the receipt's view, null while pending, or why it is neither. */
@@ -233,7 +234,7 @@ export class ChainClient {
     return calls.map((call, id) => {
       const answer = answers[id];
       if (answer?.error) throw classifyRpcError(new Error(`${call.method}: ${String(answer.error.message)}`));
-      if (typeof answer?.result !== 'string' || !/^0x[0-9a-fA-F]+$/.test(answer.result)) throw new RpcFailure('rpc_error', `${call.method}: the node's answer is not a quantity`);
+      if (typeof answer?.result !== 'string' || !HEX.test(answer.result)) throw new RpcFailure('rpc_error', `${call.method}: the node's answer is not a quantity`);
       return BigInt(answer.result);
     });
   }
