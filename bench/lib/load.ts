@@ -1,6 +1,7 @@
 /** autocannon runs: warm-up then the measured run, bounded, summarized, and refused unless every answer was 2xx. */
 import autocannon from 'autocannon';
 import type { CpuFigures } from './cpu.js';
+import { positiveInt } from './env.js';
 
 export const WARMUP_SECONDS = 2;
 export const DURATION_SECONDS = positiveInt('BENCH_DURATION', 10);
@@ -10,13 +11,6 @@ export const DURATION_SECONDS = positiveInt('BENCH_DURATION', 10);
  */
 export const ROUNDS = positiveInt('BENCH_ROUNDS', 6);
 export const ROUND_SECONDS = positiveInt('BENCH_ROUND_SECONDS', 2);
-
-function positiveInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`${name} must be a positive integer (got "${raw}")`);
-  return Number(raw);
-}
 
 export interface Measured extends CpuFigures {
   connections: number;

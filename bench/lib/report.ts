@@ -36,7 +36,8 @@ export interface BackendRun {
   rounds?: Partial<Record<ScenarioName, ScenarioResult>>[];
 }
 
-const median = (values: number[]): number => {
+/** The middle value (the mean of the two middle ones for an even count). */
+export const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;

@@ -3,13 +3,7 @@
  * largest step; every other table is proportional to the events of a step, as issue 20 puts it: at a million
  * events, 100,000 users with accounts and 10,000 webhook subscriptions' worth of delivery history.
  */
-
-function positiveInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`${name} must be a positive integer (got "${raw}")`);
-  return Number(raw);
-}
+import { positiveInt } from './env.js';
 
 export const SCALE_EVENTS = positiveInt('BENCH_SCALE_EVENTS', 1_000_000);
 /** Sequential requests per read, after WARMUP_REQUESTS unmeasured ones. */
