@@ -38,7 +38,7 @@ const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 16);
 const BLOCK_TIME = Number(process.env.BENCH_BLOCK_TIME ?? 1);
 /**
  * Measured rounds, back to back on the same server: this shared machine's speed drifts within minutes (one 10 s run
- * of the same code gave 136 to 283/s within an hour), so one round is one draw; the median of a few, with their
+ * of the same code gave 127 to 249/s on one day), so one round is one draw; the median of a few, with their
  * spread, says more.
  */
 const ROUNDS = positiveInt('BENCH_TX_ROUNDS', 3);
