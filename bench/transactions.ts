@@ -25,7 +25,7 @@ import { watchCpu, type CpuFigures } from './lib/cpu.js';
 import { buildServer, ROOT, stopAllChildren } from './lib/children.js';
 import { DURATION_SECONDS, WARMUP_SECONDS, warmAndMeasure } from './lib/load.js';
 import { positiveInt } from './lib/env.js';
-import { median } from './lib/report.js';
+import { meanCpuFigures, median } from './lib/report.js';
 import { postJson, signedGetHeaders, signedPostHeaders } from './lib/signing.js';
 import { signedGet } from './scenarios/signed-get.js';
 
@@ -176,16 +176,6 @@ async function allCompleted(backend: Backend, payers: Payer[]): Promise<number> 
   return performance.now() - started;
 }
 
-/** The rounds' CPU figures, each the mean over the rounds (they are of equal length); the busiest other process of the last round. */
-function meanFigures(rounds: CpuFigures[]): CpuFigures {
-  const mean = (key: Exclude<keyof CpuFigures, 'otherBusiest'>) => {
-    const values = rounds.map((r) => r[key]).filter((v): v is number => v !== undefined);
-    return values.length === 0 ? {} : { [key]: values.reduce((a, b) => a + b, 0) / values.length };
-  };
-  const busiest = rounds.at(-1)?.otherBusiest;
-  return { ...mean('serverCpuPct'), ...mean('loadGeneratorCpuPct'), ...mean('postgresCpuPct'), ...mean('otherCpuPct'), ...mean('groupCpuPct'), ...(busiest ? { otherBusiest: busiest } : {}) };
-}
-
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
 
 async function runBackend(kind: BackendKind, postgresUrl: string | undefined): Promise<{ results: Result[]; ok: boolean }> {
@@ -206,7 +196,7 @@ async function runBackend(kind: BackendKind, postgresUrl: string | undefined): P
       rounds.push(await submitLoop(backend, payers, DURATION_SECONDS));
       roundFigures.push(cpu.stop());
     }
-    const figures = meanFigures(roundFigures);
+    const figures = meanCpuFigures(roundFigures);
     const allCompletedAfterMs = await allCompleted(backend, payers);
     const sorted = rounds.flatMap((r) => r.latencies).sort((a, b) => a - b);
     const roundsReqPerSec = rounds.map((r) => (r.latencies.length * 1000) / r.elapsedMs);

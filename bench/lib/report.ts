@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { CreateExtras } from '../scenarios/create-individual-account.js';
 import { BACKEND_LABEL, type BackendKind } from './backend.js';
 import { ROOT } from './children.js';
-import { QUIET_PCT } from './cpu.js';
+import { QUIET_PCT, type CpuFigures } from './cpu.js';
 import { DURATION_SECONDS, ROUNDS, ROUND_SECONDS, WARMUP_SECONDS, type Measured } from './load.js';
 
 /** Rows in table order. */
@@ -56,6 +56,16 @@ function roundRatio(run: BackendRun, top: ScenarioName, bottom: ScenarioName): R
   return values.length === 0 ? undefined : { median: median(values), min: Math.min(...values), max: Math.max(...values), values };
 }
 
+/** Rounds' CPU figures, each averaged over the rounds that have it; the first busiest other process named. */
+export function meanCpuFigures(rounds: CpuFigures[]): CpuFigures {
+  const mean = (name: Exclude<keyof CpuFigures, 'otherBusiest'>) => {
+    const values = rounds.map((m) => m[name]).filter((v): v is number => v !== undefined);
+    return values.length === 0 ? {} : { [name]: values.reduce((a, b) => a + b, 0) / values.length };
+  };
+  const busiest = rounds.find((m) => m.otherBusiest)?.otherBusiest;
+  return { ...mean('serverCpuPct'), ...mean('loadGeneratorCpuPct'), ...mean('postgresCpuPct'), ...mean('otherCpuPct'), ...mean('groupCpuPct'), ...(busiest ? { otherBusiest: busiest } : {}) };
+}
+
 /**
  * A compared scenario's row from its rounds: req/s and latencies are the medians of the rounds', counts are summed,
  * CPU figures averaged, RSS the peak.
@@ -65,14 +75,9 @@ export function combineRounds(rounds: ScenarioResult[], maxRssMb: number | undef
     const values = rounds.map(pick).filter((v): v is number => v !== undefined);
     return values.length === 0 ? undefined : median(values);
   };
-  const mean = (pick: (m: ScenarioResult) => number | undefined) => {
-    const values = rounds.map(pick).filter((v): v is number => v !== undefined);
-    return values.length === 0 ? undefined : values.reduce((a, b) => a + b, 0) / values.length;
-  };
   const sum = (pick: (m: ScenarioResult) => number) => rounds.reduce((a, m) => a + pick(m), 0);
   const statusCodes: Record<string, number> = {};
   for (const m of rounds) for (const [code, n] of Object.entries(m.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
-  const busiest = rounds.find((m) => m.otherBusiest)?.otherBusiest;
   const optional = (name: keyof ScenarioResult, value: number | undefined) => (value === undefined ? {} : { [name]: value });
   return {
     connections: rounds[0]!.connections,
@@ -84,11 +89,7 @@ export function combineRounds(rounds: ScenarioResult[], maxRssMb: number | undef
     errors: sum((m) => m.errors),
     timeouts: sum((m) => m.timeouts),
     statusCodes,
-    ...optional('serverCpuPct', mean((m) => m.serverCpuPct)),
-    ...optional('loadGeneratorCpuPct', mean((m) => m.loadGeneratorCpuPct)),
-    ...optional('postgresCpuPct', mean((m) => m.postgresCpuPct)),
-    ...optional('otherCpuPct', mean((m) => m.otherCpuPct)),
-    ...(busiest ? { otherBusiest: busiest } : {}),
+    ...meanCpuFigures(rounds),
     ...optional('maxRssMb', maxRssMb),
   } as ScenarioResult;
 }
