@@ -69,9 +69,26 @@ export async function insertApproval(db: Executor, row: typeof transactionApprov
   return inserted.length === 1;
 }
 
+/** The roles whose approval counts (roles.ts `countsAsApprover`; repeated here, where the query needs the list). */
+const APPROVING_ROLES: MemberRole[] = ['owner', 'approver'];
+
+/**
+ * The users who may approve the account's transactions now: members with an approving role whose user is verified
+ * (active). get-approval-policy's `approvers`, and the bound of requiredApprovals.
+ */
+export async function verifiedApprovers(db: Executor, accountId: string): Promise<string[]> {
+  const rows = await db
+    .select({ userId: accountMembers.userId })
+    .from(accountMembers)
+    .innerJoin(users, and(eq(users.id, accountMembers.userId), eq(users.verificationStatus, 'active')))
+    .where(and(eq(accountMembers.accountId, accountId), inArray(accountMembers.role, APPROVING_ROLES)));
+  return rows.map((r) => r.userId);
+}
+
 /**
  * The approvals of transactions that still count: given by members who are, now, owners or approvers of the
- * transaction's account (a member removed or demoted since no longer counts). Oldest first.
+ * transaction's account (a member removed or demoted since no longer counts) and whose user is verified now (a
+ * user sent back to review no longer counts). Oldest first.
  */
 export async function countingApprovals(db: Executor, accountId: string, transactionRowIds: string[]): Promise<{ transactionRowId: string; userId: string; createdAt: Date }[]> {
   if (transactionRowIds.length === 0) return [];
@@ -79,7 +96,8 @@ export async function countingApprovals(db: Executor, accountId: string, transac
     .select({ transactionRowId: transactionApprovals.transactionRowId, userId: transactionApprovals.userId, createdAt: transactionApprovals.createdAt })
     .from(transactionApprovals)
     .innerJoin(accountMembers, and(eq(accountMembers.accountId, accountId), eq(accountMembers.userId, transactionApprovals.userId)))
-    .where(and(inArray(transactionApprovals.transactionRowId, transactionRowIds), inArray(accountMembers.role, ['owner', 'approver'])))
+    .innerJoin(users, and(eq(users.id, transactionApprovals.userId), eq(users.verificationStatus, 'active')))
+    .where(and(inArray(transactionApprovals.transactionRowId, transactionRowIds), inArray(accountMembers.role, APPROVING_ROLES)))
     .orderBy(asc(transactionApprovals.createdAt), asc(transactionApprovals.userId));
 }
 

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.js';
 import { findInvitation, findInvitationByTokenHash, updatePendingInvitation, type InvitationRow } from '../../db/repositories/invitations.js';
-import { findMember, insertMember } from '../../db/repositories/members.js';
+import { countRoles, findMember, insertMember } from '../../db/repositories/members.js';
 import { findUser } from '../../db/repositories/users.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { runMutation, type MutationContext } from '../context.js';
@@ -14,6 +14,7 @@ import { invitationExpired, notPending, requireOpen } from './invitations.js';
 import { recordMemberEvent } from './member-events.js';
 import { toMemberView, type MemberView } from './member-view.js';
 import { entityAccount } from './members.js';
+import { mayAct } from './roles.js';
 
 export interface AcceptInvitationInput {
   token: string;
@@ -56,10 +57,29 @@ export function invitationByToken(db: Executor, secrets: SecretBox, token: strin
   return isInvitationToken(token) ? findInvitationByTokenHash(db, invitationTokenHash(secrets, token)) : Promise.resolve(undefined);
 }
 
+const superseded = (detail: string) => new ApiError('invitation_superseded', `${detail}: ask an owner for a new invitation`);
+
+/**
+ * An invitation seats its role only while whoever made it could still make it (docs/invitations.md#accepting): one
+ * the integrator made alone (the first owner's) while the account still has no owner, a member's while that member
+ * is still one whose role may invite that role. Otherwise 409 invitation_superseded: an owner seated since, or an
+ * inviter removed or demoted, takes the grant's authority with them.
+ */
+export async function requireInviterAuthority(db: Executor, row: InvitationRow): Promise<void> {
+  if (row.invitedByUserId === null) {
+    if ((await countRoles(db, row.accountId)).owner > 0) throw superseded('The account has an owner now, and this invitation was made by the integrator alone before it had one');
+    return;
+  }
+  const inviter = await findMember(db, row.integratorId, row.accountId, row.invitedByUserId);
+  if (!inviter || !mayAct(inviter.role, { kind: 'invite', role: row.role })) {
+    throw superseded(`The member who made this invitation may no longer invite the role ${row.role}`);
+  }
+}
+
 /**
  * accept-invitation (docs/invitations.md#accepting): the token's invitation, of this integrator, pending and within
  * its date, becomes a member: a new user made by create-user's rules (same email as invited), or an existing user of
- * the integrator. One transaction under the account's lock: the user (user.created, account.created), the member
+ * the integrator, while its inviter could still make it (requireInviterAuthority). One transaction under the account's lock: the user (user.created, account.created), the member
  * (member.added), the invitation accepted (invitation.accepted). The first accepted owner invitation makes the first
  * owner. Two racing accepts make one member: the second finds it accepted (409).
  */
@@ -70,6 +90,7 @@ export async function acceptInvitation(ctx: MutationContext, input: AcceptInvita
   const found = await invitationByToken(ctx.db.db, ctx.secrets, input.token);
   if (!found || found.integratorId !== integratorId) throw notFound('Invitation');
   await requireOpen(ctx, found);
+  await requireInviterAuthority(ctx.db.db, found);
   if (input.userInfo && input.userInfo.email.toLowerCase() !== found.email.toLowerCase()) {
     throw invalidFields([error('/userInfo/email', 'email_mismatch', 'userInfo.email must be the address the invitation was sent to')]);
   }
@@ -85,6 +106,8 @@ export async function acceptInvitation(ctx: MutationContext, input: AcceptInvita
     if (invitation.status !== 'pending') throw invitation.status === 'expired' ? invitationExpired() : notPending(invitation);
     if (invitation.tokenHash !== found.tokenHash) throw notFound('Invitation');
     if (invitation.expiresAt.getTime() <= ctx.now.getTime()) throw invitationExpired();
+    // Again under the account's lock: a racing accept may have seated the owner, or the inviter changed meanwhile.
+    await requireInviterAuthority(tx, invitation);
 
     let userId = input.userId;
     if (input.userInfo) {

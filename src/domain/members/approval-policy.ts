@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.js';
 import { findAccount, setRequiredApprovals } from '../../db/repositories/accounts.js';
-import { countRoles } from '../../db/repositories/members.js';
+import { verifiedApprovers } from '../../db/repositories/members.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { recordEvent } from '../events/record-event.js';
@@ -12,7 +12,7 @@ export interface ApprovalPolicyView {
   accountId: string;
   /** Distinct approvals a transaction from the account's wallet needs: 0 self-custodial, 1 individual, 1..approvers entity. */
   requiredApprovals: number;
-  /** Members who count towards the quorum now (owners and approvers); null for individual accounts. */
+  /** Members who may approve now (owners and approvers whose user is verified); null for individual accounts. */
   approvers: number | null;
 }
 
@@ -21,8 +21,7 @@ export async function getApprovalPolicy(db: Executor, integratorId: string, acco
   if (!account) throw notFound('Account');
   if (account.custody === 'self_custodial') return { accountId, requiredApprovals: 0, approvers: null };
   if (account.type !== 'entity') return { accountId, requiredApprovals: 1, approvers: null };
-  const counts = await countRoles(db, account.id);
-  return { accountId, requiredApprovals: account.requiredApprovals ?? 1, approvers: counts.owner + counts.approver };
+  return { accountId, requiredApprovals: account.requiredApprovals ?? 1, approvers: (await verifiedApprovers(db, account.id)).length };
 }
 
 export interface UpdateApprovalPolicyInput extends ActingMemberInput {
@@ -30,7 +29,7 @@ export interface UpdateApprovalPolicyInput extends ActingMemberInput {
   requiredApprovals: number;
 }
 
-/** update-approval-policy: owners only, 1..the number of approvers; self-custodial and individual accounts refuse. */
+/** update-approval-policy: owners only, 1..the number of verified approvers; self-custodial and individual accounts refuse. */
 export async function updateApprovalPolicy(ctx: MutationContext, input: UpdateApprovalPolicyInput): Promise<ApprovalPolicyView> {
   const integratorId = ctx.actor.integratorId;
   const account = await findAccount(ctx.db.db, integratorId, input.accountId);
@@ -41,10 +40,9 @@ export async function updateApprovalPolicy(ctx: MutationContext, input: UpdateAp
   return runMutation(ctx, async (tx) => {
     const locked = await entityAccount(tx, integratorId, input.accountId, { lock: true });
     await requireActingRole(tx, locked, input.actingUserId!, { kind: 'update_policy' });
-    const counts = await countRoles(tx, locked.id);
-    const approvers = counts.owner + counts.approver;
+    const approvers = (await verifiedApprovers(tx, locked.id)).length;
     if (input.requiredApprovals > approvers) {
-      throw new ApiError('quorum_unreachable', `requiredApprovals ${input.requiredApprovals} is more than the ${approvers} member(s) who may approve (owners and approvers)`);
+      throw new ApiError('quorum_unreachable', `requiredApprovals ${input.requiredApprovals} is more than the ${approvers} member(s) who may approve (verified owners and approvers)`);
     }
     const before = locked.requiredApprovals ?? 1;
     const view = { accountId: locked.id, requiredApprovals: input.requiredApprovals, approvers };

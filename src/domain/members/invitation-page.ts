@@ -5,7 +5,7 @@ import type { InvitationRow } from '../../db/repositories/invitations.js';
 import type { MutationContext, Policy } from '../context.js';
 import { invalidFields, notFound } from '../errors.js';
 import type { Authenticator } from '../onboarding/types.js';
-import { acceptInvitation, invitationByToken } from './accept-invitation.js';
+import { acceptInvitation, invitationByToken, requireInviterAuthority } from './accept-invitation.js';
 import { invitationContext, ROLE_NAMES, type InvitationContext } from './invitation-mail.js';
 import { challengeValid, registrationChallenge } from './invitation-token.js';
 import { requireOpen } from './invitations.js';
@@ -28,12 +28,13 @@ export interface PageContext {
 
 /**
  * The invitation a link's token opens, whichever integrator's it is (the token is the credential): 404 for an
- * unknown token, 410 expired, 409 accepted or revoked, as accept-invitation answers.
+ * unknown token, 410 expired, 409 accepted, revoked or superseded, as accept-invitation answers.
  */
 export async function openInvitation(ctx: PageContext, token: string): Promise<{ row: InvitationRow; view: InvitationPageView }> {
   const row = await invitationByToken(ctx.db.db, ctx.secrets, token);
   if (!row) throw notFound('Invitation');
   await requireOpen(ctx, row);
+  await requireInviterAuthority(ctx.db.db, row);
   const account = (await findAccount(ctx.db.db, row.integratorId, row.accountId))!;
   const about = await invitationContext(ctx.db.db, account, row.invitedByUserId);
   return { row, view: { ...about, email: row.email, role: row.role, roleName: ROLE_NAMES[row.role], expiresAt: row.expiresAt.toISOString() } };

@@ -1,4 +1,4 @@
-import type { Tx } from '../../db/database.js';
+import type { Executor, Tx } from '../../db/database.js';
 import type { AccountRow } from '../../db/repositories/accounts.js';
 import { findMember, type MemberRow } from '../../db/repositories/members.js';
 import { canonicalJson } from '../canonical-json.js';
@@ -40,10 +40,14 @@ export function memberActionParameters(operation: string, body: object): Record<
 
 export const roleNotAllowed = (detail: string) => new ApiError('role_not_allowed', detail);
 
-/** The acting member's row if its role allows the action, else 403 role_not_allowed (also for a user who is no member). */
-export async function requireActingRole(db: Tx | MutationContext['db']['db'], account: AccountRow, actingUserId: string, action: MemberAction): Promise<MemberRow> {
+/**
+ * The acting member's row if its role allows the action (roles.ts), else 403: cannot_change_own_role for the actor's
+ * own role, role_not_allowed for anything else (also for a user who is no member).
+ */
+export async function requireActingRole(db: Executor, account: AccountRow, actingUserId: string, action: MemberAction): Promise<MemberRow> {
   const member = await findMember(db, account.integratorId, account.id, actingUserId);
   if (!member) throw roleNotAllowed('actingUserId is not a member of this account');
+  if (action.kind === 'change_role' && action.self) throw new ApiError('cannot_change_own_role', 'Nobody changes their own role: another member whose role allows it (an owner, for approval power) makes the change');
   if (!mayAct(member.role, action)) throw roleNotAllowed(`A member with the role ${member.role} may not ${describe(action)}`);
   return member;
 }
@@ -57,7 +61,7 @@ function describe(action: MemberAction): string {
     case 'change_role':
       return `change a member’s role from ${action.from} to ${action.to}`;
     case 'remove':
-      return `remove a member with the role ${action.role}`;
+      return action.self ? `leave the account (only an owner may)` : `remove a member with the role ${action.role}`;
     case 'update_policy':
       return 'change the approval policy';
     case 'propose_transaction':

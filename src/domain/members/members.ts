@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.js';
 import { findAccount, type AccountRow } from '../../db/repositories/accounts.js';
-import { countRoles, deleteMember, findMember, listMembers as listMemberRows, updateMemberRole as setMemberRole } from '../../db/repositories/members.js';
+import { countRoles, deleteMember, findMember, listMembers as listMemberRows, updateMemberRole as setMemberRole, verifiedApprovers } from '../../db/repositories/members.js';
 import { findUser } from '../../db/repositories/users.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
@@ -20,16 +20,16 @@ export async function entityAccount(db: Executor, integratorId: string, accountI
 export const lastOwner = () => new ApiError('last_owner', 'The account’s last owner can be neither removed nor demoted; make another member owner first');
 
 /**
- * Refuses a change that would leave fewer members who count as approvers (owners and approvers) than the approval
+ * Refuses a change that would leave fewer members who may approve (verified owners and approvers) than the approval
  * policy needs: a transaction could then never be approved (lower requiredApprovals first).
  */
-export async function requireQuorumReachable(tx: Executor, account: AccountRow, losing: Role, becoming: Role | null): Promise<void> {
-  if (!countsAsApprover(losing) || (becoming && countsAsApprover(becoming))) return;
-  const counts = await countRoles(tx, account.id);
-  const remaining = counts.owner + counts.approver - 1;
+export async function requireQuorumReachable(tx: Executor, account: AccountRow, losing: { userId: string; role: Role }, becoming: Role | null): Promise<void> {
+  if (!countsAsApprover(losing.role) || (becoming && countsAsApprover(becoming))) return;
+  const approvers = await verifiedApprovers(tx, account.id);
+  const remaining = approvers.filter((userId) => userId !== losing.userId).length;
   const required = account.requiredApprovals ?? 1;
   if (remaining < required) {
-    throw new ApiError('quorum_unreachable', `The approval policy needs ${required} approvals and only ${remaining} member(s) would be left to give them; lower requiredApprovals first`);
+    throw new ApiError('quorum_unreachable', `The approval policy needs ${required} approvals and only ${remaining} verified member(s) would be left to give them; lower requiredApprovals first`);
   }
 }
 
@@ -60,11 +60,11 @@ export async function updateMemberRole(ctx: MutationContext, input: UpdateMember
     // Under the account's lock, member changes of one account happen one at a time (last owner, quorum).
     const locked = await entityAccount(tx, integratorId, input.accountId, { lock: true });
     const target = await targetMember(tx, locked, input.userId);
-    await requireActingRole(tx, locked, input.actingUserId!, { kind: 'change_role', from: target.role, to: input.role });
+    await requireActingRole(tx, locked, input.actingUserId!, { kind: 'change_role', from: target.role, to: input.role, self: target.userId === input.actingUserId });
     const user = await findUser(tx, integratorId, target.userId);
     if (target.role === input.role) return toMemberView({ ...target, userInfo: user?.userInfo });
     if (target.role === 'owner' && (await countRoles(tx, locked.id)).owner === 1) throw lastOwner();
-    await requireQuorumReachable(tx, locked, target.role, input.role);
+    await requireQuorumReachable(tx, locked, target, input.role);
     const updated = (await setMemberRole(tx, locked.id, target.userId, input.role, ctx.now))!;
     await approval.use(tx, locked.id);
     const view = toMemberView({ ...updated, userInfo: user?.userInfo });
@@ -87,9 +87,9 @@ export async function removeMember(ctx: MutationContext, input: RemoveMemberInpu
   return runMutation(ctx, async (tx) => {
     const locked = await entityAccount(tx, integratorId, input.accountId, { lock: true });
     const target = await targetMember(tx, locked, input.userId);
-    await requireActingRole(tx, locked, input.actingUserId!, { kind: 'remove', role: target.role });
+    await requireActingRole(tx, locked, input.actingUserId!, { kind: 'remove', role: target.role, self: target.userId === input.actingUserId });
     if (target.role === 'owner' && (await countRoles(tx, locked.id)).owner === 1) throw lastOwner();
-    await requireQuorumReachable(tx, locked, target.role, null);
+    await requireQuorumReachable(tx, locked, target, null);
     await deleteMember(tx, locked.id, target.userId);
     await approval.use(tx, locked.id);
     const user = await findUser(tx, integratorId, target.userId);

@@ -1,3 +1,4 @@
+import type { Executor } from '../../db/database.js';
 import { findAccount } from '../../db/repositories/accounts.js';
 import { findMember, insertApproval } from '../../db/repositories/members.js';
 import { parseUnsignedTransaction } from '../../chain/custody-signer.js';
@@ -6,7 +7,9 @@ import { requireChain } from '../chains.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { checkMemberApproval, requireActingRole, type ActingMemberInput } from '../members/member-action.js';
-import { expirePreparation, isPrepared, preparationExpired, preparationExpiredProblem } from './prepared.js';
+import { requireVerifiedMember } from '../members/verified-member.js';
+import { endedPreparationProblem, expirePreparation, isPrepared, preparationExpired, preparationExpiredProblem } from './prepared.js';
+import { refuseUnpayable } from '../withdrawals/withdrawal-payee.js';
 import { approvalsOf } from './approvals-view.js';
 import { expireProposal, proposalExpired, quorumReached, recordApprovalAdded, sendAtQuorum, wouldReachQuorum } from './quorum.js';
 import { recordTransactionChange, signingKeyCause, type TransactionCause } from './record-change.js';
@@ -19,13 +22,15 @@ export interface MemberDecisionInput extends ActingMemberInput {
 }
 
 const notWaiting = (row: TransactionRow) => new ApiError('invalid_transaction_state', `The transaction is not waiting for its members’ approvals (it is ${row.status})`);
+/** An approval of a prepared transaction that failed before it (quote_expired, its bank account gone) is told why. */
+const approvalRefused = async (db: Executor, row: TransactionRow) => (await endedPreparationProblem(db, row)) ?? notWaiting(row);
 
 /** The proposal a decision names, with its account: 404 for none (or another integrator's), 409 when not waiting. */
-async function proposalOf(ctx: MutationContext, transactionId: string) {
+async function proposalOf(ctx: MutationContext, transactionId: string, refused: (row: TransactionRow) => ApiError | Promise<ApiError> = notWaiting) {
   const row = await findTransaction(ctx.db.db, ctx.actor.integratorId, transactionId);
   if (!row) throw notFound('Transaction');
   const account = (await findAccount(ctx.db.db, ctx.actor.integratorId, row.accountId))!;
-  if (row.status !== 'created' || !row.proposedByUserId) throw notWaiting(row);
+  if (row.status !== 'created' || !row.proposedByUserId) throw await refused(row);
   return { row, account };
 }
 
@@ -44,7 +49,7 @@ async function expireIfDue(ctx: MutationContext, tx: Parameters<typeof moveTrans
  * once, and sends it after its commit (docs/transactions.md#sending). The same member again is answered as it is, nothing written.
  */
 export async function approveTransaction(ctx: MutationContext, deps: TransactionDeps, input: MemberDecisionInput): Promise<TransactionView> {
-  const { row: found, account } = await proposalOf(ctx, input.transactionId);
+  const { row: found, account } = await proposalOf(ctx, input.transactionId, (row) => approvalRefused(ctx.db.db, row));
   const chain = requireChain(deps.chains, found.chainId, 'chain_id');
   const approval = await checkMemberApproval(ctx, account, 'approve-transaction', input);
   const acting = await findMember(ctx.db.db, ctx.actor.integratorId, account.id, input.actingUserId!);
@@ -55,21 +60,26 @@ export async function approveTransaction(ctx: MutationContext, deps: Transaction
     } catch (err) {
       // A concurrent approval may have reached the quorum and sent it first (its nonce is then spent): say that.
       const now = await findTransaction(ctx.db.db, ctx.actor.integratorId, input.transactionId);
-      if (now && now.status !== 'created') throw notWaiting(now);
+      if (now && now.status !== 'created') throw await approvalRefused(ctx.db.db, now);
       throw err;
     }
   }
   let cause: TransactionCause = signingKeyCause(ctx.actor);
   let unsent: Unsent | undefined;
   let expired = false;
+  let unpayable: ApiError | undefined;
   const view = await runMutation(ctx, async (tx) => {
     const row = (await lockTransaction(tx, found.id))!;
-    if (row.status !== 'created') throw notWaiting(row);
+    if (row.status !== 'created') throw await approvalRefused(tx, row);
     if (await expireIfDue(ctx, tx, row)) {
       expired = true;
       return undefined;
     }
     const member = await requireActingRole(tx, account, input.actingUserId!, { kind: 'approve_transaction' });
+    await requireVerifiedMember(tx, row.integratorId, member.userId);
+    // A withdrawal whose bank account can no longer be paid fails here, committed, and is answered after.
+    unpayable = await refuseUnpayable(tx, row, signingKeyCause(ctx.actor), ctx.now);
+    if (unpayable) return undefined;
     const added = await insertApproval(tx, { integratorId: row.integratorId, transactionRowId: row.id, userId: member.userId, approval: approval.kind, authenticatorId: approval.authenticatorId, createdAt: ctx.now });
     let view: TransactionView;
     if (added) {
@@ -81,6 +91,7 @@ export async function approveTransaction(ctx: MutationContext, deps: Transaction
     cause = signingKeyCause(ctx.actor, `the quorum was reached with the approval of member ${member.userId} (${approval.kind})`);
     return (await sendAtQuorum(ctx, tx, row, cause, (signed) => (unsent = signed)))!;
   });
+  if (unpayable) throw unpayable;
   if (expired || !view) throw expiredProblem(found);
   if (unsent) {
     await sendAfterCommit({ database: ctx.db, now: () => ctx.now, log: deps.log }, chain, unsent, cause, found.transactionId);
@@ -102,6 +113,7 @@ export async function rejectTransaction(ctx: MutationContext, input: MemberDecis
     const row = (await lockTransaction(tx, found.id))!;
     if (row.status !== 'created') throw notWaiting(row);
     const member = await requireActingRole(tx, account, input.actingUserId!, { kind: 'approve_transaction' });
+    await requireVerifiedMember(tx, row.integratorId, member.userId);
     const moved = (await moveTransaction(tx, row.id, 'created', { status: 'failed', failureReason: 'rejected', updatedAt: ctx.now }))!;
     await approval.use(tx, row.id);
     return recordTransactionChange(tx, moved, 'created', signingKeyCause(ctx.actor, `rejected by member ${member.userId} (${approval.kind})`), ctx.now);

@@ -12,6 +12,7 @@ import { requireChain } from '../chains.js';
 import { claimCommitWrites, runMutation, type MutationContext } from '../context.js';
 import { ApiError, invalidFields, notFound, type FieldError } from '../errors.js';
 import { newId, UUID_PATTERN } from '../ids.js';
+import { requireVerifiedMember } from '../members/verified-member.js';
 import { mayAct } from '../members/roles.js';
 import { requireProductChosen } from '../products/account-products.js';
 import type { ProductConfig } from '../products/catalogue.js';
@@ -22,7 +23,8 @@ import { preflight, sendAfterCommit, type Unsent } from './send-signed.js';
 import { signingKeyCause, recordTransactionChange } from './record-change.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
 import type { Log } from '../../log.js';
-import { expirePreparationNow, isPrepared, preparationExpired, preparationExpiredProblem, preparedUnsignedTransaction, productOfKind } from './prepared.js';
+import { endedPreparationProblem, expirePreparationNow, isPrepared, preparationExpired, preparationExpiredProblem, preparedUnsignedTransaction, productOfKind } from './prepared.js';
+import { refuseUnpayable } from '../withdrawals/withdrawal-payee.js';
 
 export const SIGN_TRANSACTION_ACTIVITY = 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2';
 export const ETHEREUM_TRANSACTION = 'TRANSACTION_TYPE_ETHEREUM';
@@ -115,9 +117,12 @@ async function checkPreparedApproval(ctx: MutationContext, row: TransactionRow, 
   }
 }
 
-/** An earlier submission with this transactionId: the same request is answered again, another one refused. */
+/**
+ * An earlier submission with this transactionId: the same request is answered again, another one refused (a prepared
+ * transaction that failed before its approval, with the problem it failed for).
+ */
 async function replay(db: Executor, row: TransactionRow, hash: string): Promise<{ created: false; transaction: TransactionView }> {
-  if (row.requestHash !== hash) throw new ApiError('transaction_id_reused', 'This transactionId was already used with a different request');
+  if (row.requestHash !== hash) throw (await endedPreparationProblem(db, row)) ?? new ApiError('transaction_id_reused', 'This transactionId was already used with a different request');
   return { created: false, transaction: toTransactionView(row, (await approvalsOf(db, [row])).get(row.id)) };
 }
 
@@ -135,6 +140,7 @@ async function approverOf(ctx: MutationContext, account: AccountRowWithStatus, a
   if (!member || !mayAct(member.role, { kind: 'propose_transaction' })) {
     throw new ApiError('role_not_allowed', member ? `A member with the role ${member.role} may not propose transactions` : 'actingUserId is not a member of this account');
   }
+  await requireVerifiedMember(ctx.db.db, ctx.actor.integratorId, actingUserId);
   return { userId: actingUserId, member };
 }
 
@@ -235,7 +241,8 @@ export async function sendTransaction(
 
   let unsent: Unsent | undefined;
   const cause = signingKeyCause(ctx.actor, approver.member ? `proposed by member ${approver.userId} (${approval.kind})` : `approved by ${approval.kind}`);
-  let result: { created: true; transaction: TransactionView };
+  let result: { created: true; transaction: TransactionView } | undefined;
+  let unpayable: ApiError | undefined;
   const approved = { authenticatorId: approval.authenticatorId, approval: approval.kind, requestHash: hash, signedBody, updatedAt: ctx.now };
   // Signed, not yet sent: the node hears of it after the commit (send-signed.ts).
   const signedFields = { transactionHash, signedRaw: signed, status: 'processing' as const };
@@ -254,6 +261,9 @@ export async function sendTransaction(
       result = { created: true, transaction: view };
     } else {
       result = await runMutation(ctx, async (tx) => {
+        // A withdrawal whose bank account can no longer be paid fails here, committed, and is answered after.
+        unpayable = prepared && (await refuseUnpayable(tx, prepared, signingKeyCause(ctx.actor), ctx.now));
+        if (unpayable) return undefined;
         const rowId = prepared?.id ?? newId();
         if (approver.member) {
           const view = await propose(tx, { ctx, prepared, proposer: approver.member, approval, cause, fields: approved, newRow: newRowFields(rowId, account.id, wallet, chainId, unsigned), onSigned: (signed) => (unsent = signed) });
@@ -275,11 +285,12 @@ export async function sendTransaction(
     }
     throw err;
   }
+  if (unpayable) throw unpayable;
   if (unsent) {
     await sendAfterCommit({ database: ctx.db, now: () => ctx.now, log: deps.log }, chain, unsent, cause, input.transactionId);
     deps.onBroadcast?.();
   }
-  return result;
+  return result!;
 
   function newRowFields(id: string, accountId: string, w: { id: string; address: string }, chain_: number, u: TransactionSerializable) {
     return {
