@@ -153,13 +153,45 @@ describe('configuration', () => {
         assert.ok(err instanceof ConfigError);
         assert.deepEqual(
           err.problems.map((p) => p.split(/[ :]/)[0]),
-          ['DATABASE_URL', 'ENCRYPTION_KEY', 'WEBAUTHN_RP_IDS', 'CHAIN_RPC_URLS', 'PORT', 'WEBHOOK_CONCURRENCY', 'LOG_LEVEL'],
+          ['DATABASE_URL', 'ENCRYPTION_KEY', 'WEBAUTHN_RP_IDS', 'WEBAUTHN_ORIGINS', 'CHAIN_RPC_URLS', 'PORT', 'WEBHOOK_CONCURRENCY', 'LOG_LEVEL'],
           err.message,
         );
         assert.equal(err.message, err.problems.join('\n'));
         return true;
       },
     );
+  });
+
+  it('reports every bad variable of a part that reads several (none stops at its first), and checks those that only default from a bad one', () => {
+    const parts: [Record<string, string>, string[]][] = [
+      [{ APP_ENV: 'production', ...PRODUCTION, ENCRYPTION_KEY: 'ab'.repeat(32) }, ['WEBAUTHN_RP_IDS', 'WEBAUTHN_ORIGINS']],
+      [{ WEBAUTHN_RP_IDS: 'Wallet.Example', WEBAUTHN_ORIGINS: 'ftp://wallet.example' }, ['WEBAUTHN_RP_IDS', 'WEBAUTHN_ORIGINS']],
+      [{ ...PRODUCTION, ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP, WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_TIMEOUT_MS: '5', WEBHOOK_LEASE_SECONDS: 'x' }, ['WEBHOOK_ALLOW_PRIVATE', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_LEASE_SECONDS']],
+      [{ SMTP_URL: 'http://mail.example', SMTP_FROM: 'nobody' }, ['SMTP_URL', 'SMTP_FROM']],
+      [{ DEPOSIT_BANK_USD: 'not json', DEPOSIT_BANK_EUR: 'not json', DEPOSIT_RATES: 'USD=0', TREASURY_PRIVATE_KEY: '0x1234', DEPOSIT_EXPIRY_HOURS: '0', WITHDRAWAL_FEE_BPS: '-1' }, [
+        'DEPOSIT_BANK_USD',
+        'DEPOSIT_BANK_EUR',
+        'DEPOSIT_RATES',
+        'TREASURY_PRIVATE_KEY',
+        'DEPOSIT_EXPIRY_HOURS',
+        'WITHDRAWAL_FEE_BPS',
+      ]],
+      [{ WITHDRAWAL_RAILS: 'swift', WITHDRAWAL_RATES: 'USD=0', WITHDRAWAL_FEE_BPS: '9999', WITHDRAWAL_QUOTE_SECONDS: '1' }, ['WITHDRAWAL_RAILS', 'WITHDRAWAL_RATES', 'WITHDRAWAL_FEE_BPS', 'WITHDRAWAL_QUOTE_SECONDS']],
+      [{ BODY_LIMIT_BYTES: '-1', DOCUMENT_BODY_LIMIT_BYTES: '1', LARGE_BODY_CONCURRENCY: '0' }, ['BODY_LIMIT_BYTES', 'DOCUMENT_BODY_LIMIT_BYTES', 'LARGE_BODY_CONCURRENCY']],
+      [{ CHAIN_RPC_URLS: 'mainnet=http://a', VAULT_CACHE_SECONDS: 'x', VAULT_DEPOSIT_GAS: '1' }, ['CHAIN_RPC_URLS', 'VAULT_CACHE_SECONDS', 'VAULT_DEPOSIT_GAS']],
+      [{ PORT: 'abc', INVITATION_BASE_URL: 'ftp://x' }, ['PORT', 'INVITATION_BASE_URL']],
+    ];
+    for (const [env, names] of parts) {
+      assert.throws(
+        () => loadConfig(env),
+        (err: unknown) => {
+          assert.ok(err instanceof ConfigError);
+          assert.deepEqual(err.problems.map((p) => p.split(/[ :]/)[0]), names, err.message);
+          return true;
+        },
+        JSON.stringify(env),
+      );
+    }
   });
 
   it('runs production on the embedded database only when told to', () => {

@@ -11,6 +11,34 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * The mistakes of several settings read together, every one of them noted instead of stopping at the first (one
+ * start reports them all): `read` answers the value, or the fallback when it is wrong; `result` throws them all as
+ * one ConfigError, or answers what was read.
+ */
+export class Problems {
+  readonly list: string[] = [];
+
+  read<T>(value: () => T, fallback: T): T {
+    try {
+      return value();
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      this.list.push(...err.problems);
+      return fallback;
+    }
+  }
+
+  note(problem: string): void {
+    this.list.push(problem);
+  }
+
+  result<T>(value: T): T {
+    if (this.list.length > 0) throw new ConfigError(this.list);
+    return value;
+  }
+}
+
 export function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseChainRpcUrls } from '../chain/rpc-urls.js';
 import { parseEncryptionKey } from '../crypto/encryption-key.js';
 import { DEFAULT_HIGH_RISK_COUNTRIES, parseHighRiskCountries } from '../domain/onboarding/reference/high-risk-countries.js';
-import { ConfigError, flag, integer, oneOf, parsed } from './env.js';
+import { ConfigError, flag, integer, oneOf, parsed, Problems } from './env.js';
 import { parseCountryRules, parseOfferedProducts } from '../domain/products/product-config.js';
 import { bodyLimits, DEFAULT_REDIS_KEY_PREFIX, depositConfig, invitationBaseUrl, redisKeyPrefix, redisUrl, retrySchedule, smtp, trustProxy, webauthn, webhookReach, vaultConfig, withdrawalConfig } from './sections.js';
 import { LOG_LEVELS, type Config } from './types.js';
@@ -14,31 +14,24 @@ const SAMPLE_WATCHLIST = fileURLToPath(new URL('../../config/watchlist.sample.cs
 
 /**
  * Reads and validates the environment once. Every mistake is collected, so one start reports them all: a bad
- * setting is noted and a default stands in for it while the rest is read (a setting that depends on a bad one is
- * not checked), then ConfigError lists them, in the order below.
+ * setting is noted and a default stands in for it while the rest is read (only a check that needs a bad setting's
+ * value is skipped: VAULTS without valid CHAIN_RPC_URLS), then ConfigError lists them, in the order below. The
+ * parts in sections.ts collect their own variables' mistakes the same way (Problems).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const problems: string[] = [];
-  const read = <T>(value: () => T, fallback: T): T => {
-    try {
-      return value();
-    } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
-      problems.push(...err.problems);
-      return fallback;
-    }
-  };
+  const problems = new Problems();
+  const read = <T>(value: () => T, fallback: T): T => problems.read(value, fallback);
   /** A setting that is undefined when wrong, for those whose dependents are skipped then. */
   const readOrSkip = <T>(value: () => T): T | undefined => read<T | undefined>(value, undefined);
 
   const appEnv = read(() => oneOf(env, 'APP_ENV', ['sandbox', 'production'] as const, 'sandbox'), 'sandbox');
 
   const host = env.HOST || '127.0.0.1';
-  if (!/^[A-Za-z0-9.:_-]+$/.test(host)) problems.push(`HOST must be a host name or IP address (got "${host}")`);
+  if (!/^[A-Za-z0-9.:_-]+$/.test(host)) problems.note(`HOST must be a host name or IP address (got "${host}")`);
 
   const databaseUrl = read(() => checkedDatabaseUrl(env.DATABASE_URL || undefined), undefined);
   if (appEnv === 'production' && !env.DATABASE_URL && !read(() => flag(env, 'ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION', false), true)) {
-    problems.push(
+    problems.note(
       'DATABASE_URL is required when APP_ENV=production: the embedded database is one process on one disk, with no replica or backup (docs/deployment.md). ' +
         'Set ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION=1 to run production on it anyway',
     );
@@ -47,9 +40,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   let encryptionKey: Buffer | undefined;
   if (env.ENCRYPTION_KEY) {
     encryptionKey = parseEncryptionKey(env.ENCRYPTION_KEY) ?? undefined;
-    if (!encryptionKey) problems.push('ENCRYPTION_KEY must be 32 bytes as 64 hex digits or base64');
+    if (!encryptionKey) problems.note('ENCRYPTION_KEY must be 32 bytes as 64 hex digits or base64');
   } else if (appEnv === 'production') {
-    problems.push('ENCRYPTION_KEY is required when APP_ENV=production');
+    problems.note('ENCRYPTION_KEY is required when APP_ENV=production');
   }
 
   const highRiskList = env.HIGH_RISK_COUNTRIES;
@@ -60,7 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   // Sandbox screens against the shipped sample list so every branch can be tried; production only with a file.
   const watchListFile = env.WATCHLIST_FILE ? resolve(env.WATCHLIST_FILE) : appEnv === 'sandbox' ? SAMPLE_WATCHLIST : undefined;
-  if (watchListFile && !existsSync(watchListFile)) problems.push(`WATCHLIST_FILE ${watchListFile} does not exist`);
+  if (watchListFile && !existsSync(watchListFile)) problems.note(`WATCHLIST_FILE ${watchListFile} does not exist`);
 
   const reach = read(() => webhookReach(env, appEnv), { allowPrivate: false, timeoutMs: 10_000, leaseMs: 60_000 });
   const relyingParty = read(() => webauthn(env, appEnv), { rpIds: [], origins: [] });
@@ -68,9 +61,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const { smtpUrl, from } = read(() => smtp(env), { smtpUrl: undefined, from: '' });
   const deposits = readOrSkip(() => depositConfig(env, appEnv));
   const port = readOrSkip(() => integer(env, 'PORT', 8080, 0, 65535));
-  const invitations = port === undefined ? undefined : read(() => invitationBaseUrl(env, appEnv, port), undefined);
-  const withdrawals = deposits === undefined ? undefined : readOrSkip(() => withdrawalConfig(env, appEnv, deposits));
-  const vaults = chainRpcUrls === undefined ? undefined : readOrSkip(() => vaultConfig(env, new Set(chainRpcUrls.keys())));
+  // A bad PORT stops the start anyway; the sandbox default's port then does not matter, INVITATION_BASE_URL is checked.
+  const invitations = read(() => invitationBaseUrl(env, appEnv, port ?? 8080), undefined);
+  const withdrawals = readOrSkip(() => withdrawalConfig(env, appEnv, deposits));
+  const vaults = readOrSkip(() => vaultConfig(env, chainRpcUrls === undefined ? undefined : new Set(chainRpcUrls.keys())));
 
   const config = {
     webauthn: relyingParty,
@@ -121,10 +115,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: read(() => metricsToken(env.METRICS_TOKEN), undefined),
     metricsPort: env.METRICS_PORT ? read(() => integer(env, 'METRICS_PORT', 0, 0, 65535), undefined) : undefined,
   };
-  if (env.METRICS_PORT && appEnv === 'production' && !env.METRICS_TOKEN) problems.push('METRICS_PORT needs METRICS_TOKEN when APP_ENV=production: metrics are not served without a token there');
-  if (problems.length > 0) throw new ConfigError(problems);
-  // Every setting was read without a problem: none of the stand-ins above is left.
-  return config as Config;
+  if (env.METRICS_PORT && appEnv === 'production' && !env.METRICS_TOKEN) problems.note('METRICS_PORT needs METRICS_TOKEN when APP_ENV=production: metrics are not served without a token there');
+  // Every setting was read without a problem when this returns: none of the stand-ins above is left.
+  return problems.result(config) as Config;
 }
 
 /** A bearer token for GET /metrics: 32 to 256 characters a header can carry unquoted (RFC 6750's token68). */

@@ -3,10 +3,11 @@ import { DEPOSIT_CURRENCIES, parseBankDetails, parseRates, parseTreasuryKey, SAN
 import { PAYOUT_RAILS, parseRails, type WithdrawalConfig } from '../domain/withdrawals/withdrawal-config.js';
 import { parseVaults, type VaultConfig } from '../domain/vaults/vault-config.js';
 import { isIP } from 'node:net';
-import { commaList, ConfigError, flag, integer, parsed } from './env.js';
+import { commaList, ConfigError, flag, integer, parsed, Problems } from './env.js';
 import type { AppEnv, Config, OtpConfig, WebhookConfig } from './types.js';
 
-// The parts of the configuration that take several variables or differ between sandbox and production.
+// The parts of the configuration that take several variables or differ between sandbox and production. A part
+// reports every bad variable it reads (Problems), not only the first, so one start lists them all.
 
 /** Standard Webhooks' schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. */
 export const DEFAULT_RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
@@ -23,13 +24,15 @@ export function retrySchedule(env: NodeJS.ProcessEnv): number[] {
 
 /** WEBHOOK_ALLOW_PRIVATE (sandbox only), WEBHOOK_TIMEOUT_MS and WEBHOOK_LEASE_SECONDS. */
 export function webhookReach(env: NodeJS.ProcessEnv, appEnv: AppEnv): Pick<WebhookConfig, 'allowPrivate' | 'timeoutMs' | 'leaseMs'> {
-  const allowPrivate = flag(env, 'WEBHOOK_ALLOW_PRIVATE', false);
-  if (allowPrivate && appEnv === 'production') throw new ConfigError('WEBHOOK_ALLOW_PRIVATE is for sandbox only');
-  const timeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000);
+  const problems = new Problems();
+  const allowPrivate = problems.read(() => flag(env, 'WEBHOOK_ALLOW_PRIVATE', false), false);
+  if (allowPrivate && appEnv === 'production') problems.note('WEBHOOK_ALLOW_PRIVATE is for sandbox only');
+  const timeoutMs = problems.read<number | undefined>(() => integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000), undefined);
+  const leaseSeconds = problems.read<number | undefined>(() => integer(env, 'WEBHOOK_LEASE_SECONDS', 0, 1, 86_400), undefined);
   // A lease must outlive the slowest attempt, or a second worker would send a delivery that is still in flight.
-  const leaseMs = integer(env, 'WEBHOOK_LEASE_SECONDS', 0, 1, 86_400) * 1000 || timeoutMs + 30_000;
-  if (leaseMs <= timeoutMs) throw new ConfigError(`WEBHOOK_LEASE_SECONDS must be longer than WEBHOOK_TIMEOUT_MS (${timeoutMs} ms)`);
-  return { allowPrivate, timeoutMs, leaseMs };
+  const leaseMs = (leaseSeconds ?? 0) * 1000 || (timeoutMs ?? 0) + 30_000;
+  if (timeoutMs !== undefined && leaseSeconds !== undefined && leaseMs <= timeoutMs) problems.note(`WEBHOOK_LEASE_SECONDS must be longer than WEBHOOK_TIMEOUT_MS (${timeoutMs} ms)`);
+  return problems.result({ allowPrivate, timeoutMs: timeoutMs ?? 0, leaseMs });
 }
 
 /** Sandbox: passkeys made on a local web app, on any port (browsers refuse IP addresses as rp ids, so no 127.0.0.1). */
@@ -37,26 +40,28 @@ export const SANDBOX_WEBAUTHN: RelyingPartyPolicy = { rpIds: ['localhost'], orig
 
 /** WEBAUTHN_RP_IDS and WEBAUTHN_ORIGINS: required in production, the localhost defaults in sandbox. */
 export function webauthn(env: NodeJS.ProcessEnv, appEnv: AppEnv): RelyingPartyPolicy {
-  const read = (name: 'WEBAUTHN_RP_IDS' | 'WEBAUTHN_ORIGINS', check: (entry: string) => string | null, fallback: readonly string[]): string[] => {
-    const entries = commaList(env[name] ?? '');
-    if (entries.length === 0) {
-      if (appEnv === 'production') throw new ConfigError(`${name} is required when APP_ENV=production`);
-      return [...fallback];
-    }
-    for (const entry of entries) {
-      const problem = check(entry);
-      if (problem) throw new ConfigError(`${name}: "${entry}" ${problem}`);
-    }
-    return [...new Set(entries)];
-  };
-  return {
-    rpIds: read('WEBAUTHN_RP_IDS', rpIdProblem, SANDBOX_WEBAUTHN.rpIds),
-    origins: read('WEBAUTHN_ORIGINS', (entry) => originPatternProblem(entry, appEnv === 'production'), SANDBOX_WEBAUTHN.origins),
-  };
+  const problems = new Problems();
+  const read = (name: 'WEBAUTHN_RP_IDS' | 'WEBAUTHN_ORIGINS', check: (entry: string) => string | null, fallback: readonly string[]): string[] =>
+    problems.read(() => {
+      const entries = commaList(env[name] ?? '');
+      if (entries.length === 0) {
+        if (appEnv === 'production') throw new ConfigError(`${name} is required when APP_ENV=production`);
+        return [...fallback];
+      }
+      for (const entry of entries) {
+        const problem = check(entry);
+        if (problem) throw new ConfigError(`${name}: "${entry}" ${problem}`);
+      }
+      return [...new Set(entries)];
+    }, []);
+  const rpIds = read('WEBAUTHN_RP_IDS', rpIdProblem, SANDBOX_WEBAUTHN.rpIds);
+  const origins = read('WEBAUTHN_ORIGINS', (entry) => originPatternProblem(entry, appEnv === 'production'), SANDBOX_WEBAUTHN.origins);
+  return problems.result({ rpIds, origins });
 }
 
 /** SMTP_URL and SMTP_FROM; the OTP_* limits are read with the rest of the otp section. */
 export function smtp(env: NodeJS.ProcessEnv): Pick<OtpConfig, 'smtpUrl' | 'from'> {
+  const problems = new Problems();
   const smtpUrl = env.SMTP_URL || undefined;
   if (smtpUrl !== undefined) {
     let url: URL | undefined;
@@ -65,11 +70,11 @@ export function smtp(env: NodeJS.ProcessEnv): Pick<OtpConfig, 'smtpUrl' | 'from'
     } catch {
       url = undefined;
     }
-    if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+    if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) problems.note('SMTP_URL must be an smtp:// or smtps:// URL');
   }
   const from = env.SMTP_FROM || 'Integrator API <no-reply@localhost>';
-  if (from.length > 320 || !/@/.test(from) || /[\r\n]/.test(from)) throw new ConfigError(`SMTP_FROM must be an email address on one line (got ${JSON.stringify(from)})`);
-  return { smtpUrl, from };
+  if (from.length > 320 || !/@/.test(from) || /[\r\n]/.test(from)) problems.note(`SMTP_FROM must be an email address on one line (got ${JSON.stringify(from)})`);
+  return problems.result({ smtpUrl, from });
 }
 
 /** REDIS_URL: where the per-credential rate limits are counted when set (docs/deployment.md#rate-limits-across-processes). */
@@ -102,44 +107,53 @@ export function redisKeyPrefix(env: NodeJS.ProcessEnv): string {
  * production none. DEPOSIT_EXPIRY_HOURS: 7 days unless set (1 hour to 1 year).
  */
 export function depositConfig(env: NodeJS.ProcessEnv, appEnv: AppEnv): DepositConfig {
+  const problems = new Problems();
   const banks: DepositConfig['banks'] = {};
   for (const currency of DEPOSIT_CURRENCIES) {
     const name = `DEPOSIT_BANK_${currency}`;
     const raw = env[name];
-    if (raw) banks[currency] = parsed(name, () => parseBankDetails(raw, currency));
+    if (raw) problems.read(() => (banks[currency] = parsed(name, () => parseBankDetails(raw, currency))), undefined);
     else if (appEnv === 'sandbox') banks[currency] = SANDBOX_BANKS[currency];
   }
-  const weiPerUnit = parsed('DEPOSIT_RATES', () => parseRates(env.DEPOSIT_RATES ?? ''));
+  const weiPerUnit = problems.read(() => parsed('DEPOSIT_RATES', () => parseRates(env.DEPOSIT_RATES ?? '')), undefined);
   const key = env.TREASURY_PRIVATE_KEY;
-  const treasuryKey = key ? parsed('TREASURY_PRIVATE_KEY', () => parseTreasuryKey(key)) : undefined;
-  const expiryMs = integer(env, 'DEPOSIT_EXPIRY_HOURS', 168, 1, 8760) * 3_600_000;
-  return { banks, weiPerUnit, treasuryKey, expiryMs };
+  const treasuryKey = key ? problems.read(() => parsed('TREASURY_PRIVATE_KEY', () => parseTreasuryKey(key)), undefined) : undefined;
+  const expiryMs = problems.read(() => integer(env, 'DEPOSIT_EXPIRY_HOURS', 168, 1, 8760), 0) * 3_600_000;
+  return problems.result({ banks, weiPerUnit: weiPerUnit as DepositConfig['weiPerUnit'], treasuryKey, expiryMs });
 }
 
 /**
  * WITHDRAWAL_RAILS (sandbox: ach,sepa; production: none, so withdrawals answer 503 until a payout rail is set up),
- * WITHDRAWAL_RATES (default: the deposit rates), WITHDRAWAL_FEE_BPS, WITHDRAWAL_QUOTE_SECONDS.
+ * WITHDRAWAL_RATES (default: the deposit rates), WITHDRAWAL_FEE_BPS, WITHDRAWAL_QUOTE_SECONDS. `deposits` undefined:
+ * the deposit settings were wrong; these are checked all the same.
  */
-export function withdrawalConfig(env: NodeJS.ProcessEnv, appEnv: AppEnv, deposits: DepositConfig): WithdrawalConfig {
+export function withdrawalConfig(env: NodeJS.ProcessEnv, appEnv: AppEnv, deposits: DepositConfig | undefined): WithdrawalConfig {
+  const problems = new Problems();
   const rawRails = env.WITHDRAWAL_RAILS ?? (appEnv === 'sandbox' ? PAYOUT_RAILS.join(',') : '');
   const rates = env.WITHDRAWAL_RATES;
-  return {
-    rails: parsed('WITHDRAWAL_RAILS', () => parseRails(rawRails)),
-    weiPerUnit: rates ? parsed('WITHDRAWAL_RATES', () => parseRates(rates)) : deposits.weiPerUnit,
-    feeBps: integer(env, 'WITHDRAWAL_FEE_BPS', 50, 0, 5000),
-    quoteTtlMs: integer(env, 'WITHDRAWAL_QUOTE_SECONDS', 60, 10, 3600) * 1000,
-  };
+  return problems.result({
+    rails: problems.read(() => parsed('WITHDRAWAL_RAILS', () => parseRails(rawRails)), new Set()),
+    // Undefined only when a rate setting was wrong: this part's problem, or the deposit settings' (loadConfig's).
+    weiPerUnit: (rates ? problems.read(() => parsed('WITHDRAWAL_RATES', () => parseRates(rates)), undefined) : deposits?.weiPerUnit) as WithdrawalConfig['weiPerUnit'],
+    feeBps: problems.read(() => integer(env, 'WITHDRAWAL_FEE_BPS', 50, 0, 5000), 0),
+    quoteTtlMs: problems.read(() => integer(env, 'WITHDRAWAL_QUOTE_SECONDS', 60, 10, 3600), 0) * 1000,
+  });
 }
 
 /** Small bodies everywhere; documents routes alone may take large ones, and only a few of those at once. */
 export function bodyLimits(env: NodeJS.ProcessEnv): Pick<Config, 'bodyLimitBytes' | 'documentBodyLimitBytes' | 'largeBodyConcurrency'> {
-  const bodyLimitBytes = integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024);
+  const problems = new Problems();
+  const bodyLimitBytes = problems.read<number | undefined>(() => integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024), undefined);
   // Three 10 MiB documents as base64 (4/3 larger) plus the rest of the JSON.
-  const documentBodyLimitBytes = integer(env, 'DOCUMENT_BODY_LIMIT_BYTES', Math.max(48 * 1024 * 1024, bodyLimitBytes), 1024, 256 * 1024 * 1024);
-  if (documentBodyLimitBytes < bodyLimitBytes) {
-    throw new ConfigError(`DOCUMENT_BODY_LIMIT_BYTES must be at least BODY_LIMIT_BYTES (${bodyLimitBytes})`);
+  const documentBodyLimitBytes = problems.read<number | undefined>(
+    () => integer(env, 'DOCUMENT_BODY_LIMIT_BYTES', Math.max(48 * 1024 * 1024, bodyLimitBytes ?? 0), 1024, 256 * 1024 * 1024),
+    undefined,
+  );
+  if (bodyLimitBytes !== undefined && documentBodyLimitBytes !== undefined && documentBodyLimitBytes < bodyLimitBytes) {
+    problems.note(`DOCUMENT_BODY_LIMIT_BYTES must be at least BODY_LIMIT_BYTES (${bodyLimitBytes})`);
   }
-  return { bodyLimitBytes, documentBodyLimitBytes, largeBodyConcurrency: integer(env, 'LARGE_BODY_CONCURRENCY', 4, 1, 1000) };
+  const largeBodyConcurrency = problems.read(() => integer(env, 'LARGE_BODY_CONCURRENCY', 4, 1, 1000), 1);
+  return problems.result({ bodyLimitBytes: bodyLimitBytes ?? 0, documentBodyLimitBytes: documentBodyLimitBytes ?? 0, largeBodyConcurrency });
 }
 
 /**
@@ -166,15 +180,19 @@ export function invitationBaseUrl(env: NodeJS.ProcessEnv, appEnv: AppEnv, port: 
   return url!.href.replace(/\/+$/, '');
 }
 
-/** VAULTS and the VAULT_* settings (docs/products.md#vaults). */
-export function vaultConfig(env: NodeJS.ProcessEnv, chainIds: ReadonlySet<number>): VaultConfig {
-  return {
-    configured: parsed('VAULTS', () => parseVaults(env.VAULTS, chainIds)),
-    cacheMs: integer(env, 'VAULT_CACHE_SECONDS', 15, 0, 3600) * 1000,
-    snapshotIntervalMs: integer(env, 'VAULT_SNAPSHOT_SECONDS', 3600, 10, 86_400) * 1000,
-    preparationTtlMs: integer(env, 'VAULT_PREPARATION_SECONDS', 900, 30, 86_400) * 1000,
-    depositGasLimit: BigInt(integer(env, 'VAULT_DEPOSIT_GAS', 300_000, 50_000, 30_000_000)),
-  };
+/**
+ * VAULTS and the VAULT_* settings (docs/products.md#vaults). `chainIds` undefined: CHAIN_RPC_URLS was wrong, so VAULTS
+ * (which names its chains) is not checked; the rest is.
+ */
+export function vaultConfig(env: NodeJS.ProcessEnv, chainIds: ReadonlySet<number> | undefined): VaultConfig {
+  const problems = new Problems();
+  return problems.result({
+    configured: chainIds === undefined ? [] : problems.read(() => parsed('VAULTS', () => parseVaults(env.VAULTS, chainIds)), []),
+    cacheMs: problems.read(() => integer(env, 'VAULT_CACHE_SECONDS', 15, 0, 3600), 0) * 1000,
+    snapshotIntervalMs: problems.read(() => integer(env, 'VAULT_SNAPSHOT_SECONDS', 3600, 10, 86_400), 0) * 1000,
+    preparationTtlMs: problems.read(() => integer(env, 'VAULT_PREPARATION_SECONDS', 900, 30, 86_400), 0) * 1000,
+    depositGasLimit: BigInt(problems.read(() => integer(env, 'VAULT_DEPOSIT_GAS', 300_000, 50_000, 30_000_000), 0)),
+  });
 }
 
 /** The address ranges proxy-addr names, besides addresses and CIDR ranges. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -93,18 +93,22 @@ describe('the server process on the embedded database', () => {
       assert.equal(err.output.trim(), 'configuration error: PORT must be an integer from 0 to 65535 (got "abc")');
       return true;
     });
-    // Every mistake in one start, one line each: production on the embedded database is one of them.
-    await assert.rejects(startServerProcess({ ...env, APP_ENV: 'production', LOG_LEVEL: 'loud' }), (err: ServerExit) => {
+    // Every mistake in one start, one line each: production without any of its four required settings (the
+    // embedded database is one of them) names all four, and nothing is written to DATA_DIR.
+    const untouched = mkdtempSync(join(tmpdir(), 'iapi-production-'));
+    after(() => rmSync(untouched, { recursive: true, force: true }));
+    await assert.rejects(startServerProcess({ DATA_DIR: untouched, APP_ENV: 'production', DATABASE_URL: '', ENCRYPTION_KEY: '', WEBAUTHN_RP_IDS: '', WEBAUTHN_ORIGINS: '', LOG_LEVEL: 'loud' }), (err: ServerExit) => {
       assert.equal(err.code, 78);
       const lines = err.output.trim().split('\n');
       assert.deepEqual(
         lines.map((line) => /^configuration error: ([A-Z_]+)/.exec(line)?.[1]),
-        ['DATABASE_URL', 'ENCRYPTION_KEY', 'WEBAUTHN_RP_IDS', 'LOG_LEVEL'],
+        ['DATABASE_URL', 'ENCRYPTION_KEY', 'WEBAUTHN_RP_IDS', 'WEBAUTHN_ORIGINS', 'LOG_LEVEL'],
         err.output,
       );
       assert.match(lines[0]!, /ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION=1/);
       return true;
     });
+    assert.deepEqual(readdirSync(untouched), [], 'nothing written');
     const cli = await runAdmin(['integrators', 'list'], { ...env, APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), WEBAUTHN_RP_IDS: 'x.example', WEBAUTHN_ORIGINS: 'https://x.example' });
     assert.equal(cli.code, 78, 'the CLI refuses the same configuration');
     assert.match(cli.stderr, /^configuration error: DATABASE_URL is required when APP_ENV=production/);
