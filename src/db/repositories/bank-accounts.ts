@@ -55,6 +55,19 @@ export async function findBankAccount(db: Executor, integratorId: string, id: st
   return row;
 }
 
+/**
+ * A withdrawal's bank account, share-locked until the caller commits: the approval that signs the withdrawal and a
+ * removal or review of the bank account (which lock it for update) take turns (docs/withdrawals.md#approval).
+ */
+export async function findBankAccountShared(db: Executor, integratorId: string, id: string): Promise<BankAccountRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(bankAccounts)
+    .where(and(eq(bankAccounts.integratorId, integratorId), eq(bankAccounts.id, id)))
+    .for('share');
+  return row;
+}
+
 /** Operators address bank accounts across integrators. */
 export async function findAnyBankAccount(db: Executor, id: string, options: { lock?: boolean } = {}): Promise<BankAccountRow | undefined> {
   const query = db.select().from(bankAccounts).where(eq(bankAccounts.id, id));

@@ -42,7 +42,7 @@ export const EVENT_TYPES = {
   'transaction.status.changed': 'A transaction’s status changed (previousAttributes has the old status)',
   'transaction.completed': 'A transaction was mined successfully (the object has transactionReceipt)',
   'transaction.approval_added': 'A member approved a transaction from an entity wallet (object.approvals has the quorum so far)',
-  'transaction.failed': 'A transaction failed: reverted on chain or dropped by the node after broadcast, or a deposit cancelled or expired, a quote or proposal expired (object.failureReason)',
+  'transaction.failed': 'A transaction failed: reverted on chain or dropped by the node after broadcast, or a deposit cancelled or expired, a quote or proposal expired, a withdrawal approved after its bank account was removed (object.failureReason)',
 } as const satisfies Record<string, string>;
 
 export type EventType = keyof typeof EVENT_TYPES;

@@ -3,6 +3,7 @@ import { moveTransaction, type TransactionRow } from '../../db/repositories/tran
 import type { TransactionKind } from '../../db/schema/index.js';
 import { ApiError } from '../errors.js';
 import type { ProductId } from '../products/catalogue.js';
+import { BANK_ACCOUNT_UNAVAILABLE, unpayableProblemOf } from '../withdrawals/withdrawal-payee.js';
 import { recordTransactionChange, type TransactionCause } from './record-change.js';
 import type { StoredVaultCall, StoredWithdrawal, TransactionView } from './transaction-view.js';
 
@@ -38,6 +39,19 @@ export function preparationExpiredProblem(row: TransactionRow): ApiError {
   return row.kind === 'withdrawal'
     ? new ApiError('quote_expired', 'The withdrawal’s quote expired before this approval; nothing was signed. Create a new withdrawal')
     : new ApiError('quote_expired', 'The prepared vault transaction expired before this approval (its fees and nonce are stale); nothing was signed. Prepare it again');
+}
+
+/**
+ * The problem an approval of a prepared transaction gets once it failed before any approval moved it: expired (by the
+ * watcher, or an earlier approval that came too late) is quote_expired, its bank account gone is that bank account's
+ * problem (withdrawal-payee.ts), as the approval that failed it was answered; not transaction_id_reused, which is for
+ * an id used by another request. Undefined for anything else.
+ */
+export async function endedPreparationProblem(db: Executor, row: TransactionRow): Promise<ApiError | undefined> {
+  if (!PREPARED_KINDS.includes(row.kind) || row.status !== 'failed') return undefined;
+  if (row.failureReason === 'quote_expired') return preparationExpiredProblem(row);
+  if (row.failureReason === BANK_ACCOUNT_UNAVAILABLE) return unpayableProblemOf(db, row);
+  return undefined;
 }
 
 /** created -> failed (quote_expired) with its events; undefined when it was approved or expired meanwhile. */

@@ -123,10 +123,10 @@ export const TransactionSchema = Type.Object(
     chainId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Extension' }),
     transactionHash: Nullable(Type.String({ description: 'Extension: the hash of the signed transaction, known from broadcast on' })),
     failureReason: Type.Optional(
-      Type.Enum(['reverted', 'dropped', 'cancelled', 'quote_expired', 'payout_returned', 'rejected', 'expired', 'refused'], {
+      Type.Enum(['reverted', 'dropped', 'cancelled', 'quote_expired', 'bank_account_unavailable', 'payout_returned', 'rejected', 'expired', 'refused'], {
         type: 'string',
         description:
-          'Extension, failed only (rejected and expired: an entity’s proposal, docs/members.md#quorum; expired also: a deposit whose funds did not arrive, docs/deposits.md#expiry; refused: the node refused it after it was recorded, docs/transactions.md#sending)',
+          'Extension, failed only (rejected and expired: an entity’s proposal, docs/members.md#quorum; expired also: a deposit whose funds did not arrive, docs/deposits.md#expiry; refused: the node refused it after it was recorded, docs/transactions.md#sending; bank_account_unavailable: a withdrawal approved after its bank account was removed or stopped being verified, docs/withdrawals.md#approval)',
       }),
     ),
     approvals: Type.Optional(ApprovalsSchema),
