@@ -8,7 +8,6 @@ import { asMember, post, seatMember, teamAccount, type TeamAccount } from '../ha
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenants } from '../harness/tenants.js';
 
-const ROLES = ['owner', 'admin', 'approver', 'initiator', 'viewer'] as const;
 
 for (const backend of backends()) {
   describe(`members and roles [${backend}]`, () => {
@@ -100,35 +99,11 @@ for (const backend of backends()) {
       assert.deepEqual([res.status, res.body.code], [422, 'invalid_stamp'], res.text);
     });
 
-    it('role matrix: who may change whose role and remove whom (else 403 role_not_allowed)', async () => {
+    it('the last owner can neither leave (409 last_owner) nor change their own role (403); with two owners one may go', async () => {
       const own = await teamAccount(server, acme, { active: false });
-      const actors = Object.fromEntries(await Promise.all(ROLES.filter((r) => r !== 'owner').map(async (r) => [r, await seatMember(server, acme, own, r)] as const)));
-      actors.owner = own.owner;
-      for (const actor of ROLES) {
-        for (const targetRole of ['admin', 'viewer', 'owner'] as const) {
-          const target = await seatMember(server, acme, own, targetRole);
-          const change = await post(server, acme, '/v1/submit/update-member-role', asMember(server, own, actors[actor]!, 'update-member-role', { accountId: own.accountId, userId: target.userId, role: 'initiator' }));
-          const mayChange = actor === 'owner' || (actor === 'admin' && targetRole !== 'owner');
-          assert.equal(change.status, mayChange ? 200 : 403, `${actor} changes a ${targetRole}: ${change.text}`);
-          if (!mayChange) assert.equal(change.body.code, 'role_not_allowed');
-          const remove = await post(server, acme, '/v1/submit/remove-member', asMember(server, own, actors[actor]!, 'remove-member', { accountId: own.accountId, userId: target.userId }));
-          const currentRole = mayChange ? 'initiator' : targetRole;
-          const mayRemove = actor === 'owner' || (actor === 'admin' && currentRole !== 'owner');
-          assert.equal(remove.status, mayRemove ? 200 : 403, `${actor} removes a ${currentRole}: ${remove.text}`);
-        }
-        const promote = await post(server, acme, '/v1/submit/update-member-role', asMember(server, own, actors[actor]!, 'update-member-role', { accountId: own.accountId, userId: actors.viewer!.userId, role: 'owner' }));
-        assert.equal(promote.status, actor === 'owner' ? 200 : 403, `${actor} promotes to owner: ${promote.text}`);
-        if (actor === 'owner') {
-          const back = await post(server, acme, '/v1/submit/update-member-role', asMember(server, own, own.owner, 'update-member-role', { accountId: own.accountId, userId: actors.viewer!.userId, role: 'viewer' }));
-          assert.equal(back.status, 200, back.text);
-        }
-      }
-    });
-
-    it('the last owner can be neither demoted nor removed (409 last_owner); with two owners one may go', async () => {
-      const own = await teamAccount(server, acme, { active: false });
+      // Demoting the last owner would take another owner, and there is none: their own role is theirs to keep.
       const demote = await post(server, acme, '/v1/submit/update-member-role', asMember(server, own, own.owner, 'update-member-role', { accountId: own.accountId, userId: own.owner.userId, role: 'admin' }));
-      assert.deepEqual([demote.status, demote.body.code], [409, 'last_owner'], demote.text);
+      assert.deepEqual([demote.status, demote.body.code], [403, 'cannot_change_own_role'], demote.text);
       const remove = await post(server, acme, '/v1/submit/remove-member', asMember(server, own, own.owner, 'remove-member', { accountId: own.accountId, userId: own.owner.userId }));
       assert.deepEqual([remove.status, remove.body.code], [409, 'last_owner'], remove.text);
       const second = await seatMember(server, acme, own, 'owner');
