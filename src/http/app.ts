@@ -8,6 +8,7 @@ import { registerAdminConsole } from './admin/console.js';
 import { registerSignedScope } from './auth/signed-scope.js';
 import { registerJsonBody } from './json-body.js';
 import { registerBodyLimits } from './body-limits.js';
+import { SecretUrls } from './secret-urls.js';
 import { FailureLimiter } from './auth/failure-limiter.js';
 import { registerOpenApi } from './openapi.js';
 import { frameworkErrorHandler, registerProblemHandling } from './problem.js';
@@ -49,10 +50,18 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+/** The logger's options with the request serializer that keeps secrets in paths out of every line (secret-urls.ts). */
+function withRequestSerializer(logger: AppOptions['logger'], req: SecretUrls['serializer']): AppOptions['logger'] {
+  if (logger === false || logger === undefined) return false;
+  const options = logger === true ? {} : logger;
+  return { ...options, serializers: { ...options.serializers, req } };
+}
+
 /** Builds the HTTP application around already-opened dependencies; listening is the caller's business. */
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Api> {
+  const secretUrls = new SecretUrls();
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: withRequestSerializer(options.logger ?? false, secretUrls.serializer),
     bodyLimit: deps.config.bodyLimitBytes,
     // Our own ids, never a client-supplied one: log lines and problem bodies must be trustworthy.
     genReqId: () => `req_${newId()}`,
@@ -73,6 +82,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   // A graceful stop's first step (drain.ts), run by the server process on SIGTERM.
   app.decorate('drain', new Drain(app.server));
 
+  // Before any route: each route's secretParams are checked as it registers (secret-urls.ts).
+  app.addHook('onRoute', secretUrls.collect);
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ProblemSchema);
   app.addSchema(CredentialSchema);

@@ -76,8 +76,8 @@ function logLines(output: string): { msg?: string; req?: { url?: string; remoteA
     .map((line) => JSON.parse(line) as { msg?: string; req?: { url?: string; remoteAddress?: string } });
 }
 
-/** deploy/nginx/integrator-api.conf with this test's ports; each replaced text must be there exactly once. */
-function renderSite(apiPorts: number[], listenPort: number): string {
+/** deploy/nginx/integrator-api.conf with this test's ports and access log; each replaced text must be there exactly once. */
+function renderSite(apiPorts: number[], listenPort: number, dir: string): string {
   let site = readFileSync(new URL('deploy/nginx/integrator-api.conf', ROOT), 'utf8');
   const replace = (from: string, to: string) => {
     assert.equal(site.split(from).length, 2, `deploy/nginx/integrator-api.conf has "${from}" once`);
@@ -86,6 +86,7 @@ function renderSite(apiPorts: number[], listenPort: number): string {
   replace('server 127.0.0.1:8081 ', `server 127.0.0.1:${apiPorts[0]} `);
   replace('server 127.0.0.1:8082 ', `server 127.0.0.1:${apiPorts[1]} `);
   replace('listen 80;', `listen 127.0.0.1:${listenPort};`);
+  replace('access_log /var/log/nginx/integrator-api.access.log ', `access_log ${dir}/access.log `);
   return site;
 }
 
@@ -180,7 +181,7 @@ describe('the nginx recipe: two API processes and two workers on one PostgreSQL 
     await Promise.all([startWorker({ ...env, LOG_LEVEL: 'info' }), startWorker({ ...env, LOG_LEVEL: 'info' })]);
     progress('workers ready');
 
-    writeFileSync(join(dir, 'integrator-api.conf'), renderSite([api1, api2], nginxPort));
+    writeFileSync(join(dir, 'integrator-api.conf'), renderSite([api1, api2], nginxPort, dir));
     writeFileSync(join(dir, 'nginx.conf'), mainConfig(dir));
     const nginx = spawn(NGINX!, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', `daemon off; pid ${dir}/nginx.pid;`], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(nginx);
@@ -205,6 +206,10 @@ describe('the nginx recipe: two API processes and two workers on one PostgreSQL 
     const created = await runAdmin(['integrators', 'create', '--name', 'Behind nginx'], env);
     assert.equal(created.code, 0, created.stderr);
     const client: Client = createClient({ baseUrl: base, privateKey: JSON.parse(created.stdout).privateKey });
+    // An invitation link (its token unknown: the API's 404 page) through nginx: neither log may keep the token.
+    const invitationToken = `inv_${randomBytes(32).toString('base64url').slice(0, 43)}`;
+    assert.equal((await fetch(`${base}/invitations/${invitationToken}`)).status, 404);
+    assert.equal((await fetch(`${base}/INVITATIONS/${invitationToken}/`)).status, 404);
 
     // The workers' part: every credential created below is a credential.created delivery to this receiver.
     const delivered = new Set<string>();
@@ -349,6 +354,9 @@ describe('the nginx recipe: two API processes and two workers on one PostgreSQL 
       processes.flatMap((output) => logLines(output).filter((line) => line.msg === 'incoming request' && line.req?.url !== '/readyz').map((line) => line.req?.remoteAddress)),
     );
     assert.deepEqual([...addresses], [CLIENT_ADDRESS]);
+    const accessLog = readFileSync(join(dir, 'access.log'), 'utf8');
+    assert.match(accessLog, /"GET \/invitations\/\[redacted\] HTTP\/1\.1" 404 /);
+    for (const output of [accessLog, ...processes]) assert.ok(!output.includes(invitationToken.slice(4)), 'no log keeps an invitation token');
     for (const server of restarted) {
       assert.ok(
         logLines(server.logs()).some((line) => line.msg === 'incoming request' && line.req?.url?.startsWith('/v1/')),

@@ -5,6 +5,7 @@ import { acceptOnPage, openInvitation, pageChallenge, type PageContext } from '.
 import { ApiError } from '../../domain/errors.js';
 import { ROLE_NAMES } from '../../domain/members/invitation-mail.js';
 import type { FailureLimiter } from '../auth/failure-limiter.js';
+import { bodyPending } from '../body-limits.js';
 import { AuthenticatorSchema } from '../schemas/onboarding/users.js';
 import { Text } from '../schemas/onboarding/common.js';
 import type { Api, Deps } from '../types.js';
@@ -32,6 +33,8 @@ const HEADERS = {
   'x-frame-options': 'DENY',
 };
 
+/** The token in these paths is the invitation's bearer secret: logged as [redacted] (secret-urls.ts). */
+const SECRET_TOKEN = { secretParams: ['token'] };
 const TokenParams = Type.Object({ token: Text(200) }, { additionalProperties: false });
 const AcceptBody = Type.Object(
   { firstName: Text(100, { minLength: 1 }), lastName: Text(100, { minLength: 1 }), acceptTerms: Type.Literal(true), authenticator: AuthenticatorSchema },
@@ -67,7 +70,7 @@ export async function registerInvitationPages(app: Api, deps: Deps, failures: Fa
     scope.get('/invitations/assets/invitation.css', { schema: { hide: true } }, async (_request, reply) => reply.type('text/css; charset=utf-8').send(INVITATION_STYLE));
     scope.get('/invitations/assets/icon.svg', { schema: { hide: true } }, async (_request, reply) => reply.type('image/svg+xml').send(INVITATION_ICON));
 
-    scope.get('/invitations/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
+    scope.get('/invitations/:token', { schema: { hide: true, params: TokenParams }, config: SECRET_TOKEN }, async (request, reply) => {
       try {
         const { view } = await guarded(request, () => openInvitation(ctx(), request.params.token));
         return html(reply, 200, invitationPage(view));
@@ -78,7 +81,7 @@ export async function registerInvitationPages(app: Api, deps: Deps, failures: Fa
       }
     });
 
-    scope.get('/invitations/:token/registration-options', { schema: { hide: true, params: TokenParams } }, async (request) => {
+    scope.get('/invitations/:token/registration-options', { schema: { hide: true, params: TokenParams }, config: SECRET_TOKEN }, async (request) => {
       const context = ctx();
       const { row, view } = await guarded(request, () => openInvitation(context, request.params.token));
       return {
@@ -93,7 +96,16 @@ export async function registerInvitationPages(app: Api, deps: Deps, failures: Fa
       };
     });
 
-    scope.post('/invitations/:token/accept', { schema: { hide: true, params: TokenParams, body: AcceptBody } }, async (request, reply) => {
+    // The token before the body: an unknown, expired or used link is answered from the URL, its body never read.
+    const tokenFirst = async (request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) => {
+      try {
+        await guarded(request, () => openInvitation(ctx(), request.params.token));
+      } catch (err) {
+        if (bodyPending(request)) reply.header('connection', 'close');
+        throw err;
+      }
+    };
+    scope.post('/invitations/:token/accept', { schema: { hide: true, params: TokenParams, body: AcceptBody }, config: SECRET_TOKEN, onRequest: tokenFirst }, async (request, reply) => {
       const { firstName, lastName, authenticator } = request.body;
       const accepted = await guarded(request, () => acceptOnPage(ctx(), request.params.token, { firstName, lastName, authenticator }));
       return reply.code(201).send({ status: accepted.invitation.status, role: accepted.member.role, roleName: ROLE_NAMES[accepted.member.role] });
