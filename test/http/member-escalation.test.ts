@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { eq } from 'drizzle-orm';
+import { users } from '../../src/db/schema/index.js';
 import type { Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
@@ -117,6 +119,31 @@ for (const backend of backends()) {
       const approval = await post(server, acme, '/v1/submit/approve-transaction', asMember(server, team, newcomer, 'approve-transaction', { transactionId: waiting.body.transactionId }));
       assert.deepEqual([approval.status, approval.body.status], [200, 'processing'], approval.text);
       assert.equal((await settled(acme, waiting.body.transactionId)).status, 'completed');
+      assert.equal(await balance(to), TENTH);
+    });
+
+    it('an approval given while verified stops counting when the user leaves active, and counts again once back', async () => {
+      const team = await teamAccount(server, acme);
+      await chain.setBalance(team.walletAddress, ETH);
+      const [a, b] = [await seatMember(server, acme, team, 'approver'), await seatMember(server, acme, team, 'approver')];
+      const policy = await post(server, acme, '/v1/submit/update-approval-policy', asMember(server, team, team.owner, 'update-approval-policy', { accountId: team.accountId, requiredApprovals: 2 }));
+      assert.equal(policy.status, 200, policy.text);
+      const to = recipient();
+      const proposed = await propose(team, a, 0, to);
+      assert.deepEqual([proposed.status, proposed.body.approvals.received.length], [201, 1], proposed.text);
+      // A set-up shortcut: review sends a verified user back (an operator's decision in real life).
+      const setStatus = (status: 'active' | 'inactive') => server.database.db.update(users).set({ verificationStatus: status }).where(eq(users.id, a.userId));
+      await setStatus('inactive');
+      const dropped = await acme.client.get(`/v1/query/get-transaction?transactionId=${proposed.body.transactionId}`);
+      assert.deepEqual(dropped.body.approvals, { required: 2, received: [] });
+      assert.equal((await acme.client.get(`/v1/query/get-approval-policy?accountId=${team.accountId}`)).body.approvers, 2);
+      const one = await post(server, acme, '/v1/submit/approve-transaction', asMember(server, team, b, 'approve-transaction', { transactionId: proposed.body.transactionId }));
+      assert.deepEqual([one.status, one.body.status, one.body.approvals.received.map((r: { userId: string }) => r.userId)], [200, 'created', [b.userId]], one.text);
+      assert.equal(await balance(to), 0n);
+      await setStatus('active');
+      const again = await post(server, acme, '/v1/submit/approve-transaction', asMember(server, team, b, 'approve-transaction', { transactionId: proposed.body.transactionId }));
+      assert.deepEqual([again.status, again.body.status], [200, 'processing'], again.text);
+      assert.equal((await settled(acme, proposed.body.transactionId)).status, 'completed');
       assert.equal(await balance(to), TENTH);
     });
   });
