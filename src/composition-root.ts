@@ -9,6 +9,7 @@ import { DataDirInUseError } from './db/data-dir-lock.js';
 import { openDatabase, type Database } from './db/database.js';
 import type { Policy } from './domain/context.js';
 import { buildApp } from './http/app.js';
+import { BoundPort, PortUnavailableError } from './http/bound-port.js';
 import type { DrainOptions } from './http/drain.js';
 import type { Api } from './http/types.js';
 import { smtpMailer, type Mailer } from './mail/mailer.js';
@@ -109,11 +110,14 @@ export interface ApiProcess {
 }
 
 /** The server: the HTTP application and the background work (maintenance, watcher, webhook worker). */
-export async function startApiProcess(system: System, options: { logger?: FastifyServerOptions['logger']; background?: BackgroundOptions } = {}): Promise<ApiProcess> {
+export async function startApiProcess(
+  system: System,
+  options: { logger?: FastifyServerOptions['logger']; background?: BackgroundOptions; port?: BoundPort } = {},
+): Promise<ApiProcess> {
   const { config, database, clock, secrets, policy, chains, transactionBroadcast, mailQueued, mailer, metrics } = system;
   const app = await buildApp(
     { config, database, clock, secrets, policy, chains, transactionBroadcast, mailQueued, metrics, ...(mailer ? { mailer } : {}) },
-    options.logger === undefined ? {} : { logger: options.logger },
+    { ...(options.logger === undefined ? {} : { logger: options.logger }), ...(options.port ? { port: options.port } : {}) },
   );
   const background = await startBackgroundWork({ config, database, clock, secrets, chains, transactionBroadcast, mailQueued, metrics, log: app.log, ...(mailer ? { mailer } : {}) }, options.background);
   return {
@@ -156,6 +160,20 @@ export function loadConfigOrExit(): Config {
       process.exit(78); // EX_CONFIG
     }
     throw err;
+  }
+}
+
+/**
+ * For process entry points, before anything is written: the port `variable` names, bound, or one line on stderr
+ * naming it and exit non-zero (75 when another process listens there, as for DATA_DIR; see PortUnavailableError).
+ */
+export async function bindPortOrExit(variable: string, port: number, host: string): Promise<BoundPort> {
+  try {
+    return await BoundPort.bind(variable, port, host);
+  } catch (err) {
+    if (!(err instanceof PortUnavailableError)) throw err;
+    process.stderr.write(`${err.configuration ? 'configuration' : 'startup'} error: ${err.message}\n`);
+    process.exit(err.exitCode);
   }
 }
 

@@ -1,15 +1,17 @@
 // First: the heap policy applies from the first allocation on (heap-growth.ts).
 import './heap-growth.js';
 import closeWithGrace from 'close-with-grace';
-import { loadConfigOrExit, openSystemOrExit, startApiProcess } from './composition-root.js';
+import { bindPortOrExit, loadConfigOrExit, openSystemOrExit, startApiProcess } from './composition-root.js';
 import { drainOptions } from './http/drain.js';
 import { loggerOptions } from './logging.js';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
+  // Before the sandbox key, the database or its migrations are written: a port in use costs one line, nothing else.
+  const port = await bindPortOrExit('PORT', config.port, config.host);
   const system = await openSystemOrExit(config);
 
-  const api = await startApiProcess(system, { logger: loggerOptions(config.logLevel) });
+  const api = await startApiProcess(system, { logger: loggerOptions(config.logLevel), port });
   // SIGTERM: no new connections, the requests in progress finish, then the rest stops (docs/deployment.md). The
   // drain takes up to DRAIN_DEADLINE_MS (30 s, the longest a request may last); past 40 s in all the exit is 1.
   closeWithGrace({ delay: 40_000 }, async ({ signal, err }) => {
@@ -18,6 +20,7 @@ async function main(): Promise<void> {
     await api.stop(err ? {} : { drain: drainOptions(config) });
   });
 
+  // Fastify takes over the port bound above (http/bound-port.ts): this binds nothing new.
   await api.app.listen({ port: config.port, host: config.host });
   api.app.log.info({ database: system.database.kind, env: config.appEnv }, 'integrator api ready');
 }

@@ -2,7 +2,7 @@
 import './heap-growth.js';
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
-import { loadConfigOrExit, openSystemOrExit, startWorkerProcess } from './composition-root.js';
+import { bindPortOrExit, loadConfigOrExit, openSystemOrExit, startWorkerProcess } from './composition-root.js';
 import { loggerOptions } from './logging.js';
 import { serveMetrics } from './metrics/metrics-server.js';
 
@@ -14,9 +14,11 @@ import { serveMetrics } from './metrics/metrics-server.js';
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
+  // Before the sandbox key or the database is written: a port in use costs one line, nothing else.
+  const metricsPort = config.metricsPort === undefined ? undefined : await bindPortOrExit('METRICS_PORT', config.metricsPort, config.host);
   const system = await openSystemOrExit(config);
   const worker = await startWorkerProcess(system, log);
-  const metrics = config.metricsPort === undefined ? undefined : await serveMetrics(system.metrics, { host: config.host, port: config.metricsPort, token: config.metricsToken });
+  const metrics = metricsPort === undefined ? undefined : serveMetrics(system.metrics, metricsPort, { host: config.host, token: config.metricsToken });
   closeWithGrace({ delay: 20_000 }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'worker shutting down after an error');
     else log.info({ signal }, 'worker shutting down');

@@ -164,7 +164,7 @@ describe('configuration', () => {
 
   it('reports every bad variable of a part that reads several (none stops at its first), and checks those that only default from a bad one', () => {
     const parts: [Record<string, string>, string[]][] = [
-      [{ APP_ENV: 'production', ...PRODUCTION, ENCRYPTION_KEY: 'ab'.repeat(32) }, ['WEBAUTHN_RP_IDS', 'WEBAUTHN_ORIGINS']],
+      [{ ...PRODUCTION, ENCRYPTION_KEY: 'ab'.repeat(32) }, ['WEBAUTHN_RP_IDS', 'WEBAUTHN_ORIGINS']],
       [{ WEBAUTHN_RP_IDS: 'Wallet.Example', WEBAUTHN_ORIGINS: 'ftp://wallet.example' }, ['WEBAUTHN_RP_IDS', 'WEBAUTHN_ORIGINS']],
       [{ ...PRODUCTION, ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP, WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_TIMEOUT_MS: '5', WEBHOOK_LEASE_SECONDS: 'x' }, ['WEBHOOK_ALLOW_PRIVATE', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_LEASE_SECONDS']],
       [{ SMTP_URL: 'http://mail.example', SMTP_FROM: 'nobody' }, ['SMTP_URL', 'SMTP_FROM']],

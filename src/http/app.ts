@@ -42,12 +42,15 @@ import { ProblemSchema } from './schemas/problem.js';
 import type { Api, Deps, Operation } from './types.js';
 import { validatorCompiler } from './validation.js';
 import { metricsRoute } from './routes/ops/metrics.js';
+import type { BoundPort } from './bound-port.js';
 
 /** Path parameters up to this long reach their schema (which names them); beyond it the router refuses them. */
 const MAX_PATH_PARAM_LENGTH = 2048;
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
+  /** The server process's port, bound before anything else (bound-port.ts); without it Fastify makes its own server. */
+  port?: BoundPort;
 }
 
 /** The logger's options with the request serializer that keeps secrets in paths out of every line (secret-urls.ts). */
@@ -78,6 +81,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     // X-Forwarded-For only from the proxies TRUST_PROXY names (docs/deployment.md): anyone else's is ignored, so a
     // client cannot choose the address its failed authentications are counted against.
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
+    ...(options.port ? { serverFactory: options.port.serverFactory } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
   // A graceful stop's first step (drain.ts), run by the server process on SIGTERM.
   app.decorate('drain', new Drain(app.server));

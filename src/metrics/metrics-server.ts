@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bearerToken } from '../http/auth/bearer.js';
+import type { BoundPort } from '../http/bound-port.js';
 import type { Metrics } from './metrics.js';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -14,10 +14,11 @@ export function bearerMatches(header: string | undefined, token: string): boolea
 
 /**
  * `npm run worker` has no API port: with METRICS_PORT it serves GET /metrics (and nothing else) on its own port,
- * with the API's rules (METRICS_TOKEN as a bearer token when set).
+ * bound at start before anything else (bound-port.ts), with the API's rules (METRICS_TOKEN as a bearer token when set).
  */
-export async function serveMetrics(metrics: Metrics, options: { host: string; port: number; token: string | undefined }): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
+export function serveMetrics(metrics: Metrics, port: BoundPort, options: { host: string; token: string | undefined }): { url: string; close(): Promise<void> } {
+  const { server } = port;
+  port.serve((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (req.method !== 'GET' || path !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
@@ -32,7 +33,5 @@ export async function serveMetrics(metrics: Metrics, options: { host: string; po
       () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable\n'),
     );
   });
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port, options.host, resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://${options.host}:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url: `http://${options.host}:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

@@ -26,8 +26,13 @@ export const freePort = () =>
   });
 
 /** Runs the admin CLI as an operator would, returning its exit code and output. */
-export async function runAdmin(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...entryPoint('src/cli/admin.ts'), ...args], {
+export function runAdmin(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runToExit('src/cli/admin.ts', args, env);
+}
+
+/** Runs an entry point (see entryPoint) until it exits, returning its exit code and output. */
+export async function runToExit(source: string, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [...entryPoint(source), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

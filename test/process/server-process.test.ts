@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createClient } from '../../src/client/index.js';
-import { runAdmin, startServerProcess, type ServerExit } from '../harness/process.js';
+import { runAdmin, runToExit, startServerProcess, type ServerExit } from '../harness/process.js';
 
 describe('the server process on the embedded database', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'iapi-'));
@@ -112,5 +113,29 @@ describe('the server process on the embedded database', () => {
     const cli = await runAdmin(['integrators', 'list'], { ...env, APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), WEBAUTHN_RP_IDS: 'x.example', WEBAUTHN_ORIGINS: 'https://x.example' });
     assert.equal(cli.code, 78, 'the CLI refuses the same configuration');
     assert.match(cli.stderr, /^configuration error: DATABASE_URL is required when APP_ENV=production/);
+  });
+
+  it('a PORT (or the worker\'s METRICS_PORT) already in use: one line naming it, exit 75, and nothing written to DATA_DIR', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    const fresh = mkdtempSync(join(tmpdir(), 'iapi-port-'));
+    try {
+      const inUse = (variable: string) => `startup error: ${variable} ${port} is already in use on 127.0.0.1 (EADDRINUSE): choose another ${variable} or stop the process listening there`;
+      await assert.rejects(startServerProcess({ DATA_DIR: fresh, PORT: String(port) }), (err: ServerExit) => {
+        assert.equal(err.code, 75);
+        assert.equal(err.output.trim(), inUse('PORT'), 'exactly one line, no stack');
+        return true;
+      });
+      assert.deepEqual(readdirSync(fresh), [], 'no encryption.key, no database');
+
+      const worker = await runToExit('src/worker-main.ts', [], { DATA_DIR: fresh, HOST: '127.0.0.1', METRICS_PORT: String(port) });
+      assert.equal(worker.code, 75);
+      assert.equal(`${worker.stdout}${worker.stderr}`.trim(), inUse('METRICS_PORT'));
+      assert.deepEqual(readdirSync(fresh), [], 'no encryption.key, no database');
+    } finally {
+      taken.close();
+      rmSync(fresh, { recursive: true, force: true });
+    }
   });
 });
