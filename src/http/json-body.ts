@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, invalidFields, type FieldError } from '../domain/errors.js';
+import { bodyPending } from './body-limits.js';
+import { jsonContentTypeRefusal } from './media-type.js';
 
 const MAX_REPORTED = 20;
 
@@ -122,16 +124,33 @@ function parseText(request: FastifyRequest, parseJson: JsonParser, text: string)
   });
 }
 
+/** Methods whose body Fastify never reads: their Content-Type is not judged either. */
+const BODYLESS = new Set(['GET', 'HEAD', 'TRACE']);
+
 /**
- * JSON is the only accepted body type (anything else is a 415). Reading and parsing are two steps: the content
- * parser only collects the bytes (within the route's body limit), and `parseBody` turns them into `body` once
- * the caller is known: the signed scope calls it after the signature is verified, every other route through a
- * route-level preValidation hook. An unauthenticated body is never parsed.
+ * JSON is the only accepted body type (anything else is a 415, judged by media-type.ts from the header alone, in
+ * preParsing: after onRequest's authentication, before a byte of the body is read). Reading and parsing are two
+ * steps: the content parser only collects the bytes (within the route's body limit), and `parseBody` turns them
+ * into `body` once the caller is known: the signed scope calls it after the signature is verified, every other
+ * route through a route-level preValidation hook. An unauthenticated body is never parsed.
  */
 export function registerJsonBody(app: FastifyInstance): (request: FastifyRequest) => Promise<void> {
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json$/i, { parseAs: 'buffer' }, (request, body, done) => {
+  app.addHook('preParsing', async (request, reply, payload) => {
+    // A path no route takes is a 404 (or 405) whatever its body; a request without a body needs no type.
+    if (request.is404 || BODYLESS.has(request.method)) return payload;
+    const contentType = request.headers['content-type'];
+    if (contentType === undefined && !bodyPending(request)) return payload;
+    const refused = jsonContentTypeRefusal(contentType);
+    if (refused) {
+      if (bodyPending(request)) reply.header('connection', 'close');
+      throw refused;
+    }
+    return payload;
+  });
+  // Every media type reaching the parser has passed the hook above: the parser only collects the bytes.
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
     request.rawBody = body as Buffer;
     done(null, undefined);
   });

@@ -291,6 +291,11 @@ function operationsOf(doc: Doc, which: Op['doc']): Op[] {
   return ops;
 }
 
+/** Content-Type spellings of UTF-8 JSON a stock client may send (RFC 9110: case-insensitive, optional whitespace, quoted or not). */
+const JSON_SPELLINGS = ['APPLICATION/JSON', 'application/json; charset=utf-8', 'application/json;charset=UTF-8', 'application/json ; charset="utf-8"', 'Application/Json;Charset=Utf-8'];
+/** What is not UTF-8 JSON: a 415 naming the header. */
+const NOT_JSON = ['application/json; charset=latin1', 'text/plain', 'application/jsonx'];
+
 type Target = { kind: 'param'; param: Param } | { kind: 'member'; path: string[] } | { kind: 'extra-query' };
 
 for (const backend of backends()) {
@@ -481,6 +486,24 @@ for (const backend of backends()) {
       const missing = operations.filter((op) => !exercised.has(`${op.doc} ${op.operationId}`)).map((op) => op.operationId);
       assert.deepEqual(missing, [], 'every operation was exercised');
       console.log(`operations-fuzz [${backend}]: ${operations.length} operations, ${RUNS} hostile requests each (seed ${SEED}); statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+    });
+
+    it('every operation with a body: each spelling of UTF-8 JSON in Content-Type is taken, anything else is a 415, nothing written', { timeout: 600_000 }, async () => {
+      const operations = [...operationsOf(docs.integrators, 'integrators'), ...operationsOf(docs.operators, 'operators')].filter((op) => op.body);
+      assert.ok(operations.length > 20, `${operations.length} operations with a body`);
+      for (const [index, op] of operations.entries()) {
+        const doc = docs[op.doc];
+        let n = 0;
+        const pick = (k: number) => (n = (n * 31 + index + 7) % 2_147_483_647) % k;
+        for (const contentType of [...JSON_SPELLINGS, ...NOT_JSON]) {
+          const req = build(op, doc, pick);
+          req.headers['content-type'] = contentType;
+          const status = await check(op, req, await rowCounts());
+          const refused = NOT_JSON.includes(contentType);
+          assert.equal(status === 415, refused, `${op.doc} ${op.operationId} with Content-Type: ${contentType} -> ${status}`);
+        }
+      }
+      console.log(`operations-fuzz [${backend}]: ${operations.length} operations with a body, ${JSON_SPELLINGS.length + NOT_JSON.length} Content-Type spellings each`);
     });
   });
 }
