@@ -146,7 +146,7 @@ for (const backend of backends()) {
         },
         { name: 'list-events startingAfter', run: (db) => listEvents(db, M, { ...page, startingAfter: eventCursor }), uses: [eventIndexes] },
         { name: 'list-events deliverySuccess=false', run: (db) => listEvents(db, M, { ...page, deliverySuccess: false }), uses: [eventIndexes, ['webhook_deliveries_unsucceeded_idx']] },
-        { name: 'get-user-details', run: (db) => getUserDetails(db, M, user), uses: [['users_pkey', 'users_integrator_idx'], ['accounts_user_key'], ['documents_owner_idx', 'documents_owner_sha_key']] },
+        { name: 'get-user-details', run: (db) => getUserDetails(db, M, user), uses: [['users_pkey', 'users_integrator_idx'], ['accounts_user_key'], ['documents_owner_idx', 'documents_owner_submission_key']] },
         { name: 'list-accounts', run: (db) => listAccounts(db, M, { limit: 20 }), uses: [['accounts_pkey', 'accounts_integrator_idx']] },
         { name: 'list-accounts verificationStatus', run: (db) => listAccounts(db, M, { limit: 20, verificationStatus: 'under_review' }), uses: [['accounts_pkey', 'accounts_integrator_idx'], ['users_status_idx', 'users_pkey']] },
         {

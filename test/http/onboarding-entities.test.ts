@@ -356,20 +356,61 @@ for (const backend of backends()) {
       });
     });
 
-    it('stores the same document bytes once per entity: the documentId list is unchanged', async () => {
-      const docs = entityDocs();
-      const entity = await createEntity(acme, { entityInfo: companyInfo(), entityDocuments: docs });
-      const ids = entity.entityDocuments.map((d: DocumentView) => d.documentId);
-      assert.equal(ids.length, 4);
-      const res = await acme.client.patch(UPDATE_ENTITY, { accountId: entity.accountId, entityDocuments: [{ ...docs[1]!, description: 'resent' }, docs[2]] });
-      assert.equal(res.status, 200, res.text);
-      assert.deepEqual(res.body.entityDocuments.map((d: DocumentView) => d.documentId), ids);
-      assert.deepEqual(res.body.entityDocuments, entity.entityDocuments, 'the first submission stands');
-      // Even under another document type the same bytes stay the one document they were (silently).
-      const retyped = await acme.client.patch(UPDATE_ENTITY, { accountId: entity.accountId, entityDocuments: [{ ...docs[0]!, documentType: 'other' }] });
-      assert.equal(retyped.status, 200, retyped.text);
-      assert.deepEqual(retyped.body.entityDocuments, entity.entityDocuments);
-      assert.deepEqual((await eventsFor(server.database, entity.entityId)).map((e) => e.type), ['entity.created'], 'nothing changed, so no entity.updated');
+    describe('documents: every submission is recorded under the type it was submitted as (docs/onboarding.md#documents)', () => {
+      const types = (docs: DocumentView[]) => docs.map((d) => d.documentType).sort();
+
+      it('one file as two types in one request (a certificate that is also the trust agreement): both recorded, both groups satisfied', async () => {
+        const entity = await createEntity(acme, { entityInfo: companyInfo() });
+        const certificate = doc('incorporation_cert');
+        const res = await acme.client.patch(UPDATE_ENTITY, { accountId: entity.accountId, entityDocuments: [certificate, { ...certificate, documentType: 'trust_agreement' }] });
+        assert.equal(res.status, 200, res.text);
+        assert.deepEqual(types(res.body.entityDocuments), ['incorporation_cert', 'trust_agreement']);
+        assert.equal(new Set(res.body.entityDocuments.map((d: DocumentView) => d.documentId)).size, 2, 'two documents');
+        assert.deepEqual(sorted(res.body.missingDocuments), ['PROOF_OF_ADDRESS_DOCUMENT', 'SOURCE_OF_FUNDS_DOCUMENT']);
+        const details = await acme.client.get(entityDetails(entity.accountId));
+        assert.deepEqual(details.body.entityDocuments, res.body.entityDocuments, 'stored as answered');
+
+        // At creation too.
+        const created = await createEntity(acme, { entityInfo: companyInfo(), entityDocuments: [certificate, { ...certificate, documentType: 'trust_agreement' }] });
+        assert.deepEqual(types(created.entityDocuments), ['incorporation_cert', 'trust_agreement']);
+        assert.deepEqual(sorted(created.missingDocuments), ['PROOF_OF_ADDRESS_DOCUMENT', 'SOURCE_OF_FUNDS_DOCUMENT']);
+      });
+
+      it('bytes sent before, in a later request under another type: recorded, with entity.updated', async () => {
+        const certificate = doc('incorporation_cert');
+        const entity = await createEntity(acme, { entityInfo: companyInfo(), entityDocuments: [certificate] });
+        assert.ok(entity.missingDocuments?.includes('OWNERSHIP_STRUCTURE_DOCUMENT'));
+        const res = await acme.client.patch(UPDATE_ENTITY, { accountId: entity.accountId, entityDocuments: [{ ...certificate, documentType: 'trust_agreement' }] });
+        assert.equal(res.status, 200, res.text);
+        assert.deepEqual(types(res.body.entityDocuments), ['incorporation_cert', 'trust_agreement']);
+        assert.deepEqual(sorted(res.body.missingDocuments), ['PROOF_OF_ADDRESS_DOCUMENT', 'SOURCE_OF_FUNDS_DOCUMENT']);
+        const mine = (await eventsFor(server.database, entity.entityId)).filter((e) => e.type === 'entity.updated');
+        assert.equal(mine.length, 1);
+        assert.deepEqual((mine[0]!.data as ChangeData<EntityAccountView, 'entityDocuments'>).previousAttributes.entityDocuments, entity.entityDocuments);
+      });
+
+      it('the same submission again (a retry) is the document it was; the same bytes with another description or number are another', async () => {
+        const docs = entityDocs();
+        const entity = await createEntity(acme, { entityInfo: companyInfo(), entityDocuments: docs });
+        const ids = entity.entityDocuments.map((d: DocumentView) => d.documentId);
+        assert.equal(ids.length, 4);
+        const again = await acme.client.patch(UPDATE_ENTITY, { accountId: entity.accountId, entityDocuments: [docs[1], docs[2], docs[1]] });
+        assert.equal(again.status, 200, again.text);
+        assert.deepEqual(again.body.entityDocuments, entity.entityDocuments, 'nothing new');
+        assert.deepEqual((await eventsFor(server.database, entity.entityId)).map((e) => e.type), ['entity.created'], 'nothing changed, so no entity.updated');
+
+        const described = await acme.client.patch(UPDATE_ENTITY, { accountId: entity.accountId, entityDocuments: [{ ...docs[1]!, description: 'resent, certified copy' }, { ...docs[2]!, documentNumber: 'SOF-2' }] });
+        assert.equal(described.status, 200, described.text);
+        assert.equal(described.body.entityDocuments.length, 6);
+        assert.deepEqual(described.body.entityDocuments.slice(0, 4), entity.entityDocuments, 'the earlier ones stand');
+        assert.deepEqual(
+          described.body.entityDocuments.slice(4).map((d: DocumentView) => [d.documentType, d.description, d.documentNumber]),
+          [
+            ['shareholder_registry', 'resent, certified copy', null],
+            ['source_of_funds', null, 'SOF-2'],
+          ],
+        );
+      });
     });
 
     describe('UBO and representative rules', () => {
@@ -534,6 +575,24 @@ for (const backend of backends()) {
         assert.deepEqual((updated[0]!.data as ChangeData<AssociatedPersonView, 'verificationDocuments'>).previousAttributes, { verificationDocuments: [] });
         const entityAfter = await acme.client.get(entityDetails(entity.accountId));
         assert.equal(entityAfter.body.verificationStatus, 'awaiting_associated_person_information', 'the entity waits until its persons are active');
+      });
+
+      it('one file as two types (an ID card scanned both sides in one image) counts as both; the same bytes later under another type are recorded too', async () => {
+        const entity = await createEntity(acme, { entityInfo: companyInfo(), entityDocuments: entityDocs() });
+        const card = doc('national_id_front', 'DEU', { documentNumber: `L${Date.now()}` });
+        const person = await addPerson(acme, entity.accountId, berliner({ email: 'one-scan@example.de' }), { beneficiaryType: ['representative'], title: 'Director' }, [
+          card,
+          { ...card, documentType: 'national_id_back' },
+          doc('proof_of_address', 'DEU'),
+        ]);
+        assert.deepEqual(person.verificationDocuments?.map((d) => d.documentType).sort(), ['national_id_back', 'national_id_front', 'proof_of_address']);
+        assert.equal(person.missingDocuments, undefined, 'IDENTITY_DOCUMENT: front and back');
+
+        const later = await acme.client.patch(UPDATE_PERSON, { beneficiaryId: person.beneficiaryId, verificationDocuments: [{ ...card, documentType: 'other' }, card] });
+        assert.equal(later.status, 200, later.text);
+        assert.deepEqual(later.body.verificationDocuments.map((d: DocumentView) => d.documentType).sort(), ['national_id_back', 'national_id_front', 'other', 'proof_of_address'], 'the retried front is not stored twice');
+        const details = await acme.client.get(personDetails(person.beneficiaryId));
+        assert.deepEqual(details.body.verificationDocuments, later.body.verificationDocuments);
       });
 
       it('an update that changes nothing writes no associated_person.updated event', async () => {

@@ -131,15 +131,38 @@ for (const backend of backends()) {
       assert.deepEqual(noAddress.body.missingDocuments, ['USER_INFO_BIRTH_DATE', 'USER_INFO_RESIDENTIAL_ADDRESS']);
     });
 
-    it('stores the same document bytes once per owner', async () => {
+    it('records every document under the type it was submitted as; the same submission again is the one document (docs/onboarding.md#documents)', async () => {
       const passport = doc('passport', 'DEU');
-      const res = await acme.client.post('/v1/submit/create-individual-account', {
+      const twice = await acme.client.post('/v1/submit/create-individual-account', {
         userInfo: berliner({ email: 'dup@example.de' }),
         serviceTermsSignedAt: signedAt(),
-        verificationDocuments: [passport, { ...passport, description: 'again' }],
+        verificationDocuments: [passport, passport, { ...passport, description: 'again' }],
       });
-      assert.equal(res.status, 201);
-      assert.equal(res.body.verificationDocuments.length, 1);
+      assert.equal(twice.status, 201, twice.text);
+      assert.deepEqual(twice.body.verificationDocuments.map((d: DocumentView) => d.description), [null, 'again'], 'the exact repeat counts once; another description is another document');
+
+      // An ID card scanned both sides in one image, sent as front and back: both recorded, the identity complete.
+      const card = doc('national_id_front', 'DEU');
+      const created = await acme.client.post('/v1/submit/create-individual-account', {
+        userInfo: berliner({ email: 'one-scan@example.de' }),
+        serviceTermsSignedAt: signedAt(),
+        verificationDocuments: [card, { ...card, documentType: 'national_id_back' }],
+      });
+      assert.equal(created.status, 201, created.text);
+      assert.deepEqual(created.body.verificationDocuments.map((d: DocumentView) => d.documentType).sort(), ['national_id_back', 'national_id_front']);
+      assert.deepEqual(created.body.missingDocuments, ['PROOF_OF_ADDRESS_DOCUMENT'], 'IDENTITY_DOCUMENT is not missing');
+
+      // Later, the same bytes under another type (update-user): recorded, with user.updated; a retry of it is not.
+      const userId = created.body.userId;
+      const later = await acme.client.patch('/v1/submit/update-user', { userId, verificationDocuments: [{ ...card, documentType: 'proof_of_address' }] });
+      assert.equal(later.status, 200, later.text);
+      assert.deepEqual(later.body.verificationDocuments.map((d: DocumentView) => d.documentType).sort(), ['national_id_back', 'national_id_front', 'proof_of_address']);
+      assert.equal(later.body.missingDocuments, undefined);
+      server.clock.advance(1000); // a new signature: the same signed request twice is refused before it is read
+      const retry = await acme.client.patch('/v1/submit/update-user', { userId, verificationDocuments: [{ ...card, documentType: 'proof_of_address' }] });
+      assert.equal(retry.status, 200, retry.text);
+      assert.deepEqual(retry.body.verificationDocuments, later.body.verificationDocuments);
+      assert.equal((await eventsFor(server.database, userId)).filter((e) => e.type === 'user.updated').length, 1, 'the retry changed nothing');
     });
 
     it('stores authenticators and reports the passkey; a credential id is registered once', async () => {

@@ -8,15 +8,13 @@ export type DocumentOwnerType = DocumentRow['ownerType'];
 export type DocumentMeta = Omit<DocumentRow, 'contentSealed'>;
 
 /**
- * Inserts unless the owner already has these exact bytes (then the existing document stands); the inserted row's
- * metadata, undefined when it stood.
+ * Inserts unless the owner already has this submission (documents_owner_submission_key: the same bytes, type,
+ * country, number and description; then the existing document stands); the inserted row's metadata, undefined when
+ * it stood.
  */
 export async function insertDocument(db: Executor, row: typeof documents.$inferInsert): Promise<DocumentMeta | undefined> {
-  const [inserted] = await db
-    .insert(documents)
-    .values(row)
-    .onConflictDoNothing({ target: [documents.ownerType, documents.ownerId, documents.sha256] })
-    .returning(documentMetaColumns);
+  // No conflict target: the key has expressions (schema/documents.ts), and the id is new, so it is the only conflict.
+  const [inserted] = await db.insert(documents).values(row).onConflictDoNothing().returning(documentMetaColumns);
   return inserted;
 }
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytea } from './bytea.js';
 import { createdAt } from './columns.js';
@@ -5,7 +6,9 @@ import { integrators } from './integrators.js';
 
 /**
  * Verification documents of users, entities and associated persons. The bytes are sealed with AES-256-GCM
- * (`content_sealed`); the same bytes submitted twice for one owner are one document (unique sha256 per owner).
+ * (`content_sealed`). One row per document as submitted: the same bytes under another type (a certificate that is
+ * also the trust agreement), number, country or description are another row; the same submission again (a retry)
+ * is the row it was (docs/onboarding.md#documents).
  */
 export const documents = pgTable(
   'documents',
@@ -30,7 +33,17 @@ export const documents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('documents_owner_sha_key').on(t.ownerType, t.ownerId, t.sha256),
+    // A description may be 1,000 characters, past what a btree entry holds: compared by its md5 (a collision would only
+    // merge two submissions of the same bytes, type, number and country for one owner).
+    uniqueIndex('documents_owner_submission_key').on(
+      t.ownerType,
+      t.ownerId,
+      t.sha256,
+      t.documentType,
+      t.issuingCountry,
+      sql`coalesce(${t.documentNumber}, '')`,
+      sql`md5(coalesce(${t.description}, ''))`,
+    ),
     index('documents_owner_idx').on(t.ownerType, t.ownerId, t.id),
     index('documents_integrator_sha_idx').on(t.integratorId, t.sha256),
   ],

@@ -19,8 +19,17 @@ export interface PreparedDocument {
 }
 
 /**
+ * What makes a submitted document the one it is, for an owner (the unique key of migration 0030): its bytes, type,
+ * country, number and description. The same again is a retry; the same bytes with any of the rest different (a
+ * certificate that is also the trust agreement) are another document.
+ */
+function submissionKey(doc: Pick<PreparedDocument, 'sha256' | 'documentType' | 'issuingCountry' | 'documentNumber' | 'description'>): string {
+  return JSON.stringify([doc.sha256, doc.documentType, doc.issuingCountry, doc.documentNumber ?? '', doc.description ?? '']);
+}
+
+/**
  * Parses and checks submitted documents without writing anything, so a request with one bad document writes
- * nothing at all. The same bytes twice in one request count once.
+ * nothing at all. The same submission twice in one request counts once (submissionKey).
  */
 export function prepareDocuments(submitted: readonly SubmittedDocument[] | null | undefined, pointer: string): { prepared: PreparedDocument[]; errors: FieldError[] } {
   const prepared: PreparedDocument[] = [];
@@ -34,10 +43,7 @@ export function prepareDocuments(submitted: readonly SubmittedDocument[] | null 
       errors.push(...parsed.errors);
       return;
     }
-    const sha256 = createHash('sha256').update(parsed.bytes).digest('hex');
-    if (seen.has(sha256)) return;
-    seen.add(sha256);
-    prepared.push({
+    const document: PreparedDocument = {
       // The request schemas require documentType for every owner kind.
       documentType: doc.documentType ?? 'other',
       issuingCountry: doc.issuingCountry,
@@ -45,14 +51,19 @@ export function prepareDocuments(submitted: readonly SubmittedDocument[] | null 
       description: doc.description ?? null,
       mediaType: parsed.mediaType,
       bytes: parsed.bytes,
-      sha256,
-    });
+      sha256: createHash('sha256').update(parsed.bytes).digest('hex'),
+    };
+    const key = submissionKey(document);
+    if (seen.has(key)) return;
+    seen.add(key);
+    prepared.push(document);
   });
   return { prepared, errors };
 }
 
 /**
- * Seals and stores prepared documents for an owner; bytes the owner already has are not stored again. Answers the
+ * Seals and stores prepared documents for an owner, each under the type it was submitted as; a submission the owner
+ * already has (the same bytes, type, country, number and description: a retry) is not stored again. Answers the
  * metadata of those stored now (for a new owner: all its documents).
  */
 export async function storeDocuments(
@@ -63,7 +74,11 @@ export async function storeDocuments(
   now: Date,
 ): Promise<DocumentMeta[]> {
   const stored: DocumentMeta[] = [];
+  // The same bytes under two types are sealed once: the context is the owner's, not the row's.
+  const sealed = new Map<string, Buffer>();
   for (const doc of prepared) {
+    const contentSealed = sealed.get(doc.sha256) ?? secrets.sealBytes(doc.bytes, sealContexts.document(owner.type, owner.id));
+    sealed.set(doc.sha256, contentSealed);
     const id = newId();
     const inserted = await insertDocument(tx, {
       id,
@@ -78,7 +93,7 @@ export async function storeDocuments(
       sizeBytes: doc.bytes.length,
       sha256: doc.sha256,
       // Bound to the owner: sealed bytes copied to another owner's row do not open.
-      contentSealed: secrets.sealBytes(doc.bytes, sealContexts.document(owner.type, owner.id)),
+      contentSealed,
       createdAt: now,
     });
     if (inserted) stored.push(inserted);
