@@ -51,7 +51,7 @@ function redactSql(sql: string): string {
  * identifiers in PostgreSQL's messages go too, they are in `table`, `column` and `constraint`).
  */
 export function redactMessage(message: string): string {
-  let text = message;
+  let text = scrubBearerTokens(message);
   let params = '';
   const paramsAt = text.indexOf('\nparams: ');
   if (paramsAt >= 0) {
@@ -137,8 +137,32 @@ export function safeErrorMessage(err: unknown): string {
   return parts.join(': ');
 }
 
-/** An error logged without a message of its own would get its raw message as `msg` (pino): give it the redacted one. */
-function logMethod(this: unknown, args: unknown[], method: (...args: unknown[]) => void): void {
+/**
+ * A bearer token in the shape the service issues (an invitation's `inv_` + 43 base64url characters, also
+ * percent-encoded), wherever a string of a log call quotes it: the last fence behind the routes' own redaction
+ * (src/http/secret-urls.ts), for lines that quote a raw URL themselves (Fastify's "Reply was already sent … in the
+ * "<url>" route" warning, a library's message).
+ */
+const BEARER_TOKEN = /inv_(?:[A-Za-z0-9_-]|%[0-9A-Fa-f]{2}){16,}/g;
+
+export const scrubBearerTokens = (text: string): string => (text.includes('inv_') ? text.replace(BEARER_TOKEN, `inv_${REDACTED}`) : text);
+
+/** The strings of a log call (the message, its format arguments, an object's top-level strings) without tokens. */
+function scrubArgs(args: unknown[]): unknown[] {
+  return args.map((arg) => {
+    if (typeof arg === 'string') return scrubBearerTokens(arg);
+    if (!isRecord(arg) || arg instanceof Error) return arg;
+    const quoted = Object.entries(arg).some(([, v]) => typeof v === 'string' && v.includes('inv_'));
+    return quoted ? Object.fromEntries(Object.entries(arg).map(([k, v]) => [k, typeof v === 'string' ? scrubBearerTokens(v) : v])) : arg;
+  });
+}
+
+/**
+ * Every log call: tokens scrubbed (scrubArgs); an error logged without a message of its own would get its raw message
+ * as `msg` (pino): give it the redacted one.
+ */
+function logMethod(this: unknown, rawArgs: unknown[], method: (...args: unknown[]) => void): void {
+  const args = scrubArgs(rawArgs);
   if (args.length === 1) {
     const [first] = args;
     if (first instanceof Error) return method.apply(this, [first, safeErrorMessage(first)]);
