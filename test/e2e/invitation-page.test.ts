@@ -87,7 +87,7 @@ describe('hosted invitation page in Chromium', { skip: skipBrowser ? `${CHROMIUM
         // The used link now says so, with its status; an unknown one too.
         const used = await page.goto(link);
         assert.equal(used?.status(), 409);
-        assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'This invitation was already used or revoked');
+        assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'This invitation was already used, or is no longer valid');
         const unknown = await page.goto(`${server.url.replace('127.0.0.1', 'localhost')}/invitations/inv_${'x'.repeat(43)}`);
         assert.equal(unknown?.status(), 404);
         assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'This invitation link is not valid');

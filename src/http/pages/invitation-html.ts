@@ -62,7 +62,7 @@ export function invitationPage(view: InvitationPageView): string {
 
 const MESSAGES: Record<number, [string, string]> = {
   404: ['This invitation link is not valid', 'Check that you opened the whole link from the email, or ask for a new invitation.'],
-  409: ['This invitation was already used or revoked', 'Each link works once. If you still need access, ask for a new invitation.'],
+  409: ['This invitation was already used, or is no longer valid', 'Each link works once, and only while whoever invited you may still invite you. If you still need access, ask an owner of the account for a new invitation.'],
   410: ['This invitation expired', 'Invitations are valid for 7 days. Ask whoever invited you to send a new one.'],
   429: ['Too many attempts', 'Too many invalid links were opened from your address. Wait a minute and try again.'],
 };
