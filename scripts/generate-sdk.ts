@@ -2,6 +2,7 @@
 // TypeBox schemas that validate requests): src/generated/openapi.ts (types, by openapi-typescript) and
 // src/generated/operations.ts (each operation's method, path and pagination cursor).
 // test/sdk/generated.test.ts fails when the committed files differ from what this produces.
+import { TokenRegistry } from '../src/domain/tokens/token-registry.js';
 import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +42,7 @@ export async function openApiDocument(): Promise<OpenApiDoc> {
     secrets: new SecretBox(Buffer.alloc(32)),
     policy: policyFromConfig(config),
     chains: new ChainRegistry(new Map()),
+    tokens: new TokenRegistry([]),
   });
   try {
     await app.ready();

@@ -6,6 +6,7 @@ import { loadOrCreateSandboxKey } from './crypto/encryption-key.js';
 import { checkEncryptionKey, EncryptionKeyMismatchError } from './crypto/key-check.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
+import { loadTokenRegistry, TokenRegistryError, type TokenRegistry } from './domain/tokens/token-registry.js';
 import { openDatabase, type Database } from './db/database.js';
 import type { Policy } from './domain/context.js';
 import { buildApp } from './http/app.js';
@@ -32,6 +33,8 @@ export interface System {
   clock: Clock;
   policy: Policy;
   chains: ChainRegistry;
+  /** TOKENS, confirmed on their chains at start-up (docs/tokens.md). */
+  tokens: TokenRegistry;
   /** Fired after a transaction was broadcast, to wake the transaction watcher. */
   transactionBroadcast: Signal;
   /** Fired after mail was queued (invitations), to wake the mail sender. */
@@ -59,6 +62,9 @@ export interface SystemOverrides {
  * otherwise), and builds the rest; the caller owns the result and calls close() last.
  */
 export async function openSystem(config: Config, overrides: SystemOverrides = {}): Promise<System> {
+  const chains = new ChainRegistry(config.chainRpcUrls, overrides.chainTimeoutMs);
+  // The listed tokens are confirmed on their chains first: a wrong TOKENS entry stops the start before anything is written.
+  const tokens = await loadTokenRegistry(config.tokens, chains);
   const secrets = overrides.secrets ?? new SecretBox(config.encryptionKey ?? loadOrCreateSandboxKey(config.dataDir));
   const database =
     overrides.database ??
@@ -87,7 +93,8 @@ export async function openSystem(config: Config, overrides: SystemOverrides = {}
     secrets,
     clock,
     policy: policyFromConfig(config),
-    chains: new ChainRegistry(config.chainRpcUrls, overrides.chainTimeoutMs),
+    chains,
+    tokens,
     transactionBroadcast: new Signal(),
     mailQueued: new Signal(),
     mailer,
@@ -114,9 +121,9 @@ export async function startApiProcess(
   system: System,
   options: { logger?: FastifyServerOptions['logger']; background?: BackgroundOptions; port?: BoundPort } = {},
 ): Promise<ApiProcess> {
-  const { config, database, clock, secrets, policy, chains, transactionBroadcast, mailQueued, mailer, metrics } = system;
+  const { config, database, clock, secrets, policy, chains, tokens, transactionBroadcast, mailQueued, mailer, metrics } = system;
   const app = await buildApp(
-    { config, database, clock, secrets, policy, chains, transactionBroadcast, mailQueued, metrics, ...(mailer ? { mailer } : {}) },
+    { config, database, clock, secrets, policy, chains, tokens, transactionBroadcast, mailQueued, metrics, ...(mailer ? { mailer } : {}) },
     { ...(options.logger === undefined ? {} : { logger: options.logger }), ...(options.port ? { port: options.port } : {}) },
   );
   const background = await startBackgroundWork({ config, database, clock, secrets, chains, transactionBroadcast, mailQueued, metrics, log: app.log, ...(mailer ? { mailer } : {}) }, options.background);
@@ -179,7 +186,8 @@ export async function bindPortOrExit(variable: string, port: number, host: strin
 
 /**
  * For process entry points: the opened system, or one line on stderr and the exit code that says why not: 75 when
- * another process holds the embedded database (try again later), 78 when ENCRYPTION_KEY is not the database's,
+ * another process holds the embedded database (try again later), 78 when ENCRYPTION_KEY is not the database's or a
+ * TOKENS entry is not what its chain says,
  * 69 when the database cannot be reached.
  */
 export async function openSystemOrExit(config: Config): Promise<System> {
@@ -189,6 +197,10 @@ export async function openSystemOrExit(config: Config): Promise<System> {
     if (err instanceof DataDirInUseError) {
       process.stderr.write(`startup error: ${err.message}\n`);
       process.exit(75); // EX_TEMPFAIL
+    }
+    if (err instanceof TokenRegistryError) {
+      process.stderr.write(err.problems.map((problem) => `configuration error: ${problem}\n`).join(''));
+      process.exit(78); // EX_CONFIG
     }
     if (err instanceof EncryptionKeyMismatchError) {
       process.stderr.write(`configuration error: ${err.message}\n`);

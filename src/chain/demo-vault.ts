@@ -45,9 +45,19 @@ export async function deployDemoVault(input: { rpcUrl: string; chainId: number; 
     if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`deploying the ${what} failed (${hash}, ${receipt.status})`);
     return receipt.contractAddress;
   };
-  const tokenAddress = await deployed('demo token', await walletClient.deployContract({ abi: token.abi, bytecode: token.bytecode, args: [] }));
+  const tokenAddress = await deployed('demo token', await walletClient.deployContract({ abi: token.abi, bytecode: token.bytecode, args: ['Demo USD', 'dUSD'] }));
   const vaultAddress = await deployed('demo vault', await walletClient.deployContract({ abi: vault.abi, bytecode: vault.bytecode, args: [tokenAddress, 'Demo USD Vault', 'dvUSD'] }));
   return { token: tokenAddress, vault: vaultAddress };
+}
+
+/** Deploys the demo ERC-20 as a stablecoin of the sandbox (6 decimals, open mint): "Demo USD Coin", `symbol`. */
+export async function deployDemoStablecoin(input: { rpcUrl: string; chainId: number; deployerKey: Hex; symbol?: string }): Promise<Address> {
+  const { publicClient, walletClient } = clients(input.rpcUrl, input.chainId, input.deployerKey);
+  const token = artifact('DemoToken');
+  const hash = await walletClient.deployContract({ abi: token.abi, bytecode: token.bytecode, args: ['Demo USD Coin', input.symbol ?? 'USDC'] });
+  const receipt = await publicClient.waitForTransactionReceipt({ hash });
+  if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`deploying the demo stablecoin failed (${hash}, ${receipt.status})`);
+  return receipt.contractAddress;
 }
 
 /**

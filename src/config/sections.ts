@@ -2,6 +2,7 @@ import { originPatternProblem, rpIdProblem, type RelyingPartyPolicy } from '../c
 import { DEPOSIT_CURRENCIES, parseBankDetails, parseRates, parseTreasuryKey, SANDBOX_BANKS, type DepositConfig } from '../domain/deposits/deposit-config.js';
 import { PAYOUT_RAILS, parseRails, type WithdrawalConfig } from '../domain/withdrawals/withdrawal-config.js';
 import { parseVaults, type VaultConfig } from '../domain/vaults/vault-config.js';
+import { parseTokens, type TokenEntry } from '../domain/tokens/token-config.js';
 import { isIP } from 'node:net';
 import { commaList, ConfigError, flag, integer, parsed, Problems } from './env.js';
 import type { AppEnv, Config, OtpConfig, WebhookConfig } from './types.js';
@@ -193,6 +194,18 @@ export function vaultConfig(env: NodeJS.ProcessEnv, chainIds: ReadonlySet<number
     preparationTtlMs: problems.read(() => integer(env, 'VAULT_PREPARATION_SECONDS', 900, 30, 86_400), 0) * 1000,
     depositGasLimit: BigInt(problems.read(() => integer(env, 'VAULT_DEPOSIT_GAS', 300_000, 50_000, 30_000_000), 0)),
   });
+}
+
+/**
+ * TOKENS (docs/tokens.md): the listed ERC-20s. `chainIds` undefined: CHAIN_RPC_URLS was wrong, so TOKENS (which names
+ * its chains) is not checked. What only the chain can tell (an ERC-20 there, its symbol) is checked at start-up
+ * (src/domain/tokens/token-registry.ts).
+ */
+export function tokenConfig(env: NodeJS.ProcessEnv, chainIds: ReadonlySet<number> | undefined): TokenEntry[] {
+  if (chainIds === undefined) return [];
+  const { tokens, problems } = parseTokens(env.TOKENS, chainIds);
+  if (problems.length > 0) throw new ConfigError(problems.map((p) => `TOKENS: ${p}`));
+  return tokens;
 }
 
 /** The address ranges proxy-addr names, besides addresses and CIDR ranges. */

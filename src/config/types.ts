@@ -2,6 +2,7 @@ import type { RelyingPartyPolicy } from '../crypto/webauthn/relying-party.js';
 import type { DepositConfig } from '../domain/deposits/deposit-config.js';
 import type { ProductConfig } from '../domain/products/catalogue.js';
 import type { VaultConfig } from '../domain/vaults/vault-config.js';
+import type { TokenEntry } from '../domain/tokens/token-config.js';
 import type { WithdrawalConfig } from '../domain/withdrawals/withdrawal-config.js';
 
 // What loadConfig returns (load.ts reads and checks the environment into it).
@@ -76,6 +77,8 @@ export interface Config {
   products: ProductConfig;
   /** VAULTS and the VAULT_* settings: the yield vaults offered (docs/products.md#vaults). */
   vaults: VaultConfig;
+  /** TOKENS: the ERC-20s money moves in besides each chain's native coin (docs/tokens.md). */
+  tokens: TokenEntry[];
 }
 
 export interface OtpConfig {

@@ -29,6 +29,7 @@ import { bankAccountRoutes } from './routes/bank-accounts/bank-accounts.js';
 import { memberRoutes } from './routes/members/members.js';
 import { productRoutes } from './routes/products/products.js';
 import { vaultRoutes } from './routes/products/vaults.js';
+import { tokenRoutes } from './routes/tokens/tokens.js';
 import { invitationRoutes } from './routes/members/invitations.js';
 import { registerInvitationPages } from './pages/invitation-routes.js';
 import { registerGuides } from './pages/guides.js';
@@ -131,6 +132,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     memberRoutes(api, deps);
     productRoutes(api, deps);
     vaultRoutes(api, deps);
+    tokenRoutes(api, deps);
     invitationRoutes(api, deps);
     transactionApprovalRoutes(api, deps);
     verificationRoutes(api, deps);

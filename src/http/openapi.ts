@@ -86,6 +86,7 @@ export async function registerOpenApi(app: FastifyInstance, appEnv: AppEnv): Pro
         { name: 'Customer management', description: 'End users, individual and entity accounts, associated persons, documents and verification (docs/onboarding.md, docs/verification.md)' },
         { name: 'Account management', description: 'Entity wallets, members and roles, invitations, approval policies and quorum decisions (docs/members.md)' },
         { name: 'Products', description: 'The product catalogue, each account’s products, and yield vaults (docs/products.md)' },
+        { name: 'Tokens', description: 'The listed ERC-20 tokens (stablecoins) and what an account’s wallet holds (docs/tokens.md)' },
         { name: 'Transactions', description: 'Transfers approved by passkey or one-time code, fiat deposits and withdrawals, bank accounts (docs/transactions.md)' },
         { name: 'OTP authentication', description: 'One-time codes by email that approve transactions and member actions (docs/otp.md)' },
         { name: 'Events', description: 'Every state change as an event, listed with filters and a long poll (docs/events.md)' },

@@ -1,3 +1,4 @@
+import type { TokenRegistry } from '../domain/tokens/token-registry.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { ChainRegistry } from '../chain/chain-client.js';
@@ -24,6 +25,8 @@ export interface Deps {
   policy: Policy;
   /** The configured chains (CHAIN_RPC_URLS). */
   chains: ChainRegistry;
+  /** The listed ERC-20s (TOKENS), confirmed on their chains at start-up. */
+  tokens: TokenRegistry;
   /** Fired after a transaction was broadcast, to wake the transaction watcher. */
   transactionBroadcast?: Signal;
   /** Fired after mail was queued (invitations), to wake the mail sender. */

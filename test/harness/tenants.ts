@@ -48,11 +48,14 @@ export async function startTenantsOnChain<const Names extends readonly string[]>
   chainId: number,
   names: Names,
   env: Record<string, string> = {},
+  /** Runs on the chain before the server starts (contracts its configuration names); returns more environment. */
+  prepare?: (chain: Anvil) => Promise<Record<string, string>>,
 ): Promise<ChainTenantServer<Names>> {
   const chain = await startAnvil(chainId);
   let started: TenantServer<Names>;
   try {
-    started = await startTenants(backend, names, { ...env, CHAIN_RPC_URLS: `${chainId}=${chain.url}` });
+    const more = prepare ? await prepare(chain) : {};
+    started = await startTenants(backend, names, { ...env, ...more, CHAIN_RPC_URLS: `${chainId}=${chain.url}` });
   } catch (err) {
     await chain.stop();
     throw err;

@@ -11,7 +11,7 @@ import { requireProductEnabled } from '../products/account-products.js';
 import type { ProductConfig } from '../products/catalogue.js';
 import { recordTransactionChange, signingKeyCause } from '../transactions/record-change.js';
 import type { StoredVaultCall, TransactionView, VaultCall } from '../transactions/transaction-view.js';
-import { toBaseUnits } from './amounts.js';
+import { toBaseUnits } from '../tokens/amounts.js';
 import { findVaultRef } from './vault-registry.js';
 import { chainReadProblem, readVault, type ReadVault, type VaultDeps } from './vault-view.js';
 

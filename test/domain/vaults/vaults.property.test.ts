@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseUnits } from 'viem';
 import { annualisedYield, startsWindow } from '../../../src/domain/vaults/apy.js';
-import { toBaseUnits } from '../../../src/domain/vaults/amounts.js';
+import { toBaseUnits } from '../../../src/domain/tokens/amounts.js';
 import { parseVaults, vaultIdOf } from '../../../src/domain/vaults/vault-config.js';
 import { ApiError } from '../../../src/domain/errors.js';
 

@@ -828,6 +828,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/query/list-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ERC-20 tokens money moves in here (TOKENS), on every chain or on one
+         * @description The ERC-20 tokens money moves in here (TOKENS), on every chain or on one
+         */
+        get: operations["listTokens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/submit/create-invitation": {
         parameters: {
             query?: never;
@@ -2364,6 +2384,27 @@ export type components = {
              * @description When the account’s choice last changed; null while the default applies
              */
             updatedAt: string | null;
+        };
+        /**
+         * ListedToken
+         * @description A listed ERC-20: money moves in it besides the chain’s native coin
+         */
+        ListedToken: {
+            /** @description The chain the token lives on (CHAIN_RPC_URLS) */
+            chainId: number;
+            /**
+             * @description The symbol requests name it by (`asset`), as TOKENS lists it
+             * @example USDC
+             */
+            symbol: string;
+            /** @description The token contract, checksummed */
+            address: string;
+            /** @description decimals() of the contract: a unit is 10^decimals base units */
+            decimals: number;
+        };
+        /** TokenList */
+        TokenList: {
+            data: components["schemas"]["ListedToken"][];
         };
         /**
          * Invitation
@@ -9230,6 +9271,86 @@ export interface operations {
             };
             /** @description An upstream refused or could not be reached: the chain node (transactions) or the mail server (otp/init) */
             502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable: a dependency is down or not configured, the database could not be reached (database_unavailable), or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTokens: {
+        parameters: {
+            query?: {
+                /** @description Only this chain’s tokens (a chain without listed tokens: an empty list) */
+                chain_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenList"];
+                };
+            };
+            /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (no internals are disclosed) */
+            500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -42,6 +42,7 @@ export const OPERATIONS = {
   listInvitations: { method: 'GET', path: '/v1/query/list-invitations', cursor: null },
   listMembers: { method: 'GET', path: '/v1/query/list-members', cursor: null },
   listProducts: { method: 'GET', path: '/v1/query/list-products', cursor: null },
+  listTokens: { method: 'GET', path: '/v1/query/list-tokens', cursor: null },
   listTransactions: { method: 'GET', path: '/v1/query/list-transactions', cursor: 'transactionId' },
   listVaultPositions: { method: 'GET', path: '/v1/query/list-vault-positions', cursor: null },
   listVaults: { method: 'GET', path: '/v1/query/list-vaults', cursor: null },

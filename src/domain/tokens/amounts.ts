@@ -1,4 +1,4 @@
-import { parseUnits } from 'viem';
+import { formatUnits, parseUnits } from 'viem';
 import { invalidFields } from '../errors.js';
 
 /**
@@ -16,4 +16,14 @@ export function toBaseUnits(amount: string, decimals: number, pointer: string): 
   if (units === 0n) throw invalidFields([{ pointer, code: 'invalid_value', detail: 'must be greater than 0', in: 'body' }]);
   if (units >= 2n ** 256n) throw invalidFields([{ pointer, code: 'out_of_range', detail: 'is too large', in: 'body' }]);
   return units;
+}
+
+/** An amount as the API shows it (docs/tokens.md): in the asset's units, and the same in base units. */
+export interface TokenAmount {
+  amount: string;
+  amountRaw: string;
+}
+
+export function tokenAmount(raw: bigint, decimals: number): TokenAmount {
+  return { amount: formatUnits(raw, decimals), amountRaw: raw.toString() };
 }

@@ -1,0 +1,20 @@
+import { Type } from 'typebox';
+
+/** A listed ERC-20 (docs/tokens.md). */
+export const TokenSchema = Type.Object(
+  {
+    chainId: Type.Integer({ description: 'The chain the token lives on (CHAIN_RPC_URLS)' }),
+    symbol: Type.String({ description: 'The symbol requests name it by (`asset`), as TOKENS lists it', examples: ['USDC'] }),
+    address: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: 'The token contract, checksummed' }),
+    decimals: Type.Integer({ minimum: 0, maximum: 36, description: 'decimals() of the contract: a unit is 10^decimals base units' }),
+  },
+  { additionalProperties: false, title: 'ListedToken', description: 'A listed ERC-20: money moves in it besides the chain’s native coin' },
+);
+
+export const TokenListSchema = Type.Object({ data: Type.Array(TokenSchema) }, { additionalProperties: false, title: 'TokenList' });
+
+/** An amount of a token or coin: in its units (a decimal string, never a float) and the same in base units. */
+export const TokenAmountFields = {
+  amount: Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'In the asset’s units, a decimal string (never a float)', examples: ['12.5'] }),
+  amountRaw: Type.String({ pattern: '^[0-9]+$', description: 'The same amount in base units (10^-decimals of a unit), an integer string', examples: ['12500000'] }),
+};

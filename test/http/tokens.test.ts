@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { getAddress } from 'viem';
+import { ChainRegistry } from '../../src/chain/chain-client.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { loadTokenRegistry, TokenRegistryError } from '../../src/domain/tokens/token-registry.js';
+import { startAnvil, type Anvil } from '../harness/anvil.js';
+import { backends } from '../harness/backends.js';
+import { deployVault } from '../harness/vaults.js';
+import type { SeededIntegrator, TestServer } from '../harness/server.js';
+import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
+
+// The token registry (docs/tokens.md): TOKENS read at start, each entry confirmed on its chain (an ERC-20 there, the
+// symbol configured), every mistake reported at once; list-tokens shows what was confirmed.
+
+const ADDRESS = '0x' + '11'.repeat(20);
+
+describe('TOKENS in the configuration', () => {
+  it('every malformed, duplicate or chainless entry is named in one error', () => {
+    const env = {
+      CHAIN_RPC_URLS: '8453=http://127.0.0.1:1',
+      TOKENS: `8453:USDC:${ADDRESS},8453:usdc:0x${'22'.repeat(20)},1:EURC:${ADDRESS},8453:EURC:nope,8453:EURC:${ADDRESS}`,
+    };
+    assert.throws(
+      () => loadConfig(env),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        const tokens = err.problems.filter((p) => p.startsWith('TOKENS'));
+        assert.equal(tokens.length, 4, err.message);
+        assert.match(err.message, /USDC is listed twice on chain 8453|usdc is listed twice on chain 8453/);
+        assert.match(err.message, /chain 1 is not in CHAIN_RPC_URLS/);
+        assert.match(err.message, /"8453:EURC:nope" is not chainId:SYMBOL:0x<40 hex digits>/);
+        assert.match(err.message, /is listed twice on chain 8453/);
+        return true;
+      },
+    );
+  });
+
+  it('absent or empty: no tokens', () => {
+    assert.deepEqual(loadConfig({}).tokens, []);
+    assert.deepEqual(loadConfig({ TOKENS: ' ' }).tokens, []);
+  });
+});
+
+describe('TOKENS confirmed on the chain at start-up', () => {
+  let chain: Anvil;
+  before(async () => {
+    chain = await startAnvil(31337);
+  });
+  after(() => chain?.stop());
+
+  it('an address without code, a wrong symbol and an unreachable chain: all named together', async () => {
+    const { token, vault } = await deployVault(chain);
+    const registry = new ChainRegistry(new Map([[31337, chain.url], [8453, 'http://127.0.0.1:1']]), 2_000);
+    const entries = [
+      { chainId: 31337, symbol: 'dUSD', address: token.toLowerCase() },
+      { chainId: 31337, symbol: 'USDC', address: ADDRESS },
+      { chainId: 31337, symbol: 'EURC', address: token.toLowerCase() },
+      { chainId: 8453, symbol: 'USDC', address: ADDRESS },
+    ];
+    await assert.rejects(loadTokenRegistry(entries, registry), (err: unknown) => {
+      assert.ok(err instanceof TokenRegistryError);
+      assert.equal(err.problems.length, 3, err.message);
+      assert.match(err.problems[0]!, /31337:USDC:0x1111.*is not an ERC-20/);
+      assert.match(err.problems[1]!, /31337:EURC:.*the contract's symbol is "dUSD", not EURC/);
+      assert.match(err.problems[2]!, /8453:USDC:.*its chain did not answer/);
+      return true;
+    });
+    const ok = await loadTokenRegistry([{ chainId: 31337, symbol: 'DUSD', address: token.toLowerCase() }, { chainId: 31337, symbol: 'dvUSD', address: vault.toLowerCase() }], registry);
+    assert.deepEqual(ok.list(), [
+      { chainId: 31337, symbol: 'DUSD', address: getAddress(token), decimals: 6 },
+      { chainId: 31337, symbol: 'dvUSD', address: getAddress(vault), decimals: 6 },
+    ]);
+    assert.equal(ok.symbol(31337, 'dusd')?.address, getAddress(token));
+    assert.equal(ok.address(31337, token.toUpperCase().replace('0X', '0x'))?.symbol, 'DUSD');
+  });
+});
+
+for (const backend of backends()) {
+  describe(`list-tokens [${backend}]`, () => {
+    let server: TestServer;
+    let acme: SeededIntegrator;
+    let token: TestToken;
+
+    before(async () => {
+      ({ server, tenants: [acme], token } = await startTenantsWithToken(backend, 8453, ['Acme']));
+    });
+    after(() => server?.close());
+
+    it('lists the confirmed tokens, on every chain or one; another chain has none', async () => {
+      const all = await acme.client.get('/v1/query/list-tokens');
+      assert.equal(all.status, 200, all.text);
+      assert.deepEqual(all.body, { data: [{ chainId: 8453, symbol: 'USDC', address: getAddress(token.address), decimals: 6 }] });
+      assert.deepEqual((await acme.client.get('/v1/query/list-tokens?chain_id=8453')).body, all.body);
+      assert.deepEqual((await acme.client.get('/v1/query/list-tokens?chain_id=1')).body, { data: [] });
+      const bad = await acme.client.get('/v1/query/list-tokens?chain_id=base');
+      assert.deepEqual([bad.status, bad.body.errors?.[0]?.pointer], [400, '/chain_id'], bad.text);
+    });
+  });
+}
