@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { backends } from '../harness/backends.js';
 import { CHROMIUM, chromiumMissing } from '../harness/chromium.js';
 import { ETH, recipient, settled, signedBody, unsignedTransfer } from '../harness/customers.js';
-import { californian, signedAt } from '../harness/fixtures.js';
+import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { asMember, memberAction, post, seatUser, teamAccount } from '../harness/members.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenants } from '../harness/tenants.js';
@@ -35,8 +35,11 @@ describe('quorum of passkey approvals in Chromium', { skip: skipBrowser ? `${CHR
         const approvers = [];
         for (const name of ['Ana', 'Ben']) {
           const { authenticator, credentialId } = await registerPasskey(page, `${name}'s passkey`);
-          const created = await post(server, acme, '/v1/submit/create-user', { userInfo: californian({ firstName: name, email: `${name}.${randomUUID()}@example.com` }), serviceTermsSignedAt: signedAt(), partnerSignedAgreementId: 'agreement-1', authenticators: [authenticator] });
+          const created = await post(server, acme, '/v1/submit/create-user', { userInfo: californian({ firstName: name, email: `${name}.${randomUUID()}@example.com` }), serviceTermsSignedAt: signedAt(), partnerSignedAgreementId: 'agreement-1', verificationDocuments: personDocs(), authenticators: [authenticator] });
           assert.equal(created.status, 201, created.text);
+          // A member's approval counts once their user is verified (docs/members.md#verified-members).
+          const verified = await post(server, acme, '/v1/sandbox/simulate-verification', { accountId: created.body.accountId, outcome: 'approve' });
+          assert.equal(verified.body.verificationStatus, 'active', verified.text);
           await seatUser(server, acme, team, created.body.userId, 'approver');
           approvers.push({ userId: created.body.userId as string, credentialId });
         }
