@@ -82,6 +82,11 @@ export const transactions = pgTable(
     /** Vault calls: which vault, which call (approve, deposit, withdraw, redeem), the amounts and the unsigned transaction. */
     vault: jsonb('vault'),
     /**
+     * Transfers whose call is a listed token's ERC-20 transfer: the transfer as decoded at submission (symbol, token,
+     * recipient, amounts), kept so the view stays what was approved if TOKENS changes (docs/tokens.md#transfers).
+     */
+    tokenTransfer: jsonb('token_transfer'),
+    /**
      * Transactions this service prepared for the end user's approval (withdrawals, vault calls): approved after
      * this, they fail as quote_expired.
      */
