@@ -1,15 +1,18 @@
 // `npm run chain`: a local EVM node for the sandbox, in the foreground: anvil (from the optional dependency the tests
-// use) on 127.0.0.1:8545 (CHAIN_PORT) as chain 31337. Once it answers, it funds the treasury the sandbox server will
-// pay deposits from (derived from this same environment: DATA_DIR, ENCRYPTION_KEY or TREASURY_PRIVATE_KEY) and prints
-// the CHAIN_RPC_URLS to start the server with. Ctrl-C stops it (a fresh chain each time: anvil keeps no state).
+// use) on 127.0.0.1:8545 (CHAIN_PORT) as chain 31337. Once it answers, it deploys a demo USDC (contracts/DemoToken.sol,
+// 6 decimals), funds the treasury the sandbox server will pay deposits from (derived from this same environment:
+// DATA_DIR, ENCRYPTION_KEY or TREASURY_PRIVATE_KEY) with ETH and USDC, and prints the CHAIN_RPC_URLS and TOKENS to
+// start the server with. Ctrl-C stops it (a fresh chain each time: anvil keeps no state).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { parseEther } from 'viem';
+import { getAddress, parseEther, parseUnits } from 'viem';
+import { ANVIL_DEV_KEY, deployDemoStablecoin, mintDemoToken } from '../src/chain/demo-vault.js';
 import { fundOnDevNode, treasuryAddressFor } from '../src/chain/sandbox-treasury.js';
 
 const CHAIN_ID = 31337;
 const TREASURY_ETH = '1000000';
+const TREASURY_USDC = '1000000';
 
 const require = createRequire(import.meta.url);
 const arch = process.arch === 'x64' ? 'amd64' : process.arch;
@@ -33,10 +36,16 @@ child.stdout!.on('data', async (chunk: Buffer) => {
   if (ready || !/Listening on/.test(chunk.toString())) return;
   ready = true;
   try {
+    // The development account's first transaction: the same address on every fresh chain (docs/tokens.md).
+    const usdc = await deployDemoStablecoin({ rpcUrl: url, chainId: CHAIN_ID, deployerKey: ANVIL_DEV_KEY, symbol: 'USDC' });
     const treasury = treasuryAddressFor(process.env);
-    if (treasury) await fundOnDevNode(url, treasury, parseEther(TREASURY_ETH));
-    console.log(`Ready: start the server with CHAIN_RPC_URLS=${CHAIN_ID}=${url}${treasury ? `; its sandbox treasury ${treasury} holds ${TREASURY_ETH} ETH` : ''}`);
+    if (treasury) {
+      await fundOnDevNode(url, treasury, parseEther(TREASURY_ETH));
+      await mintDemoToken({ rpcUrl: url, chainId: CHAIN_ID, signerKey: ANVIL_DEV_KEY, token: usdc, to: treasury, amount: parseUnits(TREASURY_USDC, 6) });
+    }
+    const holds = treasury ? `; its sandbox treasury ${treasury} holds ${TREASURY_ETH} ETH and ${TREASURY_USDC} USDC` : '';
+    console.log(`Ready: start the server with CHAIN_RPC_URLS=${CHAIN_ID}=${url} TOKENS=${CHAIN_ID}:USDC:${getAddress(usdc)}${holds}`);
   } catch (err) {
-    console.error(`anvil is up, but funding the sandbox treasury failed: ${(err as Error).message}`);
+    console.error(`anvil is up, but deploying the demo USDC or funding the sandbox treasury failed: ${(err as Error).message}`);
   }
 });

@@ -4,14 +4,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { parseEther } from 'viem';
+import { parseEther, parseUnits } from 'viem';
+import { ChainRegistry } from '../../src/chain/chain-client.js';
+import { encodeBalanceOf } from '../../src/chain/erc20.js';
+import { loadTokenRegistry } from '../../src/domain/tokens/token-registry.js';
 import { treasuryAddressFor } from '../../src/chain/sandbox-treasury.js';
 import { loadConfig } from '../../src/config.js';
 import { openSystem } from '../../src/composition-root.js';
 import { treasuryFor } from '../../src/chain/treasury.js';
 import { freePort } from '../harness/process.js';
 
-describe('npm run chain: a local anvil with the sandbox treasury funded', () => {
+describe('npm run chain: a local anvil with a demo USDC and the sandbox treasury funded', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'chain-'));
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -27,7 +30,7 @@ describe('npm run chain: a local anvil with the sandbox treasury funded', () => 
     assert.equal(treasuryAddressFor({ ...env, APP_ENV: 'production', ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION: '1', ENCRYPTION_KEY: 'ab'.repeat(32), WEBAUTHN_RP_IDS: 'x.example', WEBAUTHN_ORIGINS: 'https://x.example' }), undefined, 'production without a treasury key has none');
   });
 
-  it('starts anvil, funds that treasury, and prints the CHAIN_RPC_URLS to use', async () => {
+  it('starts anvil, deploys the demo USDC, funds that treasury with ETH and USDC, and prints the CHAIN_RPC_URLS and TOKENS to use', async () => {
     const port = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/chain.ts'], { env: { ...process.env, CHAIN_PORT: String(port), DATA_DIR: dataDir, APP_ENV: 'sandbox' }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
@@ -45,6 +48,14 @@ describe('npm run chain: a local anvil with the sandbox treasury funded', () => 
       assert.ok(line.includes(treasury!));
       const res = await fetch(`http://127.0.0.1:${port}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [treasury, 'latest'] }) });
       assert.equal(BigInt(((await res.json()) as { result: string }).result), parseEther('1000000'));
+      // The demo USDC at the development account's first deployment address, the treasury holding a million of it.
+      const tokens = /TOKENS=31337:USDC:(0x[0-9a-fA-F]{40})/.exec(line);
+      assert.equal(tokens?.[1], '0x5FbDB2315678afecb367f032d93F642f64180aa3', line);
+      const call = { to: tokens![1], data: encodeBalanceOf(treasury!) };
+      const held = await fetch(`http://127.0.0.1:${port}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'eth_call', params: [call, 'latest'] }) });
+      assert.equal(BigInt(((await held.json()) as { result: string }).result), parseUnits('1000000', 6));
+      const listed = await loadTokenRegistry([{ chainId: 31337, symbol: 'USDC', address: tokens![1]!.toLowerCase() }], new ChainRegistry(new Map([[31337, `http://127.0.0.1:${port}`]])));
+      assert.deepEqual(listed.list().map((t) => [t.symbol, t.decimals]), [['USDC', 6]], 'the server would confirm the printed TOKENS');
     } finally {
       child.kill('SIGTERM');
     }
