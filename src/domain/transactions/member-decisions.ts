@@ -56,7 +56,7 @@ export async function approveTransaction(ctx: MutationContext, deps: Transaction
   if (acting && found.fromAddress && (await wouldReachQuorum(ctx.db.db, found, account, acting))) {
     const unsigned = parseUnsignedTransaction((found.signedBody as { parameters: { unsignedTransaction: string } }).parameters.unsignedTransaction);
     try {
-      await preflight(chain, found.fromAddress, unsigned);
+      await preflight(chain, found.fromAddress, unsigned, deps.tokens);
     } catch (err) {
       // A concurrent approval may have reached the quorum and sent it first (its nonce is then spent): say that.
       const now = await findTransaction(ctx.db.db, ctx.actor.integratorId, input.transactionId);

@@ -4,6 +4,8 @@ import type { Database } from '../../db/database.js';
 import { markSent, moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
 import type { Log } from '../../log.js';
 import { ApiError } from '../errors.js';
+import type { TokenRegistry } from '../tokens/token-registry.js';
+import { requireTokenBalance, tokenTransferOf } from '../tokens/token-transfer.js';
 import { recordTransactionChange, type TransactionCause } from './record-change.js';
 import { rpcProblem } from './rpc-problem.js';
 
@@ -25,13 +27,17 @@ export interface Unsent {
 export const unsentOf = (row: TransactionRow): Unsent | undefined =>
   row.signedRaw && row.transactionHash ? { rowId: row.id, chainId: row.chainId, signed: row.signedRaw as Hex, transactionHash: row.transactionHash as Hash } : undefined;
 
-/** The node's immediate refusals (nonce, funds) or its absence as the API's problem, before anything is recorded. */
-export async function preflight(chain: ChainClient, from: string, unsigned: TransactionSerializable): Promise<void> {
-  try {
-    await chain.preflight(from as Address, unsigned);
-  } catch (err) {
-    if (err instanceof RpcFailure) throw rpcProblem(err);
-    throw err;
+/**
+ * The node's immediate refusals (nonce, funds) or its absence as the API's problem, before anything is recorded; a
+ * transfer of a listed token also needs the wallet's balance of it (docs/tokens.md#transfers), read at the same time
+ * so it adds no wait. The node's own refusal is answered first: a stale nonce says more than the token's shortfall.
+ */
+export async function preflight(chain: ChainClient, from: string, unsigned: TransactionSerializable, tokens: TokenRegistry): Promise<void> {
+  const transfer = tokenTransferOf(tokens, unsigned);
+  const checks = await Promise.allSettled([chain.preflight(from as Address, unsigned), transfer && requireTokenBalance(chain, from as Address, transfer)]);
+  for (const check of checks) {
+    if (check.status === 'fulfilled') continue;
+    throw check.reason instanceof RpcFailure ? rpcProblem(check.reason) : check.reason;
   }
 }
 

@@ -22,6 +22,8 @@ import { wouldReachQuorum } from './quorum.js';
 import { preflight, sendAfterCommit, type Unsent } from './send-signed.js';
 import { signingKeyCause, recordTransactionChange } from './record-change.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
+import { newTransferFields } from './transfer-row.js';
+import type { TokenRegistry } from '../tokens/token-registry.js';
 import type { Log } from '../../log.js';
 import { endedPreparationProblem, expirePreparationNow, isPrepared, preparationExpired, preparationExpiredProblem, preparedUnsignedTransaction, productOfKind } from './prepared.js';
 import { refuseUnpayable } from '../withdrawals/withdrawal-payee.js';
@@ -84,6 +86,8 @@ export interface TransactionDeps {
   chains: ChainRegistry;
   /** The products offered (the custodial_wallet gate). */
   products: ProductConfig;
+  /** The listed tokens: a transfer of one is shown decoded and needs the wallet's balance (docs/tokens.md#transfers). */
+  tokens: TokenRegistry;
   log: Pick<Log, 'error' | 'warn'>;
   /** Called after a committed transaction was sent, or could not be (wakes the watcher). */
   onBroadcast?: () => void;
@@ -223,7 +227,7 @@ export async function sendTransaction(
   // proposal short of its quorum waits, and the wallet may be funded by then).
   if (!approver.member || (await wouldReachQuorum(ctx.db.db, prepared, account, approver.member))) {
     try {
-      await preflight(chain, account.walletAddress, unsigned);
+      await preflight(chain, account.walletAddress, unsigned, deps.tokens);
     } catch (err) {
       // A concurrent request may have sent first (spending the nonce): answer as the guarded writes below would
       // have. The same transactionId recorded meanwhile (or the prepared one approved) is answered as it is now; the
@@ -236,6 +240,7 @@ export async function sendTransaction(
   }
 
   if (!wallet) throw notFound('Organization');
+  const newRowFields = (id: string) => newTransferFields({ id, integratorId, transactionId: input.transactionId, accountId: account.id }, wallet, unsigned, deps.tokens);
   const signed = await signWithCustodyKey(ctx.secrets, wallet.privateKeySealed, wallet.id, unsigned);
   const transactionHash: Hash = keccak256(signed);
 
@@ -251,7 +256,7 @@ export async function sendTransaction(
       // A new transfer is one statement, committed by itself: the row, its audit row and event, the approval used
       // up and the idempotency claim committed, each guarded write required to take effect (checked-writes.ts).
       const db = ctx.db.db;
-      const row = newTransactionRow({ ...approved, ...signedFields, ...newRowFields(newId(), account.id, wallet, chainId, unsigned), createdAt: ctx.now });
+      const row = newTransactionRow({ ...approved, ...signedFields, ...newRowFields(newId()), createdAt: ctx.now });
       const view = await recordTransactionChange(db, row, null, cause, ctx.now, [
         exactlyOne(insertTransactionWrite(row), () => new TransactionIdTaken()),
         ...approval.writes({ transactionRowId: row.id }),
@@ -266,7 +271,7 @@ export async function sendTransaction(
         if (unpayable) return undefined;
         const rowId = prepared?.id ?? newId();
         if (approver.member) {
-          const view = await propose(tx, { ctx, prepared, proposer: approver.member, approval, cause, fields: approved, newRow: newRowFields(rowId, account.id, wallet, chainId, unsigned), onSigned: (signed) => (unsent = signed) });
+          const view = await propose(tx, { ctx, prepared, proposer: approver.member, approval, cause, fields: approved, newRow: newRowFields(rowId), onSigned: (signed) => (unsent = signed) });
           return { created: true, transaction: view };
         }
         // A prepared transaction moves out of created once: a concurrent approval finds it gone and sends nothing.
@@ -291,19 +296,4 @@ export async function sendTransaction(
     deps.onBroadcast?.();
   }
   return result!;
-
-  function newRowFields(id: string, accountId: string, w: { id: string; address: string }, chain_: number, u: TransactionSerializable) {
-    return {
-      id,
-      integratorId,
-      transactionId: input.transactionId,
-      accountId,
-      walletId: w.id,
-      chainId: chain_,
-      fromAddress: w.address,
-      toAddress: u.to ?? null,
-      value: (u.value ?? 0n).toString(),
-      nonce: u.nonce ?? null,
-    };
-  }
 }

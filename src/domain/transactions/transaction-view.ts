@@ -3,6 +3,7 @@ import type { BankDetails } from '../deposits/deposit-config.js';
 import type { TransactionRow } from '../../db/repositories/transactions.js';
 import type { TransactionKind, TransactionStatus } from '../../db/schema/index.js';
 import type { ApprovalsView } from './approvals-view.js';
+import type { TokenTransferView } from '../tokens/token-transfer.js';
 
 /**
  * The spec's transaction (response of passkey submission) plus our documented extensions: accountId,
@@ -94,6 +95,8 @@ export interface TransactionView {
   unsignedTransaction?: string;
   /** Refunds: the withdrawal whose crypto is paid back. */
   refund?: { withdrawalTransactionId: string };
+  /** Transfers of a listed token: the ERC-20 transfer decoded at submission (docs/tokens.md#transfers). */
+  transfer?: TokenTransferView;
   accountId: string;
   chainId: number;
   transactionHash: string | null;
@@ -142,6 +145,7 @@ export function toTransactionView(row: TransactionRow, approvals?: ApprovalsView
     view.unsignedTransaction = unsignedTransaction;
   }
   if (row.kind === 'refund' && row.refundOf) view.refund = { withdrawalTransactionId: row.refundOf };
+  if (row.tokenTransfer) view.transfer = row.tokenTransfer as TokenTransferView;
   if (approvals) view.approvals = approvals;
   return view;
 }

@@ -90,6 +90,17 @@ const VaultCallSchema = Type.Object(
   { additionalProperties: false, title: 'VaultCall', description: 'Extension: a vault transaction as prepared (docs/products.md#vaults)' },
 );
 
+const TokenTransferSchema = Type.Object(
+  {
+    symbol: Type.String({ description: 'The listed token’s symbol on this chain (list-tokens)' }),
+    tokenAddress: Type.String({ description: 'The token’s contract, checksummed: the transaction’s to' }),
+    to: Type.String({ description: 'The recipient of the tokens, checksummed' }),
+    amount: AssetAmount('In the token’s units ("12.5")'),
+    amountRaw: Type.String({ pattern: '^[0-9]+$', description: 'The same amount in base units ("12500000")' }),
+  },
+  { additionalProperties: false, title: 'TokenTransfer', description: 'Extension: a transfer of a listed token, decoded when it was submitted (docs/tokens.md#transfers)' },
+);
+
 const ApprovalsSchema = Type.Object(
   {
     required: Type.Integer({ minimum: 0, description: 'The account’s requiredApprovals' }),
@@ -119,6 +130,7 @@ export const TransactionSchema = Type.Object(
       Type.String({ description: 'Withdrawals and vault transactions: the transaction this service prepared, which the end user approves (send-transaction-passkey/otp with this transactionId)' }),
     ),
     refund: Type.Optional(Type.Object({ withdrawalTransactionId: Uuid() }, { additionalProperties: false, description: 'Refunds: the returned withdrawal' })),
+    transfer: Type.Optional(TokenTransferSchema),
     accountId: Uuid('Extension: the account whose wallet signs (transfers) or receives (deposits)'),
     chainId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Extension' }),
     transactionHash: Nullable(Type.String({ description: 'Extension: the hash of the signed transaction, known from broadcast on' })),

@@ -1580,6 +1580,7 @@ export type components = {
                 /** Format: uuid */
                 withdrawalTransactionId: string;
             };
+            transfer?: components["schemas"]["TokenTransfer"];
             /**
              * Format: uuid
              * @description Extension: the account whose wallet signs (transfers) or receives (deposits)
@@ -1842,6 +1843,22 @@ export type components = {
              * @description The approval must arrive before this moment (409 quote_expired after)
              */
             expiresAt: string;
+        };
+        /**
+         * TokenTransfer
+         * @description Extension: a transfer of a listed token, decoded when it was submitted ([docs/tokens.md#transfers](/guides/tokens#transfers))
+         */
+        TokenTransfer: {
+            /** @description The listed token’s symbol on this chain (list-tokens) */
+            symbol: string;
+            /** @description The token’s contract, checksummed: the transaction’s to */
+            tokenAddress: string;
+            /** @description The recipient of the tokens, checksummed */
+            to: string;
+            /** @description In the token’s units ("12.5") */
+            amount: string;
+            /** @description The same amount in base units ("12500000") */
+            amountRaw: string;
         };
         /** ReceivedApproval */
         ReceivedApproval: {

@@ -12,9 +12,9 @@ import type { Api, Deps } from '../../types.js';
 
 const TAGS = ['Transactions'];
 
-/** What a submission needs besides its context: the chains, a logger, and the watcher's wake-up. */
+/** What a submission needs besides its context: the chains and their tokens, a logger, and the watcher's wake-up. */
 export function transactionDeps(request: FastifyRequest, deps: Deps): TransactionDeps {
-  return { chains: deps.chains, products: deps.config.products, log: request.log, onBroadcast: () => deps.transactionBroadcast?.fire() };
+  return { chains: deps.chains, products: deps.config.products, tokens: deps.tokens, log: request.log, onBroadcast: () => deps.transactionBroadcast?.fire() };
 }
 
 export function transactionRoutes(api: Api, deps: Deps): void {
