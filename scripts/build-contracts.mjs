@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const CONTRACTS = ['DemoToken', 'DemoVault'];
+export const CONTRACTS = ['DemoToken', 'DemoVault', 'BalanceLens'];
 
 /**
  * Fixed settings: the same sources give the same bytes. No metadata hash (it would embed the source paths' hashes

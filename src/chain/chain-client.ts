@@ -66,7 +66,7 @@ export function toReceiptView(r: TransactionReceipt): ReceiptView {
 export const RECEIPT_BATCH = 100;
 
 /** One call's answer in a JSON-RPC batch. */
-interface RpcAnswer {
+export interface RpcAnswer {
   id?: unknown;
   result?: unknown;
   error?: { message?: unknown };
@@ -243,7 +243,7 @@ export class ChainClient {
    * Calls posted as one JSON-RPC batch: each call's answer in the order asked (undefined where the node left one
    * out). Throws RpcFailure when the batch as a whole fails (the node out of reach, or refusing the batch).
    */
-  private async batch(calls: { method: string; params: unknown[] }[]): Promise<(RpcAnswer | undefined)[]> {
+  async batch(calls: { method: string; params: unknown[] }[]): Promise<(RpcAnswer | undefined)[]> {
     let answers: unknown;
     try {
       answers = await this.post(calls.map((call, id) => ({ jsonrpc: '2.0', id, ...call })));

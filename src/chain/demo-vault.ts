@@ -18,7 +18,7 @@ interface Artifact {
 }
 
 /** contracts/artifacts/<name>.json, from src/chain or, once built, dist/src/chain: the folder holding package.json. */
-function artifact(name: 'DemoToken' | 'DemoVault'): Artifact {
+export function artifact(name: 'DemoToken' | 'DemoVault' | 'BalanceLens'): Artifact {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const up = dirname(dir);

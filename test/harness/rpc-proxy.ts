@@ -18,6 +18,10 @@ export interface RpcProxy {
   sendsReached(count: number): Promise<void>;
   /** Every JSON-RPC call seen (each of a batch's), in order: its method and first parameter. */
   calls: { method: string; first: unknown }[];
+  /** HTTP requests seen (a batch is one): the node's round trips. */
+  requests: number;
+  /** While true, every request's connection is closed without an answer: the node is down for reads too. */
+  down: boolean;
   /** The signed transactions of every send held so far, in order. */
   heldRaw: string[];
   /** Resolves when a send is being held; rejects after `timeoutMs`. */
@@ -56,6 +60,8 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      proxy.requests++;
+      if (proxy.down) return void res.socket?.destroy();
       const body = Buffer.concat(chunks);
       try {
         const parsed = JSON.parse(body.toString()) as unknown;
@@ -103,6 +109,8 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
         if (!check()) sendWaiters.push(check);
       }),
     calls: [],
+    requests: 0,
+    down: false,
     heldRaw: [],
     held: (timeoutMs = 15_000) =>
       holding.length > 0

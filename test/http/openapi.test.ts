@@ -13,12 +13,13 @@ import { ownerInvitation } from '../harness/invitations.js';
 import { INVITATION_ADDRESSED, INVITATION_EXAMPLES } from './openapi-examples/invitations.js';
 import { MEMBER_ADDRESSED, memberExamples } from './openapi-examples/members.js';
 import { PRODUCT_ADDRESSED, PRODUCT_EXAMPLES } from './openapi-examples/products.js';
+import { TOKEN_ADDRESSED, TOKEN_EXAMPLES } from './openapi-examples/tokens.js';
 import { VAULT_ADDRESSED, vaultExamples } from './openapi-examples/vaults.js';
 import { openApiChecker, repeatedShapes, type OpenApiDoc, type Operation } from '../harness/openapi.js';
 import { EXAMPLE_IDS } from '../../src/http/request-examples.js';
 import { berliner, californian, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsOnChain } from '../harness/tenants.js';
+import { startTenantsWithToken } from '../harness/tokens.js';
 
 type Ctx = { server: TestServer; acme: SeededIntegrator; reader: SeededIntegrator; globex: SeededIntegrator; foreign: ForeignRecords; own: ForeignRecords; own2: Payer };
 /** Records created by one integrator, to address from another. */
@@ -157,6 +158,7 @@ const ADDRESSED: Record<string, (c: Ctx, r: ForeignRecords) => Promise<ApiRespon
   ...MEMBER_ADDRESSED,
   ...INVITATION_ADDRESSED,
   ...PRODUCT_ADDRESSED,
+  ...TOKEN_ADDRESSED,
   ...VAULT_ADDRESSED,
   createDeposit: (c, r) => c.acme.client.post('/v1/submit/create-deposit', { accountId: r.accountId, amount: '1.00', currency: 'USD', chainId: 8453 }),
   simulateDeposit: (c, r) => c.acme.client.post('/v1/sandbox/simulate-deposit', { transactionId: r.transactionId, amount: '1.00' }),
@@ -193,6 +195,7 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
   ...memberExamples(() => anvil),
   ...INVITATION_EXAMPLES,
   ...PRODUCT_EXAMPLES,
+  ...TOKEN_EXAMPLES,
   ...vaultExamples(() => anvil),
   livez: async ({ server }) => [await plain(server, '/livez')],
   readyz: async ({ server }) => [await plain(server, '/readyz')],
@@ -457,7 +460,8 @@ for (const backend of backends()) {
     let assertConforms: ReturnType<typeof openApiChecker>['assertConforms'];
 
     before(async () => {
-      const started = await startTenantsOnChain(backend, 8453, ['Acme', 'Globex'], { WEBHOOK_ALLOW_PRIVATE: '1' });
+      // With a listed USDC, so list-tokens and get-account-balances answer a token too.
+      const started = await startTenantsWithToken(backend, 8453, ['Acme', 'Globex'], { WEBHOOK_ALLOW_PRIVATE: '1' });
       ({ server, chain: anvil } = started);
       const [acme, globex] = started.tenants;
       const issued = await acme.client.post('/v1/integrator/credentials', { label: 'reader', scope: 'read_only' });

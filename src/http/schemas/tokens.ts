@@ -18,3 +18,25 @@ export const TokenAmountFields = {
   amount: Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'In the asset’s units, a decimal string (never a float)', examples: ['12.5'] }),
   amountRaw: Type.String({ pattern: '^[0-9]+$', description: 'The same amount in base units (10^-decimals of a unit), an integer string', examples: ['12500000'] }),
 };
+
+/** One asset's balance on one chain (docs/tokens.md#balances). */
+export const BalanceSchema = Type.Object(
+  {
+    chainId: Type.Integer({ description: 'The chain (CHAIN_RPC_URLS)' }),
+    symbol: Type.String({ description: 'The native coin’s symbol (ETH on Ethereum and its L2s) or the listed token’s', examples: ['USDC'] }),
+    tokenAddress: Type.Union([Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }), Type.Null()], { description: 'The token contract, checksummed; null for the chain’s native coin' }),
+    decimals: Type.Integer({ minimum: 0, maximum: 36, description: '18 for the native coin; the token’s decimals()' }),
+    ...TokenAmountFields,
+    blockNumber: Type.Integer({ minimum: 0, description: 'The block every balance of this chain was read at (one block per chain)' }),
+  },
+  { additionalProperties: false, title: 'Balance' },
+);
+
+export const AccountBalancesSchema = Type.Object(
+  {
+    accountId: Type.String({ format: 'uuid' }),
+    walletAddress: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: 'The account’s wallet, whose balances these are' }),
+    balances: Type.Array(BalanceSchema, { description: 'By chainId; on each chain the native coin first, then the listed tokens by symbol' }),
+  },
+  { additionalProperties: false, title: 'AccountBalances' },
+);

@@ -848,6 +848,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/query/get-account-balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What an account’s wallet holds on every configured chain: the native coin and every listed token, each chain’s at one block
+         * @description Read from the chains (one JSON-RPC request per chain, cached for about a block: [docs/tokens.md#balances](/guides/tokens#balances)). A node that does not answer: 503 with Retry-After, never an older figure.
+         */
+        get: operations["getAccountBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/submit/create-invitation": {
         parameters: {
             query?: never;
@@ -2422,6 +2442,41 @@ export type components = {
         /** TokenList */
         TokenList: {
             data: components["schemas"]["ListedToken"][];
+        };
+        /** Balance */
+        Balance: {
+            /** @description The chain (CHAIN_RPC_URLS) */
+            chainId: number;
+            /**
+             * @description The native coin’s symbol (ETH on Ethereum and its L2s) or the listed token’s
+             * @example USDC
+             */
+            symbol: string;
+            /** @description The token contract, checksummed; null for the chain’s native coin */
+            tokenAddress: string | null;
+            /** @description 18 for the native coin; the token’s decimals() */
+            decimals: number;
+            /**
+             * @description In the asset’s units, a decimal string (never a float)
+             * @example 12.5
+             */
+            amount: string;
+            /**
+             * @description The same amount in base units (10^-decimals of a unit), an integer string
+             * @example 12500000
+             */
+            amountRaw: string;
+            /** @description The block every balance of this chain was read at (one block per chain) */
+            blockNumber: number;
+        };
+        /** AccountBalances */
+        AccountBalances: {
+            /** Format: uuid */
+            accountId: string;
+            /** @description The account’s wallet, whose balances these are */
+            walletAddress: string;
+            /** @description By chainId; on each chain the native coin first, then the listed tokens by symbol */
+            balances: components["schemas"]["Balance"][];
         };
         /**
          * Invitation
@@ -9347,6 +9402,105 @@ export interface operations {
             };
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (no internals are disclosed) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable: a dependency is down or not configured, the database could not be reached (database_unavailable), or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAccountBalances: {
+        parameters: {
+            query: {
+                accountId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountBalances"];
+                };
+            };
+            /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for records of another integrator) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -18,6 +18,7 @@ export const OPERATIONS = {
   deleteWebhookSubscription: { method: 'DELETE', path: '/v1/webhooks/subscriptions/{subscriptionId}', cursor: null },
   disableProduct: { method: 'POST', path: '/v1/submit/disable-product', cursor: null },
   enableProduct: { method: 'POST', path: '/v1/submit/enable-product', cursor: null },
+  getAccountBalances: { method: 'GET', path: '/v1/query/get-account-balances', cursor: null },
   getAccountDetails: { method: 'GET', path: '/v1/query/get-account-details', cursor: null },
   getApprovalPolicy: { method: 'GET', path: '/v1/query/get-approval-policy', cursor: null },
   getAssociatedPersonDetails: { method: 'GET', path: '/v1/query/get-associated-person-details', cursor: null },
