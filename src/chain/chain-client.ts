@@ -258,6 +258,15 @@ export class ChainClient {
     return calls.map((_call, id) => byId.get(id));
   }
 
+  /** An address's balance of the native coin, in wei (eth_getBalance at the latest block); throws RpcFailure. */
+  async nativeBalance(address: Address): Promise<bigint> {
+    try {
+      return await this.client.getBalance({ address });
+    } catch (err) {
+      throw classifyRpcError(err);
+    }
+  }
+
   /** The next nonce of an address counting its pending transactions (eth_getTransactionCount "pending"). */
   async pendingNonce(address: Address): Promise<number> {
     try {

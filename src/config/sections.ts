@@ -3,6 +3,7 @@ import { DEPOSIT_CURRENCIES, parseBankDetails, parseRates, parseTreasuryKey, SAN
 import { PAYOUT_RAILS, parseRails, type WithdrawalConfig } from '../domain/withdrawals/withdrawal-config.js';
 import { parseVaults, type VaultConfig } from '../domain/vaults/vault-config.js';
 import { parseTokens, type TokenEntry } from '../domain/tokens/token-config.js';
+import { parseTokenRates } from '../domain/tokens/token-rates.js';
 import { isIP } from 'node:net';
 import { commaList, ConfigError, flag, integer, parsed, Problems } from './env.js';
 import type { AppEnv, Config, OtpConfig, WebhookConfig } from './types.js';
@@ -117,10 +118,11 @@ export function depositConfig(env: NodeJS.ProcessEnv, appEnv: AppEnv): DepositCo
     else if (appEnv === 'sandbox') banks[currency] = SANDBOX_BANKS[currency];
   }
   const weiPerUnit = problems.read(() => parsed('DEPOSIT_RATES', () => parseRates(env.DEPOSIT_RATES ?? '')), undefined);
+  const tokenRates = problems.read(() => parsed('DEPOSIT_TOKEN_RATES', () => parseTokenRates(env.DEPOSIT_TOKEN_RATES ?? '')), new Map<string, string>());
   const key = env.TREASURY_PRIVATE_KEY;
   const treasuryKey = key ? problems.read(() => parsed('TREASURY_PRIVATE_KEY', () => parseTreasuryKey(key)), undefined) : undefined;
   const expiryMs = problems.read(() => integer(env, 'DEPOSIT_EXPIRY_HOURS', 168, 1, 8760), 0) * 3_600_000;
-  return problems.result({ banks, weiPerUnit: weiPerUnit as DepositConfig['weiPerUnit'], treasuryKey, expiryMs });
+  return problems.result({ banks, weiPerUnit: weiPerUnit as DepositConfig['weiPerUnit'], tokenRates, sandboxRates: appEnv === 'sandbox', treasuryKey, expiryMs });
 }
 
 /**
@@ -132,10 +134,13 @@ export function withdrawalConfig(env: NodeJS.ProcessEnv, appEnv: AppEnv, deposit
   const problems = new Problems();
   const rawRails = env.WITHDRAWAL_RAILS ?? (appEnv === 'sandbox' ? PAYOUT_RAILS.join(',') : '');
   const rates = env.WITHDRAWAL_RATES;
+  const tokenRates = env.WITHDRAWAL_TOKEN_RATES;
   return problems.result({
     rails: problems.read(() => parsed('WITHDRAWAL_RAILS', () => parseRails(rawRails)), new Set()),
     // Undefined only when a rate setting was wrong: this part's problem, or the deposit settings' (loadConfig's).
     weiPerUnit: (rates ? problems.read(() => parsed('WITHDRAWAL_RATES', () => parseRates(rates)), undefined) : deposits?.weiPerUnit) as WithdrawalConfig['weiPerUnit'],
+    tokenRates: tokenRates ? problems.read(() => parsed('WITHDRAWAL_TOKEN_RATES', () => parseTokenRates(tokenRates)), new Map<string, string>()) : (deposits?.tokenRates ?? new Map<string, string>()),
+    sandboxRates: appEnv === 'sandbox',
     feeBps: problems.read(() => integer(env, 'WITHDRAWAL_FEE_BPS', 50, 0, 5000), 0),
     quoteTtlMs: problems.read(() => integer(env, 'WITHDRAWAL_QUOTE_SECONDS', 60, 10, 3600), 0) * 1000,
   });

@@ -83,7 +83,9 @@ for (const backend of backends()) {
       assert.match(i.reference, /^DEP-[0-9A-Z]{12}$/);
       // Expires DEPOSIT_EXPIRY_HOURS (7 days by default) after its creation.
       const expiresAt = new Date(new Date(t.createdAt).getTime() + 168 * 3_600_000).toISOString();
-      assert.deepEqual(t.deposit, { amount: '250.00', currency: 'USD', reference: i.reference, receivedAmount: null, expiresAt });
+      // The native coin: wei at DEPOSIT_RATES, shown as ETH too (docs/tokens.md#deposits-and-withdrawals).
+      const wei = String(250n * WEI_PER_USD);
+      assert.deepEqual(t.deposit, { amount: '250.00', currency: 'USD', reference: i.reference, receivedAmount: null, expiresAt, asset: 'ETH', cryptoAmount: '0.00025', cryptoAmountRaw: wei, cryptoAmountWei: wei });
 
       const again = await deposit({});
       assert.notEqual(again.body.fiatDepositInstructions.reference, i.reference);

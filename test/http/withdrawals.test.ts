@@ -20,7 +20,7 @@ interface Withdrawal {
   kind: string;
   failureReason?: string;
   unsignedTransaction: string;
-  withdrawal: { amount: string; currency: string; fee: string; cryptoAmountWei: string; bankAccountId: string; last4: string; quoteExpiresAt: string };
+  withdrawal: { amount: string; currency: string; fee: string; cryptoAmountWei: string; asset: string; cryptoAmount: string; cryptoAmountRaw: string; bankAccountId: string; last4: string; quoteExpiresAt: string };
 }
 
 for (const backend of backends()) {
@@ -72,7 +72,8 @@ for (const backend of backends()) {
       const w: Withdrawal = res.body;
       assert.equal(w.kind, 'withdrawal');
       assert.equal(w.status, 'created');
-      assert.deepEqual({ ...w.withdrawal, quoteExpiresAt: undefined }, { amount: '100.00', currency: 'USD', fee: '0.50', cryptoAmountWei: String(10050n * WEI_PER_USD / 100n), bankAccountId, last4: '6789', quoteExpiresAt: undefined });
+      const wei = String(10050n * WEI_PER_USD / 100n);
+      assert.deepEqual({ ...w.withdrawal, quoteExpiresAt: undefined }, { amount: '100.00', currency: 'USD', fee: '0.50', cryptoAmountWei: wei, asset: 'ETH', cryptoAmount: '0.0001005', cryptoAmountRaw: wei, bankAccountId, last4: '6789', quoteExpiresAt: undefined });
       const validFor = Date.parse(w.withdrawal.quoteExpiresAt) - server.clock.now().getTime();
       assert.ok(validFor > 55_000 && validFor <= 60_000, `valid for 60 s (${validFor} ms left)`);
       const unsigned = parseTransaction(w.unsignedTransaction as Hex);

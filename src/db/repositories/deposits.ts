@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { accounts, entities, transactions, transactionTransitions, users, wallets, type VerificationStatus } from '../schema/index.js';
 import type { TransactionRow } from './transactions.js';
@@ -35,6 +35,16 @@ export async function listPayoutsDue(db: Executor, limit: number): Promise<Trans
     .limit(limit);
 }
 
+/** Payouts whose last attempt failed (payoutError) and that still wait, oldest first: what operators see at /admin/api/treasury. */
+export async function listWaitingPayouts(db: Executor, limit: number): Promise<TransactionRow[]> {
+  return db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.status, 'funds_in_transfer'), inArray(transactions.kind, ['deposit', 'refund']), isNotNull(transactions.payoutError)))
+    .orderBy(asc(transactions.updatedAt))
+    .limit(limit);
+}
+
 /**
  * Serializes payout signing per (chain, treasury) until the caller's transaction ends, so two processes never pick
  * the same nonce.
@@ -50,6 +60,27 @@ export async function signedPayoutNonces(db: Executor, chainId: number, from: st
     .from(transactions)
     .where(and(eq(transactions.status, 'funds_in_transfer'), eq(transactions.chainId, chainId), eq(transactions.fromAddress, from), isNotNull(transactions.payoutRaw)));
   return rows.map((r) => Number(r.nonce));
+}
+
+/**
+ * Base units of a token the treasury `from` has committed on a chain and that may not have left it yet: payouts signed
+ * and not accepted by the node, and payouts accepted but not settled (some of those may be mined already, which only
+ * makes the sum cautious: a payout then waits a round longer, never pays what is not there).
+ */
+export async function reservedTokenPayouts(db: Executor, chainId: number, from: string, token: string): Promise<bigint> {
+  const rows = await db
+    .select({ amount: transactions.tokenAmount })
+    .from(transactions)
+    .where(
+      and(
+        inArray(transactions.kind, ['deposit', 'refund']),
+        eq(transactions.chainId, chainId),
+        eq(transactions.fromAddress, from),
+        sql`${transactions.token}->>'address' = ${token}`,
+        or(eq(transactions.status, 'processing'), and(eq(transactions.status, 'funds_in_transfer'), isNotNull(transactions.payoutRaw))),
+      ),
+    );
+  return rows.reduce((sum, r) => sum + BigInt(r.amount ?? '0'), 0n);
 }
 
 /** Stores a signed payout, only if the deposit still waits for one (no other process signed it meanwhile). */

@@ -95,6 +95,15 @@ export const transactions = pgTable(
     proposedByUserId: uuid('proposed_by_user_id'),
     /** Refunds: the withdrawal (its row id, which is also its transactionId) whose crypto this pays back; one refund each. */
     refundOf: uuid('refund_of'),
+    /**
+     * Deposits, withdrawals and refunds in a listed ERC-20 (docs/tokens.md#deposits-and-withdrawals): the token as it was
+     * then ({symbol, address, decimals}), and the base units moved (`value` is then 0: the call moves the token).
+     * Null for the native coin.
+     */
+    token: jsonb('token'),
+    tokenAmount: text('token_amount'),
+    /** Token deposits: the fiat-to-token rate quoted at creation (whole units per unit of fiat), applied to what arrives. */
+    depositRate: text('deposit_rate'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

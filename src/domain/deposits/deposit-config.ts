@@ -1,4 +1,5 @@
 import type { Hex } from 'viem';
+import type { TokenRates } from '../tokens/token-rates.js';
 
 export const DEPOSIT_CURRENCIES = ['USD', 'EUR'] as const;
 export type DepositCurrency = (typeof DEPOSIT_CURRENCIES)[number];
@@ -21,6 +22,10 @@ export interface DepositConfig {
   banks: Partial<Record<DepositCurrency, BankDetails>>;
   /** Wei paid out per whole unit of each currency (DEPOSIT_RATES). */
   weiPerUnit: Record<DepositCurrency, bigint>;
+  /** DEPOSIT_TOKEN_RATES: whole units of a listed token paid out per whole unit of fiat (docs/tokens.md). */
+  tokenRates: TokenRates;
+  /** Sandbox: a stablecoin of the deposit's currency without a configured rate is paid 1:1 (tokenRate). */
+  sandboxRates: boolean;
   /** TREASURY_PRIVATE_KEY; undefined: derived from ENCRYPTION_KEY in sandbox, none in production. */
   treasuryKey: Hex | undefined;
   /** DEPOSIT_EXPIRY_HOURS: how long a deposit waits for its bank transfer before it fails as expired. */

@@ -14,7 +14,10 @@ import { ApiError, invalidFields, notFound } from '../errors.js';
 import { signingKeyCause, recordTransactionChange, WATCHER, type TransactionCause } from '../transactions/record-change.js';
 import { newId } from '../ids.js';
 import { toTransactionView, type FiatDepositInstructions, type TransactionView } from '../transactions/transaction-view.js';
+import type { TokenRegistry } from '../tokens/token-registry.js';
+import { requireAsset } from '../tokens/transaction-asset.js';
 import type { DepositConfig, DepositCurrency } from './deposit-config.js';
+import { arrivedPayoutColumns, depositPayoutColumns, toCents } from './deposit-asset.js';
 
 /** A positive amount with at most two decimals, as a string (money is never a float). */
 export const AMOUNT_PATTERN = '^(0|[1-9][0-9]{0,11})(\\.[0-9]{1,2})?$';
@@ -25,6 +28,8 @@ export interface DepositDeps {
   treasury: Treasury | undefined;
   /** The products offered (the fiat_deposits gate). */
   products: ProductConfig;
+  /** The listed tokens a deposit may be paid out in (`asset`). */
+  tokens: TokenRegistry;
 }
 
 export interface CreateDepositInput {
@@ -32,17 +37,11 @@ export interface CreateDepositInput {
   amount: string;
   currency: DepositCurrency;
   chainId: number;
+  /** A listed token's symbol on that chain; absent: the chain's native coin. */
+  asset?: string;
 }
 
-/** Cents (hundredths) of a validated amount. */
-export function toCents(amount: string): bigint {
-  const [whole, fraction = ''] = amount.split('.');
-  return BigInt(whole!) * 100n + BigInt(fraction.padEnd(2, '0'));
-}
-
-export function weiFor(amount: string, currency: DepositCurrency, config: DepositConfig): bigint {
-  return (toCents(amount) * config.weiPerUnit[currency]) / 100n;
-}
+export { toCents, weiFor } from './deposit-asset.js';
 
 function positive(amount: string, pointer: string): void {
   if (toCents(amount) === 0n) {
@@ -62,6 +61,7 @@ export async function createDeposit(ctx: MutationContext, deps: DepositDeps, inp
   const { account } = found;
   await requireProductEnabled(ctx.db.db, deps.products, account.id, 'fiat_deposits');
   requireChain(deps.chains, input.chainId, 'chainId');
+  const token = requireAsset(deps.tokens, input.chainId, input.asset);
   const bank = deps.config.banks[input.currency];
   if (!bank || !deps.treasury) {
     throw new ApiError('deposits_unavailable', `Deposits in ${input.currency} are not configured on this deployment (${!bank ? `DEPOSIT_BANK_${input.currency}` : 'TREASURY_PRIVATE_KEY'})`);
@@ -70,6 +70,9 @@ export async function createDeposit(ctx: MutationContext, deps: DepositDeps, inp
   if (found.verificationStatus !== 'active') {
     throw new ApiError('account_not_active', `The account cannot receive deposits while its verificationStatus is ${found.verificationStatus ?? 'unknown'}`);
   }
+  const payout = depositPayoutColumns(input.amount, input.currency, token, deps.config);
+  // A native deposit's request is hashed as before tokens, so an Idempotency-Key replay across the upgrade still matches.
+  const request = [input.accountId, input.amount, input.currency, input.chainId, ...(token ? [token.symbol] : [])];
 
   return runMutation(ctx, async (tx) => {
     // 60 random bits: a collision is not expected, and the unique index would refuse one (a 500, never a shared reference).
@@ -86,9 +89,9 @@ export async function createDeposit(ctx: MutationContext, deps: DepositDeps, inp
       kind: 'deposit',
       chainId: input.chainId,
       status: 'waiting_for_funds',
-      requestHash: createHash('sha256').update(JSON.stringify([input.accountId, input.amount, input.currency, input.chainId])).digest('hex'),
+      requestHash: createHash('sha256').update(JSON.stringify(request)).digest('hex'),
       toAddress: account.walletAddress,
-      value: weiFor(input.amount, input.currency, deps.config).toString(),
+      ...payout,
       depositAmount: input.amount,
       depositCurrency: input.currency,
       depositReference: reference,
@@ -99,7 +102,7 @@ export async function createDeposit(ctx: MutationContext, deps: DepositDeps, inp
       updatedAt: ctx.now,
     });
     if (!row) throw new Error('deposit reference collision');
-    return recordTransactionChange(tx, row, null, signingKeyCause(ctx.actor, `deposit of ${input.amount} ${input.currency}`), ctx.now);
+    return recordTransactionChange(tx, row, null, signingKeyCause(ctx.actor, `deposit of ${input.amount} ${input.currency}${token ? ` in ${token.symbol}` : ''}`), ctx.now);
   });
 }
 
@@ -131,8 +134,7 @@ function expectDeposit(row: TransactionRow | undefined, allowed: TransactionStat
  * it may differ from the amount asked). The payout follows in the background (the transaction watcher).
  */
 function fundsArrived(tx: Tx, row: TransactionRow, amount: string, deps: Pick<DepositDeps, 'config'>, cause: TransactionCause, at: Date): Promise<TransactionView> {
-  const wei = weiFor(amount, row.depositCurrency as DepositCurrency, deps.config);
-  return moveDeposit(tx, row, 'funds_in_transfer', { receivedAmount: amount, value: wei.toString() }, { ...cause, detail: `received ${amount} ${row.depositCurrency}` }, at);
+  return moveDeposit(tx, row, 'funds_in_transfer', { receivedAmount: amount, ...arrivedPayoutColumns(row, amount, deps.config) }, { ...cause, detail: `received ${amount} ${row.depositCurrency}` }, at);
 }
 
 /** Sandbox: simulate-deposit, the integrator's own deposit by its transactionId. */

@@ -1,4 +1,4 @@
-import { keccak256, type Address, type Hash, type Hex } from 'viem';
+import { keccak256, type Hash, type Hex } from 'viem';
 import { RpcFailure, type ChainRegistry, type RpcFailureCode } from '../../chain/chain-client.js';
 import type { Treasury } from '../../chain/treasury.js';
 import type { Clock } from '../../clock.js';
@@ -7,6 +7,7 @@ import { lockTreasuryNonces, recordPayoutFailure, signedPayoutNonces, storeSigne
 import { moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
 import { recordTransactionChange, WATCHER } from '../transactions/record-change.js';
 import type { Log } from '../../log.js';
+import { payoutCall, requireTreasuryTokens, TreasuryShortfall } from './payout-call.js';
 
 export interface PayoutDeps {
   database: Database;
@@ -49,15 +50,18 @@ export async function payOut(deps: PayoutDeps, row: TransactionRow): Promise<voi
 
   try {
     if (!raw || !hash) {
-      const to = row.toAddress as Address;
-      const value = BigInt(row.value);
-      const parameters = await chain.transferParameters(treasury.address, to, value);
+      const call = payoutCall(row);
+      const { to, value, data } = call;
+      const transferParameters = data ? undefined : await chain.transferParameters(treasury.address, to, value);
       const signed = await database.db.transaction(async (tx) => {
         await lockTreasuryNonces(tx, row.chainId, treasury.address);
+        await requireTreasuryTokens(tx, chain, treasury.address, call);
+        // A token transfer's gas is estimated once its balance is known to be there (short, the estimate reverts).
+        const parameters = transferParameters ?? (await chain.callParameters(treasury.address, to, data!));
         const taken = new Set(await signedPayoutNonces(tx, row.chainId, treasury.address));
         let nonce = await chain.pendingNonce(treasury.address);
         while (taken.has(nonce)) nonce++;
-        const payout = await treasury.sign({ chainId: row.chainId, type: 'eip1559', nonce, to, value, ...parameters });
+        const payout = await treasury.sign({ chainId: row.chainId, type: 'eip1559', nonce, to, value, ...(data ? { data } : {}), ...parameters });
         const payoutHash = keccak256(payout);
         const stored = await storeSignedPayout(tx, row.id, { payoutRaw: payout, transactionHash: payoutHash, nonce, fromAddress: treasury.address, value: value.toString(), updatedAt: clock() });
         return stored ? { payout, payoutHash } : undefined;
@@ -74,6 +78,12 @@ export async function payOut(deps: PayoutDeps, row: TransactionRow): Promise<voi
       if (!(err instanceof RpcFailure) || err.code !== 'nonce_too_low' || !(await chain.known(hash))) throw err;
     }
   } catch (err) {
+    if (err instanceof TreasuryShortfall) {
+      // Nothing was signed: the payout waits its backoff, operators see why (payoutError, GET /admin/api/treasury).
+      await recordPayoutFailure(database.db, row.id, `insufficient_funds: ${err.message}`.slice(0, 500), false, clock());
+      log.warn({ transactionId: row.transactionId, chainId: row.chainId, err: err.message }, 'payout waits for the treasury to be funded');
+      return;
+    }
     if (!(err instanceof RpcFailure)) throw err;
     // Only a definite refusal discards the signed payout; when the node may have it (unreachable, an unknown
     // error), the same transaction is re-sent, never a second one.

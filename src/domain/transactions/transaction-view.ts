@@ -3,6 +3,7 @@ import type { BankDetails } from '../deposits/deposit-config.js';
 import type { TransactionRow } from '../../db/repositories/transactions.js';
 import type { TransactionKind, TransactionStatus } from '../../db/schema/index.js';
 import type { ApprovalsView } from './approvals-view.js';
+import { cryptoAmountOf, type CryptoAmountView } from '../tokens/transaction-asset.js';
 import type { TokenTransferView } from '../tokens/token-transfer.js';
 
 /**
@@ -20,8 +21,10 @@ export type FailureReason = 'reverted' | 'dropped' | 'cancelled' | 'quote_expire
 /** The spec's fiatDepositInstructions: the deployment's bank details for the currency, plus our `reference` (docs/deposits.md). */
 export type FiatDepositInstructions = BankDetails & { currency: string; reference: string };
 
-/** Extension: what a deposit expects and what arrived. */
-export interface DepositView {
+/** Extension: what a deposit expects and what arrived, and the crypto it pays (docs/tokens.md#deposits-and-withdrawals). */
+export interface DepositView extends CryptoAmountView {
+  /** Token deposits: whole units of the token per unit of the currency, as quoted at creation. */
+  rate?: string;
   amount: string;
   currency: string;
   reference: string;
@@ -32,24 +35,22 @@ export interface DepositView {
   payoutError?: string;
 }
 
-/** Extension: a withdrawal's quote as issued (docs/withdrawals.md). */
-export interface WithdrawalView {
+/** Extension: a withdrawal's quote as issued (docs/withdrawals.md); the crypto it takes (asset, cryptoAmount...). */
+export interface WithdrawalView extends CryptoAmountView {
   /** Fiat paid to the bank account, decimal. */
   amount: string;
   currency: 'USD' | 'EUR';
   /** The service's fee in the same currency, on top of the amount. */
   fee: string;
-  /** Wei taken from the wallet: (amount + fee) at the configured rate. */
-  cryptoAmountWei: string;
+  /** Native-coin withdrawals: wei taken from the wallet, (amount + fee) at the configured rate. */
+  cryptoAmountWei?: string;
   bankAccountId: string;
   last4: string;
   quoteExpiresAt: string;
 }
 
-/** What is stored with a withdrawal: its view plus the unsigned transfer the end user approves. */
-export interface StoredWithdrawal extends WithdrawalView {
-  unsignedTransaction: string;
-}
+/** What is stored with a withdrawal: its view plus the unsigned transfer the end user approves (the crypto fields since tokens). */
+export type StoredWithdrawal = Omit<WithdrawalView, keyof CryptoAmountView> & Partial<CryptoAmountView> & { unsignedTransaction: string };
 
 /** The calls a vault transaction makes: the asset's ERC-20 approve, or the vault's ERC-4626 deposit, withdraw, redeem. */
 export type VaultCall = 'approve' | 'deposit' | 'withdraw' | 'redeem';
@@ -94,7 +95,7 @@ export interface TransactionView {
    */
   unsignedTransaction?: string;
   /** Refunds: the withdrawal whose crypto is paid back. */
-  refund?: { withdrawalTransactionId: string };
+  refund?: { withdrawalTransactionId: string } & CryptoAmountView;
   /** Transfers of a listed token: the ERC-20 transfer decoded at submission (docs/tokens.md#transfers). */
   transfer?: TokenTransferView;
   accountId: string;
@@ -131,12 +132,14 @@ export function toTransactionView(row: TransactionRow, approvals?: ApprovalsView
       reference: row.depositReference ?? '',
       receivedAmount: row.receivedAmount,
       expiresAt: row.expiresAt?.toISOString() ?? null,
+      ...cryptoAmountOf(row),
+      ...(row.depositRate ? { rate: row.depositRate } : {}),
     };
     if (row.payoutError && row.status === 'funds_in_transfer') view.deposit.payoutError = row.payoutError;
   }
   if (row.kind === 'withdrawal' && row.withdrawal) {
     const { unsignedTransaction, ...withdrawal } = row.withdrawal as StoredWithdrawal;
-    view.withdrawal = withdrawal;
+    view.withdrawal = { ...withdrawal, ...cryptoAmountOf(row) };
     view.unsignedTransaction = unsignedTransaction;
   }
   if ((row.kind === 'vault_deposit' || row.kind === 'vault_withdrawal') && row.vault) {
@@ -144,7 +147,7 @@ export function toTransactionView(row: TransactionRow, approvals?: ApprovalsView
     view.vault = vault;
     view.unsignedTransaction = unsignedTransaction;
   }
-  if (row.kind === 'refund' && row.refundOf) view.refund = { withdrawalTransactionId: row.refundOf };
+  if (row.kind === 'refund' && row.refundOf) view.refund = { withdrawalTransactionId: row.refundOf, ...cryptoAmountOf(row) };
   if (row.tokenTransfer) view.transfer = row.tokenTransfer as TokenTransferView;
   if (approvals) view.approvals = approvals;
   return view;

@@ -1,4 +1,5 @@
 import type { DepositCurrency } from '../deposits/deposit-config.js';
+import type { TokenRates } from '../tokens/token-rates.js';
 
 export const PAYOUT_RAILS = ['ach', 'sepa'] as const;
 export type PayoutRail = (typeof PAYOUT_RAILS)[number];
@@ -8,6 +9,10 @@ export interface WithdrawalConfig {
   rails: ReadonlySet<PayoutRail>;
   /** WITHDRAWAL_RATES: wei taken per whole unit of fiat paid out (defaults to DEPOSIT_RATES). */
   weiPerUnit: Record<DepositCurrency, bigint>;
+  /** WITHDRAWAL_TOKEN_RATES: whole units of a listed token taken per whole unit of fiat (defaults to DEPOSIT_TOKEN_RATES). */
+  tokenRates: TokenRates;
+  /** Sandbox: a stablecoin of the withdrawal's currency without a configured rate is taken 1:1 (tokenRate). */
+  sandboxRates: boolean;
   /** WITHDRAWAL_FEE_BPS: the service's fee on the amount paid out, in basis points (default 50 = 0.5%). */
   feeBps: number;
   /** WITHDRAWAL_QUOTE_SECONDS: how long a quote may be approved (default 60). */

@@ -4,7 +4,9 @@ import { AMOUNT_PATTERN, cancelDeposit, depositByReference, receiveDepositFunds 
 import { TransactionRef } from '../schemas/transactions.js';
 import { problemResponses } from '../schemas/problem.js';
 import type { Api, Deps } from '../types.js';
-import { ADMIN_READ_ERRORS, ADMIN_TAGS, ADMIN_WRITE_ERRORS, DepositAuditSchema, ReferenceParams, TreasurySchema } from '../schemas/admin.js';
+import { ADMIN_READ_ERRORS, ADMIN_TAGS, ADMIN_WRITE_ERRORS, DepositAuditSchema, ReferenceParams } from '../schemas/admin.js';
+import { TreasurySchema } from '../schemas/admin-treasury.js';
+import { treasuryView } from '../../domain/deposits/treasury-view.js';
 
 /**
  * Deposits as operators (or a bank-feed integration holding an operator token) move them in production:
@@ -19,11 +21,11 @@ export function adminDepositRoutes(api: Api, deps: Deps): void {
       schema: {
         operationId: 'getTreasury',
         tags: ADMIN_TAGS.deposits,
-        summary: 'The treasury wallet deposits are paid out from (to fund it), and the chains configured',
+        summary: 'The treasury wallet deposits are paid out from (to fund it): its balance of every chain’s native coin and listed token, and the payouts waiting, with why',
         response: { 200: TreasurySchema, ...problemResponses(...ADMIN_READ_ERRORS) },
       },
     },
-    async () => ({ address: treasury?.address ?? null, chainIds: deps.chains.chainIds() }),
+    async () => treasuryView(deps.database.db, deps.chains, deps.tokens, treasury),
   );
 
   api.get(

@@ -155,14 +155,6 @@ export const DocumentContentResponse = {
   content: Object.fromEntries(['image/jpeg', 'image/png', 'application/pdf'].map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
 };
 
-export const TreasurySchema = Type.Object(
-  {
-    address: Nullable(Type.String({ description: 'The treasury wallet deposits are paid out from; null when none is configured' })),
-    chainIds: Type.Array(Type.Integer()),
-  },
-  { additionalProperties: false },
-);
-
 const TransactionStatusSchema = Type.Enum([...TRANSACTION_STATUSES], { type: 'string' });
 
 /** A deposit as its integrator reads it, with its integrator and its audit trail (who moved it, when, why). */

@@ -25,6 +25,14 @@ const ReceiptSchema = Type.Object(
   { additionalProperties: false, title: 'TransactionReceipt', description: 'The Ethereum receipt (completed transactions only)' },
 );
 
+/** What a deposit, withdrawal or refund moves on chain (docs/tokens.md#deposits-and-withdrawals). */
+const CryptoAmountFields = (moved: string) => ({
+  asset: Type.String({ description: `The crypto ${moved}: the chain’s native coin (ETH) or a listed token’s symbol` }),
+  cryptoAmount: Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'In the asset’s units, decimal' }),
+  cryptoAmountRaw: Type.String({ pattern: '^[0-9]+$', description: 'In base units (wei for the native coin), integer' }),
+  cryptoAmountWei: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'The native coin only: cryptoAmountRaw again, as withdrawals showed it before tokens' })),
+});
+
 const FiatDepositInstructionsSchema = Type.Object(
   {
     currency: Type.String({ description: 'USD or EUR' }),
@@ -55,6 +63,8 @@ const DepositSchema = Type.Object(
       }),
     ),
     payoutError: Type.Optional(Type.String({ description: 'Why the last payout attempt failed, while it is retried' })),
+    ...CryptoAmountFields('paid out to the wallet (for the amount asked, then for what arrived)'),
+    rate: Type.Optional(Type.String({ description: 'Token deposits: whole units of the token per unit of the currency, quoted at creation and applied to what arrives' })),
   },
   { additionalProperties: false, title: 'DepositDetails', description: 'Extension, deposits only' },
 );
@@ -64,7 +74,7 @@ const WithdrawalSchema = Type.Object(
     amount: Type.String({ description: 'Fiat paid to the bank account, decimal' }),
     currency: Type.Enum(['USD', 'EUR'], { type: 'string' }),
     fee: Type.String({ description: 'The service’s fee, same currency, on top of amount' }),
-    cryptoAmountWei: Type.String({ pattern: '^[0-9]+$', description: 'Wei taken from the wallet for amount + fee' }),
+    ...CryptoAmountFields('taken from the wallet for amount + fee'),
     bankAccountId: Uuid(),
     last4: Type.String(),
     quoteExpiresAt: Type.String({ format: 'date-time', description: 'The approval must arrive before this moment (409 quote_expired after)' }),
@@ -129,7 +139,7 @@ export const TransactionSchema = Type.Object(
     unsignedTransaction: Type.Optional(
       Type.String({ description: 'Withdrawals and vault transactions: the transaction this service prepared, which the end user approves (send-transaction-passkey/otp with this transactionId)' }),
     ),
-    refund: Type.Optional(Type.Object({ withdrawalTransactionId: Uuid() }, { additionalProperties: false, description: 'Refunds: the returned withdrawal' })),
+    refund: Type.Optional(Type.Object({ withdrawalTransactionId: Uuid(), ...CryptoAmountFields('paid back to the wallet') }, { additionalProperties: false, title: 'Refund', description: 'Refunds: the returned withdrawal, and what is paid back' })),
     transfer: Type.Optional(TokenTransferSchema),
     accountId: Uuid('Extension: the account whose wallet signs (transfers) or receives (deposits)'),
     chainId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Extension' }),

@@ -5,7 +5,7 @@ import { DEFAULT_WEI_PER_UNIT, parseBankDetails, parseRates, parseTreasuryKey, S
 import { AMOUNT_PATTERN, toCents, weiFor } from '../../../src/domain/deposits/deposits.js';
 
 const amount = new RegExp(AMOUNT_PATTERN);
-const config: DepositConfig = { banks: SANDBOX_BANKS, weiPerUnit: DEFAULT_WEI_PER_UNIT, treasuryKey: undefined, expiryMs: 168 * 3_600_000 };
+const config: DepositConfig = { banks: SANDBOX_BANKS, weiPerUnit: DEFAULT_WEI_PER_UNIT, tokenRates: new Map(), sandboxRates: true, treasuryKey: undefined, expiryMs: 168 * 3_600_000 };
 
 /** The ways an integrator may write an amount of cents: "12", "12.3", "12.30". */
 const written = fc.bigInt({ min: 0n, max: 10n ** 14n - 1n }).chain((cents) => {

@@ -1595,11 +1595,7 @@ export type components = {
             vault?: components["schemas"]["VaultCall"];
             /** @description Withdrawals and vault transactions: the transaction this service prepared, which the end user approves (send-transaction-passkey/otp with this transactionId) */
             unsignedTransaction?: string;
-            /** @description Refunds: the returned withdrawal */
-            refund?: {
-                /** Format: uuid */
-                withdrawalTransactionId: string;
-            };
+            refund?: components["schemas"]["Refund"];
             transfer?: components["schemas"]["TokenTransfer"];
             /**
              * Format: uuid
@@ -1805,6 +1801,16 @@ export type components = {
             expiresAt: string | null;
             /** @description Why the last payout attempt failed, while it is retried */
             payoutError?: string;
+            /** @description The crypto paid out to the wallet (for the amount asked, then for what arrived): the chain’s native coin (ETH) or a listed token’s symbol */
+            asset: string;
+            /** @description In the asset’s units, decimal */
+            cryptoAmount: string;
+            /** @description In base units (wei for the native coin), integer */
+            cryptoAmountRaw: string;
+            /** @description The native coin only: cryptoAmountRaw again, as withdrawals showed it before tokens */
+            cryptoAmountWei?: string;
+            /** @description Token deposits: whole units of the token per unit of the currency, quoted at creation and applied to what arrives */
+            rate?: string;
         };
         /**
          * WithdrawalQuote
@@ -1817,8 +1823,14 @@ export type components = {
             currency: "USD" | "EUR";
             /** @description The service’s fee, same currency, on top of amount */
             fee: string;
-            /** @description Wei taken from the wallet for amount + fee */
-            cryptoAmountWei: string;
+            /** @description The crypto taken from the wallet for amount + fee: the chain’s native coin (ETH) or a listed token’s symbol */
+            asset: string;
+            /** @description In the asset’s units, decimal */
+            cryptoAmount: string;
+            /** @description In base units (wei for the native coin), integer */
+            cryptoAmountRaw: string;
+            /** @description The native coin only: cryptoAmountRaw again, as withdrawals showed it before tokens */
+            cryptoAmountWei?: string;
             /** Format: uuid */
             bankAccountId: string;
             last4: string;
@@ -1863,6 +1875,22 @@ export type components = {
              * @description The approval must arrive before this moment (409 quote_expired after)
              */
             expiresAt: string;
+        };
+        /**
+         * Refund
+         * @description Refunds: the returned withdrawal, and what is paid back
+         */
+        Refund: {
+            /** Format: uuid */
+            withdrawalTransactionId: string;
+            /** @description The crypto paid back to the wallet: the chain’s native coin (ETH) or a listed token’s symbol */
+            asset: string;
+            /** @description In the asset’s units, decimal */
+            cryptoAmount: string;
+            /** @description In base units (wei for the native coin), integer */
+            cryptoAmountRaw: string;
+            /** @description The native coin only: cryptoAmountRaw again, as withdrawals showed it before tokens */
+            cryptoAmountWei?: string;
         };
         /**
          * TokenTransfer
@@ -12084,6 +12112,11 @@ export interface operations {
                     currency: "USD" | "EUR";
                     /** @description The chain the crypto is paid out on (CHAIN_RPC_URLS) */
                     chainId: number;
+                    /**
+                     * @description The crypto paid out: the symbol of a token listed on the chain (list-tokens; any case), e.g. "USDC". Absent: the chain’s native coin
+                     * @example USDC
+                     */
+                    asset?: string;
                 };
             };
         };

@@ -8,6 +8,7 @@ import { Uuid } from '../../schemas/onboarding/common.js';
 import { SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
 import type { Api, Deps } from '../../types.js';
 import { TransactionRef } from '../../schemas/transactions.js';
+import { AssetField } from '../../schemas/assets.js';
 
 const Amount = (description: string) => Type.String({ pattern: AMOUNT_PATTERN, description: `${description}: a decimal string greater than 0 with at most 2 decimals, e.g. "250.00"` });
 
@@ -18,6 +19,7 @@ export function depositRoutes(api: Api, deps: Deps): void {
     config: deps.config.deposits,
     treasury: treasuryFor({ key: deps.config.deposits.treasuryKey, sandbox: deps.config.appEnv === 'sandbox', secrets: deps.secrets }),
     products: deps.config.products,
+    tokens: deps.tokens,
   };
 
   api.post(
@@ -34,6 +36,7 @@ export function depositRoutes(api: Api, deps: Deps): void {
             amount: Amount('The fiat amount to be paid in'),
             currency: Type.Enum([...DEPOSIT_CURRENCIES], { type: 'string', description: 'USD (ACH, wire) or EUR (SEPA)' }),
             chainId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'The chain the crypto is paid out on (CHAIN_RPC_URLS)' }),
+            asset: AssetField('paid out'),
           },
           { additionalProperties: false },
         ),
