@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { serializeTransaction, type Address } from 'viem';
-import { RpcFailure, type ChainRegistry } from '../../chain/chain-client.js';
+import type { Address } from 'viem';
+import type { ChainRegistry } from '../../chain/chain-client.js';
 import type { Treasury } from '../../chain/treasury.js';
 import { findBankAccount } from '../../db/repositories/bank-accounts.js';
 import { findDepositAccount } from '../../db/repositories/deposits.js';
@@ -10,11 +10,13 @@ import type { ProductConfig } from '../products/catalogue.js';
 import { requireChain } from '../chains.js';
 import { runMutation, type MutationContext } from '../context.js';
 import type { DepositCurrency } from '../deposits/deposit-config.js';
-import { toCents } from '../deposits/deposits.js';
+import { toCents } from '../deposits/deposit-asset.js';
 import { ApiError, invalidFields, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { recordTransactionChange, signingKeyCause } from '../transactions/record-change.js';
-import { rpcProblem } from '../transactions/rpc-problem.js';
+import type { Token, TokenRegistry } from '../tokens/token-registry.js';
+import { requireAsset } from '../tokens/transaction-asset.js';
+import { quotedCrypto, unsignedWithdrawal, withdrawalCrypto, type WithdrawalCrypto } from './withdrawal-asset.js';
 import type { StoredWithdrawal, TransactionView } from '../transactions/transaction-view.js';
 import type { WithdrawalConfig } from './withdrawal-config.js';
 
@@ -25,6 +27,8 @@ export interface WithdrawalDeps {
   treasury: Treasury | undefined;
   /** The products offered (the fiat_withdrawals gate). */
   products: ProductConfig;
+  /** The listed tokens a withdrawal may be made in (`asset`). */
+  tokens: TokenRegistry;
 }
 
 export interface CreateWithdrawalInput {
@@ -33,15 +37,17 @@ export interface CreateWithdrawalInput {
   chainId: number;
   amount: string;
   currency: DepositCurrency;
+  /** A listed token's symbol on that chain; absent: the chain's native coin. */
+  asset?: string;
 }
 
 const cents = (value: bigint) => `${value / 100n}.${String(value % 100n).padStart(2, '0')}`;
 
-/** The fee (rounded up to the cent) and the wei taken for `amount + fee` at the configured rate. */
-export function quote(amount: string, currency: DepositCurrency, config: Pick<WithdrawalConfig, 'feeBps' | 'weiPerUnit'>): { fee: string; cryptoAmountWei: bigint } {
+/** The fee (rounded up to the cent) and the crypto taken for `amount + fee` at the configured rate (withdrawalCrypto). */
+export function quote(amount: string, currency: DepositCurrency, token: Token | undefined, config: WithdrawalConfig): { fee: string; crypto: WithdrawalCrypto } {
   const amountCents = toCents(amount);
   const feeCents = (amountCents * BigInt(config.feeBps) + 9_999n) / 10_000n;
-  return { fee: cents(feeCents), cryptoAmountWei: ((amountCents + feeCents) * config.weiPerUnit[currency]) / 100n };
+  return { fee: cents(feeCents), crypto: withdrawalCrypto(amountCents + feeCents, currency, token, config) };
 }
 
 /**
@@ -59,6 +65,7 @@ export async function createWithdrawal(ctx: MutationContext, deps: WithdrawalDep
   if (!bank || bank.accountId !== found.account.id) throw notFound('Bank account');
   await requireProductEnabled(ctx.db.db, deps.products, found.account.id, 'fiat_withdrawals');
   const chain = requireChain(deps.chains, input.chainId, 'chainId');
+  const token = requireAsset(deps.tokens, input.chainId, input.asset);
   if (bank.currency !== input.currency) {
     throw invalidFields([{ pointer: '/currency', code: 'currency_mismatch', detail: `must be the bank account's currency (${bank.currency})`, in: 'body' }]);
   }
@@ -71,18 +78,9 @@ export async function createWithdrawal(ctx: MutationContext, deps: WithdrawalDep
   if (found.verificationStatus !== 'active') throw new ApiError('account_not_active', `The account cannot withdraw while its verificationStatus is ${found.verificationStatus ?? 'unknown'}`);
   if (bank.status !== 'verified') throw new ApiError('bank_account_not_verified', `Withdrawals are paid only to a verified bank account (this one is ${bank.status})`);
 
-  const { fee, cryptoAmountWei } = quote(input.amount, input.currency, deps.config);
+  const { fee, crypto } = quote(input.amount, input.currency, token, deps.config);
   const from = account.walletAddress as Address;
-  let unsignedTransaction: string;
-  let nonce: number;
-  try {
-    const parameters = await chain.transferParameters(from, deps.treasury.address, cryptoAmountWei);
-    nonce = await chain.pendingNonce(from);
-    unsignedTransaction = serializeTransaction({ chainId: input.chainId, type: 'eip1559', nonce, to: deps.treasury.address, value: cryptoAmountWei, ...parameters });
-  } catch (err) {
-    if (err instanceof RpcFailure) throw rpcProblem(err);
-    throw err;
-  }
+  const { unsignedTransaction, nonce } = await unsignedWithdrawal(chain, from, deps.treasury.address, crypto);
 
   const id = newId();
   const expiresAt = new Date(ctx.now.getTime() + deps.config.quoteTtlMs);
@@ -90,7 +88,7 @@ export async function createWithdrawal(ctx: MutationContext, deps: WithdrawalDep
     amount: input.amount,
     currency: input.currency,
     fee,
-    cryptoAmountWei: cryptoAmountWei.toString(),
+    ...quotedCrypto(crypto, input.chainId),
     bankAccountId: bank.id,
     last4: bank.last4,
     quoteExpiresAt: expiresAt.toISOString(),
@@ -107,10 +105,12 @@ export async function createWithdrawal(ctx: MutationContext, deps: WithdrawalDep
       kind: 'withdrawal',
       chainId: input.chainId,
       status: 'created',
-      requestHash: createHash('sha256').update(JSON.stringify(['withdrawal', input.accountId, input.bankAccountId, input.chainId, input.amount, input.currency])).digest('hex'),
+      // A native withdrawal's request is hashed as before tokens (an Idempotency-Key replay across the upgrade matches).
+      requestHash: createHash('sha256').update(JSON.stringify(['withdrawal', input.accountId, input.bankAccountId, input.chainId, input.amount, input.currency, ...(token ? [token.symbol] : [])])).digest('hex'),
       fromAddress: from,
       toAddress: deps.treasury!.address,
-      value: cryptoAmountWei.toString(),
+      value: crypto.value.toString(),
+      ...(crypto.token ? { token: crypto.token, tokenAmount: crypto.tokenAmount!.toString() } : {}),
       nonce,
       withdrawal,
       expiresAt,
@@ -118,6 +118,6 @@ export async function createWithdrawal(ctx: MutationContext, deps: WithdrawalDep
       updatedAt: ctx.now,
     });
     if (!row) throw new Error('withdrawal id collision');
-    return recordTransactionChange(tx, row, null, signingKeyCause(ctx.actor, `withdrawal of ${input.amount} ${input.currency} to ****${bank.last4}`), ctx.now);
+    return recordTransactionChange(tx, row, null, signingKeyCause(ctx.actor, `withdrawal of ${input.amount} ${input.currency}${token ? ` in ${token.symbol}` : ''} to ****${bank.last4}`), ctx.now);
   });
 }

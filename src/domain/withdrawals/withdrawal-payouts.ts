@@ -86,7 +86,10 @@ async function queueRefund(tx: Executor, withdrawal: TransactionRow, at: Date): 
     status: 'funds_in_transfer',
     requestHash: `refund:${withdrawal.id}`,
     toAddress: withdrawal.fromAddress,
+    // The same crypto back: the wei, or the token's base units the withdrawal took (fee included).
     value: withdrawal.value,
+    token: withdrawal.token,
+    tokenAmount: withdrawal.tokenAmount,
     refundOf: withdrawal.id,
     createdAt: at,
     updatedAt: at,

@@ -12450,6 +12450,11 @@ export interface operations {
                      * @enum {string}
                      */
                     currency: "USD" | "EUR";
+                    /**
+                     * @description The crypto taken: the symbol of a token listed on the chain (list-tokens; any case), e.g. "USDC". Absent: the chain’s native coin
+                     * @example USDC
+                     */
+                    asset?: string;
                 };
             };
         };

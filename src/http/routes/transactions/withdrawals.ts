@@ -10,6 +10,7 @@ import { Uuid } from '../../schemas/onboarding/common.js';
 import { SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js';
 import type { Api, Deps } from '../../types.js';
 import { TransactionRef } from '../../schemas/transactions.js';
+import { AssetField } from '../../schemas/assets.js';
 
 /** Fiat withdrawals (docs/withdrawals.md): create-withdrawal and the sandbox simulate-withdrawal. */
 export function withdrawalRoutes(api: Api, deps: Deps): void {
@@ -18,6 +19,7 @@ export function withdrawalRoutes(api: Api, deps: Deps): void {
     config: deps.config.withdrawals,
     treasury: treasuryFor({ key: deps.config.deposits.treasuryKey, sandbox: deps.config.appEnv === 'sandbox', secrets: deps.secrets }),
     products: deps.config.products,
+    tokens: deps.tokens,
   };
 
   api.post(
@@ -35,6 +37,7 @@ export function withdrawalRoutes(api: Api, deps: Deps): void {
             chainId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'The chain the crypto is sent on (CHAIN_RPC_URLS)' }),
             amount: Type.String({ pattern: AMOUNT_PATTERN, description: 'The fiat amount paid to the bank account: a decimal string greater than 0 with at most 2 decimals' }),
             currency: Type.Enum([...DEPOSIT_CURRENCIES], { type: 'string', description: 'The bank account’s currency' }),
+            asset: AssetField('taken'),
           },
           { additionalProperties: false },
         ),

@@ -1,0 +1,58 @@
+import { erc20Abi, formatUnits, serializeTransaction, type Address } from 'viem';
+import { RpcFailure, type ChainClient } from '../../chain/chain-client.js';
+import { encodeTransfer } from '../../chain/erc20.js';
+import { ApiError } from '../errors.js';
+import type { Token } from '../tokens/token-registry.js';
+import { tokenRate, tokenUnitsFor } from '../tokens/token-rates.js';
+import { cryptoAmountOf, storedToken, type CryptoAmountView, type StoredToken } from '../tokens/transaction-asset.js';
+import { rpcProblem } from '../transactions/rpc-problem.js';
+import type { WithdrawalConfig } from './withdrawal-config.js';
+
+/** What a withdrawal takes from the wallet, as its row stores it: wei, or a token's base units (and then no wei). */
+export interface WithdrawalCrypto {
+  value: bigint;
+  token?: StoredToken;
+  tokenAmount?: bigint;
+}
+
+/**
+ * The crypto for `cents` (amount and fee) at the configured rate: wei at WITHDRAWAL_RATES, or the token's base units
+ * at WITHDRAWAL_TOKEN_RATES rounded up (never less than what is paid out). A pair without a rate is 503.
+ */
+export function withdrawalCrypto(cents: bigint, currency: 'USD' | 'EUR', token: Token | undefined, config: WithdrawalConfig): WithdrawalCrypto {
+  if (!token) return { value: (cents * config.weiPerUnit[currency]) / 100n };
+  const rate = tokenRate(config.tokenRates, currency, token.symbol, config.sandboxRates);
+  if (!rate) throw new ApiError('withdrawals_unavailable', `Withdrawals of ${currency} in ${token.symbol} have no rate on this deployment (WITHDRAWAL_TOKEN_RATES)`);
+  return { value: 0n, token: storedToken(token), tokenAmount: tokenUnitsFor(cents, rate, token.decimals, 'up') };
+}
+
+/** The view's asset, cryptoAmount, cryptoAmountRaw (and cryptoAmountWei for the native coin) of a quote. */
+export function quotedCrypto(crypto: WithdrawalCrypto, chainId: number): CryptoAmountView {
+  return cryptoAmountOf({ chainId, value: crypto.value.toString(), token: crypto.token ?? null, tokenAmount: crypto.tokenAmount?.toString() ?? null });
+}
+
+/**
+ * The unsigned EIP-1559 transaction the end user approves: the coin sent to the treasury, or the token's
+ * `transfer(treasury, amount)` sent to the token with no coin. A wallet short of the token is refused now (422
+ * insufficient_funds naming it), as the pre-flight would refuse its approval; the node's problems are its own.
+ */
+export async function unsignedWithdrawal(chain: ChainClient, from: Address, treasury: Address, crypto: WithdrawalCrypto): Promise<{ unsignedTransaction: string; nonce: number }> {
+  try {
+    const { token, tokenAmount } = crypto;
+    if (token && tokenAmount !== undefined) {
+      const held = await chain.read(token.address as Address, erc20Abi, 'balanceOf', [from]);
+      if (held < tokenAmount) {
+        throw new ApiError('insufficient_funds', `The wallet holds ${formatUnits(held, token.decimals)} ${token.symbol}, the withdrawal takes ${formatUnits(tokenAmount, token.decimals)} ${token.symbol} (chain ${chain.chainId}, token ${token.address})`);
+      }
+      const data = encodeTransfer(treasury, tokenAmount);
+      const [parameters, nonce] = await Promise.all([chain.callParameters(from, token.address as Address, data), chain.pendingNonce(from)]);
+      return { unsignedTransaction: serializeTransaction({ chainId: chain.chainId, type: 'eip1559', nonce, to: token.address as Address, value: 0n, data, ...parameters }), nonce };
+    }
+    const parameters = await chain.transferParameters(from, treasury, crypto.value);
+    const nonce = await chain.pendingNonce(from);
+    return { unsignedTransaction: serializeTransaction({ chainId: chain.chainId, type: 'eip1559', nonce, to: treasury, value: crypto.value, ...parameters }), nonce };
+  } catch (err) {
+    if (err instanceof RpcFailure) throw rpcProblem(err);
+    throw err;
+  }
+}
