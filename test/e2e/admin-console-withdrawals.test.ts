@@ -35,7 +35,7 @@ interface Withdrawal {
   failureReason?: string;
   transactionHash: string | null;
   unsignedTransaction: string;
-  withdrawal: { amount: string; currency: string };
+  withdrawal: { amount: string; currency: string; cryptoAmount: string };
 }
 
 const ACCOUNT_NUMBER = '000123456789';
@@ -163,6 +163,8 @@ describe('admin console: withdrawals in Chromium', { skip: skipBrowser ? `${CHRO
         await transfer.locator('dd', { hasText: reference }).waitFor();
         await page.locator('dd', { hasText: withdrawal.transactionHash! }).waitFor();
         await page.locator('#transaction-status[data-status="funds_in_transfer"]').waitFor();
+        // In the asset's units with the chain's name (docs/tokens.md), never raw wei.
+        assert.equal(await page.locator('#crypto-received').textContent(), `${withdrawal.withdrawal.cryptoAmount} ETH on Base`);
         assert.deepEqual(await enabled(), [true, true, true]);
 
         // The copy affordance puts the exact number on the clipboard.

@@ -41,6 +41,17 @@ export function money(amount: string, currency: string): string {
   return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${cents !== undefined ? `.${cents}` : ''} ${currency}`;
 }
 
+const CHAIN_NAMES: Record<number, string> = { 1: 'Ethereum', 10: 'Optimism', 137: 'Polygon', 8453: 'Base', 42161: 'Arbitrum', 84532: 'Base Sepolia', 11155111: 'Sepolia', 31337: 'Local chain' };
+
+/** "Base", "Ethereum"; "chain 7777" for one the console does not know by name. */
+export const chainName = (chainId: number) => CHAIN_NAMES[chainId] ?? `chain ${chainId}`;
+
+/** "100.50 USDC on Base", "0.00000101 ETH on Base": in the asset's units as the API sends them (never raw wei), at least two decimals. */
+export function cryptoAmount(amount: string, asset: string, chainId: number): string {
+  const [whole = amount, fraction = ''] = amount.split('.');
+  return `${money(`${whole}.${fraction.padEnd(2, '0')}`, asset)} on ${chainName(chainId)}`;
+}
+
 /** "ACH · USD", "SEPA · EUR". */
 export const railAndCurrency = (b: Pick<BankAccount, 'rail' | 'currency'>) => `${b.rail.toUpperCase()} · ${b.currency}`;
 

@@ -178,7 +178,7 @@ export interface Transaction {
   transactionId: string;
   status: TransactionStatus;
   kind: 'transfer' | 'deposit' | 'withdrawal' | 'refund' | 'vault_deposit' | 'vault_withdrawal';
-  withdrawal?: { amount: string; currency: 'USD' | 'EUR'; fee: string; cryptoAmountWei: string; bankAccountId: string; last4: string; quoteExpiresAt: string };
+  withdrawal?: { amount: string; currency: 'USD' | 'EUR'; fee: string; asset: string; cryptoAmount: string; cryptoAmountRaw: string; bankAccountId: string; last4: string; quoteExpiresAt: string };
   accountId: string;
   chainId: number;
   transactionHash: string | null;

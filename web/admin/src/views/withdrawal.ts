@@ -2,7 +2,7 @@ import { announce } from '../announce';
 import type { ApiClient } from '../api';
 import { ApiProblem } from '../api';
 import { h, fill, type Children } from '../dom';
-import { dateTime, money, PAYOUT_STATUS_LABELS, railAndCurrency, TRANSACTION_STATUS_LABELS } from '../format';
+import { chainName, cryptoAmount, dateTime, money, PAYOUT_STATUS_LABELS, railAndCurrency, TRANSACTION_STATUS_LABELS } from '../format';
 import { setPageBindings } from '../keyboard';
 import { poll } from '../poller';
 import { hrefFor, navigate, type WithdrawalRoute } from '../router';
@@ -14,7 +14,6 @@ import { liveRecord } from './live-list';
 import { lastWithdrawalsRoute } from './withdrawals';
 
 const REFRESH_MS = 3_000;
-const CHAINS: Record<number, string> = { 1: 'Ethereum', 8453: 'Base' };
 
 const none = () => h('span', { class: 'muted' }, '—');
 
@@ -78,9 +77,9 @@ function withdrawalDetails(t: Transaction): HTMLElement {
   const rows: [string, Children][] = [
     ['Status', h('span', { id: 'transaction-status', dataset: { status: t.status } }, TRANSACTION_STATUS_LABELS[t.status] ?? t.status)],
     ['Transaction', h('code', {}, t.transactionId)],
-    ['Chain', `${CHAINS[t.chainId] ?? 'Chain'} (${t.chainId})`],
+    ['Chain', `${chainName(t.chainId)} (${t.chainId})`],
     ['Transaction hash', t.transactionHash ? copyable('Transaction hash', t.transactionHash, h('code', { class: 'tx-hash' }, t.transactionHash)) : null],
-    ['Crypto received', w ? `${w.cryptoAmountWei} wei` : null],
+    ['Crypto received', w ? h('span', { id: 'crypto-received' }, cryptoAmount(w.cryptoAmount, w.asset, t.chainId)) : null],
     ['Fee', w ? money(w.fee, w.currency) : null],
     ['Account', h('code', {}, t.accountId)],
     ['Created', h('time', { datetime: t.createdAt }, dateTime(t.createdAt))],
