@@ -1,8 +1,13 @@
-import http, { type RequestListener } from 'node:http';
-import type { Socket } from 'node:net';
+import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 
 /** What /readyz would say, had Fastify started: the shape of its 503 answers. */
 const STARTING = '{"status":"starting"}';
+
+/**
+ * Requests held while the process starts, at most: a flood beyond it is answered 503 `starting` (with Retry-After)
+ * rather than held in memory.
+ */
+export const MAX_HELD_REQUESTS = 256;
 
 /**
  * A process's listening port, bound first at start (before DATA_DIR, the sandbox key or a migration is written), so a
@@ -11,24 +16,25 @@ const STARTING = '{"status":"starting"}';
  * again would leave the whole start (migrations can take seconds) for another process to take it, and the failure
  * would come after the writes again.
  *
- * Until a handler serves, a request is answered 503 `{"status":"starting"}` and its connection closed; so is every
- * request on a connection opened before then (the graceful stop's drain counts only connections opened after).
+ * A request that arrives while the process starts is held and served once it is ready, as a socket-activated
+ * service's are: a proxy that sent it (nginx during a rolling restart) gets its answer instead of a 503 it would not
+ * retry for a POST, which a connection refused used to spare it. Beyond MAX_HELD_REQUESTS held, 503 `starting`.
  * HOST=localhost binds the first address the name resolves to (Fastify alone would bind each of them).
  */
 export class BoundPort {
   private handler: RequestListener | undefined;
-  private readonly early = new WeakSet<Socket>();
+  private held: [IncomingMessage, ServerResponse][] = [];
 
   private constructor(readonly server: http.Server) {
-    server.on('connection', (socket: Socket) => {
-      if (!this.handler) this.early.add(socket);
-    });
-    server.on('request', (request, response) => {
-      if (this.handler && !this.early.has(request.socket)) {
-        this.handler(request, response);
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      if (this.handler) return this.handler(request, response);
+      // A client that gave up while held frees its place.
+      if (this.held.length >= MAX_HELD_REQUESTS) this.held = this.held.filter(([held]) => !held.socket.destroyed);
+      if (this.held.length < MAX_HELD_REQUESTS) {
+        this.held.push([request, response]);
         return;
       }
-      response.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': STARTING.length, 'retry-after': '1', connection: 'close' }).end(STARTING);
+      response.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': STARTING.length, 'retry-after': '1' }).end(STARTING);
     });
   }
 
@@ -46,9 +52,12 @@ export class BoundPort {
     return new BoundPort(server);
   }
 
-  /** Requests are `handler`'s from now on. */
+  /** Requests are `handler`'s from now on, those held while starting first (a client that left meanwhile is skipped). */
   serve(handler: RequestListener): void {
     this.handler = handler;
+    const held = this.held;
+    this.held = [];
+    for (const [request, response] of held) if (!request.socket.destroyed) handler(request, response);
   }
 
   /**

@@ -1,47 +1,41 @@
 /**
- * src/http/bound-port.ts: the port a process binds before anything else at start. Until a handler serves, requests
- * are answered 503 `starting` and their connections closed; a port that cannot be had is one line naming the
- * variable. The process test (test/process/server-process.test.ts) checks that nothing is written then.
+ * src/http/bound-port.ts: the port a process binds before anything else at start. A request that arrives while the
+ * process starts is held and served once it is ready (beyond MAX_HELD_REQUESTS, 503 `starting`); a port that cannot
+ * be had is one line naming the variable. The process test (test/process/server-process.test.ts) checks that nothing
+ * is written then; test/process/nginx-recipe.test.ts that a rolling restart behind nginx fails no request.
  */
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
-import { BoundPort, PortUnavailableError } from '../../src/http/bound-port.js';
-
-/** One raw HTTP/1.1 request on an open socket; the answer's text once the server closes the connection. */
-async function requestOn(socket: ReturnType<typeof connect>): Promise<string> {
-  let text = '';
-  socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  socket.write('GET /livez HTTP/1.1\r\nHost: x\r\n\r\n');
-  await once(socket, 'close');
-  return text;
-}
+import { BoundPort, MAX_HELD_REQUESTS, PortUnavailableError } from '../../src/http/bound-port.js';
 
 describe('a port bound before the start', () => {
   const closing: (() => void)[] = [];
   after(() => closing.forEach((close) => close()));
 
-  it('answers 503 starting (and closes the connection) until a handler serves, and every request on a connection opened before', async () => {
+  it('holds the requests that arrive while starting and serves them once a handler does; a flood beyond the bound is 503 starting', async () => {
     const port = await BoundPort.bind('PORT', 0, '127.0.0.1');
     closing.push(() => port.server.close());
     const url = `http://127.0.0.1:${(port.server.address() as AddressInfo).port}`;
 
-    const starting = await fetch(`${url}/livez`);
-    assert.equal(starting.status, 503);
-    assert.equal(starting.headers.get('retry-after'), '1');
-    assert.equal(starting.headers.get('connection'), 'close');
-    assert.deepEqual(await starting.json(), { status: 'starting' });
+    const waiting = Array.from({ length: MAX_HELD_REQUESTS }, (_, i) => fetch(`${url}/livez?i=${i}`, { method: i % 2 ? 'POST' : 'GET', ...(i % 2 ? { body: '{}' } : {}) }));
+    // Once every held request is in, the next one is beyond the bound.
+    let beyond: Response | undefined;
+    for (let attempt = 0; attempt < 1000 && !beyond; attempt++) {
+      const res = await fetch(`${url}/livez?beyond`, { signal: AbortSignal.timeout(50) }).catch(() => undefined);
+      if (res) beyond = res;
+    }
+    assert.ok(beyond, 'the request beyond the bound was answered while the others were held');
+    assert.equal(beyond.status, 503);
+    assert.equal(beyond.headers.get('retry-after'), '1');
+    assert.deepEqual(await beyond.json(), { status: 'starting' });
 
-    // A connection the server has accepted before the handler came, its request sent after.
-    const early = connect((port.server.address() as AddressInfo).port, '127.0.0.1');
-    await once(port.server, 'connection');
-    port.serve((_request, response) => response.end('served'));
-    assert.match(await requestOn(early), /^HTTP\/1\.1 503 [\s\S]*\r\n\r\n\{"status":"starting"\}$/);
+    port.serve((request, response) => response.end(`served ${request.method} ${request.url}`));
+    const answers = await Promise.all(waiting.map(async (res) => [(await res).status, await (await res).text()] as const));
+    assert.deepEqual(answers, Array.from({ length: MAX_HELD_REQUESTS }, (_, i) => [200, `served ${i % 2 ? 'POST' : 'GET'} /livez?i=${i}`]));
 
     const served = await fetch(`${url}/livez`);
     assert.equal(served.status, 200);
-    assert.equal(await served.text(), 'served');
   });
 
   it('a port in use: one line that names the variable, exit code 75', async () => {
