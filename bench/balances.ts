@@ -1,0 +1,186 @@
+/**
+ * `npm run bench:balances` (docs/benchmarks.md#balances): get-account-balances at 50 connections over
+ * BENCH_ACCOUNTS (1,000) accounts on anvil, and the JSON-RPC round trips the API makes for them, counted at a proxy.
+ *
+ * Per database (BENCH_BACKENDS=pglite|postgres|both, as `npm run bench`): anvil on chain 31337 (a block time of 1 s
+ * in the balance book) sealing a block every BENCH_BLOCK_TIME s (1), a real 6-decimals USDC deployed on it and listed
+ * (TOKENS), the built server with CHAIN_RPC_URLS pointing at a counting proxy in front of anvil; the accounts made
+ * through the API (custodial, so each has its wallet), a tenth of them with ETH and USDC. Then autocannon, 50
+ * connections, each request for the next account in turn (every account signed once per run): a 2 s warm-up (every
+ * account asked, so every wallet is watched), then BENCH_DURATION s (10) measured. The figure that counts beside the
+ * latencies: the proxy's HTTP requests during the measured run against the blocks anvil sealed meanwhile.
+ *
+ * Prints one table, writes bench/results/balances-latest.json; exits 1 if any answer was not a 200.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { startAnvil, type Anvil } from '../test/harness/anvil.js';
+import { californian, signedAt } from '../test/harness/fixtures.js';
+import { startRpcProxy, type RpcProxy } from '../test/harness/rpc-proxy.js';
+import { deployTestToken } from '../test/harness/tokens.js';
+import { BACKEND_LABEL, DEFAULT_POSTGRES_URL, postgresAnswers, startBackend, stopAllBackends, type Backend, type BackendKind } from './lib/backend.js';
+import { buildServer, ROOT, stopAllChildren } from './lib/children.js';
+import { waitForQuiet, watchCpu } from './lib/cpu.js';
+import { runBench } from './lib/entry.js';
+import { positiveInt } from './lib/env.js';
+import { DURATION_SECONDS, fetchSample, warmAndMeasure, type Measured } from './lib/load.js';
+import { postJson, signedGetHeaders, type Key } from './lib/signing.js';
+
+const ACCOUNTS = positiveInt('BENCH_ACCOUNTS', 1000);
+const BLOCK_TIME = positiveInt('BENCH_BLOCK_TIME', 1);
+const CONNECTIONS = 50;
+const QUIET_WAIT_SECONDS = Number(process.env.BENCH_QUIET_WAIT ?? 30);
+const CHAIN = 31337;
+
+interface Result extends Measured {
+  database: string;
+  accounts: number;
+  /** HTTP requests the proxy saw during the measured run (each a JSON-RPC batch). */
+  roundTrips: number;
+  /** Blocks anvil sealed during the measured run. */
+  blocks: number;
+  /** Round trips during the warm-up, while the wallets were first seen. */
+  warmUpRoundTrips: number;
+  /** get-account-details over the same accounts on the same process: the same lookup without the chain. */
+  detailsReqPerSec: number;
+  detailsP99Ms: number;
+}
+
+/** The accounts, made through the API eight at a time: custodial (no walletAddress), so each has its wallet. */
+async function seedAccounts(baseUrl: string, key: Key, anvil: Anvil, mint: (to: string, amount: bigint) => Promise<void>): Promise<string[]> {
+  const ids: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < ACCOUNTS) {
+        const i = next++;
+        const created = await postJson<{ accountId: string; walletAddress: string }>(baseUrl, key, '/v1/submit/create-individual-account', {
+          userInfo: californian({ email: `bench.balances.${i}.${randomUUID()}@example.com` }),
+          serviceTermsSignedAt: signedAt(),
+        });
+        ids.push(created.accountId);
+        if (i % 10 === 0) {
+          await anvil.setBalance(created.walletAddress, 10n ** 18n + BigInt(i));
+          await mint(created.walletAddress, 1_000_000n * BigInt(i + 1));
+        }
+      }
+    }),
+  );
+  return ids;
+}
+
+const blockNumber = async (anvil: Anvil) => Number(await anvil.rpc<string>('eth_blockNumber'));
+
+async function runBackend(kind: BackendKind, postgresUrl: string | undefined): Promise<{ result: Result; ok: boolean }> {
+  const anvil = await startAnvil(CHAIN, { blockTimeSeconds: BLOCK_TIME });
+  let proxy: RpcProxy | undefined;
+  try {
+    const token = await deployTestToken(anvil);
+    proxy = await startRpcProxy(anvil.url);
+    const backend = await startBackend(kind, postgresUrl, { CHAIN_RPC_URLS: `${CHAIN}=${proxy.url}`, TOKENS: `${CHAIN}:USDC:${token.address}`, APP_ENV: 'sandbox' });
+    try {
+      console.error(`seeding ${ACCOUNTS} accounts`);
+      const ids = await seedAccounts(backend.baseUrl, backend.key, anvil, token.mint);
+      const spec = cycling(`get-account-balances (${BACKEND_LABEL[kind]})`, backend, ids.map((id) => `/v1/query/get-account-balances?accountId=${id}`));
+      const own = { serverPid: backend.api.proc.pid!, pids: [], group: [anvil.pid], ...(backend.databaseName ? { database: backend.databaseName } : {}) };
+      if (QUIET_WAIT_SECONDS > 0) await waitForQuiet(own, QUIET_WAIT_SECONDS);
+      const atStart = { requests: proxy.requests, block: await blockNumber(anvil), calls: proxy.calls.length };
+      let measuredFrom = atStart;
+      const { result, ok } = await warmAndMeasure(spec as never, () => {
+        // The warm-up is over: count from here.
+        measuredFrom = { requests: proxy!.requests, block: -1, calls: proxy!.calls.length };
+        void blockNumber(anvil).then((b) => (measuredFrom.block = b));
+        return watchCpu(own);
+      });
+      const atEnd = { requests: proxy.requests, block: await blockNumber(anvil) };
+      // What the node was asked meanwhile, by method (the lens is eth_call; anything else is another part of the API).
+      const methods: Record<string, number> = {};
+      for (const call of proxy.calls.slice(measuredFrom.calls)) methods[call.method] = (methods[call.method] ?? 0) + 1;
+      console.error(`  JSON-RPC calls during the measured run, by method: ${JSON.stringify(methods)}`);
+      // The same account lookup without the chain: the floor this machine sets for a signed read at 50 connections.
+      const details = await warmAndMeasure(cycling(`get-account-details (${BACKEND_LABEL[kind]})`, backend, ids.map((id) => `/v1/query/get-account-details?accountId=${id}`)) as never);
+      return {
+        result: {
+          ...result,
+          database: BACKEND_LABEL[kind],
+          accounts: ids.length,
+          roundTrips: atEnd.requests - measuredFrom.requests,
+          blocks: atEnd.block - measuredFrom.block,
+          warmUpRoundTrips: measuredFrom.requests - atStart.requests,
+          detailsReqPerSec: details.result.reqPerSec,
+          detailsP99Ms: details.result.latencyP99Ms,
+        },
+        ok: ok && details.ok,
+      };
+    } finally {
+      await backend.stop();
+    }
+  } finally {
+    await proxy?.close();
+    await anvil.stop();
+  }
+}
+
+/** autocannon over `paths` in turn, each signed once per run (GETs are not replay-guarded; 60 s window). */
+function cycling(label: string, backend: Backend, paths: string[]) {
+  let signed: Record<string, string>[] = [];
+  let n = 0;
+  let failure: string | undefined;
+  return {
+        label,
+        connections: CONNECTIONS,
+        options: () => {
+          // GETs are not replay-guarded: each account's request signed once per run (60 s window).
+          signed = paths.map((p) => signedGetHeaders(backend.key, p));
+          return {
+            url: backend.baseUrl,
+            requests: [
+              {
+                setupRequest: (request: Record<string, unknown>) => {
+                  const i = n++ % paths.length;
+                  return { ...request, method: 'GET', path: paths[i], headers: { ...(request.headers as object), ...signed[i] } };
+                },
+                onResponse: (status: number, body: string) => {
+                  if (status !== 200) failure ??= `${status} ${body.slice(0, 500)}`;
+                },
+              },
+            ],
+          };
+        },
+        sample: async () => failure ?? (await fetchSample(`${backend.baseUrl}${paths[0]}`, signedGetHeaders(backend.key, paths[0]!))),
+  };
+}
+
+async function main(): Promise<number> {
+  const mode = process.env.BENCH_BACKENDS || (process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite');
+  if (!['pglite', 'postgres', 'both'].includes(mode)) throw new Error(`BENCH_BACKENDS must be pglite, postgres or both (got "${mode}")`);
+  const postgresUrl = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL;
+  const kinds: BackendKind[] = mode === 'pglite' ? ['pglite'] : mode === 'postgres' ? ['postgres'] : ['pglite', 'postgres'];
+  if (kinds.includes('postgres') && !(await postgresAnswers(postgresUrl))) throw new Error(`no PostgreSQL server accepts connections at ${postgresUrl}`);
+  await buildServer();
+  const results: Result[] = [];
+  let ok = true;
+  for (const kind of kinds) {
+    const run = await runBackend(kind, kind === 'postgres' ? postgresUrl : undefined);
+    results.push(run.result);
+    ok &&= run.ok;
+  }
+  console.log(`\nget-account-balances over ${ACCOUNTS} accounts, ${CONNECTIONS} connections, ${DURATION_SECONDS} s; anvil (chain ${CHAIN}) sealing a block every ${BLOCK_TIME} s, one USDC listed\n`);
+  console.log('| Database | req/s | p50 ms | p99 ms | requests | non-200 | JSON-RPC round trips | blocks | round trips per block | warm-up round trips | API CPU | anvil CPU | others CPU | get-account-details req/s, p99 ms |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  const pct = (v: number | undefined) => (v === undefined ? '' : `${Math.round(v)} %`);
+  for (const r of results) {
+    const perBlock = r.blocks > 0 ? (r.roundTrips / r.blocks).toFixed(2) : 'n/a';
+    console.log(
+      `| ${r.database} | ${Math.round(r.reqPerSec).toLocaleString('en-US')} | ${r.latencyP50Ms} | ${r.latencyP99Ms} | ${r.requests} | ${r.non2xx + r.errors + r.timeouts} | ${r.roundTrips} | ${r.blocks} | ${perBlock} | ${r.warmUpRoundTrips} | ${pct(r.serverCpuPct)} | ${pct(r.groupCpuPct)} | ${pct(r.otherCpuPct)} | ${Math.round(r.detailsReqPerSec)}, ${r.detailsP99Ms} |`,
+    );
+  }
+  mkdirSync(`${ROOT}/bench/results`, { recursive: true });
+  writeFileSync(`${ROOT}/bench/results/balances-latest.json`, `${JSON.stringify({ at: new Date().toISOString(), accounts: ACCOUNTS, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS, blockTimeSeconds: BLOCK_TIME, results }, null, 2)}\n`);
+  return ok ? 0 : 1;
+}
+
+await runBench('bench:balances', main, async () => {
+  await stopAllBackends();
+  await stopAllChildren();
+});
