@@ -157,7 +157,7 @@ describe('docs/quickstart.md, block by block', () => {
     ports.server = await freePort();
     ports.receiver = await freePort();
     // A reader's terminal: none of the test runner's npm variables, nor any configuration of this process.
-    env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_|^INTEGRATOR_|^(DATA_DIR|DATABASE_URL|PORT|HOST|APP_ENV|ENCRYPTION_KEY|TREASURY_PRIVATE_KEY|CHAIN_RPC_URLS|VAULTS|LOG_LEVEL|NODE_OPTIONS)$/.test(k)));
+    env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_|^INTEGRATOR_|^(DATA_DIR|DATABASE_URL|PORT|HOST|APP_ENV|ENCRYPTION_KEY|TREASURY_PRIVATE_KEY|CHAIN_RPC_URLS|TOKENS|VAULTS|LOG_LEVEL|NODE_OPTIONS)$/.test(k)));
     env.INTEGRATOR_PROFILE = join(dir, 'no-profile.json');
     // Its own process group, so a block still running when the test ends is stopped with it.
     work = spawn('bash', ['--norc', '--noprofile'], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
@@ -185,7 +185,7 @@ describe('docs/quickstart.md, block by block', () => {
     // The chain block as written; CHAIN_PORT (documented beside it) moves it to the test's port.
     chain = background(text('chain'), dir, { ...env, CHAIN_PORT: String(ports.chain) });
     const ready = await chain.waitFor(/^Ready: .*$/m, 'npm run chain');
-    assert.match(ready[0], new RegExp(`CHAIN_RPC_URLS=31337=http://127\\.0\\.0\\.1:${ports.chain}; its sandbox treasury 0x[0-9a-fA-F]{40} holds 1000000 ETH`));
+    assert.match(ready[0], new RegExp(`CHAIN_RPC_URLS=31337=http://127\\.0\\.0\\.1:${ports.chain} TOKENS=31337:USDC:0x5FbDB2315678afecb367f032d93F642f64180aa3; its sandbox treasury 0x[0-9a-fA-F]{40} holds 1000000 ETH and 1000000 USDC`));
 
     const created = JSON.parse(await runWork('integrator', 90_000));
     assert.equal(created.name, 'Acme Pay');
@@ -246,8 +246,20 @@ describe('docs/quickstart.md, block by block', () => {
     assert.equal(position.netDeposited, '500');
   });
 
+  it('11. USDC: a deposit paid in USDC, the balances, a withdrawal paid with USDC', { timeout: 180_000 }, async () => {
+    save('usdc.ts');
+    const out = await runWork('usdc', 120_000);
+    if (process.env.QUICKSTART_DEBUG) console.log(out);
+    assert.match(out, /^deposit completed: 250 USDC$/m);
+    assert.match(out, /^balance 250 USDC at block \d+$/m);
+    assert.match(out, /^balance [\d.]+ ETH at block \d+$/m);
+    assert.match(out, /^withdrawal quoted: 100\.5 USDC \(fee included\)$/m);
+    assert.match(out, /^withdrawal completed$/m);
+    assert.match(out, /^USDC left: 149\.5$/m);
+  });
+
   it('runs every marked block of the page', { timeout: 180_000 }, () => {
-    const used = new Set(['chain', 'integrator', 'server', 'env', 'whoami', 'webhooks.ts', 'receiver', 'account', 'verify', 'deposit', 'transfer.ts', 'transfer', 'vault-deploy', 'vault-fund', 'vault.ts', 'vault', 'yield']);
+    const used = new Set(['chain', 'integrator', 'server', 'env', 'whoami', 'webhooks.ts', 'receiver', 'account', 'verify', 'deposit', 'transfer.ts', 'transfer', 'vault-deploy', 'vault-fund', 'vault.ts', 'vault', 'yield', 'usdc.ts', 'usdc']);
     assert.deepEqual(
       all.map((b) => b.name).filter((n) => !used.has(n)),
       [],
