@@ -17,6 +17,7 @@ import type {
   SubjectType,
   Transaction,
 } from './types';
+import type { DepositAudit, Treasury } from './money-types';
 
 /** A failed request, carrying the server's problem details (or one made up for a network failure). */
 export class ApiProblem extends Error {
@@ -47,6 +48,10 @@ export interface ApiClient {
   getPayout(reference: string, signal?: AbortSignal): Promise<Payout>;
   /** Marks a payout sent, settled or returned (a return needs its reason); answers the withdrawal's transaction. */
   movePayout(reference: string, step: PayoutStep, body: { reason?: string }): Promise<Transaction>;
+  /** The treasury's balances, read from the chains now, and the payouts waiting for it to be funded. */
+  treasury(signal?: AbortSignal): Promise<Treasury>;
+  /** One deposit by the reference on its bank instructions, with its integrator and audit trail. */
+  getDeposit(reference: string, signal?: AbortSignal): Promise<DepositAudit>;
 }
 
 async function problemOf(response: Response): Promise<Problem> {
@@ -117,5 +122,7 @@ export function createApiClient(token: string, onUnauthorized: (problem: ApiProb
     },
     getPayout: (reference, signal) => json<Payout>(`/admin/api/withdrawals/${encodeURIComponent(reference)}`, { signal }),
     movePayout: (reference, step, body) => json<Transaction>(`/admin/api/withdrawals/${encodeURIComponent(reference)}/${step}`, { method: 'POST', body }),
+    treasury: (signal) => json<Treasury>('/admin/api/treasury', { signal }),
+    getDeposit: (reference, signal) => json<DepositAudit>(`/admin/api/deposits/${encodeURIComponent(reference)}`, { signal }),
   };
 }

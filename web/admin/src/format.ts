@@ -52,6 +52,28 @@ export function cryptoAmount(amount: string, asset: string, chainId: number): st
   return `${money(`${whole}.${fraction.padEnd(2, '0')}`, asset)} on ${chainName(chainId)}`;
 }
 
+/**
+ * Where a deposit's payout stands, said for an operator: nothing due before the bank transfer arrives; once it has,
+ * due, or waiting with the reason of its last failed attempt (usually a treasury short of the asset, which is the
+ * operator's to fund); then sent, paid, or never paid and why.
+ */
+export function depositPayoutState(status: TransactionStatus, payoutError?: string, failureReason?: string): string {
+  const retrying = payoutError ? `; the last attempt failed: ${payoutError}` : '';
+  switch (status) {
+    case 'created':
+    case 'waiting_for_funds':
+      return 'Not due: the bank transfer has not arrived';
+    case 'funds_in_transfer':
+      return payoutError ? `Waiting, tried again later: ${payoutError}` : 'Due: being signed and sent';
+    case 'processing':
+      return `Sent: waiting for the chain to confirm it${retrying}`;
+    case 'completed':
+      return 'Paid';
+    case 'failed':
+      return `Not paid: ${failureReason ?? 'failed'}`;
+  }
+}
+
 /** "ACH · USD", "SEPA · EUR". */
 export const railAndCurrency = (b: Pick<BankAccount, 'rail' | 'currency'>) => `${b.rail.toUpperCase()} · ${b.currency}`;
 

@@ -9,8 +9,10 @@ import type { Operator } from './types';
 import { mountBankAccount } from './views/bank-account';
 import { mountBankAccounts } from './views/bank-accounts';
 import { mountCase } from './views/case';
+import { mountDeposit } from './views/deposit';
 import { lastQueueRoute, mountQueue } from './views/queue';
 import { mountSignIn } from './views/sign-in';
+import { mountTreasury } from './views/treasury';
 import { mountWithdrawal } from './views/withdrawal';
 import { lastWithdrawalsRoute, mountWithdrawals } from './views/withdrawals';
 
@@ -44,6 +46,10 @@ function showRoute(): void {
         return mountWithdrawals(main, api, route);
       case 'withdrawal':
         return mountWithdrawal(main, api, route);
+      case 'deposit':
+        return mountDeposit(main, api, route);
+      case 'treasury':
+        return mountTreasury(main, api);
       default:
         return mountQueue(main, api, route);
     }
@@ -54,20 +60,21 @@ function showRoute(): void {
 /** The header's links between the console's sections; the one in view (its list or one of its items) is current. */
 function showSection(route: Route): void {
   const reviews = byId<HTMLAnchorElement>('nav-reviews');
-  const bankAccounts = byId<HTMLAnchorElement>('nav-bank-accounts');
   const withdrawals = byId<HTMLAnchorElement>('nav-withdrawals');
-  const inBankAccounts = route.name === 'bank-accounts' || route.name === 'bank-account';
-  const inWithdrawals = route.name === 'withdrawals' || route.name === 'withdrawal';
   // Back to the queue as the officer left it (filters, page), and to the payouts with their filter.
   reviews.href = hrefFor(lastQueueRoute());
   withdrawals.href = hrefFor(lastWithdrawalsRoute());
-  for (const [link, current] of [
-    [reviews, !inBankAccounts && !inWithdrawals],
-    [bankAccounts, inBankAccounts],
-    [withdrawals, inWithdrawals],
-  ] as const) {
-    // "page" on the list itself, "true" while on one of its items.
-    if (current) link.setAttribute('aria-current', route.name === 'queue' || route.name === 'bank-accounts' || route.name === 'withdrawals' ? 'page' : 'true');
+  // Each section's link, the routes in it, and whether the route is the section's own page ("page") rather than
+  // one of its items ("true").
+  const sections: [HTMLAnchorElement, boolean, boolean][] = [
+    [byId('nav-bank-accounts'), route.name === 'bank-accounts' || route.name === 'bank-account', route.name === 'bank-accounts'],
+    [withdrawals, route.name === 'withdrawals' || route.name === 'withdrawal', route.name === 'withdrawals'],
+    [byId('nav-deposits'), route.name === 'deposit', route.name === 'deposit' && !route.reference],
+    [byId('nav-treasury'), route.name === 'treasury', true],
+  ];
+  const inReviews = !sections.some(([, current]) => current);
+  for (const [link, current, own] of [[reviews, inReviews, route.name === 'queue'] as const, ...sections]) {
+    if (current) link.setAttribute('aria-current', own ? 'page' : 'true');
     else link.removeAttribute('aria-current');
   }
 }

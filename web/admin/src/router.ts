@@ -2,7 +2,7 @@ import { STATUSES, type OpenPayoutStatus, type SubjectType, type VerificationSta
 
 // Hash routes, so deep links and Back work on a static page: #/queue?status=...&integrator=...,
 // #/case/<subjectType>/<subjectId>, #/bank-accounts, #/bank-account/<bankAccountId>, #/withdrawals?status=...,
-// #/withdrawal/<reference>.
+// #/withdrawal/<reference>, #/treasury, #/deposits (the lookup by reference), #/deposit/<reference>.
 
 export interface QueueRoute {
   name: 'queue';
@@ -33,13 +33,24 @@ export interface WithdrawalRoute {
   name: 'withdrawal';
   reference: string;
 }
-export type Route = QueueRoute | CaseRoute | BankAccountsRoute | BankAccountRoute | WithdrawalsRoute | WithdrawalRoute;
+/** The treasury's balances and the payouts waiting for it to be funded. */
+export interface TreasuryRoute {
+  name: 'treasury';
+}
+/** Deposits are found by the reference on their bank instructions (the API has no list): no reference, just the form. */
+export interface DepositRoute {
+  name: 'deposit';
+  reference?: string;
+}
+export type Route = QueueRoute | CaseRoute | BankAccountsRoute | BankAccountRoute | WithdrawalsRoute | WithdrawalRoute | TreasuryRoute | DepositRoute;
 
 const SUBJECT_TYPES: readonly string[] = ['user', 'associated_person', 'entity'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A payout's reference: WDR- and 12 Crockford base32 characters, as the API's pattern. */
 const PAYOUT_REFERENCE = /^WDR-[0-9A-Z]{12}$/;
+/** A deposit's reference, as the API's pattern: DEP- and 12 characters. */
+export const DEPOSIT_REFERENCE = /^DEP-[0-9A-Z]{12}$/;
 
 export const isUuid = (value: string) => UUID.test(value);
 
@@ -53,6 +64,9 @@ export function parseHash(hash: string): Route {
   if (parts[0] === 'bank-account' && parts.length === 2 && isUuid(parts[1]!)) return { name: 'bank-account', bankAccountId: parts[1]!.toLowerCase() };
   const params = new URLSearchParams(query);
   if (parts[0] === 'withdrawal' && parts.length === 2 && PAYOUT_REFERENCE.test(parts[1]!)) return { name: 'withdrawal', reference: parts[1]! };
+  if (parts[0] === 'treasury' && parts.length === 1) return { name: 'treasury' };
+  if (parts[0] === 'deposits' && parts.length === 1) return { name: 'deposit' };
+  if (parts[0] === 'deposit' && parts.length === 2 && DEPOSIT_REFERENCE.test(parts[1]!)) return { name: 'deposit', reference: parts[1]! };
   if (parts[0] === 'withdrawals' && parts.length === 1) {
     const only = params.get('status');
     return { name: 'withdrawals', ...(only === 'pending' || only === 'sent' ? { status: only } : {}) };
@@ -74,6 +88,8 @@ export function hrefFor(route: Route): string {
   if (route.name === 'bank-account') return `#/bank-account/${route.bankAccountId}`;
   if (route.name === 'withdrawals') return `#/withdrawals${route.status ? `?status=${route.status}` : ''}`;
   if (route.name === 'withdrawal') return `#/withdrawal/${route.reference}`;
+  if (route.name === 'treasury') return '#/treasury';
+  if (route.name === 'deposit') return route.reference ? `#/deposit/${route.reference}` : '#/deposits';
   const params = new URLSearchParams();
   if (route.status !== 'under_review') params.set('status', route.status);
   if (route.integratorId) params.set('integrator', route.integratorId);

@@ -47,6 +47,7 @@ const GROUPS: [string, [string[], string][]][] = [
     ],
   ],
   ['Withdrawal', [[['Esc'], 'Back to the withdrawals (the payout steps have no keys: each is a deliberate click)']]],
+  ['Deposits', [[['/'], 'Go to the reference field']]],
   ['Anywhere', [[['?'], 'Show these shortcuts']]],
 ];
 

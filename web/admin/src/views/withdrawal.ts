@@ -25,7 +25,7 @@ function detailList(rows: [string, Children][]): HTMLElement {
  * A value with a Copy button beside it, for what the operator types into the bank's form. The button is left out
  * where the browser has no clipboard API (a page not served over HTTPS or from localhost).
  */
-function copyable(label: string, value: string, display: Children = h('code', {}, value)): HTMLElement {
+export function copyable(label: string, value: string, display: Children = h('code', {}, value)): HTMLElement {
   const clipboard = typeof navigator !== 'undefined' ? navigator.clipboard : undefined;
   const button = clipboard
     ? h(
