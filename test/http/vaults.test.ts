@@ -213,6 +213,9 @@ for (const backend of backends()) {
         assert.equal(res.body.code, code);
         if (pointer) assert.ok(res.body.errors.some((e: { pointer: string }) => e.pointer === pointer), res.text);
       }
+      // A token amount with more fraction digits than the token has (the demo asset has 6): named, with its own code.
+      const seventh = await prepare('prepare-vault-deposit', { accountId: alice.accountId, vaultId, amount: '1.0000001' });
+      assert.deepEqual(seventh.body.errors.map((e: { pointer: string; code: string }) => `${e.pointer} ${e.code}`), ['/amount too_many_decimals'], seventh.text);
       // Exactly one of amount and shares (a oneOf in the document): neither names the first, both name each.
       const exactlyOne: [Record<string, unknown>, string[]][] = [
         [{}, ['/amount required']],
