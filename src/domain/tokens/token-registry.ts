@@ -55,35 +55,26 @@ export class TokenRegistry {
   }
 }
 
-/** Reads every listed token's metadata from its chain, all at once; TokenRegistryError names every one that fails. */
+/** Reads every listed token's metadata from its chain, all at once; TokenRegistryError names every one that fails, in TOKENS' order. */
 export async function loadTokenRegistry(entries: readonly TokenEntry[], chains: ChainRegistry): Promise<TokenRegistry> {
-  const problems: string[] = [];
-  const read = await Promise.all(
-    entries.map(async (entry): Promise<Token | undefined> => {
-      const chain = chains.get(entry.chainId);
-      const named = `TOKENS: ${entry.chainId}:${entry.symbol}:${entry.address}`;
-      if (!chain) {
-        problems.push(`${named}: chain ${entry.chainId} is not in CHAIN_RPC_URLS`);
-        return undefined;
-      }
-      try {
-        const { symbol, decimals } = await readTokenMetadata(chain, entry.address as Address);
-        if (symbol.toUpperCase() !== entry.symbol.toUpperCase()) {
-          problems.push(`${named}: the contract's symbol is ${JSON.stringify(symbol)}, not ${entry.symbol}`);
-          return undefined;
-        }
-        if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36) {
-          problems.push(`${named}: decimals() is ${decimals}, outside 0 to 36`);
-          return undefined;
-        }
-        return { chainId: entry.chainId, symbol: entry.symbol, address: getAddress(entry.address), decimals };
-      } catch (err) {
-        problems.push(err instanceof TokenReadError ? `${named}: ${err.message}` : `${named}: its chain did not answer (${(err as Error).message})`);
-        return undefined;
-      }
-    }),
-  );
+  const read = await Promise.all(entries.map((entry) => confirm(entry, chains)));
+  const problems = read.filter((r): r is string => typeof r === 'string');
   if (problems.length > 0) throw new TokenRegistryError(problems);
-  const tokens = read.filter((t): t is Token => t !== undefined).sort((a, b) => a.chainId - b.chainId || a.symbol.localeCompare(b.symbol));
+  const tokens = (read as Token[]).sort((a, b) => a.chainId - b.chainId || a.symbol.localeCompare(b.symbol));
   return new TokenRegistry(tokens);
+}
+
+/** One entry confirmed on its chain: the token, or the problem that names it. */
+async function confirm(entry: TokenEntry, chains: ChainRegistry): Promise<Token | string> {
+  const named = `TOKENS: ${entry.chainId}:${entry.symbol}:${entry.address}`;
+  const chain = chains.get(entry.chainId);
+  if (!chain) return `${named}: chain ${entry.chainId} is not in CHAIN_RPC_URLS`;
+  try {
+    const { symbol, decimals } = await readTokenMetadata(chain, entry.address as Address);
+    if (symbol.toUpperCase() !== entry.symbol.toUpperCase()) return `${named}: the contract's symbol is ${JSON.stringify(symbol)}, not ${entry.symbol}`;
+    if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36) return `${named}: decimals() is ${decimals}, outside 0 to 36`;
+    return { chainId: entry.chainId, symbol: entry.symbol, address: getAddress(entry.address), decimals };
+  } catch (err) {
+    return err instanceof TokenReadError ? `${named}: ${err.message}` : `${named}: its chain did not answer (${(err as Error).message})`;
+  }
 }
