@@ -2,9 +2,9 @@ import { erc20Abi, type Address } from 'viem';
 import { ContractCallError, RpcFailure, type ChainClient } from './chain-client.js';
 
 /**
- * A wallet's balance of an ERC-20 at the latest block, for the pre-flight of a transfer of it
- * (docs/tokens.md#transfers): asked beside ChainClient.preflight's reads, at the same moment. Throws RpcFailure; a
- * listed token whose balanceOf reverts (it was an ERC-20 at start-up) is the node's error, not the wallet's.
+ * An address's balance of an ERC-20 at the latest block: the pre-flight of a transfer (docs/tokens.md#transfers),
+ * a withdrawal's quote, a token payout's treasury check, the treasury view. Throws RpcFailure; a listed token whose
+ * balanceOf reverts (it was an ERC-20 at start-up) is the node's error, not the wallet's.
  */
 export async function tokenBalanceOf(chain: ChainClient, token: Address, owner: Address): Promise<bigint> {
   try {

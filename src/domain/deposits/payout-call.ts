@@ -1,6 +1,7 @@
-import { erc20Abi, formatUnits, type Address, type Hex } from 'viem';
+import { formatUnits, type Address, type Hex } from 'viem';
 import type { ChainClient } from '../../chain/chain-client.js';
 import { encodeTransfer } from '../../chain/erc20.js';
+import { tokenBalanceOf } from '../../chain/token-preflight.js';
 import type { Executor } from '../../db/database.js';
 import { reservedTokenPayouts } from '../../db/repositories/deposits.js';
 import type { TransactionRow } from '../../db/repositories/transactions.js';
@@ -36,7 +37,7 @@ export class TreasuryShortfall extends Error {
 export async function requireTreasuryTokens(tx: Executor, chain: ChainClient, treasury: Address, call: PayoutCall): Promise<void> {
   const token = call.token;
   if (!token) return;
-  const [balance, reserved] = await Promise.all([chain.read(token.address as Address, erc20Abi, 'balanceOf', [treasury]), reservedTokenPayouts(tx, chain.chainId, treasury, token.address)]);
+  const [balance, reserved] = await Promise.all([tokenBalanceOf(chain, token.address as Address, treasury), reservedTokenPayouts(tx, chain.chainId, treasury, token.address)]);
   const free = balance > reserved ? balance - reserved : 0n;
   if (free >= token.amount) return;
   const units = (raw: bigint) => `${formatUnits(raw, token.decimals)} ${token.symbol}`;

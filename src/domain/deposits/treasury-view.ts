@@ -1,4 +1,5 @@
-import { erc20Abi, type Address } from 'viem';
+import type { Address } from 'viem';
+import { tokenBalanceOf } from '../../chain/token-preflight.js';
 import type { ChainRegistry } from '../../chain/chain-client.js';
 import type { Treasury } from '../../chain/treasury.js';
 import type { Executor } from '../../db/database.js';
@@ -68,7 +69,7 @@ async function chainBalances(chains: ChainRegistry, tokens: TokenRegistry, chain
   const chain = chains.get(chainId)!;
   const assets = [
     { symbol: nativeSymbol(chainId), tokenAddress: null, decimals: 18, read: () => chain.nativeBalance(owner) },
-    ...tokens.list(chainId).map((t) => ({ symbol: t.symbol, tokenAddress: t.address, decimals: t.decimals, read: () => chain.read(t.address, erc20Abi, 'balanceOf', [owner]) })),
+    ...tokens.list(chainId).map((t) => ({ symbol: t.symbol, tokenAddress: t.address, decimals: t.decimals, read: () => tokenBalanceOf(chain, t.address, owner) })),
   ];
   return Promise.all(
     assets.map(async ({ read, ...asset }) => {

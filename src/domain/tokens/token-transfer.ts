@@ -52,15 +52,15 @@ export function tokenTransferColumn(tokens: TokenRegistry, unsigned: Transaction
 
 /**
  * The pre-flight's token half: a transfer of more than the wallet holds of the token would revert on chain (and
- * still cost its gas), so it is refused as gas is, 422 insufficient_funds, naming the token. Throws RpcFailure when
- * the node cannot tell.
+ * still cost its gas), so it is refused as gas is, 422 insufficient_funds, naming the token (`needs`: what the
+ * detail says the transfer or withdrawal takes). Throws RpcFailure when the node cannot tell.
  */
-export async function requireTokenBalance(chain: ChainClient, from: Address, transfer: TokenTransfer): Promise<void> {
-  const held = await tokenBalanceOf(chain, transfer.token.address, from);
-  if (held >= transfer.raw) return;
-  const { symbol, decimals } = transfer.token;
+export async function requireTokenBalance(chain: ChainClient, from: Address, token: { symbol: string; address: string; decimals: number }, raw: bigint, needs = 'the transfer needs'): Promise<void> {
+  const held = await tokenBalanceOf(chain, token.address as Address, from);
+  if (held >= raw) return;
+  const { symbol, decimals } = token;
   throw new ApiError(
     'insufficient_funds',
-    `The wallet holds ${tokenAmount(held, decimals).amount} ${symbol}, the transfer needs ${tokenAmount(transfer.raw, decimals).amount} ${symbol} (chain ${chain.chainId}, token ${transfer.token.address})`,
+    `The wallet holds ${tokenAmount(held, decimals).amount} ${symbol}, ${needs} ${tokenAmount(raw, decimals).amount} ${symbol} (chain ${chain.chainId}, token ${token.address})`,
   );
 }

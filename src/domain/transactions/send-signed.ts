@@ -34,7 +34,7 @@ export const unsentOf = (row: TransactionRow): Unsent | undefined =>
  */
 export async function preflight(chain: ChainClient, from: string, unsigned: TransactionSerializable, tokens: TokenRegistry): Promise<void> {
   const transfer = tokenTransferOf(tokens, unsigned);
-  const checks = await Promise.allSettled([chain.preflight(from as Address, unsigned), transfer && requireTokenBalance(chain, from as Address, transfer)]);
+  const checks = await Promise.allSettled([chain.preflight(from as Address, unsigned), transfer && requireTokenBalance(chain, from as Address, transfer.token, transfer.raw)]);
   for (const check of checks) {
     if (check.status === 'fulfilled') continue;
     throw check.reason instanceof RpcFailure ? rpcProblem(check.reason) : check.reason;

@@ -1,9 +1,10 @@
-import { erc20Abi, formatUnits, serializeTransaction, type Address } from 'viem';
+import { serializeTransaction, type Address } from 'viem';
 import { RpcFailure, type ChainClient } from '../../chain/chain-client.js';
 import { encodeTransfer } from '../../chain/erc20.js';
 import { ApiError } from '../errors.js';
 import type { Token } from '../tokens/token-registry.js';
 import { tokenRate, tokenUnitsFor } from '../tokens/token-rates.js';
+import { requireTokenBalance } from '../tokens/token-transfer.js';
 import { cryptoAmountOf, storedToken, type CryptoAmountView, type StoredToken } from '../tokens/transaction-asset.js';
 import { rpcProblem } from '../transactions/rpc-problem.js';
 import type { WithdrawalConfig } from './withdrawal-config.js';
@@ -40,10 +41,7 @@ export async function unsignedWithdrawal(chain: ChainClient, from: Address, trea
   try {
     const { token, tokenAmount } = crypto;
     if (token && tokenAmount !== undefined) {
-      const held = await chain.read(token.address as Address, erc20Abi, 'balanceOf', [from]);
-      if (held < tokenAmount) {
-        throw new ApiError('insufficient_funds', `The wallet holds ${formatUnits(held, token.decimals)} ${token.symbol}, the withdrawal takes ${formatUnits(tokenAmount, token.decimals)} ${token.symbol} (chain ${chain.chainId}, token ${token.address})`);
-      }
+      await requireTokenBalance(chain, from, token, tokenAmount, 'the withdrawal takes');
       const data = encodeTransfer(treasury, tokenAmount);
       const [parameters, nonce] = await Promise.all([chain.callParameters(from, token.address as Address, data), chain.pendingNonce(from)]);
       return { unsignedTransaction: serializeTransaction({ chainId: chain.chainId, type: 'eip1559', nonce, to: token.address as Address, value: 0n, data, ...parameters }), nonce };
