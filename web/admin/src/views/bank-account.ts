@@ -4,14 +4,13 @@ import { ApiProblem } from '../api';
 import { h, fill, type Children } from '../dom';
 import { BANK_ACCOUNT_STATUS_LABELS, dateTime, maskedNumber, railAndCurrency } from '../format';
 import { setPageBindings } from '../keyboard';
-import { poll } from '../poller';
 import { hrefFor, navigate, type BankAccountRoute } from '../router';
 import type { Address, BankAccountCase, Operator } from '../types';
 import { createBankAccountForm } from './bank-account-form';
 import { integratorLabel } from './bank-accounts';
 import { bankAccountTimeline } from './history';
 import { bankAccountBadge } from './status-badge';
-import { liveRecord } from './live-list';
+import { followRecord, liveRecord } from './live-list';
 
 const REFRESH_MS = 3_000;
 const OUTCOME_LABELS = { approve: 'Approved', reject: 'Rejected' } as const;
@@ -140,14 +139,5 @@ export function mountBankAccount(main: HTMLElement, api: ApiClient, route: BankA
     Escape: () => navigate(listRoute),
   });
 
-  void record.refresh().then(
-    () => title.focus(),
-    () => {},
-  );
-  const stopPolling = poll(record.refresh, REFRESH_MS);
-  return () => {
-    stopPolling();
-    record.abort();
-    setPageBindings({});
-  };
+  return followRecord(record, title, REFRESH_MS);
 }

@@ -6,7 +6,6 @@ import { DECISION_LABELS } from '../decisions';
 import { humanize, STATUS_LABELS, SUBJECT_LABELS } from '../format';
 import { integratorNames } from '../integrators';
 import { setPageBindings } from '../keyboard';
-import { poll } from '../poller';
 import { hrefFor, navigate, type CaseRoute } from '../router';
 import type { Case, CaseDocument, Finding, Operator } from '../types';
 import { createDecisionForm } from './decision-form';
@@ -16,7 +15,7 @@ import { historyTimeline } from './history';
 import { lastQueueRoute } from './queue';
 import { recordDetails, subjectName } from './record-details';
 import { statusBadge } from './status-badge';
-import { liveRecord } from './live-list';
+import { followRecord, liveRecord } from './live-list';
 
 const REFRESH_MS = 3_000;
 
@@ -149,16 +148,8 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
     Escape: () => navigate(lastQueueRoute()),
   });
 
-  void record.refresh().then(
-    () => title.focus(),
-    () => {},
-  );
-  const stopPolling = poll(record.refresh, REFRESH_MS);
-  return () => {
-    stopPolling();
-    record.abort();
+  return followRecord(record, title, REFRESH_MS, () => {
     gallery.destroy();
     team.destroy();
-    setPageBindings({});
-  };
+  });
 }

@@ -4,9 +4,8 @@ import { fill, h, type Children } from '../dom';
 import { chainName, cryptoAmount, dateTime, depositPayoutState, humanize, money, TRANSACTION_STATUS_LABELS } from '../format';
 import { setPageBindings } from '../keyboard';
 import type { DepositAudit, DepositHistoryEntry } from '../money-types';
-import { poll } from '../poller';
 import { DEPOSIT_REFERENCE, navigate, type DepositRoute } from '../router';
-import { liveRecord } from './live-list';
+import { followRecord, liveRecord } from './live-list';
 import { copyable } from './withdrawal';
 
 /** As a payout page: a deposit moves on its own (the bank feed, the watcher paying it out). */
@@ -158,14 +157,5 @@ export function mountDeposit(main: HTMLElement, api: ApiClient, route: DepositRo
       layout.hidden = false;
     },
   });
-  void record.refresh().then(
-    () => title.focus(),
-    () => {},
-  );
-  const stopPolling = poll(record.refresh, REFRESH_MS);
-  return () => {
-    stopPolling();
-    record.abort();
-    setPageBindings({});
-  };
+  return followRecord(record, title, REFRESH_MS);
 }

@@ -1,5 +1,7 @@
 import { ApiProblem } from '../api';
 import { fill, h } from '../dom';
+import { setPageBindings } from '../keyboard';
+import { poll } from '../poller';
 
 // What the console's refreshed lists share (the review queue, bank accounts, withdrawals): a keyboard selection
 // over the table's rows, and a load that redraws only when the answer changed.
@@ -114,5 +116,24 @@ export function liveRecord<T>(options: {
     abort() {
       controller.abort();
     },
+  };
+}
+
+/**
+ * Shows a detail page's record and keeps it current: the first load (then the page's heading takes focus, where a
+ * screen reader and the keyboard start), a refresh every `intervalMs`. The returned stop ends both, runs `alsoStop`
+ * (the page's own widgets) and clears the page's keys.
+ */
+export function followRecord(record: { refresh(): Promise<void>; abort(): void }, title: HTMLElement, intervalMs: number, alsoStop: () => void = () => {}): () => void {
+  void record.refresh().then(
+    () => title.focus(),
+    () => {},
+  );
+  const stopPolling = poll(record.refresh, intervalMs);
+  return () => {
+    stopPolling();
+    record.abort();
+    alsoStop();
+    setPageBindings({});
   };
 }

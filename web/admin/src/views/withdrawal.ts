@@ -4,13 +4,12 @@ import { ApiProblem } from '../api';
 import { h, fill, type Children } from '../dom';
 import { chainName, cryptoAmount, dateTime, money, PAYOUT_STATUS_LABELS, railAndCurrency, TRANSACTION_STATUS_LABELS } from '../format';
 import { setPageBindings } from '../keyboard';
-import { poll } from '../poller';
 import { hrefFor, navigate, type WithdrawalRoute } from '../router';
 import type { Payout, PayoutStep, Transaction } from '../types';
 import { integratorLabel } from './bank-accounts';
 import { createPayoutForm } from './payout-form';
 import { payoutBadge } from './status-badge';
-import { liveRecord } from './live-list';
+import { followRecord, liveRecord } from './live-list';
 import { lastWithdrawalsRoute } from './withdrawals';
 
 const REFRESH_MS = 3_000;
@@ -186,14 +185,5 @@ export function mountWithdrawal(main: HTMLElement, api: ApiClient, route: Withdr
 
   setPageBindings({ Escape: () => navigate(listRoute) });
 
-  void record.refresh().then(
-    () => title.focus(),
-    () => {},
-  );
-  const stopPolling = poll(record.refresh, REFRESH_MS);
-  return () => {
-    stopPolling();
-    record.abort();
-    setPageBindings({});
-  };
+  return followRecord(record, title, REFRESH_MS);
 }
