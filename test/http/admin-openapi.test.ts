@@ -158,6 +158,18 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<CheckedResponse[]>> = {
     ];
   },
   getTreasury: async (c) => [await adminRequest(c.server, 'GET', '/admin/api/treasury', { token: c.token })],
+  listDeposits: async (c) => {
+    await waitingDeposit(c);
+    await waitingDeposit(c);
+    const page = await adminRequest(c.server, 'GET', '/admin/api/deposits?limit=1', { token: c.token });
+    return [
+      page,
+      await adminRequest(c.server, 'GET', `/admin/api/deposits?limit=1&startingAfter=${(page.body as { nextCursor: string }).nextCursor}`, { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/deposits?status=waiting_for_funds', { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/deposits?status=created', { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/deposits?startingAfter=nonsense', { token: c.token }),
+    ];
+  },
   getDepositByReference: async (c) => {
     const reference = await waitingDeposit(c);
     return [
@@ -245,7 +257,7 @@ for (const backend of backends()) {
       }
       // Each operation's success was among them, and the failures the examples mean to show.
       for (const id of ids) assert.ok(seen.has(`${id} 200`), `${id} answered 200 in its examples`);
-      for (const expected of ['adminWhoami 401', 'listReviews 400', 'getCase 404', 'getCase 400', 'decideCase 400', 'decideCase 409', 'decideCase 404', 'getDocumentContent 404', 'getDepositByReference 404', 'receiveDepositFunds 409', 'receiveDepositFunds 400', 'cancelDeposit 409', 'cancelDeposit 400', 'listBankAccountReviews 400', 'getBankAccountCase 404', 'decideBankAccount 400', 'decideBankAccount 409', 'decideBankAccount 404', 'listWithdrawalPayouts 400', 'getWithdrawalPayout 404', 'getWithdrawalPayout 400', 'markWithdrawalPayoutSent 409', 'returnWithdrawalPayout 400', 'returnWithdrawalPayout 404']) {
+      for (const expected of ['adminWhoami 401', 'listReviews 400', 'getCase 404', 'getCase 400', 'decideCase 400', 'decideCase 409', 'decideCase 404', 'getDocumentContent 404', 'listDeposits 400', 'getDepositByReference 404', 'receiveDepositFunds 409', 'receiveDepositFunds 400', 'cancelDeposit 409', 'cancelDeposit 400', 'listBankAccountReviews 400', 'getBankAccountCase 404', 'decideBankAccount 400', 'decideBankAccount 409', 'decideBankAccount 404', 'listWithdrawalPayouts 400', 'getWithdrawalPayout 404', 'getWithdrawalPayout 400', 'markWithdrawalPayoutSent 409', 'returnWithdrawalPayout 400', 'returnWithdrawalPayout 404']) {
         assert.ok(seen.has(expected), `${expected} was exercised (seen: ${[...seen].join(', ')})`);
       }
     });

@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
-import { accounts, entities, transactions, transactionTransitions, users, wallets, type VerificationStatus } from '../schema/index.js';
+import { accounts, entities, integrators, transactions, transactionTransitions, users, wallets, type TransactionStatus, type VerificationStatus } from '../schema/index.js';
 import type { TransactionRow } from './transactions.js';
 
 /** The integrator's account with its owner's status and its custody wallet, if any. */
@@ -23,6 +23,24 @@ export async function findDepositByReference(db: Executor, reference: string): P
     .from(transactions)
     .where(and(eq(transactions.kind, 'deposit'), eq(transactions.depositReference, reference)));
   return row;
+}
+
+/**
+ * Every integrator's deposits for operators (/admin/api/deposits), newest first by our id (UUIDv7: creation order),
+ * with the integrator's name: `limit` rows in `status` when given, after the row `before` (the keyset cursor of the
+ * previous page). The primary key's index is read backwards, skipping other kinds of transactions.
+ */
+export async function listDeposits(db: Executor, options: { status?: TransactionStatus; before?: string; limit: number }): Promise<{ transaction: TransactionRow; integratorName: string }[]> {
+  const where = [eq(transactions.kind, 'deposit')];
+  if (options.status) where.push(eq(transactions.status, options.status));
+  if (options.before) where.push(lt(transactions.id, options.before));
+  return db
+    .select({ transaction: transactions, integratorName: integrators.name })
+    .from(transactions)
+    .innerJoin(integrators, eq(integrators.id, transactions.integratorId))
+    .where(and(...where))
+    .orderBy(desc(transactions.id))
+    .limit(options.limit);
 }
 
 /** Deposits whose funds arrived and refunds of returned withdrawals, not broadcast yet, oldest change first. */
