@@ -6,7 +6,7 @@ import { parseEncryptionKey } from '../crypto/encryption-key.js';
 import { DEFAULT_HIGH_RISK_COUNTRIES, parseHighRiskCountries } from '../domain/onboarding/reference/high-risk-countries.js';
 import { ConfigError, flag, integer, oneOf, parsed, Problems } from './env.js';
 import { parseCountryRules, parseOfferedProducts } from '../domain/products/product-config.js';
-import { bodyLimits, DEFAULT_REDIS_KEY_PREFIX, depositConfig, invitationBaseUrl, redisKeyPrefix, redisUrl, retrySchedule, smtp, trustProxy, webauthn, tokenConfig, webhookReach, vaultConfig, withdrawalConfig } from './sections.js';
+import { bodyLimits, DEFAULT_REDIS_KEY_PREFIX, depositConfig, invitationBaseUrl, redisKeyPrefix, redisUrl, retrySchedule, smtp, trustProxy, webauthn, tokenConfig, incomingConfig, webhookReach, vaultConfig, withdrawalConfig } from './sections.js';
 import { LOG_LEVELS, type Config } from './types.js';
 
 // The repository's config/ folder, from src/config/ or, once built, dist/src/config/.
@@ -66,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const withdrawals = readOrSkip(() => withdrawalConfig(env, appEnv, deposits));
   const vaults = readOrSkip(() => vaultConfig(env, chainRpcUrls === undefined ? undefined : new Set(chainRpcUrls.keys())));
   const tokens = read(() => tokenConfig(env, chainRpcUrls === undefined ? undefined : new Set(chainRpcUrls.keys())), []);
+  const incoming = read(() => incomingConfig(env, chainRpcUrls === undefined ? undefined : new Set(chainRpcUrls.keys())), { confirmations: new Map(), pollMs: undefined, maxBlocks: 1 });
 
   const config = {
     webauthn: relyingParty,
@@ -85,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chainRpcUrls,
     vaults,
     tokens,
+    incoming,
     webhooks: {
       retryScheduleMs: read(() => retrySchedule(env), []),
       allowPrivate: reach.allowPrivate,

@@ -4,6 +4,7 @@ import { PAYOUT_RAILS, parseRails, type WithdrawalConfig } from '../domain/withd
 import { parseVaults, type VaultConfig } from '../domain/vaults/vault-config.js';
 import { parseTokens, type TokenEntry } from '../domain/tokens/token-config.js';
 import { parseTokenRates } from '../domain/tokens/token-rates.js';
+import { parseConfirmations, type IncomingConfig } from '../domain/incoming/incoming-config.js';
 import { isIP } from 'node:net';
 import { commaList, ConfigError, flag, integer, parsed, Problems } from './env.js';
 import type { AppEnv, Config, OtpConfig, WebhookConfig } from './types.js';
@@ -211,6 +212,19 @@ export function tokenConfig(env: NodeJS.ProcessEnv, chainIds: ReadonlySet<number
   const { tokens, problems } = parseTokens(env.TOKENS, chainIds);
   if (problems.length > 0) throw new ConfigError(problems.map((p) => `TOKENS: ${p}`));
   return tokens;
+}
+
+/**
+ * CHAIN_CONFIRMATIONS, INCOMING_POLL_MS and INCOMING_MAX_BLOCKS (docs/incoming.md#settings). `chainIds` undefined:
+ * CHAIN_RPC_URLS was wrong, so CHAIN_CONFIRMATIONS (which names its chains) is not checked.
+ */
+export function incomingConfig(env: NodeJS.ProcessEnv, chainIds: ReadonlySet<number> | undefined): IncomingConfig {
+  const problems = new Problems();
+  const { confirmations, problems: wrong } = chainIds === undefined ? { confirmations: new Map<number, number>(), problems: [] } : parseConfirmations(env.CHAIN_CONFIRMATIONS, chainIds);
+  for (const problem of wrong) problems.note(`CHAIN_CONFIRMATIONS: ${problem}`);
+  const pollMs = env.INCOMING_POLL_MS ? problems.read(() => integer(env, 'INCOMING_POLL_MS', 0, 10, 60_000), 0) : undefined;
+  const maxBlocks = problems.read(() => integer(env, 'INCOMING_MAX_BLOCKS', 20, 1, 1_000), 1);
+  return problems.result({ confirmations, pollMs, maxBlocks });
 }
 
 /** The address ranges proxy-addr names, besides addresses and CIDR ranges. */

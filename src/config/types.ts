@@ -3,6 +3,7 @@ import type { DepositConfig } from '../domain/deposits/deposit-config.js';
 import type { ProductConfig } from '../domain/products/catalogue.js';
 import type { VaultConfig } from '../domain/vaults/vault-config.js';
 import type { TokenEntry } from '../domain/tokens/token-config.js';
+import type { IncomingConfig } from '../domain/incoming/incoming-config.js';
 import type { WithdrawalConfig } from '../domain/withdrawals/withdrawal-config.js';
 
 // What loadConfig returns (load.ts reads and checks the environment into it).
@@ -79,6 +80,8 @@ export interface Config {
   vaults: VaultConfig;
   /** TOKENS: the ERC-20s money moves in besides each chain's native coin (docs/tokens.md). */
   tokens: TokenEntry[];
+  /** CHAIN_CONFIRMATIONS and the incoming watcher's pace (docs/incoming.md). */
+  incoming: IncomingConfig;
 }
 
 export interface OtpConfig {

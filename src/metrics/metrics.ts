@@ -95,7 +95,7 @@ export function createMetrics(deps: { database: Database; clock: Clock }): Metri
     help: 'How long the oldest broadcast transaction has waited for its receipt, 0 when none: the watcher’s lag behind the chain (deployment-wide)',
     registers: [own],
     collect: fromDatabase(async (gauge) => {
-      const { rows } = (await deps.database.db.execute(sql`select min(updated_at) as oldest from transactions where status = 'processing'`)) as unknown as {
+      const { rows } = (await deps.database.db.execute(sql`select min(updated_at) as oldest from transactions where status = 'processing' and kind <> 'incoming'`)) as unknown as {
         rows: { oldest: string | Date | null }[];
       };
       const oldest = rows[0]?.oldest;

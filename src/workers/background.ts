@@ -13,6 +13,8 @@ import type { Mailer } from '../mail/mailer.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { startMailSender, type MailSender } from './mail-sender.js';
 import { startVaultSnapshots, type VaultSnapshots } from './vault-snapshots.js';
+import { startIncomingWatcher, type IncomingWatcher } from './incoming-watcher.js';
+import type { TokenRegistry } from '../domain/tokens/token-registry.js';
 
 export interface BackgroundDeps {
   config: Config;
@@ -21,6 +23,8 @@ export interface BackgroundDeps {
   secrets: SecretBox;
   log: Log;
   chains: ChainRegistry;
+  /** The listed tokens, whose transfers to wallets the incoming watcher records. */
+  tokens: TokenRegistry;
   /** Wakes the transaction watcher after a broadcast. */
   transactionBroadcast?: Signal;
   /** Wakes the mail sender after mail was queued. */
@@ -47,13 +51,15 @@ export interface Background {
   mail: MailSender;
   /** Records the vaults' share prices for the APYs (when chains are configured). */
   vaultSnapshots: VaultSnapshots | undefined;
+  /** Records transfers to the accounts' wallets from outside (when chains are configured; docs/incoming.md). */
+  incoming: IncomingWatcher | undefined;
   /** Stops maintenance, the watcher and the worker (deliveries in flight finish or are handed back). */
   stop(): Promise<void>;
 }
 
 /**
- * The work a server process does besides answering requests: the maintenance purge, the transaction watcher
- * (when chains are configured), and the webhook delivery worker unless WEBHOOK_WORKER=0.
+ * The work a server process does besides answering requests: the maintenance purge, the transaction and incoming
+ * watchers (when chains are configured), and the webhook delivery worker unless WEBHOOK_WORKER=0.
  */
 export async function startBackgroundWork(deps: BackgroundDeps, options: BackgroundOptions = {}): Promise<Background> {
   const stopMaintenance =
@@ -71,6 +77,8 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
       : undefined;
   const vaultSnapshots =
     deps.chains.chainIds().length > 0 ? startVaultSnapshots({ database: deps.database, chains: deps.chains, config: deps.config.vaults, clock: deps.clock, log: deps.log }) : undefined;
+  const incoming =
+    deps.chains.chainIds().length > 0 ? startIncomingWatcher({ database: deps.database, chains: deps.chains, tokens: deps.tokens, config: deps.config.incoming, clock: deps.clock, log: deps.log }) : undefined;
   const mail = startMailSender({ database: deps.database, secrets: deps.secrets, clock: deps.clock, log: deps.log, ...(deps.mailer ? { mailer: deps.mailer } : {}) });
   const unlisten = watcher ? deps.transactionBroadcast?.on(() => watcher.kick()) : undefined;
   const unlistenMail = deps.mailQueued?.on(() => mail.kick());
@@ -79,12 +87,14 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
     watcher,
     mail,
     vaultSnapshots,
+    incoming,
     async stop() {
       stopMaintenance();
       unlisten?.();
       unlistenMail?.();
       await watcher?.stop();
       await vaultSnapshots?.stop();
+      await incoming?.stop();
       await worker?.stop();
       await mail.stop();
     },

@@ -13,6 +13,7 @@ import type { Api } from '../../src/http/types.js';
 import { loggerOptions } from '../../src/logging.js';
 import type { TransactionWatcher } from '../../src/workers/transaction-watcher.js';
 import type { VaultSnapshots } from '../../src/workers/vault-snapshots.js';
+import type { IncomingWatcher } from '../../src/workers/incoming-watcher.js';
 import type { WebhookWorker } from '../../src/workers/webhook-worker.js';
 import type { MailSender } from '../../src/workers/mail-sender.js';
 import { provisionDatabase, type Backend } from './backends.js';
@@ -42,6 +43,8 @@ export interface TestServer {
   mail: MailSender;
   /** The vault share-price snapshots (when chains are configured): tests run a round with `runOnce()`. */
   vaultSnapshots: VaultSnapshots | undefined;
+  /** The incoming watcher (when chains are configured): tests run a round on every chain with `runOnce()`. */
+  incoming: IncomingWatcher | undefined;
   chains: ChainRegistry;
   /** Where deposits are paid out from (tests fund it on their anvil nodes); undefined without one. */
   treasury: Treasury | undefined;
@@ -77,7 +80,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
   const logger = options.logDestination ? loggerOptions(env.LOG_LEVEL ? config.logLevel : 'info', options.logDestination) : undefined;
   const api = await startApiProcess(system, { ...(logger ? { logger } : {}), background: { maintenance: false } });
   const { app } = api;
-  const { worker, watcher, mail, vaultSnapshots } = api.background;
+  const { worker, watcher, mail, vaultSnapshots, incoming } = api.background;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const treasury = treasuryFor({ key: config.deposits.treasuryKey, sandbox: config.appEnv === 'sandbox', secrets });
@@ -95,6 +98,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
     watcher,
     mail,
     vaultSnapshots,
+    incoming,
     chains,
     treasury,
     clientFor,

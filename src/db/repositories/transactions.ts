@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, is, isNull, lt, SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, is, isNull, lt, ne, SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { coalesced } from '../coalescer.js';
 import { driverValue, insertWrite, type PendingWrite } from '../pending-writes.js';
@@ -240,7 +240,13 @@ export function transactionTransitionsWrite(rows: (typeof transactionTransitions
 }
 
 const processing = preparedStatement<{ limit: number }, TransactionRow[]>('list_processing', (db) =>
-  db.select().from(transactions).where(eq(transactions.status, 'processing')).orderBy(asc(transactions.id)).limit(sql.placeholder('limit')),
+  // Incoming transfers wait for confirmations, not receipts: the incoming watcher settles them (docs/incoming.md).
+  db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.status, 'processing'), ne(transactions.kind, 'incoming')))
+    .orderBy(asc(transactions.id))
+    .limit(sql.placeholder('limit')),
 );
 
 /** Processing transactions, oldest first (the watcher's every round). */

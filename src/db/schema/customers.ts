@@ -64,6 +64,10 @@ export const accounts = pgTable(
     // wallet address (findSubmissionContext). Without these, every submission read all of an integrator's accounts.
     index('accounts_organization_idx').on(t.integratorId, t.organizationId),
     index('accounts_self_custodial_wallet_idx').on(t.integratorId, sql`lower(${t.walletAddress})`).where(sql`${t.custody} = 'self_custodial'`),
+    // The incoming watcher matches a block's recipients against every account's wallet at once (docs/incoming.md).
+    index('accounts_wallet_address_idx')
+      .on(sql`lower(${t.walletAddress})`)
+      .where(sql`${t.walletAddress} is not null`),
     uniqueIndex('accounts_user_key').on(t.userId),
     uniqueIndex('accounts_entity_key').on(t.entityId),
     check('accounts_owner_check', sql`(${t.type} = 'individual' and ${t.userId} is not null) or (${t.type} = 'entity' and ${t.entityId} is not null)`),

@@ -7,7 +7,7 @@ import { integrators } from './integrators.js';
 /** The states of a transaction (docs/transactions.md). waiting_for_funds and funds_in_transfer are for deposits. */
 export const TRANSACTION_STATUSES = ['created', 'waiting_for_funds', 'funds_in_transfer', 'processing', 'completed', 'failed'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
-export const TRANSACTION_KINDS = ['transfer', 'deposit', 'withdrawal', 'refund', 'vault_deposit', 'vault_withdrawal'] as const;
+export const TRANSACTION_KINDS = ['transfer', 'deposit', 'withdrawal', 'refund', 'vault_deposit', 'vault_withdrawal', 'incoming'] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 
 /**
@@ -34,7 +34,8 @@ export const transactions = pgTable(
      * transfer: signed from the account's custody wallet; deposit: a fiat onramp paid out from the treasury;
      * withdrawal: crypto from the custody wallet to the treasury, then fiat to a bank account; refund: a returned
      * withdrawal's crypto paid back from the treasury (like a deposit's payout); vault_deposit and vault_withdrawal:
-     * the calls to an ERC-4626 vault prepared by this service (docs/products.md#vaults).
+     * the calls to an ERC-4626 vault prepared by this service (docs/products.md#vaults); incoming: a transfer to the
+     * account's wallet from outside, seen on chain by the incoming watcher (docs/incoming.md).
      */
     kind: text('kind', { enum: TRANSACTION_KINDS }).notNull().default('transfer'),
     /** How a transfer was approved: passkey (a stamp) or otp (an approval token). Null for deposits. */
@@ -104,6 +105,14 @@ export const transactions = pgTable(
     tokenAmount: text('token_amount'),
     /** Token deposits: the fiat-to-token rate quoted at creation (whole units per unit of fiat), applied to what arrives. */
     depositRate: text('deposit_rate'),
+    /**
+     * Incoming transfers (docs/incoming.md): the block they were seen in (moved if a reorg mines them again elsewhere),
+     * the log's index in it (-1 for a native-coin transfer, which has no log), and what arrived as the view shows it.
+     */
+    blockNumber: bigint('block_number', { mode: 'number' }),
+    blockHash: text('block_hash'),
+    logIndex: integer('log_index'),
+    incoming: jsonb('incoming'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -111,9 +120,22 @@ export const transactions = pgTable(
     uniqueIndex('transactions_integrator_transaction_key').on(t.integratorId, t.transactionId),
     index('transactions_account_idx').on(t.accountId, t.id),
     uniqueIndex('transactions_deposit_reference_key').on(t.depositReference),
+    // The watcher's receipts; incoming transfers wait for confirmations instead (the index below).
     index('transactions_processing_idx')
       .on(t.updatedAt)
-      .where(sql`${t.status} = 'processing'`),
+      .where(sql`${t.status} = 'processing' and ${t.kind} <> 'incoming'`),
+    // One record per transfer and receiving account, whichever process saw it first (docs/incoming.md); one that
+    // failed as reorged does not count: mined again later, it is a new record.
+    uniqueIndex('transactions_incoming_key')
+      .on(t.accountId, t.chainId, t.transactionHash, t.logIndex)
+      .where(sql`${t.kind} = 'incoming' and ${t.status} <> 'failed'`),
+    index('transactions_incoming_pending_idx')
+      .on(t.chainId, t.blockNumber)
+      .where(sql`${t.kind} = 'incoming' and ${t.status} = 'processing'`),
+    // The incoming watcher leaves out what this service itself sent to the account (payouts, refunds, vault calls).
+    index('transactions_hash_idx')
+      .on(t.transactionHash)
+      .where(sql`${t.transactionHash} is not null`),
     // Withdrawals waiting for their approval and entity proposals waiting for their quorum, to expire them.
     index('transactions_created_idx')
       .on(t.createdAt)
@@ -126,7 +148,7 @@ export const transactions = pgTable(
       .on(t.updatedAt)
       .where(sql`${t.status} = 'funds_in_transfer'`),
     uniqueIndex('transactions_refund_of_key').on(t.refundOf),
-    check('transactions_kind_check', sql`${t.kind} in ('transfer', 'deposit', 'withdrawal', 'refund', 'vault_deposit', 'vault_withdrawal')`),
+    check('transactions_kind_check', sql`${t.kind} in ('transfer', 'deposit', 'withdrawal', 'refund', 'vault_deposit', 'vault_withdrawal', 'incoming')`),
     check('transactions_status_check', sql`${t.status} in ('created', 'waiting_for_funds', 'funds_in_transfer', 'processing', 'completed', 'failed')`),
   ],
 );
@@ -181,3 +203,15 @@ export const transactionTransitions = pgTable(
   },
   (t) => [index('transaction_transitions_transaction_idx').on(t.transactionRowId, t.id)],
 );
+
+/**
+ * Where the incoming watcher stands on each chain (docs/incoming.md): the last block whose transfers are recorded, and
+ * its hash, against which the next block's parent is checked (a reorg). Advanced only by compare-and-set in the
+ * transaction that records the range, so processes sharing a database never record a range twice.
+ */
+export const chainScanCursors = pgTable('chain_scan_cursors', {
+  chainId: bigint('chain_id', { mode: 'number' }).primaryKey(),
+  blockNumber: bigint('block_number', { mode: 'number' }).notNull(),
+  blockHash: text('block_hash').notNull(),
+  updatedAt: updatedAt(),
+});

@@ -5,6 +5,7 @@ import type { TransactionKind, TransactionStatus } from '../../db/schema/index.j
 import type { ApprovalsView } from './approvals-view.js';
 import { cryptoAmountOf, type CryptoAmountView } from '../tokens/transaction-asset.js';
 import type { TokenTransferView } from '../tokens/token-transfer.js';
+import type { IncomingView } from '../incoming/incoming-view.js';
 
 /**
  * The spec's transaction (response of passkey submission) plus our documented extensions: accountId,
@@ -16,7 +17,7 @@ import type { TokenTransferView } from '../tokens/token-transfer.js';
  * withdrawal approved too late or whose fiat payout the bank returned, an entity's proposal rejected by a member or
  * left unapproved for 24 hours.
  */
-export type FailureReason = 'reverted' | 'dropped' | 'cancelled' | 'quote_expired' | 'bank_account_unavailable' | 'payout_returned' | 'rejected' | 'expired' | 'refused';
+export type FailureReason = 'reverted' | 'dropped' | 'cancelled' | 'quote_expired' | 'bank_account_unavailable' | 'payout_returned' | 'rejected' | 'expired' | 'refused' | 'reorged';
 
 /** The spec's fiatDepositInstructions: the deployment's bank details for the currency, plus our `reference` (docs/deposits.md). */
 export type FiatDepositInstructions = BankDetails & { currency: string; reference: string };
@@ -98,6 +99,10 @@ export interface TransactionView {
   refund?: { withdrawalTransactionId: string } & CryptoAmountView;
   /** Transfers of a listed token: the ERC-20 transfer decoded at submission (docs/tokens.md#transfers). */
   transfer?: TokenTransferView;
+  /** Incoming transfers: what arrived, from whom (docs/incoming.md). */
+  incoming?: IncomingView;
+  /** Incoming transfers: the block the transfer is in (it may move in a reorg until confirmed). */
+  blockNumber?: number;
   accountId: string;
   chainId: number;
   transactionHash: string | null;
@@ -149,6 +154,10 @@ export function toTransactionView(row: TransactionRow, approvals?: ApprovalsView
   }
   if (row.kind === 'refund' && row.refundOf) view.refund = { withdrawalTransactionId: row.refundOf, ...cryptoAmountOf(row) };
   if (row.tokenTransfer) view.transfer = row.tokenTransfer as TokenTransferView;
+  if (row.kind === 'incoming' && row.incoming) {
+    view.incoming = row.incoming as IncomingView;
+    if (row.blockNumber !== null) view.blockNumber = row.blockNumber;
+  }
   if (approvals) view.approvals = approvals;
   return view;
 }

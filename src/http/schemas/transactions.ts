@@ -111,6 +111,17 @@ const TokenTransferSchema = Type.Object(
   { additionalProperties: false, title: 'TokenTransfer', description: 'Extension: a transfer of a listed token, decoded when it was submitted (docs/tokens.md#transfers)' },
 );
 
+const IncomingSchema = Type.Object(
+  {
+    symbol: Type.String({ description: 'A listed token’s symbol (list-tokens), or the chain’s native coin’s (ETH)' }),
+    tokenAddress: Nullable(Type.String({ description: 'The token’s contract, checksummed; null for the native coin' })),
+    from: Type.String({ description: 'The sender, checksummed (the zero address for a minted token)' }),
+    amount: AssetAmount('In the asset’s units ("12.5")'),
+    amountRaw: Type.String({ pattern: '^[0-9]+$', description: 'The same amount in base units (wei for the native coin)' }),
+  },
+  { additionalProperties: false, title: 'IncomingTransfer', description: 'Extension, incoming transfers: what arrived at the account’s wallet from outside (docs/incoming.md)' },
+);
+
 const ApprovalsSchema = Type.Object(
   {
     required: Type.Integer({ minimum: 0, description: 'The account’s requiredApprovals' }),
@@ -131,7 +142,7 @@ export const TransactionSchema = Type.Object(
     kind: Type.Enum([...TRANSACTION_KINDS], {
       type: 'string',
       description:
-        'Extension: a transfer from the account’s wallet, a fiat deposit paid out to it, a withdrawal to a bank account, the refund of a returned withdrawal, or a call to a yield vault (vault_deposit: approve and deposit; vault_withdrawal: withdraw or redeem)',
+        'Extension: a transfer from the account’s wallet, a fiat deposit paid out to it, a withdrawal to a bank account, the refund of a returned withdrawal, a call to a yield vault (vault_deposit: approve and deposit; vault_withdrawal: withdraw or redeem), or a transfer to the wallet from outside seen on chain (incoming, docs/incoming.md)',
     }),
     deposit: Type.Optional(DepositSchema),
     withdrawal: Type.Optional(WithdrawalSchema),
@@ -141,14 +152,16 @@ export const TransactionSchema = Type.Object(
     ),
     refund: Type.Optional(Type.Object({ withdrawalTransactionId: Uuid(), ...CryptoAmountFields('paid back to the wallet') }, { additionalProperties: false, title: 'Refund', description: 'Refunds: the returned withdrawal, and what is paid back' })),
     transfer: Type.Optional(TokenTransferSchema),
+    incoming: Type.Optional(IncomingSchema),
+    blockNumber: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Extension, incoming transfers: the block it is in (until confirmed, a reorg may move it)' })),
     accountId: Uuid('Extension: the account whose wallet signs (transfers) or receives (deposits)'),
     chainId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Extension' }),
     transactionHash: Nullable(Type.String({ description: 'Extension: the hash of the signed transaction, known from broadcast on' })),
     failureReason: Type.Optional(
-      Type.Enum(['reverted', 'dropped', 'cancelled', 'quote_expired', 'bank_account_unavailable', 'payout_returned', 'rejected', 'expired', 'refused'], {
+      Type.Enum(['reverted', 'dropped', 'cancelled', 'quote_expired', 'bank_account_unavailable', 'payout_returned', 'rejected', 'expired', 'refused', 'reorged'], {
         type: 'string',
         description:
-          'Extension, failed only (rejected and expired: an entity’s proposal, docs/members.md#quorum; expired also: a deposit whose funds did not arrive, docs/deposits.md#expiry; refused: the node refused it after it was recorded, docs/transactions.md#sending; bank_account_unavailable: a withdrawal approved after its bank account was removed or stopped being verified, docs/withdrawals.md#approval)',
+          'Extension, failed only (rejected and expired: an entity’s proposal, docs/members.md#quorum; expired also: a deposit whose funds did not arrive, docs/deposits.md#expiry; refused: the node refused it after it was recorded, docs/transactions.md#sending; bank_account_unavailable: a withdrawal approved after its bank account was removed or stopped being verified, docs/withdrawals.md#approval; reorged: an incoming transfer whose block left the chain before it was confirmed, docs/incoming.md#reorgs)',
       }),
     ),
     approvals: Type.Optional(ApprovalsSchema),

@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import type { Executor } from '../../db/database.js';
+import { completeIncoming, failIncoming, insertIncoming, listPendingIncoming, moveIncoming, moveScanCursor, type ScanCursor } from '../../db/repositories/incoming.js';
+import { newTransactionRow, type TransactionRow } from '../../db/repositories/transactions.js';
+import { newId } from '../ids.js';
+import { recordTransactionChanges, type TransactionCause, type TransactionChange } from '../transactions/record-change.js';
+import { incomingKey, incomingView, type IncomingTransfer } from './detect.js';
+
+/** The incoming watcher, as transaction_transitions name it. */
+export const INCOMING_WATCHER: TransactionCause = { actorType: 'system', actorId: 'incoming-watcher' };
+
+/** Another process recorded this range (or rewound) first: nothing of this round is kept. */
+export class CursorMoved extends Error {
+  override readonly name = 'CursorMoved';
+}
+
+export interface ScannedRangeRecord {
+  chainId: number;
+  /** Where the cursor was when the range was read, and where it goes: the range is (cursor, to]. */
+  cursor: ScanCursor;
+  to: ScanCursor;
+  /** Blocks a transfer needs, its own included, before it completes. */
+  confirmations: number;
+  /** The range's transfers to wallets (matchOwners). */
+  transfers: IncomingTransfer[];
+}
+
+export interface RangeOutcome {
+  created: TransactionRow[];
+  completed: TransactionRow[];
+  failed: TransactionRow[];
+  /** Pending transfers found again in another block (a reorg): they wait there. */
+  moved: number;
+}
+
+/**
+ * Records a scanned range in the caller's database transaction (docs/incoming.md): moves the cursor (compare-and-set;
+ * CursorMoved when another process did), records the transfers not seen before as `processing`, moves a pending one
+ * found in another block, fails as `reorged` a pending one of these blocks that is not there any more, and completes
+ * those with enough confirmations, each with its events. Everything or nothing: a crash in between leaves the cursor
+ * where it was, and the range is read again.
+ */
+export async function recordRange(tx: Executor, range: ScannedRangeRecord, now: Date): Promise<RangeOutcome> {
+  const { chainId, cursor, to } = range;
+  if (!(await moveScanCursor(tx, chainId, cursor, to, now))) throw new CursorMoved(`chain ${chainId}: the cursor is no longer at block ${cursor.blockNumber}`);
+  const found = new Map(range.transfers.map((t) => [incomingKey(t.owner.accountId, t.transactionHash, t.logIndex), t]));
+  const pending = (await listPendingIncoming(tx, chainId, cursor.blockNumber + 1)).filter((row) => row.blockNumber! <= to.blockNumber);
+  const known = new Set<string>();
+  const gone: string[] = [];
+  let moved = 0;
+  for (const row of pending) {
+    const key = incomingKey(row.accountId, row.transactionHash!, row.logIndex!);
+    const again = found.get(key);
+    if (!again) {
+      gone.push(row.id);
+      continue;
+    }
+    known.add(key);
+    if (again.blockHash !== row.blockHash) {
+      await moveIncoming(tx, row.id, { number: again.blockNumber, hash: again.blockHash }, now);
+      moved++;
+    }
+  }
+  const fresh = [...found].filter(([key]) => !known.has(key)).map(([, transfer]) => incomingRow(transfer, chainId, now));
+  const created = await insertIncoming(tx, fresh);
+  const failed = await failIncoming(tx, gone, now);
+  const completed = await completeIncoming(tx, chainId, to.blockNumber - range.confirmations + 1, now);
+  const changes: TransactionChange[] = [
+    ...created.map((row) => ({ row, from: null, cause: INCOMING_WATCHER })),
+    ...failed.map((row) => ({ row, from: 'processing' as const, cause: { ...INCOMING_WATCHER, detail: 'its block left the chain (reorg)' } })),
+    ...completed.map((row) => ({ row, from: 'processing' as const, cause: { ...INCOMING_WATCHER, detail: `${range.confirmations} confirmations` } })),
+  ];
+  if (changes.length > 0) await recordTransactionChanges(tx, changes, now);
+  return { created, completed, failed, moved };
+}
+
+/** A new incoming transaction: its own id is also its transactionId (the integrator did not name it). */
+function incomingRow(transfer: IncomingTransfer, chainId: number, now: Date): TransactionRow {
+  const id = newId();
+  return newTransactionRow({
+    id,
+    integratorId: transfer.owner.integratorId,
+    transactionId: id,
+    accountId: transfer.owner.accountId,
+    walletId: transfer.owner.walletId,
+    chainId,
+    kind: 'incoming',
+    status: 'processing',
+    requestHash: createHash('sha256').update(`incoming:${chainId}:${transfer.transactionHash}:${transfer.logIndex}`).digest('hex'),
+    fromAddress: transfer.from,
+    toAddress: transfer.to,
+    value: transfer.token ? '0' : transfer.raw.toString(),
+    transactionHash: transfer.transactionHash,
+    blockNumber: transfer.blockNumber,
+    blockHash: transfer.blockHash,
+    logIndex: transfer.logIndex,
+    incoming: incomingView(transfer, chainId),
+    createdAt: now,
+    updatedAt: now,
+  });
+}
