@@ -96,8 +96,8 @@ describe('admin console: an entity case’s members and pending approvals in Chr
         const row = pendingRow();
         await row.waitFor();
         const cells = await row.locator('td').allTextContents();
-        assert.equal(cells[0], 'Transfer · chain 8453');
-        assert.equal(cells[1], '0.25 ETH');
+        assert.equal(cells[0], 'Transfer');
+        assert.equal(cells[1], '0.25 ETH on Base', 'exactly, from the wei, with the chain’s name');
         assert.equal(cells[2], `${team.to.toLowerCase().slice(0, 6)}…${team.to.toLowerCase().slice(-4)}`);
         assert.equal(await row.locator('td code').getAttribute('title'), team.to.toLowerCase());
         assert.equal(cells[3], 'Jonas Weber');

@@ -35,21 +35,60 @@ export const TRANSACTION_STATUS_LABELS: Record<TransactionStatus, string> = {
   failed: 'Failed',
 };
 
+/** "1234567" -> "1,234,567": thousands separators in a whole number's digits. */
+const grouped = (whole: string) => whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
 /** "1,234.50 USD": the decimal string as the API sends it, grouped, never through a float. */
 export function money(amount: string, currency: string): string {
   const [whole = amount, cents] = amount.split('.');
-  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${cents !== undefined ? `.${cents}` : ''} ${currency}`;
+  return `${grouped(whole)}${cents !== undefined ? `.${cents}` : ''} ${currency}`;
 }
 
-const CHAIN_NAMES: Record<number, string> = { 1: 'Ethereum', 10: 'Optimism', 137: 'Polygon', 8453: 'Base', 42161: 'Arbitrum', 84532: 'Base Sepolia', 11155111: 'Sepolia', 31337: 'Local chain' };
+/**
+ * The chains the console names. 31337 is anvil's default chain id: the local node of `npm run chain` and of the
+ * tests, never a public network.
+ */
+const CHAIN_NAMES: Record<number, string> = { 1: 'Ethereum', 10: 'Optimism', 137: 'Polygon', 8453: 'Base', 42161: 'Arbitrum', 84532: 'Base Sepolia', 11155111: 'Sepolia', 31337: 'Anvil (local)' };
 
-/** "Base", "Ethereum"; "chain 7777" for one the console does not know by name. */
+/** "Base", "Ethereum", "Anvil (local)"; "chain 7777" for one the console does not know by name. */
 export const chainName = (chainId: number) => CHAIN_NAMES[chainId] ?? `chain ${chainId}`;
 
-/** "100.50 USDC on Base", "0.00000101 ETH on Base": in the asset's units as the API sends them (never raw wei), at least two decimals. */
+/** Each chain's native coin, as the server names it in `asset` (src/domain/tokens/token-registry.ts): ETH unless listed. */
+const NATIVE_SYMBOLS: Record<number, string> = { 137: 'POL', 56: 'BNB', 43114: 'AVAX' };
+export const nativeSymbol = (chainId: number) => NATIVE_SYMBOLS[chainId] ?? 'ETH';
+
+/**
+ * "1,000,000.50", "0.000001", "0.00": a decimal string in an asset's units, grouped, with every significant fraction
+ * digit it has (as many as the asset's decimals: 6 for USDC, 18 for ETH) and at least two. Only trailing zeros are
+ * dropped, and leading zeros of the whole part, so the figure read back is the one given: it never goes through a
+ * float. A string that is not a plain decimal is shown as it came.
+ */
+export function unitsAmount(amount: string): string {
+  const match = /^(\d+)(?:\.(\d*))?$/.exec(amount.trim());
+  if (!match) return amount;
+  const whole = match[1]!.replace(/^0+(?=\d)/, '');
+  const fraction = (match[2] ?? '').replace(/0+$/, '').padEnd(2, '0');
+  return `${grouped(whole)}.${fraction}`;
+}
+
+/**
+ * Base units ("1500000" of a 6-decimals token, or wei with 18) as a decimal string in the asset's units ("1.5"),
+ * exactly: digits are moved, not divided.
+ */
+export function fromBaseUnits(raw: string, decimals: number): string {
+  if (!/^\d+$/.test(raw) || !Number.isInteger(decimals) || decimals < 0) return raw;
+  if (decimals === 0) return raw;
+  const digits = raw.padStart(decimals + 1, '0');
+  return `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
+}
+
+/**
+ * "100.50 USDC on Base", "0.000001 USDC on Base", "1.25 ETH on Anvil (local)": an amount in its asset's units as the
+ * API sends it (the decimal `cryptoAmount` or `amount`, never base units), with the asset's own decimals as
+ * unitsAmount shows them, and the chain's name.
+ */
 export function cryptoAmount(amount: string, asset: string, chainId: number): string {
-  const [whole = amount, fraction = ''] = amount.split('.');
-  return `${money(`${whole}.${fraction.padEnd(2, '0')}`, asset)} on ${chainName(chainId)}`;
+  return `${unitsAmount(amount)} ${asset} on ${chainName(chainId)}`;
 }
 
 /**

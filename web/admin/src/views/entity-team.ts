@@ -1,5 +1,5 @@
 import { fill, h } from '../dom';
-import { age, dateTime, humanize } from '../format';
+import { age, chainName, cryptoAmount, dateTime, fromBaseUnits, humanize, nativeSymbol } from '../format';
 import { poll } from '../poller';
 import type { Case } from '../types';
 
@@ -39,15 +39,6 @@ export interface EntityTeam {
 
 /** The "expires in" texts are re-read this often: they change with time, not with the data. */
 const TICK_MS = 30_000;
-const WEI_PER_ETH = 10n ** 18n;
-
-/** "0.25 ETH", "1,204.5 ETH": exact, from the wei string through BigInt, never a float. */
-export function ether(wei: string): string {
-  const value = BigInt(wei);
-  const whole = (value / WEI_PER_ETH).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const fraction = (value % WEI_PER_ETH).toString().padStart(18, '0').replace(/0+$/, '');
-  return `${whole}${fraction ? `.${fraction}` : ''} ETH`;
-}
 
 /** 0x1234…cdef: enough to recognise an address; the whole one is in the title. */
 const shortAddress = (address: string) => (address.length > 14 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address);
@@ -87,6 +78,17 @@ function membersTable(members: CaseMember[]): HTMLElement {
   );
 }
 
+/**
+ * "0.25 ETH on Base": the wei the proposal sends, exactly, in the chain's native coin. A proposal that sends none moves
+ * a token or calls a contract (a token withdrawal, a vault call), whose amount the case does not carry: it says so
+ * rather than "0.00 ETH".
+ */
+function nativeAmount(p: PendingApproval): HTMLElement | string {
+  const coin = nativeSymbol(p.chainId);
+  if (/^0*$/.test(p.value)) return h('span', { class: 'muted', title: `Sends no ${coin} on ${chainName(p.chainId)}: a token transfer or a contract call` }, `No ${coin} on ${chainName(p.chainId)}`);
+  return cryptoAmount(fromBaseUnits(p.value, 18), coin, p.chainId);
+}
+
 function pendingTable(pending: PendingApproval[], names: ReadonlyMap<string, string>): HTMLElement {
   if (pending.length === 0) return h('p', { class: 'muted' }, 'No transactions waiting for approval');
   // A proposer removed since is no member any more: their id stays on hover.
@@ -105,8 +107,8 @@ function pendingTable(pending: PendingApproval[], names: ReadonlyMap<string, str
         return h(
           'tr',
           { dataset: { transactionId: p.transactionId } },
-          h('td', { title: p.transactionId }, humanize(p.kind), h('span', { class: 'muted' }, ` · chain ${p.chainId}`)),
-          h('td', { class: 'amount' }, ether(p.value)),
+          h('td', { title: p.transactionId }, humanize(p.kind)),
+          h('td', { class: 'amount' }, nativeAmount(p)),
           h('td', {}, p.toAddress ? h('code', { title: p.toAddress }, shortAddress(p.toAddress)) : h('span', { class: 'muted' }, '—')),
           h('td', {}, who(p.proposedByUserId)),
           h(
