@@ -17,8 +17,9 @@ import type { Anvil } from '../harness/anvil.js';
 // (contracts/DemoToken.sol, 6 decimals). The treasury holds 1,000,000 USDC and 999.9 ETH; a deposit of 1,500,000 USD
 // paid in USDC arrives and its payout waits, unsigned, for want of USDC (docs/tokens.md#deposits-in-a-token). The
 // treasury page shows both balances and the waiting payout with its reason; the deposit's page its USDC amount and
-// payout state; funded, the payout goes out and both pages follow. Same harness and skip rules as the other
-// console tests.
+// payout state; funded, the payout goes out and both pages follow. The deposits list shows it beside a native deposit
+// of 0.00001234 ETH (never rounded to 0.00), filters by status and opens either. Same harness and skip rules as the
+// other console tests.
 
 /** Longer than the deposit page's 3 s poll and the treasury's 10 s one: the wait for a change made elsewhere. */
 const LIVE_TIMEOUT = 15_000;
@@ -144,12 +145,67 @@ describe('admin console: treasury and deposits in Chromium', { skip: skipBrowser
         assert.match((await text('tr[data-symbol="ETH"] td.balance')) ?? '', /^999\.8\d+ ETH on Base$/);
       });
 
+      it('lists the deposits newest first: reference, integrator, fiat, what each pays in its asset’s units on Base, status; filters and opens one', async () => {
+        const { reference } = deposit.deposit;
+        // A native deposit too: 12.34 USD at 10^12 wei a dollar is 0.00001234 ETH, which two decimals would show as 0.00.
+        const customer = await createCustomer(server, acme);
+        server.clock.advance(1000);
+        const small = await acme.client.post('/v1/submit/create-deposit', { accountId: customer.accountId, amount: '12.34', currency: 'USD', chainId: 8453 });
+        assert.equal(small.status, 201, small.text);
+        const smallReference = small.body.fiatDepositInstructions.reference as string;
+
+        await sections().getByRole('link', { name: 'Deposits' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Deposits' }).waitFor();
+        assert.equal(new URL(page.url()).hash, '#/deposits');
+        assert.equal(await current('Deposits'), 'page');
+        const table = page.getByRole('table', { name: 'Deposits, newest first' });
+        assert.deepEqual(await table.locator('thead th').allTextContents(), ['Reference', 'Integrator', 'Amount', 'Pays out', 'Status', 'Created']);
+        await table.locator(`tr[data-reference="${smallReference}"]`).waitFor();
+        assert.deepEqual(await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { reference: string } }).dataset.reference)), [smallReference, reference]);
+        const cells = (ref: string) => table.locator(`tr[data-reference="${ref}"] td`).allTextContents();
+        assert.deepEqual((await cells(smallReference)).slice(0, 5), [smallReference, 'Acme Pay', '12.34 USD', '0.00001234 ETH on Base', 'Waiting for funds']);
+        assert.deepEqual((await cells(reference)).slice(0, 5), [reference, 'Acme Pay', '1,500,000.00 USD', '1,500,000.00 USDC on Base', 'Completed']);
+        await page.getByText('Deposits 1–2. Newest first.').waitFor();
+        // Never base units.
+        const body = (await page.locator('main').textContent()) ?? '';
+        for (const raw of [String(1_500_000n * USDC), String(1234n * 10n ** 10n)]) assert.ok(!body.includes(raw), `${raw} is shown`);
+
+        // The selection starts on the newest; j moves it, Enter opens it; Esc comes back to the list.
+        await page.keyboard.press('j');
+        await table.locator(`tr[data-reference="${reference}"][aria-current="true"]`).waitFor();
+        await page.keyboard.press('Enter');
+        await page.getByRole('heading', { level: 1, name: `Deposit ${reference}` }).waitFor();
+        assert.equal(await current('Deposits'), 'true');
+        await page.keyboard.press('Escape');
+        await page.getByRole('heading', { level: 1, name: 'Deposits' }).waitFor();
+        await table.locator(`tr[data-reference="${reference}"][aria-current="true"]`).waitFor();
+
+        // The status filter is in the address.
+        await page.getByLabel('Status').selectOption('waiting_for_funds');
+        await page.waitForURL(/#\/deposits\?status=waiting_for_funds$/);
+        // The filtered page's own summary: drawn once its answer is in, whatever the old page showed meanwhile.
+        await page.getByText('Deposits 1–1. Newest first.').waitFor();
+        assert.deepEqual(await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { reference: string } }).dataset.reference)), [smallReference]);
+        await page.getByLabel('Status').selectOption('failed');
+        await page.getByText('No deposits with status “Failed”.').waitFor();
+        await page.getByLabel('Status').selectOption('');
+        await page.waitForURL(/#\/deposits$/);
+
+        // A row's link opens the deposit's page.
+        await table.getByRole('link', { name: smallReference }).click();
+        await page.getByRole('heading', { level: 1, name: `Deposit ${smallReference}` }).waitFor();
+        await statusIs('waiting_for_funds');
+        assert.equal(await text('#deposit-crypto'), '0.00001234 ETH on Base');
+      });
+
       it('finds a deposit by its reference typed loosely, says when the form is wrong or there is no such deposit', async () => {
         const { reference } = deposit.deposit;
         await sections().getByRole('link', { name: 'Deposits' }).click();
         await page.getByRole('heading', { level: 1, name: 'Deposits' }).waitFor();
         assert.equal(await current('Deposits'), 'page');
         const field = page.getByLabel('Deposit reference');
+        await page.getByRole('table', { name: 'Deposits, newest first' }).locator('tbody tr[aria-current="true"]').waitFor();
+        await page.keyboard.press('/');
         assert.equal(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id), 'deposit-reference');
 
         await field.fill('DEP-123');

@@ -17,7 +17,7 @@ import type {
   SubjectType,
   Transaction,
 } from './types';
-import type { DepositAudit, Treasury } from './money-types';
+import type { DepositAudit, DepositPage, DepositStatus, Treasury } from './money-types';
 
 /** A failed request, carrying the server's problem details (or one made up for a network failure). */
 export class ApiProblem extends Error {
@@ -50,6 +50,8 @@ export interface ApiClient {
   movePayout(reference: string, step: PayoutStep, body: { reason?: string }): Promise<Transaction>;
   /** The treasury's balances, read from the chains now, and the payouts waiting for it to be funded. */
   treasury(signal?: AbortSignal): Promise<Treasury>;
+  /** Every integrator's deposits (in one status, or all), newest first: 1-100 of them after the cursor. */
+  deposits(query: { status?: DepositStatus; limit: number; startingAfter?: string }, signal?: AbortSignal): Promise<DepositPage>;
   /** One deposit by the reference on its bank instructions, with its integrator and audit trail. */
   getDeposit(reference: string, signal?: AbortSignal): Promise<DepositAudit>;
 }
@@ -123,6 +125,12 @@ export function createApiClient(token: string, onUnauthorized: (problem: ApiProb
     getPayout: (reference, signal) => json<Payout>(`/admin/api/withdrawals/${encodeURIComponent(reference)}`, { signal }),
     movePayout: (reference, step, body) => json<Transaction>(`/admin/api/withdrawals/${encodeURIComponent(reference)}/${step}`, { method: 'POST', body }),
     treasury: (signal) => json<Treasury>('/admin/api/treasury', { signal }),
+    deposits(query, signal) {
+      const params = new URLSearchParams({ limit: String(query.limit) });
+      if (query.status) params.set('status', query.status);
+      if (query.startingAfter) params.set('startingAfter', query.startingAfter);
+      return json<DepositPage>(`/admin/api/deposits?${params}`, { signal });
+    },
     getDeposit: (reference, signal) => json<DepositAudit>(`/admin/api/deposits/${encodeURIComponent(reference)}`, { signal }),
   };
 }

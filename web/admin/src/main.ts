@@ -10,6 +10,7 @@ import { mountBankAccount } from './views/bank-account';
 import { mountBankAccounts } from './views/bank-accounts';
 import { mountCase } from './views/case';
 import { mountDeposit } from './views/deposit';
+import { lastDepositsRoute, mountDeposits } from './views/deposits';
 import { lastQueueRoute, mountQueue } from './views/queue';
 import { mountSignIn } from './views/sign-in';
 import { mountTreasury } from './views/treasury';
@@ -46,6 +47,8 @@ function showRoute(): void {
         return mountWithdrawals(main, api, route);
       case 'withdrawal':
         return mountWithdrawal(main, api, route);
+      case 'deposits':
+        return mountDeposits(main, api, route);
       case 'deposit':
         return mountDeposit(main, api, route);
       case 'treasury':
@@ -61,15 +64,17 @@ function showRoute(): void {
 function showSection(route: Route): void {
   const reviews = byId<HTMLAnchorElement>('nav-reviews');
   const withdrawals = byId<HTMLAnchorElement>('nav-withdrawals');
-  // Back to the queue as the officer left it (filters, page), and to the payouts with their filter.
+  const deposits = byId<HTMLAnchorElement>('nav-deposits');
+  // Back to the queue as the officer left it (filters, page), and to the payouts and deposits with their filters.
   reviews.href = hrefFor(lastQueueRoute());
   withdrawals.href = hrefFor(lastWithdrawalsRoute());
+  deposits.href = hrefFor(lastDepositsRoute());
   // Each section's link, the routes in it, and whether the route is the section's own page ("page") rather than
   // one of its items ("true").
   const sections: [HTMLAnchorElement, boolean, boolean][] = [
     [byId('nav-bank-accounts'), route.name === 'bank-accounts' || route.name === 'bank-account', route.name === 'bank-accounts'],
     [withdrawals, route.name === 'withdrawals' || route.name === 'withdrawal', route.name === 'withdrawals'],
-    [byId('nav-deposits'), route.name === 'deposit', route.name === 'deposit' && !route.reference],
+    [deposits, route.name === 'deposits' || route.name === 'deposit', route.name === 'deposits'],
     [byId('nav-treasury'), route.name === 'treasury', true],
   ];
   const inReviews = !sections.some(([, current]) => current);

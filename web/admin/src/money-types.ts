@@ -36,6 +36,22 @@ export interface DepositAudit extends Omit<Transaction, 'kind'> {
   history: DepositHistoryEntry[];
 }
 
+/** The statuses a deposit goes through (docs/deposits.md), which the list filters on. */
+export const DEPOSIT_STATUSES = ['waiting_for_funds', 'funds_in_transfer', 'processing', 'completed', 'failed'] as const;
+export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
+
+/** A row of GET /admin/api/deposits: the deposit as its page shows it, less the history, with the integrator's name. */
+export interface DepositListItem extends Omit<DepositAudit, 'history'> {
+  integratorName: string;
+}
+
+/** A page of the list, newest first; `nextCursor` is the next page's startingAfter. */
+export interface DepositPage {
+  data: DepositListItem[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
 /** The treasury's holding of one asset on one chain; `amount` absent (and `error` set) when the chain did not answer. */
 export interface TreasuryBalance {
   chainId: number;

@@ -1,8 +1,9 @@
+import { DEPOSIT_STATUSES, type DepositStatus } from './money-types';
 import { STATUSES, type OpenPayoutStatus, type SubjectType, type VerificationStatus } from './types';
 
 // Hash routes, so deep links and Back work on a static page: #/queue?status=...&integrator=...,
 // #/case/<subjectType>/<subjectId>, #/bank-accounts, #/bank-account/<bankAccountId>, #/withdrawals?status=...,
-// #/withdrawal/<reference>, #/treasury, #/deposits (the lookup by reference), #/deposit/<reference>.
+// #/withdrawal/<reference>, #/treasury, #/deposits?status=... (the list and the lookup by reference), #/deposit/<reference>.
 
 export interface QueueRoute {
   name: 'queue';
@@ -37,12 +38,17 @@ export interface WithdrawalRoute {
 export interface TreasuryRoute {
   name: 'treasury';
 }
-/** Deposits are found by the reference on their bank instructions (the API has no list): no reference, just the form. */
+/** Every integrator's deposits, newest first, in one status or all; with the lookup by reference above them. */
+export interface DepositsRoute {
+  name: 'deposits';
+  status?: DepositStatus;
+}
+/** One deposit, by the reference on its bank instructions. */
 export interface DepositRoute {
   name: 'deposit';
-  reference?: string;
+  reference: string;
 }
-export type Route = QueueRoute | CaseRoute | BankAccountsRoute | BankAccountRoute | WithdrawalsRoute | WithdrawalRoute | TreasuryRoute | DepositRoute;
+export type Route = QueueRoute | CaseRoute | BankAccountsRoute | BankAccountRoute | WithdrawalsRoute | WithdrawalRoute | TreasuryRoute | DepositsRoute | DepositRoute;
 
 const SUBJECT_TYPES: readonly string[] = ['user', 'associated_person', 'entity'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -65,7 +71,10 @@ export function parseHash(hash: string): Route {
   const params = new URLSearchParams(query);
   if (parts[0] === 'withdrawal' && parts.length === 2 && PAYOUT_REFERENCE.test(parts[1]!)) return { name: 'withdrawal', reference: parts[1]! };
   if (parts[0] === 'treasury' && parts.length === 1) return { name: 'treasury' };
-  if (parts[0] === 'deposits' && parts.length === 1) return { name: 'deposit' };
+  if (parts[0] === 'deposits' && parts.length === 1) {
+    const only = params.get('status');
+    return { name: 'deposits', ...(only && (DEPOSIT_STATUSES as readonly string[]).includes(only) ? { status: only as DepositStatus } : {}) };
+  }
   if (parts[0] === 'deposit' && parts.length === 2 && DEPOSIT_REFERENCE.test(parts[1]!)) return { name: 'deposit', reference: parts[1]! };
   if (parts[0] === 'withdrawals' && parts.length === 1) {
     const only = params.get('status');
@@ -89,7 +98,8 @@ export function hrefFor(route: Route): string {
   if (route.name === 'withdrawals') return `#/withdrawals${route.status ? `?status=${route.status}` : ''}`;
   if (route.name === 'withdrawal') return `#/withdrawal/${route.reference}`;
   if (route.name === 'treasury') return '#/treasury';
-  if (route.name === 'deposit') return route.reference ? `#/deposit/${route.reference}` : '#/deposits';
+  if (route.name === 'deposits') return `#/deposits${route.status ? `?status=${route.status}` : ''}`;
+  if (route.name === 'deposit') return `#/deposit/${route.reference}`;
   const params = new URLSearchParams();
   if (route.status !== 'under_review') params.set('status', route.status);
   if (route.integratorId) params.set('integrator', route.integratorId);

@@ -47,7 +47,24 @@ const GROUPS: [string, [string[], string][]][] = [
     ],
   ],
   ['Withdrawal', [[['Esc'], 'Back to the withdrawals (the payout steps have no keys: each is a deliberate click)']]],
-  ['Deposits', [[['/'], 'Go to the reference field']]],
+  [
+    'Deposits',
+    [
+      [['j', '↓'], 'Next deposit'],
+      [['k', '↑'], 'Previous deposit'],
+      [['Enter'], 'Open the selected deposit'],
+      [['n'], 'Next page'],
+      [['p'], 'Previous page'],
+      [['/'], 'Go to the reference field'],
+    ],
+  ],
+  [
+    'Deposit',
+    [
+      [['/'], 'Go to the reference field'],
+      [['Esc'], 'Back to the deposits'],
+    ],
+  ],
   ['Anywhere', [[['?'], 'Show these shortcuts']]],
 ];
 

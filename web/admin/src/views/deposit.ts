@@ -4,8 +4,10 @@ import { fill, h, type Children } from '../dom';
 import { chainName, cryptoAmount, dateTime, depositPayoutState, humanize, money, TRANSACTION_STATUS_LABELS } from '../format';
 import { setPageBindings } from '../keyboard';
 import type { DepositAudit, DepositHistoryEntry } from '../money-types';
-import { DEPOSIT_REFERENCE, navigate, type DepositRoute } from '../router';
+import { hrefFor, navigate, type DepositRoute } from '../router';
+import { depositLookupForm, lastDepositsRoute } from './deposits';
 import { followRecord, liveRecord } from './live-list';
+import { transactionBadge } from './status-badge';
 import { copyable } from './withdrawal';
 
 /** As a payout page: a deposit moves on its own (the bank feed, the watcher paying it out). */
@@ -22,9 +24,8 @@ function detailList(rows: [string, Children][]): HTMLElement {
 /** The fiat side, what it pays in crypto (in the asset's units with the chain's name, never base units), and the payout. */
 function depositDetails(t: DepositAudit): HTMLElement {
   const d = t.deposit;
-  const label = TRANSACTION_STATUS_LABELS[t.status] ?? t.status;
   return detailList([
-    ['Status', h('span', { class: 'badge', id: 'deposit-status', dataset: { status: t.status } }, label)],
+    ['Status', transactionBadge(t.status, 'deposit-status')],
     ['Amount asked', money(d.amount, d.currency)],
     ['Amount received', d.receivedAmount ? money(d.receivedAmount, d.currency) : h('span', { class: 'muted' }, 'Not yet')],
     ['Pays out', h('strong', { id: 'deposit-crypto', class: 'deposit-crypto' }, cryptoAmount(d.cryptoAmount, d.asset, t.chainId))],
@@ -65,50 +66,16 @@ function depositTimeline(history: DepositHistoryEntry[]): HTMLElement {
 }
 
 /**
- * Deposits, found by the reference on their bank instructions (the operator API has no list of them): the form,
- * and under it the deposit the address names (#/deposit/DEP-…), polled so the payout's progress shows.
+ * One deposit (#/deposit/DEP-…), found from the list or by the reference on its bank instructions (the form stays
+ * above it, to look up the next), polled so the payout's progress shows. Esc goes back to the list as it was left.
  */
 export function mountDeposit(main: HTMLElement, api: ApiClient, route: DepositRoute): () => void {
-  const input = h('input', {
-    id: 'deposit-reference',
-    name: 'reference',
-    type: 'text',
-    autocomplete: 'off',
-    spellcheck: 'false',
-    placeholder: 'DEP-…',
-    value: route.reference ?? '',
-    'aria-describedby': 'deposit-reference-hint deposit-reference-error',
-  });
-  const fieldError = h('p', { id: 'deposit-reference-error', class: 'field-error', role: 'alert' });
-  const form = h(
-    'form',
-    { class: 'filters deposit-lookup', role: 'search', 'aria-label': 'Find a deposit', novalidate: true },
-    h(
-      'div',
-      { class: 'field grow' },
-      h('label', { for: 'deposit-reference' }, 'Deposit reference'),
-      input,
-      h('p', { id: 'deposit-reference-hint', class: 'hint' }, 'As quoted on the bank transfer: DEP- and 12 letters and digits.'),
-      fieldError,
-    ),
-    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'button primary' }, 'Look up')),
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    // Bank statements are often typed in lower case, with spaces.
-    const reference = input.value.replace(/\s+/g, '').toUpperCase();
-    if (!DEPOSIT_REFERENCE.test(reference)) {
-      fieldError.textContent = 'A deposit reference is DEP- followed by 12 letters and digits.';
-      input.setAttribute('aria-invalid', 'true');
-      input.focus();
-      return;
-    }
-    fieldError.textContent = '';
-    input.removeAttribute('aria-invalid');
-    navigate({ name: 'deposit', reference });
-  });
+  const { reference } = route;
+  const listRoute = lastDepositsRoute();
+  const lookup = depositLookupForm(reference);
 
-  const title = h('h1', { id: 'page-title', tabindex: '-1' }, route.reference ? `Deposit ${route.reference}` : 'Deposits');
+  const back = h('a', { href: hrefFor(listRoute), class: 'back', 'aria-keyshortcuts': 'Escape' }, '← Deposits');
+  const title = h('h1', { id: 'page-title', tabindex: '-1' }, `Deposit ${reference}`);
   const problem = h('div', { class: 'problem', role: 'alert', hidden: true });
   const depositSlot = h('div');
   const recordSlot = h('div');
@@ -125,22 +92,9 @@ export function mountDeposit(main: HTMLElement, api: ApiClient, route: DepositRo
     h('aside', { class: 'case-side' }, h('section', { class: 'card', 'aria-labelledby': 'history-title' }, h('h2', { id: 'history-title' }, 'History'), historySlot)),
   );
 
-  fill(
-    main,
-    h('div', { class: 'page-head' }, title),
-    h('p', { class: 'muted intro' }, 'A deposit pays crypto from the treasury once its bank transfer has arrived. Find one by the reference its sender quoted.'),
-    form,
-    problem,
-    layout,
-  );
-  document.title = route.reference ? `${route.reference} · Deposits · Review console` : 'Deposits · Review console';
-  setPageBindings({ '/': () => input.focus() });
-
-  if (!route.reference) {
-    input.focus();
-    return () => setPageBindings({});
-  }
-  const reference = route.reference;
+  fill(main, h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, back), h('div', { class: 'page-head' }, title), lookup.element, problem, layout);
+  document.title = `${reference} · Deposits · Review console`;
+  setPageBindings({ '/': () => lookup.input.focus(), Escape: () => navigate(listRoute) });
 
   let shown: DepositAudit | null = null;
   const record = liveRecord({
