@@ -89,6 +89,10 @@ for (const backend of backends()) {
       assert.equal((await token.balanceOf(alice.walletAddress)) - walletBefore, 12_300_000n);
       assert.equal(treasuryBefore - (await token.balanceOf(server.treasury!.address)), 12_300_000n);
       assert.equal(await treasuryNonce(), nonceBefore + 1, 'one transaction from the treasury');
+      // The payout is the deposit's; the incoming watcher does not report it again (docs/incoming.md#what-is-seen).
+      await server.incoming!.runOnce();
+      const listed = await acme.client.get(`/v1/query/list-transactions?accountId=${alice.accountId}&limit=100`);
+      assert.deepEqual(listed.body.data.filter((t: TransactionView) => t.transactionHash === done.transactionHash).map((t: TransactionView) => t.kind), ['deposit']);
     });
 
     it('a send cut off after the payout was signed is retried with the same signed transfer, and pays once', async () => {

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, gte, inArray, lte, ne, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, lte, ne, sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../database.js';
 import { textArrayLiteral } from '../array-literal.js';
 import { chainScanCursors, transactions } from '../schema/index.js';
@@ -72,12 +72,15 @@ export async function ownTransactions(db: Executor, hashes: string[]): Promise<S
   return new Set(rows.map((r) => `${r.accountId}:${r.hash!.toLowerCase()}`));
 }
 
-/** The incoming transfers of a chain still waiting for confirmations, from a block on (transactions_incoming_pending_idx). */
-export function listPendingIncoming(db: Executor, chainId: number, fromBlock: number): Promise<TransactionRow[]> {
+/**
+ * The incoming transfers of a chain still waiting for confirmations (transactions_incoming_pending_idx): those of
+ * its last CHAIN_CONFIRMATIONS blocks, however many wallets there are.
+ */
+export function listPendingIncoming(db: Executor, chainId: number): Promise<TransactionRow[]> {
   return db
     .select()
     .from(transactions)
-    .where(and(eq(transactions.kind, 'incoming'), eq(transactions.status, 'processing'), eq(transactions.chainId, chainId), gte(transactions.blockNumber, fromBlock)));
+    .where(and(eq(transactions.kind, 'incoming'), eq(transactions.status, 'processing'), eq(transactions.chainId, chainId)));
 }
 
 /** Inserts the transfers not recorded yet (the unique key: account, chain, hash, log index); answers those inserted. */

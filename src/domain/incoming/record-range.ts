@@ -44,7 +44,9 @@ export async function recordRange(tx: Executor, range: ScannedRangeRecord, now: 
   const { chainId, cursor, to } = range;
   if (!(await moveScanCursor(tx, chainId, cursor, to, now))) throw new CursorMoved(`chain ${chainId}: the cursor is no longer at block ${cursor.blockNumber}`);
   const found = new Map(range.transfers.map((t) => [incomingKey(t.owner.accountId, t.transactionHash, t.logIndex), t]));
-  const pending = (await listPendingIncoming(tx, chainId, cursor.blockNumber + 1)).filter((row) => row.blockNumber! <= to.blockNumber);
+  // Every pending transfer of the chain (those of the last few blocks): one found in this range again moves here even
+  // from a block the range does not reach (a reorg may mine it lower); one of these blocks not found again is gone.
+  const pending = await listPendingIncoming(tx, chainId);
   const known = new Set<string>();
   const gone: string[] = [];
   let moved = 0;
@@ -52,7 +54,7 @@ export async function recordRange(tx: Executor, range: ScannedRangeRecord, now: 
     const key = incomingKey(row.accountId, row.transactionHash!, row.logIndex!);
     const again = found.get(key);
     if (!again) {
-      gone.push(row.id);
+      if (row.blockNumber! > cursor.blockNumber && row.blockNumber! <= to.blockNumber) gone.push(row.id);
       continue;
     }
     known.add(key);

@@ -1586,10 +1586,10 @@ export type components = {
             transactionReceipt?: components["schemas"]["TransactionReceipt"];
             fiatDepositInstructions?: components["schemas"]["FiatDepositInstructions"];
             /**
-             * @description Extension: a transfer from the account’s wallet, a fiat deposit paid out to it, a withdrawal to a bank account, the refund of a returned withdrawal, or a call to a yield vault (vault_deposit: approve and deposit; vault_withdrawal: withdraw or redeem)
+             * @description Extension: a transfer from the account’s wallet, a fiat deposit paid out to it, a withdrawal to a bank account, the refund of a returned withdrawal, a call to a yield vault (vault_deposit: approve and deposit; vault_withdrawal: withdraw or redeem), or a transfer to the wallet from outside seen on chain (incoming, [docs/incoming.md](/guides/incoming))
              * @enum {string}
              */
-            kind: "transfer" | "deposit" | "withdrawal" | "refund" | "vault_deposit" | "vault_withdrawal";
+            kind: "transfer" | "deposit" | "withdrawal" | "refund" | "vault_deposit" | "vault_withdrawal" | "incoming";
             deposit?: components["schemas"]["DepositDetails"];
             withdrawal?: components["schemas"]["WithdrawalQuote"];
             vault?: components["schemas"]["VaultCall"];
@@ -1597,6 +1597,9 @@ export type components = {
             unsignedTransaction?: string;
             refund?: components["schemas"]["Refund"];
             transfer?: components["schemas"]["TokenTransfer"];
+            incoming?: components["schemas"]["IncomingTransfer"];
+            /** @description Extension, incoming transfers: the block it is in (until confirmed, a reorg may move it) */
+            blockNumber?: number;
             /**
              * Format: uuid
              * @description Extension: the account whose wallet signs (transfers) or receives (deposits)
@@ -1607,10 +1610,10 @@ export type components = {
             /** @description Extension: the hash of the signed transaction, known from broadcast on */
             transactionHash: string | null;
             /**
-             * @description Extension, failed only (rejected and expired: an entity’s proposal, [docs/members.md#quorum](/guides/members#quorum); expired also: a deposit whose funds did not arrive, [docs/deposits.md#expiry](/guides/deposits#expiry); refused: the node refused it after it was recorded, [docs/transactions.md#sending](/guides/transactions#sending); bank_account_unavailable: a withdrawal approved after its bank account was removed or stopped being verified, [docs/withdrawals.md#approval](/guides/withdrawals#approval))
+             * @description Extension, failed only (rejected and expired: an entity’s proposal, [docs/members.md#quorum](/guides/members#quorum); expired also: a deposit whose funds did not arrive, [docs/deposits.md#expiry](/guides/deposits#expiry); refused: the node refused it after it was recorded, [docs/transactions.md#sending](/guides/transactions#sending); bank_account_unavailable: a withdrawal approved after its bank account was removed or stopped being verified, [docs/withdrawals.md#approval](/guides/withdrawals#approval); reorged: an incoming transfer whose block left the chain before it was confirmed, [docs/incoming.md#reorgs](/guides/incoming#reorgs))
              * @enum {string}
              */
-            failureReason?: "reverted" | "dropped" | "cancelled" | "quote_expired" | "bank_account_unavailable" | "payout_returned" | "rejected" | "expired" | "refused";
+            failureReason?: "reverted" | "dropped" | "cancelled" | "quote_expired" | "bank_account_unavailable" | "payout_returned" | "rejected" | "expired" | "refused" | "reorged";
             approvals?: components["schemas"]["Approvals"];
             /** Format: date-time */
             createdAt: string;
@@ -1906,6 +1909,22 @@ export type components = {
             /** @description In the token’s units ("12.5") */
             amount: string;
             /** @description The same amount in base units ("12500000") */
+            amountRaw: string;
+        };
+        /**
+         * IncomingTransfer
+         * @description Extension, incoming transfers: what arrived at the account’s wallet from outside ([docs/incoming.md](/guides/incoming))
+         */
+        IncomingTransfer: {
+            /** @description A listed token’s symbol (list-tokens), or the chain’s native coin’s (ETH) */
+            symbol: string;
+            /** @description The token’s contract, checksummed; null for the native coin */
+            tokenAddress: string | null;
+            /** @description The sender, checksummed (the zero address for a minted token) */
+            from: string;
+            /** @description In the asset’s units ("12.5") */
+            amount: string;
+            /** @description The same amount in base units (wei for the native coin) */
             amountRaw: string;
         };
         /** ReceivedApproval */
