@@ -13,6 +13,7 @@ import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, type Customer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
+import { openApiChecker, type OpenApiDoc } from '../harness/openapi.js';
 import { startReceiver, type Receiver } from '../harness/receiver.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
@@ -73,8 +74,17 @@ for (const backend of backends()) {
     const sendUsdc = (to: string, raw: bigint, queue = false) => send({ to: token.address, data: encodeTransfer(to as Address, raw) }, queue);
     const mine = (blocks: number) => chain.rpc('anvil_mine', [`0x${blocks.toString(16)}`]);
 
+    let checker: ReturnType<typeof openApiChecker> | undefined;
+    /** Every answer read here conforms to the served API document (the incoming transfer's fields included). */
+    async function conforming(url: string) {
+      checker ??= openApiChecker((await fetch(`${server.url}/openapi.json`).then((r) => r.json())) as OpenApiDoc);
+      const res = await acme.client.get(url);
+      checker.assertConforms('GET', url, { status: res.status, headers: res.headers, text: res.text, body: res.body });
+      return res;
+    }
+
     async function incomingOf(accountId: string): Promise<Incoming[]> {
-      const listed = await acme.client.get(`/v1/query/list-transactions?accountId=${accountId}&limit=100`);
+      const listed = await conforming(`/v1/query/list-transactions?accountId=${accountId}&limit=100`);
       assert.equal(listed.status, 200, listed.text);
       return (listed.body.data as Incoming[]).filter((t) => t.kind === 'incoming');
     }
@@ -121,7 +131,7 @@ for (const backend of backends()) {
         const [row] = await server.database.db.select().from(transactions).where(eq(transactions.transactionId, t.transactionId));
         const events = await eventsFor(server.database, row!.id);
         assert.deepEqual(events.map((e) => e.type), ['transaction.created', 'transaction.status.changed', 'transaction.completed']);
-        const got = await acme.client.get(`/v1/query/get-transaction?transactionId=${t.transactionId}`);
+        const got = await conforming(`/v1/query/get-transaction?transactionId=${t.transactionId}`);
         assert.equal(got.status, 200, got.text);
         assert.deepEqual(got.body.incoming, t.incoming);
       }
