@@ -5,7 +5,7 @@ import type { Executor } from '../../db/database.js';
 import { findAccount } from '../../db/repositories/accounts.js';
 import { ApiError, notFound } from '../errors.js';
 import { tokenAmount, type TokenAmount } from './amounts.js';
-import { blockTimeMs, ChainBalanceBook } from './balance-book.js';
+import { blockTimeMs, ChainBalanceBook, MAX_WATCHED } from './balance-book.js';
 import { nativeSymbol, type Token, type TokenRegistry } from './token-registry.js';
 
 /** One asset's balance on one chain, as get-account-balances shows it (docs/tokens.md#balances). */
@@ -32,6 +32,7 @@ export interface AccountBalancesView {
  */
 export class AccountBalances {
   private readonly books = new Map<number, { book: ChainBalanceBook; tokens: Token[] }>();
+  private readonly wallets = new AccountWallets();
 
   constructor(
     private readonly chains: ChainRegistry,
@@ -45,9 +46,14 @@ export class AccountBalances {
   }
 
   async get(db: Executor, integratorId: string, accountId: string): Promise<AccountBalancesView> {
-    const account = await findAccount(db, integratorId, accountId);
-    if (!account) throw notFound('Account');
-    if (!account.walletAddress) throw new ApiError('account_without_wallet', 'The account has no wallet to hold balances (create-user accounts have none; an older entity account gets one with create-entity-wallet)');
+    let account = this.wallets.get(integratorId, accountId);
+    if (!account) {
+      const row = await findAccount(db, integratorId, accountId);
+      if (!row) throw notFound('Account');
+      if (!row.walletAddress) throw new ApiError('account_without_wallet', 'The account has no wallet to hold balances (create-user accounts have none; an older entity account gets one with create-entity-wallet)');
+      account = { id: row.id, walletAddress: row.walletAddress };
+      this.wallets.set(integratorId, accountId, account);
+    }
     const wallet = account.walletAddress as Address;
     const perChain = await Promise.all(this.chains.chainIds().map((chainId) => this.chainBalances(chainId, wallet)));
     return { accountId: account.id, walletAddress: account.walletAddress, balances: perChain.flat() };
@@ -72,6 +78,49 @@ export class AccountBalances {
         return { chainId, symbol: token.symbol, tokenAddress: token.address, decimals: token.decimals, ...tokenAmount(raw, token.decimals), blockNumber };
       }),
     ];
+  }
+}
+
+/** How many accounts' wallets a process keeps (about 250 bytes each): twice the wallets a balance book watches. */
+export const MAX_ACCOUNT_WALLETS = 2 * MAX_WATCHED;
+
+/**
+ * The wallet of each account asked for, by integrator and account, so that a balance read makes no database
+ * statement for an account seen before (it was one statement a request, about half of the process's CPU under
+ * load: docs/benchmarks.md#balances). Exact without any invalidation: an account is never deleted, never changes
+ * integrator, and its wallet address, once set, never changes (attachCustodialWallet only fills a null one). So
+ * only accounts with a wallet are kept; a missing, foreign or walletless account is read from the database each
+ * time, and the key holds the integrator, so one integrator's entry never answers another's request.
+ * Least recently asked first out beyond `capacity`.
+ */
+export class AccountWallets {
+  private readonly entries = new Map<string, { id: string; walletAddress: string }>();
+
+  constructor(private readonly capacity = MAX_ACCOUNT_WALLETS) {}
+
+  get(integratorId: string, accountId: string): { id: string; walletAddress: string } | undefined {
+    const key = `${integratorId}/${accountId}`;
+    const hit = this.entries.get(key);
+    if (hit) {
+      // Map order is the eviction order: the least recently asked go first.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  set(integratorId: string, accountId: string, account: { id: string; walletAddress: string }): void {
+    const key = `${integratorId}/${accountId}`;
+    this.entries.delete(key);
+    this.entries.set(key, account);
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.capacity) break;
+      this.entries.delete(oldest);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
   }
 }
 
