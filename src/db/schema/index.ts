@@ -19,3 +19,4 @@ export * from './products.js';
 export * from './vaults.js';
 export * from './settings.js';
 export * from './rate-limits.js';
+export * from './screening.js';
