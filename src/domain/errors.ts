@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   insufficient_scope: { status: 403, title: 'The credential scope does not allow this operation' },
   role_not_allowed: { status: 403, title: 'The acting member’s role does not allow this' },
   cannot_change_own_role: { status: 403, title: 'Nobody changes their own role' },
+  sanctioned_address: { status: 403, title: 'The recipient address is on a sanctions list' },
   not_found: { status: 404, title: 'Not found' },
   route_not_found: { status: 404, title: 'No such endpoint' },
   method_not_allowed: { status: 405, title: 'Method not allowed on this endpoint' },

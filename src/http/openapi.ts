@@ -119,6 +119,7 @@ export async function registerOpenApi(app: FastifyInstance, appEnv: AppEnv): Pro
         { name: 'Deposits', description: 'Fiat deposits by reference: funds received from the bank feed, or cancelled (docs/deposits.md)' },
         { name: 'Bank accounts', description: 'Bank accounts whose holder name did not match, to verify or reject (docs/bank-accounts.md)' },
         { name: 'Withdrawals', description: 'Fiat payouts of withdrawals: what the bank transfer needs, sent, settled or returned (docs/withdrawals.md)' },
+        { name: 'Screening', description: 'Money to or from wallet addresses on the screening lists: what was refused, and what arrived (docs/screening.md#wallet-addresses)' },
         { name: 'Operator', description: 'The calling operator' },
       ],
     },

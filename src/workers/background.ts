@@ -15,6 +15,7 @@ import { startMailSender, type MailSender } from './mail-sender.js';
 import { startVaultSnapshots, type VaultSnapshots } from './vault-snapshots.js';
 import { startIncomingWatcher, type IncomingWatcher } from './incoming-watcher.js';
 import type { TokenRegistry } from '../domain/tokens/token-registry.js';
+import type { Policy } from '../domain/context.js';
 
 export interface BackgroundDeps {
   config: Config;
@@ -23,6 +24,8 @@ export interface BackgroundDeps {
   secrets: SecretBox;
   log: Log;
   chains: ChainRegistry;
+  /** The rules of configuration: its listed wallet addresses are screened at payouts and incoming transfers. */
+  policy?: Policy;
   /** The listed tokens, whose transfers to wallets the incoming watcher records. */
   tokens: TokenRegistry;
   /** Wakes the transaction watcher after a broadcast. */
@@ -70,15 +73,16 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
     (options.webhooks ?? deps.config.webhooks.runWorker)
       ? await startWebhookWorker({ database: deps.database, secrets: deps.secrets, clock: deps.clock, config: deps.config.webhooks, log: deps.log, ...(deps.metrics ? { metrics: deps.metrics } : {}) })
       : undefined;
+  const addressScreen = () => deps.policy?.addressScreen;
   const treasury = treasuryFor({ key: deps.config.deposits.treasuryKey, sandbox: deps.config.appEnv === 'sandbox', secrets: deps.secrets });
   const watcher =
     deps.chains.chainIds().length > 0
-      ? startTransactionWatcher({ database: deps.database, chains: deps.chains, clock: deps.clock, log: deps.log, ...(treasury ? { treasury } : {}), ...(deps.metrics ? { metrics: deps.metrics } : {}) })
+      ? startTransactionWatcher({ database: deps.database, chains: deps.chains, clock: deps.clock, log: deps.log, addressScreen, ...(treasury ? { treasury } : {}), ...(deps.metrics ? { metrics: deps.metrics } : {}) })
       : undefined;
   const vaultSnapshots =
     deps.chains.chainIds().length > 0 ? startVaultSnapshots({ database: deps.database, chains: deps.chains, config: deps.config.vaults, clock: deps.clock, log: deps.log }) : undefined;
   const incoming =
-    deps.chains.chainIds().length > 0 ? startIncomingWatcher({ database: deps.database, chains: deps.chains, tokens: deps.tokens, config: deps.config.incoming, clock: deps.clock, log: deps.log }) : undefined;
+    deps.chains.chainIds().length > 0 ? startIncomingWatcher({ database: deps.database, chains: deps.chains, tokens: deps.tokens, config: deps.config.incoming, clock: deps.clock, log: deps.log, addressScreen }) : undefined;
   const mail = startMailSender({ database: deps.database, secrets: deps.secrets, clock: deps.clock, log: deps.log, ...(deps.mailer ? { mailer: deps.mailer } : {}) });
   const unlisten = watcher ? deps.transactionBroadcast?.on(() => watcher.kick()) : undefined;
   const unlistenMail = deps.mailQueued?.on(() => mail.kick());

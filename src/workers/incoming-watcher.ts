@@ -8,6 +8,7 @@ import { matchOwners, NATIVE_LOG_INDEX, recipients, seenTransfers, type Incoming
 import { confirmationsFor, pollMsFor, type IncomingConfig } from '../domain/incoming/incoming-config.js';
 import { CursorMoved, recordRange } from '../domain/incoming/record-range.js';
 import type { TokenRegistry } from '../domain/tokens/token-registry.js';
+import type { AddressScreen } from '../domain/screening/address-screen.js';
 import type { Log } from '../log.js';
 import { Rounds } from './rounds.js';
 
@@ -18,6 +19,8 @@ export interface IncomingWatcherDeps {
   config: IncomingConfig;
   clock: Clock;
   log: Pick<Log, 'info' | 'warn' | 'error'>;
+  /** Listed wallet addresses: a transfer from one is recorded for operators (docs/screening.md#wallet-addresses). */
+  addressScreen?: () => AddressScreen | undefined;
 }
 
 /** What one round of a chain did (tests and the bench read it). */
@@ -65,7 +68,7 @@ export function startIncomingWatcher(deps: IncomingWatcherDeps): IncomingWatcher
       const transfers = await withoutReverted(chain, owned.filter((t) => !own.has(`${t.owner.accountId}:${t.transactionHash}`)));
       const tip = range.blocks[range.blocks.length - 1]!;
       try {
-        const outcome = await database.db.transaction((tx) => recordRange(tx, { chainId, cursor, to: { blockNumber: tip.number, blockHash: tip.hash }, confirmations, transfers }, clock()));
+        const outcome = await database.db.transaction((tx) => recordRange(tx, { chainId, cursor, to: { blockNumber: tip.number, blockHash: tip.hash }, confirmations, transfers, screen: deps.addressScreen?.() }, clock()));
         if (outcome.failed.length > 0 || outcome.moved > 0) log.warn({ chainId, failed: outcome.failed.length, moved: outcome.moved }, 'incoming transfers: a reorg took pending transfers out of their blocks');
       } catch (err) {
         if (err instanceof CursorMoved) return 'raced';

@@ -17,6 +17,7 @@ import { beingSent, sendSigned, unsentOf } from '../domain/transactions/send-sig
 import { Rounds } from './rounds.js';
 import type { Log } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
+import type { AddressScreen } from '../domain/screening/address-screen.js';
 
 export interface TransactionWatcherDeps {
   database: Database;
@@ -28,6 +29,8 @@ export interface TransactionWatcherDeps {
   pollIntervalMs?: number;
   /** Told when a round ends (transaction_watcher_last_round_age_seconds). */
   metrics?: Metrics;
+  /** The listed wallet addresses payouts are not signed to (docs/screening.md#wallet-addresses). */
+  addressScreen?: () => AddressScreen | undefined;
 }
 
 export interface TransactionWatcher {
@@ -248,7 +251,7 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
       if (stopped) return;
       if (!payoutDue(row, now)) continue;
       try {
-        await payOut({ database, chains, treasury, clock, log }, row);
+        await payOut({ database, chains, treasury, clock, log, ...(deps.addressScreen ? { addressScreen: deps.addressScreen } : {}) }, row);
       } catch (err) {
         log.error({ err, transactionId: row.transactionId }, 'deposit payout failed unexpectedly; retrying next round');
       }

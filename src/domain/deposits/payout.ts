@@ -8,6 +8,8 @@ import { moveTransaction, type TransactionRow } from '../../db/repositories/tran
 import { recordTransactionChange, WATCHER } from '../transactions/record-change.js';
 import type { Log } from '../../log.js';
 import { payoutCall, requireTreasuryTokens, TreasuryShortfall } from './payout-call.js';
+import type { AddressScreen } from '../screening/address-screen.js';
+import { describeHit, firstListed, recordAddressHit } from '../screening/address-hits.js';
 
 export interface PayoutDeps {
   database: Database;
@@ -15,7 +17,12 @@ export interface PayoutDeps {
   treasury: Treasury;
   clock: Clock;
   log: Pick<Log, 'warn'>;
+  /** The listed wallet addresses, read at each payout (a reloaded list replaces it); none: not screened. */
+  addressScreen?: () => AddressScreen | undefined;
 }
+
+/** payoutError's start while the wallet is on a list: the payout waits, retried with backoff (the list may change). */
+const SANCTIONED = 'sanctioned_address';
 
 const DEFINITE_REFUSALS = new Set<RpcFailureCode>(['insufficient_funds', 'nonce_too_low', 'nonce_too_high', 'replacement_underpriced', 'gas_too_low', 'fee_too_low', 'transaction_rejected']);
 
@@ -50,6 +57,15 @@ export async function payOut(deps: PayoutDeps, row: TransactionRow): Promise<voi
 
   try {
     if (!raw || !hash) {
+      // Nothing is signed to a listed wallet; operators see why (payoutError) and the hit, recorded once.
+      const listed = firstListed(deps.addressScreen?.(), [row.toAddress]);
+      if (listed) {
+        const first = !row.payoutError?.startsWith(SANCTIONED);
+        if (first) await recordAddressHit(database.db, { integratorId: row.integratorId, accountId: row.accountId, chainId: row.chainId, activity: row.kind === 'refund' ? 'refund' : 'deposit_payout', transactionRowId: row.id }, listed, clock());
+        await recordPayoutFailure(database.db, row.id, `${SANCTIONED}: the wallet ${describeHit(listed)}; nothing was signed`.slice(0, 500), false, clock());
+        if (first) log.warn({ transactionId: row.transactionId, chainId: row.chainId, list: listed.listed.list, entry: listed.listed.entryNumber }, 'payout held: the wallet is on a screening list');
+        return;
+      }
       const call = payoutCall(row);
       const { to, value, data } = call;
       const transferParameters = data ? undefined : await chain.transferParameters(treasury.address, to, value);

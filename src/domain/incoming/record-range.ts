@@ -5,6 +5,8 @@ import { newTransactionRow, type TransactionRow } from '../../db/repositories/tr
 import { newId } from '../ids.js';
 import { recordTransactionChanges, type TransactionCause, type TransactionChange } from '../transactions/record-change.js';
 import { incomingKey, incomingView, type IncomingTransfer } from './detect.js';
+import type { AddressScreen } from '../screening/address-screen.js';
+import { firstListed, recordAddressHit } from '../screening/address-hits.js';
 
 /** The incoming watcher, as transaction_transitions name it. */
 export const INCOMING_WATCHER: TransactionCause = { actorType: 'system', actorId: 'incoming-watcher' };
@@ -23,6 +25,8 @@ export interface ScannedRangeRecord {
   confirmations: number;
   /** The range's transfers to wallets (matchOwners). */
   transfers: IncomingTransfer[];
+  /** Listed wallet addresses: a new transfer from one is recorded for operators with it. */
+  screen?: AddressScreen | undefined;
 }
 
 export interface RangeOutcome {
@@ -65,6 +69,10 @@ export async function recordRange(tx: Executor, range: ScannedRangeRecord, now: 
   }
   const fresh = [...found].filter(([key]) => !known.has(key)).map(([, transfer]) => incomingRow(transfer, chainId, now));
   const created = await insertIncoming(tx, fresh);
+  for (const row of created) {
+    const listed = firstListed(range.screen, [row.fromAddress]);
+    if (listed) await recordAddressHit(tx, { integratorId: row.integratorId, accountId: row.accountId, chainId, activity: 'incoming', transactionRowId: row.id }, listed, now);
+  }
   const failed = await failIncoming(tx, gone, now);
   const completed = await completeIncoming(tx, chainId, to.blockNumber - range.confirmations + 1, now);
   const changes: TransactionChange[] = [

@@ -9,6 +9,7 @@ import { problemResponses } from '../schemas/problem.js';
 import type { Api, Deps } from '../types.js';
 import { adminBankAccountRoutes } from './admin-bank-accounts.js';
 import { adminDepositRoutes } from './admin-deposits.js';
+import { adminScreeningRoutes } from './admin-screening.js';
 import { adminWithdrawalRoutes } from './admin-withdrawals.js';
 import {
   ADMIN_READ_ERRORS,
@@ -84,6 +85,7 @@ export async function registerAdminApi(app: Api, deps: Deps, failures: FailureLi
       adminDepositRoutes(api, deps);
       adminBankAccountRoutes(api, deps);
       adminWithdrawalRoutes(api, deps);
+      adminScreeningRoutes(api, deps);
 
       api.get(
         '/whoami',

@@ -4,7 +4,6 @@ import { listDeposits } from '../../db/repositories/deposits.js';
 import type { Executor } from '../../db/database.js';
 import type { TransactionStatus } from '../../db/schema/index.js';
 import { AMOUNT_PATTERN, cancelDeposit, depositByReference, receiveDepositFunds } from '../../domain/deposits/deposits.js';
-import { invalidFields } from '../../domain/errors.js';
 import { toTransactionView, type TransactionView } from '../../domain/transactions/transaction-view.js';
 import { Nullable, Uuid } from '../schemas/onboarding/common.js';
 import { TransactionRef, TransactionSchema } from '../schemas/transactions.js';
@@ -13,6 +12,7 @@ import type { Api, Deps } from '../types.js';
 import { ADMIN_READ_ERRORS, ADMIN_TAGS, ADMIN_WRITE_ERRORS, DepositAuditSchema, ReferenceParams } from '../schemas/admin.js';
 import { TreasurySchema } from '../schemas/admin-treasury.js';
 import { treasuryView } from '../../domain/deposits/treasury-view.js';
+import { decodeCursor, encodeCursor, pageQuery } from './list-cursor.js';
 
 /** The statuses a deposit goes through (docs/deposits.md); `created` is never one of them. */
 const DEPOSIT_STATUSES = ['waiting_for_funds', 'funds_in_transfer', 'processing', 'completed', 'failed'] as const satisfies readonly TransactionStatus[];
@@ -20,8 +20,7 @@ const DEPOSIT_STATUSES = ['waiting_for_funds', 'funds_in_transfer', 'processing'
 const DepositListQuery = Type.Object(
   {
     status: Type.Optional(Type.Enum([...DEPOSIT_STATUSES], { type: 'string', description: 'Only deposits in this status; every status when absent' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-    startingAfter: Type.Optional(Type.String({ minLength: 22, maxLength: 22, pattern: '^[A-Za-z0-9_-]+$', description: 'The nextCursor of the previous page' })),
+    ...pageQuery,
   },
   { additionalProperties: false },
 );
@@ -35,21 +34,6 @@ const DepositPageSchema = Type.Object(
   { data: Type.Array(DepositListItemSchema), hasMore: Type.Boolean(), nextCursor: Nullable(Type.String({ description: 'startingAfter for the next page; null on the last' })) },
   { additionalProperties: false, title: 'OperatorDepositPage' },
 );
-
-/**
- * The keyset cursor of the deposits list: the last row's id (UUIDv7, the list's order), its 16 bytes in base64url,
- * opaque to callers. Only what encodeCursor wrote reads back; anything else is a 400 naming startingAfter.
- */
-const encodeCursor = (id: string) => Buffer.from(id.replace(/-/g, ''), 'hex').toString('base64url');
-
-function decodeCursor(cursor: string): string {
-  const hex = Buffer.from(cursor, 'base64url').toString('hex');
-  const id = hex.length === 32 ? `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}` : '';
-  if (!id || encodeCursor(id) !== cursor) {
-    throw invalidFields([{ pointer: '/startingAfter', code: 'invalid_format', detail: 'startingAfter is not a cursor from this list', in: 'query' }], 'Invalid cursor');
-  }
-  return id;
-}
 
 /** Every integrator's deposits, newest first, a page at a time (docs/review.md). */
 async function depositPage(
