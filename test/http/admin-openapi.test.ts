@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { after, before, describe, it } from 'node:test';
 import { withdrawalPayouts } from '../../src/db/schema/index.js';
 import { createOperator } from '../../src/domain/operators/operators.js';
+import { recordAddressHit } from '../../src/domain/screening/address-hits.js';
 import { adminRequest } from '../harness/admin.js';
 import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
@@ -158,6 +159,19 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<CheckedResponse[]>> = {
     ];
   },
   getTreasury: async (c) => [await adminRequest(c.server, 'GET', '/admin/api/treasury', { token: c.token })],
+  listAddressHits: async (c) => {
+    // Two refusals recorded as the screening records them (test/http/address-screening.test.ts drives the real ones).
+    const listed = { list: 'TEST-SDN', entryNumber: '9001', name: 'FICTIONAL MIXER LTD', programs: ['CYBER2'], currency: 'ETH', address: '0x' + '7f'.repeat(20) };
+    for (const activity of ['transfer', 'deposit_payout'] as const) {
+      await recordAddressHit(c.server.database.db, { integratorId: c.acme.integratorId, accountId: c.customer.accountId, chainId: 8453, activity }, { address: listed.address, listed }, c.server.clock.now());
+    }
+    const page = await adminRequest(c.server, 'GET', '/admin/api/address-hits?limit=1', { token: c.token });
+    return [
+      page,
+      await adminRequest(c.server, 'GET', `/admin/api/address-hits?limit=1&startingAfter=${(page.body as { nextCursor: string }).nextCursor}`, { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/address-hits?startingAfter=nonsense', { token: c.token }),
+    ];
+  },
   listDeposits: async (c) => {
     await waitingDeposit(c);
     await waitingDeposit(c);
@@ -257,7 +271,7 @@ for (const backend of backends()) {
       }
       // Each operation's success was among them, and the failures the examples mean to show.
       for (const id of ids) assert.ok(seen.has(`${id} 200`), `${id} answered 200 in its examples`);
-      for (const expected of ['adminWhoami 401', 'listReviews 400', 'getCase 404', 'getCase 400', 'decideCase 400', 'decideCase 409', 'decideCase 404', 'getDocumentContent 404', 'listDeposits 400', 'getDepositByReference 404', 'receiveDepositFunds 409', 'receiveDepositFunds 400', 'cancelDeposit 409', 'cancelDeposit 400', 'listBankAccountReviews 400', 'getBankAccountCase 404', 'decideBankAccount 400', 'decideBankAccount 409', 'decideBankAccount 404', 'listWithdrawalPayouts 400', 'getWithdrawalPayout 404', 'getWithdrawalPayout 400', 'markWithdrawalPayoutSent 409', 'returnWithdrawalPayout 400', 'returnWithdrawalPayout 404']) {
+      for (const expected of ['adminWhoami 401', 'listReviews 400', 'getCase 404', 'getCase 400', 'decideCase 400', 'decideCase 409', 'decideCase 404', 'getDocumentContent 404', 'listDeposits 400', 'listAddressHits 400', 'getDepositByReference 404', 'receiveDepositFunds 409', 'receiveDepositFunds 400', 'cancelDeposit 409', 'cancelDeposit 400', 'listBankAccountReviews 400', 'getBankAccountCase 404', 'decideBankAccount 400', 'decideBankAccount 409', 'decideBankAccount 404', 'listWithdrawalPayouts 400', 'getWithdrawalPayout 404', 'getWithdrawalPayout 400', 'markWithdrawalPayoutSent 409', 'returnWithdrawalPayout 400', 'returnWithdrawalPayout 404']) {
         assert.ok(seen.has(expected), `${expected} was exercised (seen: ${[...seen].join(', ')})`);
       }
     });
