@@ -38,11 +38,11 @@ export const EVENT_TYPES = {
   'webhook_subscription.deleted': 'A webhook subscription was deleted',
   'webhook_subscription.disabled': 'The service disabled a subscription: its endpoint answered 410, or failed for too long (data.reason)',
   'webhook.test': 'A test delivery asked for with POST /v1/webhooks/subscriptions/{id}/test: delivered to that subscription only, whatever its eventTypes',
-  'transaction.created': 'A transaction was created: a transfer signed and broadcast (processing), a fiat deposit awaiting its funds (waiting_for_funds), or a withdrawal or vault call prepared for its approval (created)',
+  'transaction.created': 'A transaction was created: a transfer signed and broadcast (processing), a fiat deposit awaiting its funds (waiting_for_funds), a withdrawal or vault call prepared for its approval (created), or an incoming transfer seen on chain, waiting for its confirmations (processing, kind incoming)',
   'transaction.status.changed': 'A transaction’s status changed (previousAttributes has the old status)',
-  'transaction.completed': 'A transaction was mined successfully (the object has transactionReceipt)',
+  'transaction.completed': 'A transaction was mined successfully (the object has transactionReceipt), or an incoming transfer has its confirmations (kind incoming)',
   'transaction.approval_added': 'A member approved a transaction from an entity wallet (object.approvals has the quorum so far)',
-  'transaction.failed': 'A transaction failed: reverted on chain or dropped by the node after broadcast, or a deposit cancelled or expired, a quote or proposal expired, a withdrawal approved after its bank account was removed (object.failureReason)',
+  'transaction.failed': 'A transaction failed: reverted on chain or dropped by the node after broadcast, or a deposit cancelled or expired, a quote or proposal expired, a withdrawal approved after its bank account was removed, an incoming transfer whose block left the chain (object.failureReason)',
 } as const satisfies Record<string, string>;
 
 export type EventType = keyof typeof EVENT_TYPES;
