@@ -177,7 +177,7 @@ export type TransactionStatus = 'created' | 'waiting_for_funds' | 'funds_in_tran
 export interface Transaction {
   transactionId: string;
   status: TransactionStatus;
-  kind: 'transfer' | 'deposit' | 'withdrawal' | 'refund' | 'vault_deposit' | 'vault_withdrawal';
+  kind: 'transfer' | 'deposit' | 'withdrawal' | 'refund' | 'vault_deposit' | 'vault_withdrawal' | 'incoming';
   withdrawal?: { amount: string; currency: 'USD' | 'EUR'; fee: string; asset: string; cryptoAmount: string; cryptoAmountRaw: string; bankAccountId: string; last4: string; quoteExpiresAt: string };
   accountId: string;
   chainId: number;
