@@ -16,8 +16,8 @@ describe('configuration', () => {
     assert.equal(c.encryptionKey, undefined);
     assert.equal(c.logLevel, 'info');
     assert.match(c.dataDir, /\/data$/);
-    assert.match(c.watchListFile ?? '', /config\/watchlist\.sample\.csv$/, 'sandbox screens against the shipped sample');
-    assert.equal(loadConfig({ ...PRODUCTION, ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP }).watchListFile, undefined);
+    assert.match(c.screening.sources[0]?.path ?? '', /config\/screening\/ofac-sample$/, 'sandbox screens against the shipped sample');
+    assert.deepEqual(loadConfig({ ...PRODUCTION, ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP }).screening.sources, []);
     assert.deepEqual(c.webauthn, { rpIds: ['localhost'], origins: ['http://localhost:*', 'https://localhost:*'] });
   });
 

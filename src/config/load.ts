@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseChainRpcUrls } from '../chain/rpc-urls.js';
@@ -6,11 +5,11 @@ import { parseEncryptionKey } from '../crypto/encryption-key.js';
 import { DEFAULT_HIGH_RISK_COUNTRIES, parseHighRiskCountries } from '../domain/onboarding/reference/high-risk-countries.js';
 import { ConfigError, flag, integer, oneOf, parsed, Problems } from './env.js';
 import { parseCountryRules, parseOfferedProducts } from '../domain/products/product-config.js';
-import { bodyLimits, DEFAULT_REDIS_KEY_PREFIX, depositConfig, invitationBaseUrl, redisKeyPrefix, redisUrl, retrySchedule, smtp, trustProxy, webauthn, tokenConfig, incomingConfig, webhookReach, vaultConfig, withdrawalConfig } from './sections.js';
+import { bodyLimits, DEFAULT_REDIS_KEY_PREFIX, depositConfig, invitationBaseUrl, redisKeyPrefix, redisUrl, retrySchedule, smtp, trustProxy, webauthn, tokenConfig, incomingConfig, webhookReach, vaultConfig, withdrawalConfig, screeningConfig } from './sections.js';
 import { LOG_LEVELS, type Config } from './types.js';
 
 // The repository's config/ folder, from src/config/ or, once built, dist/src/config/.
-const SAMPLE_WATCHLIST = fileURLToPath(new URL('../../config/watchlist.sample.csv', import.meta.url.includes('/dist/') ? new URL('../', import.meta.url) : import.meta.url));
+const SAMPLE_SCREENING_LIST = fileURLToPath(new URL('../../config/screening/ofac-sample', import.meta.url.includes('/dist/') ? new URL('../', import.meta.url) : import.meta.url));
 
 /**
  * Reads and validates the environment once. Every mistake is collected, so one start reports them all: a bad
@@ -51,9 +50,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     [...DEFAULT_HIGH_RISK_COUNTRIES],
   );
 
-  // Sandbox screens against the shipped sample list so every branch can be tried; production only with a file.
-  const watchListFile = env.WATCHLIST_FILE ? resolve(env.WATCHLIST_FILE) : appEnv === 'sandbox' ? SAMPLE_WATCHLIST : undefined;
-  if (watchListFile && !existsSync(watchListFile)) problems.note(`WATCHLIST_FILE ${watchListFile} does not exist`);
+  // Sandbox screens against the shipped sample list (OFAC's format) so every branch can be tried; production only the lists it names.
+  const screening = read(() => screeningConfig(env, appEnv, SAMPLE_SCREENING_LIST), { sources: [], loaded: [], threshold: 0, reloadMs: 0 });
 
   const reach = read(() => webhookReach(env, appEnv), { allowPrivate: false, timeoutMs: 10_000, leaseMs: 60_000 });
   const relyingParty = read(() => webauthn(env, appEnv), { rpIds: [], origins: [] });
@@ -98,7 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     eventRetentionDays: read(() => integer(env, 'EVENT_RETENTION_DAYS', 30, 30, 3650), 30),
     highRiskCountries,
-    watchListFile,
+    screening,
     port,
     host,
     dataDir: resolve(env.DATA_DIR || './data'),

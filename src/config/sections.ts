@@ -6,8 +6,11 @@ import { parseTokens, type TokenEntry } from '../domain/tokens/token-config.js';
 import { parseTokenRates } from '../domain/tokens/token-rates.js';
 import { parseConfirmations, type IncomingConfig } from '../domain/incoming/incoming-config.js';
 import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+import { DEFAULT_THRESHOLD } from '../domain/screening/engine.js';
+import { loadListSync, type ListSource, type LoadedList } from '../domain/screening/load.js';
 import { commaList, ConfigError, flag, integer, parsed, Problems } from './env.js';
-import type { AppEnv, Config, OtpConfig, WebhookConfig } from './types.js';
+import type { AppEnv, Config, OtpConfig, ScreeningConfig, WebhookConfig } from './types.js';
 
 // The parts of the configuration that take several variables or differ between sandbox and production. A part
 // reports every bad variable it reads (Problems), not only the first, so one start lists them all.
@@ -255,4 +258,56 @@ function isAddressOrRange(entry: string): boolean {
   if (version === 0 || rest.length > 0) return false;
   if (prefix === undefined) return true;
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+const LIST_LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/**
+ * SCREENING_LISTS (`LABEL=folder`, comma-separated), WATCHLIST_FILE (one simple CSV), SCREENING_THRESHOLD and
+ * SCREENING_RELOAD_SECONDS (docs/screening.md#settings). Every list is read and parsed here, so a list that cannot be
+ * stops the start with its path (and file and line) named, one line per list. Neither list setting: the shipped
+ * sample in sandbox (`sample`), nothing in production.
+ */
+export function screeningConfig(env: NodeJS.ProcessEnv, appEnv: AppEnv, sample: string): ScreeningConfig {
+  const problems = new Problems();
+  const sources: { variable: string; source: ListSource }[] = [];
+  const raw = env.SCREENING_LISTS ?? '';
+  const labels = new Set<string>();
+  for (const part of commaList(raw)) {
+    const at = part.indexOf('=');
+    const label = at > 0 ? part.slice(0, at).trim() : '';
+    const path = at > 0 ? part.slice(at + 1).trim() : '';
+    if (!LIST_LABEL.test(label) || path === '') {
+      problems.note(`SCREENING_LISTS: "${part}" must be LABEL=folder (a label of up to 64 letters, digits, . _ -, e.g. OFAC-SDN=/srv/lists/ofac)`);
+    } else if (labels.has(label)) {
+      problems.note(`SCREENING_LISTS: the label ${label} is given twice`);
+    } else {
+      labels.add(label);
+      sources.push({ variable: `SCREENING_LISTS ${label}:`, source: { label, path: resolve(path), kind: 'folder' } });
+    }
+  }
+  if (raw.trim() !== '' && commaList(raw).length === 0) problems.note('SCREENING_LISTS must be LABEL=folder pairs, comma-separated');
+  if (env.WATCHLIST_FILE) sources.push({ variable: 'WATCHLIST_FILE', source: { label: 'WATCHLIST_FILE', path: resolve(env.WATCHLIST_FILE), kind: 'file' } });
+  if (sources.length === 0 && raw.trim() === '' && appEnv === 'sandbox') sources.push({ variable: 'the sample list', source: { label: 'OFAC-SAMPLE', path: sample, kind: 'folder' } });
+
+  const loaded: LoadedList[] = [];
+  for (const { variable, source } of sources) {
+    problems.read(() => {
+      try {
+        loaded.push(loadListSync(source));
+      } catch (err) {
+        throw new ConfigError(`${variable} ${(err as Error).message}`);
+      }
+    }, undefined);
+  }
+  const threshold = problems.read(() => decimal(env, 'SCREENING_THRESHOLD', DEFAULT_THRESHOLD, 0.5, 1), DEFAULT_THRESHOLD);
+  const reloadMs = problems.read(() => integer(env, 'SCREENING_RELOAD_SECONDS', 300, 0, 86_400), 0) * 1000;
+  return problems.result({ sources: sources.map((s) => s.source), loaded, threshold, reloadMs });
+}
+
+function decimal(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
+  return Number(raw);
 }

@@ -5,6 +5,7 @@ import type { VaultConfig } from '../domain/vaults/vault-config.js';
 import type { TokenEntry } from '../domain/tokens/token-config.js';
 import type { IncomingConfig } from '../domain/incoming/incoming-config.js';
 import type { WithdrawalConfig } from '../domain/withdrawals/withdrawal-config.js';
+import type { ListSource, LoadedList } from '../domain/screening/load.js';
 
 // What loadConfig returns (load.ts reads and checks the environment into it).
 
@@ -57,8 +58,8 @@ export interface Config {
   metricsPort: number | undefined;
   /** Alpha-3 codes whose nationals or residents need additionalUserInfo. */
   highRiskCountries: string[];
-  /** CSV of names to screen (docs/verification.md); undefined: none. */
-  watchListFile: string | undefined;
+  /** The screening lists, loaded, and how they are matched and reloaded (docs/screening.md). */
+  screening: ScreeningConfig;
   webhooks: WebhookConfig;
   /** Relying-party ids and origins passkeys may be registered and used from (docs/passkeys.md). */
   webauthn: RelyingPartyPolicy;
@@ -82,6 +83,18 @@ export interface Config {
   tokens: TokenEntry[];
   /** CHAIN_CONFIRMATIONS and the incoming watcher's pace (docs/incoming.md). */
   incoming: IncomingConfig;
+}
+
+/** SCREENING_LISTS, WATCHLIST_FILE, SCREENING_THRESHOLD, SCREENING_RELOAD_SECONDS (docs/screening.md#settings). */
+export interface ScreeningConfig {
+  /** The lists' folders (and WATCHLIST_FILE), with their labels. */
+  sources: ListSource[];
+  /** Each source as read and parsed at start-up (a list that cannot be stops the start). */
+  loaded: LoadedList[];
+  /** SCREENING_THRESHOLD: the score from which a name is a hit (0.5 to 1, default 0.88). */
+  threshold: number;
+  /** SCREENING_RELOAD_SECONDS × 1000: how often the files are looked at again (0: only on SIGHUP). */
+  reloadMs: number;
 }
 
 export interface OtpConfig {

@@ -1,7 +1,8 @@
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { RelyingPartyPolicy } from '../crypto/webauthn/relying-party.js';
 import type { Database, Tx } from '../db/database.js';
-import type { WatchList } from './verification/checks/watch-list.js';
+import type { ScreeningLists } from './screening/lists.js';
+import type { AddressScreen } from './screening/address-screen.js';
 import { markCommittedWrite } from '../db/repositories/idempotency-keys.js';
 import { exactlyOne, runCheckedWrites, type CheckedWrite } from './checked-writes.js';
 import { ApiError } from './errors.js';
@@ -26,8 +27,16 @@ export interface IdempotencyClaim {
 export interface Policy {
   /** Alpha-3 codes whose nationals or residents need additionalUserInfo. */
   highRiskCountries: ReadonlySet<string>;
-  /** Name screening list (WATCHLIST_FILE; the shipped sample in sandbox); none: no screening. */
-  watchList?: WatchList;
+  /**
+   * The screening lists (SCREENING_LISTS, WATCHLIST_FILE; the shipped sample in sandbox), reloaded when their files
+   * change (docs/screening.md); none: names are not screened.
+   */
+  screening?: ScreeningLists;
+  /**
+   * Wallet addresses on the screening lists (docs/screening.md#wallet-addresses): money is not sent to them. Read at
+   * each use (a list reloaded replaces it); none: addresses are not screened.
+   */
+  addressScreen?: AddressScreen;
   /**
    * Relying-party ids and origins passkeys may come from (WEBAUTHN_RP_IDS, WEBAUTHN_ORIGINS). The server
    * always sets it; absent (a policy built by hand, e.g. in a test), no passkey registration is accepted.

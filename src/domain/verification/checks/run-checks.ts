@@ -7,7 +7,9 @@ import type { VerificationStatus } from '../../../db/schema/index.js';
 import type { Policy } from '../../context.js';
 import { newId } from '../../ids.js';
 import type { EntityInfo, UserInfo } from '../../onboarding/types.js';
+import type { ScreeningHit, ScreeningSubject } from '../../screening/types.js';
 import type { SubjectRef } from '../apply-transition.js';
+import { hitKind } from './watch-list.js';
 
 interface Finding {
   documentId: string | null;
@@ -18,20 +20,58 @@ interface Finding {
 
 const OWNER: Record<SubjectRef['type'], DocumentOwnerType> = { user: 'user', associated_person: 'associated_person', entity: 'entity' };
 
-async function recordOf(tx: Executor, subject: SubjectRef): Promise<{ name: string; birthDate: string | null; userInfo?: UserInfo; ssnFingerprint: string | null }> {
+interface CheckedRecord {
+  /** The name shown and the names screened: a person's full name; a company's legal and trade names. */
+  name: string;
+  subject: ScreeningSubject;
+  userInfo?: UserInfo;
+  ssnFingerprint: string | null;
+}
+
+async function recordOf(tx: Executor, subject: SubjectRef): Promise<CheckedRecord> {
   if (subject.type === 'entity') {
     const entity = (await findEntity(tx, subject.integratorId, subject.id))!;
-    return { name: (entity.entityInfo as EntityInfo).businessLegalName ?? '', birthDate: null, ssnFingerprint: null };
+    const info = entity.entityInfo as EntityInfo;
+    const names = [info.businessLegalName, info.businessTradeName].filter((n): n is string => !!n && n.trim() !== '');
+    return {
+      name: info.businessLegalName ?? '',
+      subject: { kind: 'entity', names, countries: [info.registeredAddress?.country, info.physicalAddress?.country] },
+      ssnFingerprint: null,
+    };
   }
   const row = subject.type === 'user' ? await findUser(tx, subject.integratorId, subject.id) : await findPerson(tx, subject.integratorId, subject.id);
   const info = row!.userInfo as UserInfo;
-  return { name: [info.firstName, info.middleName, info.lastName].filter(Boolean).join(' '), birthDate: info.birthDate ?? null, userInfo: info, ssnFingerprint: row!.ssnFingerprint };
+  const name = [info.firstName, info.middleName, info.lastName].filter(Boolean).join(' ');
+  return {
+    name,
+    subject: { kind: 'person', names: name ? [name] : [], birthDate: info.birthDate ?? null, countries: [info.nationality, info.residentialAddress?.country] },
+    userInfo: info,
+    ssnFingerprint: row!.ssnFingerprint,
+  };
+}
+
+/** At most this many hits become findings (the best ones); a name that hits more is rare and says enough. */
+const MAX_HIT_FINDINGS = 5;
+
+const FIELD_WORDS: Record<string, string> = { birthDate: 'birth date', country: 'country' };
+
+/**
+ * A hit as an operator reads it in the case: the listed name (and the alias that matched), list, entry, programs,
+ * score, and what agreed or differed, e.g. `Matches "SIDOROV, Ivan Petrovich" on OFAC-SDN entry 90001 (CYBER2):
+ * score 1; name and birth date agree, country differs`.
+ */
+export function hitMessage(hit: ScreeningHit): string {
+  const listed = hit.matchedAlias ? `"${hit.matchedAlias.name}" (${hit.matchedAlias.aliasType} of "${hit.listedName}")` : `"${hit.listedName}"`;
+  const programs = hit.programs.length > 0 ? ` (${hit.programs.join(', ')})` : '';
+  const agreed = ['name', ...hit.agreed.filter((f) => f !== 'name').map((f) => FIELD_WORDS[f])].join(' and ');
+  const differs = hit.conflicting.length > 0 ? `, ${hit.conflicting.map((f) => FIELD_WORDS[f]).join(' and ')} differ${hit.conflicting.length === 1 ? 's' : ''}` : '';
+  return `${hitKind(hit) === 'match' ? 'Matches' : 'Name matches'} ${listed} on ${hit.list} entry ${hit.entryNumber}${programs}: score ${hit.score}; ${agreed} agree${hit.agreed.length === 1 ? 's' : ''}${differs}`;
 }
 
 /**
  * The automated checks, run when a record enters review: documents shared with or numbered like another person's
  * of the same integrator, a shared SSN, document countries that disagree with the person's data, and name
- * screening. Findings replace the previous run's; on documents they become `warnings` / `errors` (an error set by
+ * screening (names against the screening lists, docs/screening.md). Findings replace the previous run's; on documents they become `warnings` / `errors` (an error set by
  * an operator stays).
  */
 export async function runChecks(tx: Executor, subject: SubjectRef, policy: Policy, at: Date): Promise<void> {
@@ -56,14 +96,10 @@ export async function runChecks(tx: Executor, subject: SubjectRef, policy: Polic
   if (record.ssnFingerprint && (await sameSsnElsewhere(tx, subject.integratorId, subject.id, record.ssnFingerprint)) > 0) {
     findings.push({ documentId: null, severity: 'error', code: 'ssn_shared', message: 'Another person of this integrator has the same SSN' });
   }
-  const hit = record.name ? policy.watchList?.screen(record.name, record.birthDate) : undefined;
-  if (hit) {
-    findings.push({
-      documentId: null,
-      severity: hit.kind === 'match' ? 'error' : 'warning',
-      code: hit.kind === 'match' ? 'watchlist_match' : 'possible_watchlist_match',
-      message: `${hit.kind === 'match' ? 'Matches' : 'Name matches'} "${hit.entry.name}" on ${hit.entry.list}`,
-    });
+  const hits = record.subject.names.length > 0 ? (policy.screening?.screen(record.subject) ?? []) : [];
+  for (const hit of hits.slice(0, MAX_HIT_FINDINGS)) {
+    const kind = hitKind(hit);
+    findings.push({ documentId: null, severity: kind === 'match' ? 'error' : 'warning', code: kind === 'match' ? 'watchlist_match' : 'possible_watchlist_match', message: hitMessage(hit) });
   }
 
   const previous = await listFindings(tx, subject.id);

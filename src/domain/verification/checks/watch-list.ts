@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { normalizeName } from '../../names.js';
+import { ScreeningIndex } from '../../screening/engine.js';
+import { parseSimpleCsv } from '../../screening/formats.js';
+import type { ScreeningHit } from '../../screening/types.js';
 
 /**
- * Name screening list. File format (docs/verification.md): CSV with the header `name,birthDate,country,list`;
- * birthDate (YYYY-MM-DD) and country (alpha-3) may be empty. Names are compared normalized: case, accents,
- * punctuation and word order do not matter.
+ * The simple list of WATCHLIST_FILE (docs/screening.md#the-simple-csv): the header `name,birthDate,country,list`;
+ * birthDate (YYYY-MM-DD) and country (alpha-3) may be empty. Kept for the callers of the first screening; the
+ * screening itself is src/domain/screening/ (ScreeningLists on the Policy).
  */
 export interface WatchListEntry {
   name: string;
@@ -17,35 +18,28 @@ export interface WatchListEntry {
 export { normalizeName } from '../../names.js';
 
 export function parseWatchList(text: string): WatchListEntry[] {
-  const [header, ...lines] = text.split(/\r?\n/).filter((l) => l.trim() !== '');
-  if (header?.trim() !== 'name,birthDate,country,list') throw new Error('watch list must start with the header name,birthDate,country,list');
-  return lines.map((line, i) => {
-    const [name, birthDate, country, list] = line.split(',').map((s) => s.trim());
-    if (!name || !list) throw new Error(`watch list line ${i + 2}: name and list are required`);
-    return { name, birthDate: birthDate || null, country: country || null, list };
-  });
+  return parseSimpleCsv({ path: 'watch list', text }).map((e) => ({ name: e.name, birthDate: e.birthDates[0]?.day ?? null, country: e.countries[0] ?? null, list: e.list }));
 }
 
+/** The finding a screening hit makes: `match` when the birth dates agree too, `possible` on the name alone. */
+export function hitKind(hit: ScreeningHit): 'match' | 'possible' {
+  return hit.agreed.includes('birthDate') ? 'match' : 'possible';
+}
+
+/** A simple list on its own, screened by the screening engine (tests; one-off checks). */
 export class WatchList {
-  private readonly byName = new Map<string, WatchListEntry[]>();
+  private readonly index: ScreeningIndex;
+  private readonly entries: WatchListEntry[];
 
   constructor(entries: WatchListEntry[]) {
-    for (const entry of entries) {
-      const key = normalizeName(entry.name);
-      this.byName.set(key, [...(this.byName.get(key) ?? []), entry]);
-    }
-  }
-
-  static fromFile(path: string): WatchList {
-    return new WatchList(parseWatchList(readFileSync(path, 'utf8')));
+    this.entries = entries;
+    const csv = ['name,birthDate,country,list', ...entries.map((e) => [e.name, e.birthDate ?? '', e.country ?? '', e.list].map((f) => `"${f.replace(/"/g, '""')}"`).join(','))].join('\n');
+    this.index = new ScreeningIndex(parseSimpleCsv({ path: 'watch list', text: csv }));
   }
 
   /** `match` when the name and a listed birth date agree; `possible` on the name alone (no date to compare). */
   screen(fullName: string, birthDate: string | null | undefined): { kind: 'match' | 'possible'; entry: WatchListEntry } | undefined {
-    for (const entry of this.byName.get(normalizeName(fullName)) ?? []) {
-      if (entry.birthDate && birthDate && entry.birthDate === birthDate) return { kind: 'match', entry };
-      if (!entry.birthDate || !birthDate) return { kind: 'possible', entry };
-    }
-    return undefined;
+    const hit = this.index.screen({ kind: 'person', names: [fullName], birthDate: birthDate ?? null })[0];
+    return hit ? { kind: hitKind(hit), entry: this.entries[Number(hit.entryNumber) - 2]! } : undefined;
   }
 }

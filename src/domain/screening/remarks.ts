@@ -1,0 +1,64 @@
+import { countryCode } from './countries.js';
+import type { ListedBirthDate, ListedWalletAddress } from './types.js';
+
+const MONTHS: Record<string, string> = { jan: '01', feb: '02', mar: '03', apr: '04', may: '05', jun: '06', jul: '07', aug: '08', sep: '09', oct: '10', nov: '11', dec: '12' };
+
+/**
+ * One `DOB …` of OFAC's remarks: `14 Jul 1961`, `Jul 1961`, `1961`, `circa 1961` (a year either side), `1961 to 1962`,
+ * `14 Jul 1961 to 1962`. Undefined when it is none of these.
+ */
+export function parseBirthDate(text: string): ListedBirthDate | undefined {
+  const t = text.trim().replace(/\s+/g, ' ');
+  const circa = /^circa (\d{4})$/i.exec(t);
+  if (circa) return { text: t, fromYear: Number(circa[1]) - 1, toYear: Number(circa[1]) + 1 };
+  const range = /^(?:(?:\d{1,2} )?[A-Za-z]{3} )?(\d{4}) to (?:(?:\d{1,2} )?[A-Za-z]{3} )?(\d{4})$/.exec(t);
+  if (range) return { text: t, fromYear: Math.min(Number(range[1]), Number(range[2])), toYear: Math.max(Number(range[1]), Number(range[2])) };
+  const full = /^(\d{1,2}) ([A-Za-z]{3}) (\d{4})$/.exec(t);
+  if (full) {
+    const month = MONTHS[full[2]!.toLowerCase()];
+    if (!month) return undefined;
+    return { text: t, day: `${full[3]}-${month}-${full[1]!.padStart(2, '0')}`, month: `${full[3]}-${month}`, fromYear: Number(full[3]), toYear: Number(full[3]) };
+  }
+  const monthYear = /^([A-Za-z]{3}) (\d{4})$/.exec(t);
+  if (monthYear) {
+    const month = MONTHS[monthYear[1]!.toLowerCase()];
+    if (!month) return undefined;
+    return { text: t, month: `${monthYear[2]}-${month}`, fromYear: Number(monthYear[2]), toYear: Number(monthYear[2]) };
+  }
+  const year = /^(\d{4})$/.exec(t);
+  if (year) return { text: t, fromYear: Number(year[1]), toYear: Number(year[1]) };
+  return undefined;
+}
+
+export interface RemarkFacts {
+  birthDates: ListedBirthDate[];
+  countries: string[];
+  walletAddresses: ListedWalletAddress[];
+}
+
+/**
+ * What the matcher uses from an SDN entry's Remarks: `DOB …;` (and `alt. DOB …;`), `nationality …;`,
+ * `citizenship …;` and `Digital Currency Address - ETH 0x…;` (any currency code, any number of them). Remarks are
+ * `;`-separated; an `a.k.a.` or other text is left alone.
+ */
+export function parseRemarks(remarks: string): RemarkFacts {
+  const facts: RemarkFacts = { birthDates: [], countries: [], walletAddresses: [] };
+  for (const raw of remarks.split(';')) {
+    const part = raw.trim().replace(/\.$/, '');
+    const dob = /^(?:alt\. )?DOB (.+)$/i.exec(part);
+    if (dob) {
+      const date = parseBirthDate(dob[1]!);
+      if (date) facts.birthDates.push(date);
+      continue;
+    }
+    const country = /^(?:alt\. )?(?:nationality|citizenship) (.+)$/i.exec(part);
+    if (country) {
+      const code = countryCode(country[1]!);
+      if (code && !facts.countries.includes(code)) facts.countries.push(code);
+      continue;
+    }
+    const wallet = /^(?:alt\. )?Digital Currency Address - ([A-Za-z0-9]+)\s+(\S+)$/i.exec(part);
+    if (wallet) facts.walletAddresses.push({ currency: wallet[1]!.toUpperCase(), address: wallet[2]! });
+  }
+  return facts;
+}
