@@ -104,6 +104,17 @@ export function createMetrics(deps: { database: Database; clock: Clock }): Metri
   });
 
   new Gauge({
+    name: 'incoming_scan_age_seconds',
+    help: 'Per chain, how long ago the incoming watcher last recorded a block (docs/incoming.md): grows while it is stuck or its node is down (deployment-wide)',
+    labelNames: ['chain_id'],
+    registers: [own],
+    collect: fromDatabase(async (gauge) => {
+      const { rows } = (await deps.database.db.execute(sql`select chain_id, updated_at from chain_scan_cursors`)) as unknown as { rows: { chain_id: string | number; updated_at: string | Date }[] };
+      for (const row of rows) gauge.set({ chain_id: String(row.chain_id) }, seconds(new Date(row.updated_at)));
+    }),
+  });
+
+  new Gauge({
     name: 'transactions_unsent',
     help: 'Transactions committed signed but not yet accepted by their chain node (docs/transactions.md#sending), 0 when none (deployment-wide)',
     registers: [own],

@@ -135,6 +135,8 @@ for (const backend of backends()) {
         assert.equal(got.status, 200, got.text);
         assert.deepEqual(got.body.incoming, t.incoming);
       }
+      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      assert.match(metrics, /^incoming_scan_age_seconds\{chain_id="8453"\} [0-9.]+$/m, 'the watcher’s age per chain');
       const deliveries = await receiver.waitFor(12);
       const delivered = deliveries.map((d) => d.json<{ type: string; data: { object: { kind: string } } }>());
       assert.equal(delivered.filter((d) => d.type === 'transaction.completed' && d.data.object.kind === 'incoming').length, 4);
