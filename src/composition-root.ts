@@ -126,7 +126,7 @@ export async function startApiProcess(
     { config, database, clock, secrets, policy, chains, tokens, transactionBroadcast, mailQueued, metrics, ...(mailer ? { mailer } : {}) },
     { ...(options.logger === undefined ? {} : { logger: options.logger }), ...(options.port ? { port: options.port } : {}) },
   );
-  const background = await startBackgroundWork({ config, database, clock, secrets, chains, tokens, transactionBroadcast, mailQueued, metrics, log: app.log, ...(mailer ? { mailer } : {}) }, options.background);
+  const background = await startBackgroundWork({ config, database, clock, secrets, policy, chains, tokens, transactionBroadcast, mailQueued, metrics, log: app.log, ...(mailer ? { mailer } : {}) }, options.background);
   return {
     app,
     background,
