@@ -12,11 +12,16 @@ async function main(): Promise<void> {
   const system = await openSystemOrExit(config);
 
   const api = await startApiProcess(system, { logger: loggerOptions(config.logLevel), port });
+  // The screening lists' files are looked at again every SCREENING_RELOAD_SECONDS and on SIGHUP, which then reloads
+  // them instead of stopping the server (docs/screening.md#reloading).
+  const lists = system.policy.screening?.watch(config.screening.reloadMs, api.app.log);
+  if (lists) process.on('SIGHUP', () => void lists.now());
   // SIGTERM: no new connections, the requests in progress finish, then the rest stops (docs/deployment.md). The
   // drain takes up to DRAIN_DEADLINE_MS (30 s, the longest a request may last); past 40 s in all the exit is 1.
-  closeWithGrace({ delay: 40_000 }, async ({ signal, err }) => {
+  closeWithGrace({ delay: 40_000, ...(lists ? { skip: ['SIGHUP' as const] } : {}) }, async ({ signal, err }) => {
     if (err) api.app.log.error({ err }, 'shutting down after an error');
     else api.app.log.info({ signal }, 'shutting down');
+    lists?.stop();
     await api.stop(err ? {} : { drain: drainOptions(config) });
   });
 

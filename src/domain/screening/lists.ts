@@ -128,8 +128,9 @@ export class ScreeningLists implements AddressScreen {
       for (const f of outcome.failed) log.error({ list: f.label, problem: f.problem }, 'screening list could not be reloaded; the loaded version stays');
       return outcome;
     };
-    const timer = setInterval(() => void run(), intervalMs);
-    timer.unref();
+    // 0: only when asked (SIGHUP).
+    const timer = intervalMs > 0 ? setInterval(() => void run(), intervalMs) : undefined;
+    timer?.unref();
     return { now: run, stop: () => clearInterval(timer) };
   }
 }

@@ -43,8 +43,9 @@ export function nameTokens(name: string, kind: 'person' | 'entity' = 'person'): 
   const arabic = ARABIC.test(text);
   if (arabic) text = text.replace(ARABIC_MARKS, '').replace(ARABIC_ARTICLE, '$1');
   if (GREEK.test(text)) text = greekToLatinSpelling(text);
-  const tokens = anyAscii(text)
-    .normalize('NFKD')
+  // Plain ASCII (most names) needs neither transliteration nor decomposition.
+  const ascii = /^[\x00-\x7F]*$/.test(text);
+  const tokens = (ascii ? text : anyAscii(text).normalize('NFKD'))
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     // Apostrophes join (O'Brien, the ayn of 'Umar); every other mark separates words.
