@@ -102,8 +102,10 @@ export function startIncomingWatcher(deps: IncomingWatcherDeps): IncomingWatcher
         } catch (err) {
           last = 'failed';
           // The chain moved between reads: read again soon. A node that fails is tried again at the next poll.
-          if (err instanceof ChainMoved) wake = Math.min(pollMs, 200);
-          else log.warn({ err, chainId }, 'incoming transfers: the round failed; trying again');
+          if (err instanceof ChainMoved) {
+            wake = Math.min(pollMs, 200);
+            log.info?.({ chainId, reason: err.message }, 'incoming transfers: the chain moved under the round; reading again');
+          } else log.warn({ err, chainId }, 'incoming transfers: the round failed; trying again');
         } finally {
           served.forEach((resolve) => resolve(last));
           rounds.wakeIn(wake);
