@@ -60,6 +60,7 @@ function typo(word: string): string {
 const birthDate = () => `${1940 + int(60)}-${String(1 + int(12)).padStart(2, '0')}-${String(1 + int(28)).padStart(2, '0')}`;
 
 interface Person {
+  entryNumber: string;
   first: string;
   middle?: string;
   last: string;
@@ -70,7 +71,7 @@ const entries: ListEntry[] = [];
 for (let i = 0; i < ENTRIES; i++) {
   const base = { list: 'BENCH-SDN', entryNumber: String(10_000 + i), programs: [pick(['SDGT', 'CYBER2', 'IRAN', 'DPRK3', 'RUSSIA-EO14024'])], walletAddresses: [] };
   if (random() < 0.75) {
-    const p: Person = { first: pick(FIRST), last: pick(LAST), birth: birthDate(), ...(random() < 0.5 ? { middle: pick(FIRST) } : {}) };
+    const p: Person = { entryNumber: base.entryNumber, first: pick(FIRST), last: pick(LAST), birth: birthDate(), ...(random() < 0.5 ? { middle: pick(FIRST) } : {}) };
     people.push(p);
     const aliases = [];
     if (random() < 0.4) aliases.push({ name: `${typo(p.last).toUpperCase()}, ${p.first}`, aliasType: 'a.k.a.' });
@@ -96,7 +97,7 @@ for (let i = 0; i < CUSTOMERS; i++) {
   if (random() < 0.03) {
     const k = int(people.length);
     const p = people[k]!;
-    const entry = entries.find((e) => e.name.startsWith(`${p.last.toUpperCase()}, ${p.first}`))!;
+    const entry = entries[Number(p.entryNumber) - 10_000]!;
     const variant = int(6);
     const names = [
       [p.first, p.middle, p.last].filter(Boolean).join(' '),
