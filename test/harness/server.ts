@@ -10,6 +10,7 @@ import { SecretBox } from '../../src/crypto/secret-box.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { createIntegrator } from '../../src/domain/integrators/integrators.js';
 import type { Api } from '../../src/http/types.js';
+import type { Policy } from '../../src/domain/context.js';
 import { loggerOptions } from '../../src/logging.js';
 import type { TransactionWatcher } from '../../src/workers/transaction-watcher.js';
 import type { VaultSnapshots } from '../../src/workers/vault-snapshots.js';
@@ -46,6 +47,8 @@ export interface TestServer {
   /** The incoming watcher (when chains are configured): tests run a round on every chain with `runOnce()`. */
   incoming: IncomingWatcher | undefined;
   chains: ChainRegistry;
+  /** The configuration's rules as the server uses them (its screening lists: a test reloads them with `check()`). */
+  policy: Policy;
   /** Where deposits are paid out from (tests fund it on their anvil nodes); undefined without one. */
   treasury: Treasury | undefined;
   /** An integrator with a fresh read_write credential, created the way the operator CLI does it. */
@@ -76,7 +79,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
   // The server as main.ts composes it, over this test's database, clock and key. Maintenance stays off: tests move
   // the clock by days and purge on purpose (background.ts says why).
   const system = await openSystem(config, { database: await openDatabase(target), clock: clock.now, secrets: new SecretBox(randomBytes(32)), chainTimeoutMs: 5_000 });
-  const { database, secrets, chains } = system;
+  const { database, secrets, chains, policy } = system;
   const logger = options.logDestination ? loggerOptions(env.LOG_LEVEL ? config.logLevel : 'info', options.logDestination) : undefined;
   const api = await startApiProcess(system, { ...(logger ? { logger } : {}), background: { maintenance: false } });
   const { app } = api;
@@ -100,6 +103,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
     vaultSnapshots,
     incoming,
     chains,
+    policy,
     treasury,
     clientFor,
     async seedIntegrator(name = 'Test Integrator', scope = 'read_write') {

@@ -18,6 +18,7 @@ import { eventually } from '../harness/eventually.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
+import { approveAs, teamWithPendingTransfer } from '../harness/entity-team.js';
 
 // docs/screening.md#wallet-addresses: wallet addresses published on a list in OFAC's format (SDN.CSV remarks:
 // "Digital Currency Address - ETH 0x…;") are screened. A transfer to one (its `to`, or a token transfer's recipient) is
@@ -29,10 +30,10 @@ const LISTED_USDC = getAddress('0x' + '6e'.repeat(19) + '02');
 const LISTED_WALLET = getAddress('0x' + '5d'.repeat(19) + '03');
 const USDC = 1_000_000n;
 
-/** A list folder in OFAC's SDN format (no header, -0- for empty) holding one fictional entity with three addresses. */
-function writeList(dir: string): void {
+/** A list folder in OFAC's SDN format (no header, -0- for empty) holding one fictional entity with three addresses (and `more`). */
+function writeList(dir: string, more: string[] = []): void {
   const empty = '-0- ';
-  const remarks = `Digital Currency Address - ETH ${LISTED}; Digital Currency Address - USDC ${LISTED_USDC}; Digital Currency Address - ETH ${LISTED_WALLET.toLowerCase()}; Website fictional-mixer.example.`;
+  const remarks = `Digital Currency Address - ETH ${LISTED}; Digital Currency Address - USDC ${LISTED_USDC}; Digital Currency Address - ETH ${LISTED_WALLET.toLowerCase()}; ${more.map((a) => `Digital Currency Address - ETH ${a}; `).join('')}Website fictional-mixer.example.`;
   const sdn = ['9001', '"FICTIONAL MIXER LTD"', empty, '"CYBER2] [DPRK3"', empty, empty, empty, empty, empty, empty, empty, `"${remarks}"`].join(',');
   writeFileSync(join(dir, 'SDN.CSV'), `${sdn}\r\n`);
   writeFileSync(join(dir, 'ALT.CSV'), '');
@@ -141,6 +142,21 @@ for (const backend of backends()) {
       const payouts = (await hits()).filter((h) => h.activity === 'deposit_payout');
       assert.equal(payouts.length, 1);
       assert.equal(payouts[0]!.accountId, self.body.accountId);
+    });
+
+    it('an entity’s proposal to an address listed since: the approval that would sign it is refused, the proposal keeps waiting', async () => {
+      const team = await teamWithPendingTransfer(server, chain, acme);
+      writeList(listDir, [team.to]);
+      const reloaded = await server.policy.screening!.check();
+      assert.deepEqual(reloaded.changed.map((c) => c.label), ['TEST-SDN'], JSON.stringify(reloaded));
+      const refused = await approveAs(server, acme, team.account, team.approver, team.transactionId);
+      assert.deepEqual([refused.status, refused.body.code], [403, 'sanctioned_address'], refused.text);
+      const waiting = await acme.client.get(`/v1/query/get-transaction?transactionId=${team.transactionId}`);
+      assert.deepEqual([waiting.body.status, waiting.body.approvals.received.length], ['created', 1]);
+      const [row] = await server.database.db.select().from(transactions).where(eq(transactions.transactionId, team.transactionId));
+      const recorded = (await hits()).filter((h) => h.transactionRowId === row!.id);
+      assert.deepEqual(recorded.map((h) => [h.activity, h.address.toLowerCase()]), [['transfer', team.to.toLowerCase()]]);
+      assert.equal(Number(BigInt(await chain.rpc<string>('eth_getTransactionCount', [team.account.walletAddress, 'latest']))), 0, 'nothing sent');
     });
 
     it('an incoming transfer from a listed address is recorded as incoming and for operators', async () => {
