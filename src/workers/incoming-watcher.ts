@@ -47,6 +47,8 @@ export function startIncomingWatcher(deps: IncomingWatcherDeps): IncomingWatcher
     const pollMs = pollMsFor(config, chainId);
     let waiting: ((result: RoundResult) => void)[] = [];
     let last: RoundResult = 'idle';
+    let failingSince: number | undefined;
+    let lastWarning = 0;
 
     async function round(): Promise<RoundResult> {
       const cursor = await readScanCursor(database.db, chainId);
@@ -99,13 +101,20 @@ export function startIncomingWatcher(deps: IncomingWatcherDeps): IncomingWatcher
         let wake = pollMs;
         try {
           last = await round();
+          if (failingSince !== undefined) log.info?.({ chainId, failedForMs: performance.now() - failingSince }, 'incoming transfers: rounds succeed again');
+          failingSince = undefined;
         } catch (err) {
           last = 'failed';
-          // The chain moved between reads: read again soon. A node that fails is tried again at the next poll.
+          // The chain moved between reads: read again soon. A node that fails is tried again at the next poll, and
+          // said once a minute while it keeps failing (a poll is every second or less).
           if (err instanceof ChainMoved) {
             wake = Math.min(pollMs, 200);
             log.info?.({ chainId, reason: err.message }, 'incoming transfers: the chain moved under the round; reading again');
-          } else log.warn({ err, chainId }, 'incoming transfers: the round failed; trying again');
+          } else if (failingSince === undefined || performance.now() - lastWarning >= 60_000) {
+            failingSince ??= performance.now();
+            lastWarning = performance.now();
+            log.warn({ err, chainId }, 'incoming transfers: the round failed; trying again at every poll');
+          }
         } finally {
           served.forEach((resolve) => resolve(last));
           rounds.wakeIn(wake);
