@@ -1515,7 +1515,7 @@ export type components = {
              * @description Stable machine-readable error code; see [docs/errors.md](/guides/errors)
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "malformed_url" | "additional_user_info_required" | "missing_auth_headers" | "malformed_public_key" | "malformed_signature" | "malformed_timestamp" | "timestamp_out_of_window" | "invalid_signature" | "unknown_credential" | "credential_inactive" | "insufficient_scope" | "role_not_allowed" | "cannot_change_own_role" | "not_found" | "route_not_found" | "method_not_allowed" | "duplicate_request" | "credential_exists" | "authenticator_exists" | "cannot_modify_own_credential" | "idempotency_request_in_progress" | "invalid_state_transition" | "webhook_subscription_disabled" | "account_not_active" | "self_custodial_account" | "stamp_reused" | "approval_token_reused" | "transaction_id_reused" | "nonce_too_low" | "invalid_transaction_state" | "account_without_wallet" | "entity_account_required" | "member_approval_required" | "last_owner" | "quorum_unreachable" | "already_member" | "invitation_not_pending" | "invitation_superseded" | "member_not_verified" | "product_not_enabled" | "product_unavailable" | "entity_wallet_required" | "bank_account_exists" | "bank_account_limit_reached" | "bank_account_removed" | "bank_account_not_pending" | "bank_account_not_verified" | "transaction_mismatch" | "quote_expired" | "invitation_expired" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_key_other_credential" | "verification_requirements_missing" | "webhook_url_not_allowed" | "unsupported_chain" | "stale_signed_body" | "sign_with_mismatch" | "chain_mismatch" | "signed_body_mismatch" | "invalid_stamp" | "invalid_approval_token" | "otp_invalid" | "otp_expired" | "otp_attempts_exhausted" | "otp_destination_missing" | "insufficient_funds" | "rate_limited" | "auth_rate_limited" | "invitation_resend_limited" | "otp_rate_limited" | "internal_error" | "chain_rejected" | "chain_unavailable" | "vault_unreadable" | "otp_delivery_failed" | "service_unavailable" | "resource_busy" | "database_unavailable" | "otp_unavailable" | "invitations_unavailable" | "deposits_unavailable" | "withdrawals_unavailable";
+            code: "validation_failed" | "malformed_json" | "malformed_url" | "additional_user_info_required" | "missing_auth_headers" | "malformed_public_key" | "malformed_signature" | "malformed_timestamp" | "timestamp_out_of_window" | "invalid_signature" | "unknown_credential" | "credential_inactive" | "insufficient_scope" | "role_not_allowed" | "cannot_change_own_role" | "sanctioned_address" | "not_found" | "route_not_found" | "method_not_allowed" | "duplicate_request" | "credential_exists" | "authenticator_exists" | "cannot_modify_own_credential" | "idempotency_request_in_progress" | "invalid_state_transition" | "webhook_subscription_disabled" | "account_not_active" | "self_custodial_account" | "stamp_reused" | "approval_token_reused" | "transaction_id_reused" | "nonce_too_low" | "invalid_transaction_state" | "account_without_wallet" | "entity_account_required" | "member_approval_required" | "last_owner" | "quorum_unreachable" | "already_member" | "invitation_not_pending" | "invitation_superseded" | "member_not_verified" | "product_not_enabled" | "product_unavailable" | "entity_wallet_required" | "bank_account_exists" | "bank_account_limit_reached" | "bank_account_removed" | "bank_account_not_pending" | "bank_account_not_verified" | "transaction_mismatch" | "quote_expired" | "invitation_expired" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_key_other_credential" | "verification_requirements_missing" | "webhook_url_not_allowed" | "unsupported_chain" | "stale_signed_body" | "sign_with_mismatch" | "chain_mismatch" | "signed_body_mismatch" | "invalid_stamp" | "invalid_approval_token" | "otp_invalid" | "otp_expired" | "otp_attempts_exhausted" | "otp_destination_missing" | "insufficient_funds" | "rate_limited" | "auth_rate_limited" | "invitation_resend_limited" | "otp_rate_limited" | "internal_error" | "chain_rejected" | "chain_unavailable" | "vault_unreadable" | "otp_delivery_failed" | "service_unavailable" | "resource_busy" | "database_unavailable" | "otp_unavailable" | "invitations_unavailable" | "deposits_unavailable" | "withdrawals_unavailable";
             requestId: string;
             errors?: {
                 /** @description JSON pointer to the offending field within the part named by `in` */
@@ -3906,7 +3906,7 @@ export type components = {
         };
         /**
          * TransactionCreatedEvent
-         * @description A transaction was created: a transfer signed and broadcast (processing), a fiat deposit awaiting its funds (waiting_for_funds), or a withdrawal or vault call prepared for its approval (created)
+         * @description A transaction was created: a transfer signed and broadcast (processing), a fiat deposit awaiting its funds (waiting_for_funds), a withdrawal or vault call prepared for its approval (created), or an incoming transfer seen on chain, waiting for its confirmations (processing, kind incoming)
          */
         TransactionCreatedEvent: {
             /**
@@ -3966,7 +3966,7 @@ export type components = {
         };
         /**
          * TransactionCompletedEvent
-         * @description A transaction was mined successfully (the object has transactionReceipt)
+         * @description A transaction was mined successfully (the object has transactionReceipt), or an incoming transfer has its confirmations (kind incoming)
          */
         TransactionCompletedEvent: {
             /**
@@ -4026,7 +4026,7 @@ export type components = {
         };
         /**
          * TransactionFailedEvent
-         * @description A transaction failed: reverted on chain or dropped by the node after broadcast, or a deposit cancelled or expired, a quote or proposal expired, a withdrawal approved after its bank account was removed (object.failureReason)
+         * @description A transaction failed: reverted on chain or dropped by the node after broadcast, or a deposit cancelled or expired, a quote or proposal expired, a withdrawal approved after its bank account was removed, an incoming transfer whose block left the chain (object.failureReason)
          */
         TransactionFailedEvent: {
             /**
