@@ -47,6 +47,23 @@ export interface CpuFigures {
   otherBusiest?: string;
   /** The `group` processes together (e.g. worker processes), % of one core. */
   groupCpuPct?: number;
+  /**
+   * Every core's busy time from /proc/stat, % of one core (200 = both of two cores): unlike the per-process figures it
+   * includes processes that exited during the run (a test file's children, a `tsc`), which no snapshot sees.
+   */
+  machineCpuPct?: number;
+}
+
+/** Busy and total jiffies of all cores (/proc/stat's first line), or undefined off Linux. */
+function machineTicks(): { busy: number; total: number } | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.slice(0, 8).reduce((a, b) => a + b, 0); // user … steal (guest time is inside user)
+    const idle = fields[3]! + fields[4]!; // idle + iowait
+    return { busy: total - idle, total };
+  } catch {
+    return undefined;
+  }
 }
 
 /** PostgreSQL's shared helper processes (WAL writer, checkpointer, ...) serve the bench too. */
@@ -59,10 +76,12 @@ const POSTGRES_HELPER = /^postgres: (\S+: )?(checkpointer|background writer|walw
  */
 export function watchCpu(own: { serverPid: number; pids: number[]; database?: string; group?: number[] }): { stop: () => CpuFigures } {
   const before = snapshot();
+  const machineBefore = machineTicks();
   const started = process.hrtime.bigint();
   return {
     stop: () => {
       const after = snapshot();
+      const machineAfter = machineTicks();
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       if (after.size === 0 || seconds <= 0) return {};
       const pct = (ticks: number) => (100 * ticks) / TICKS_PER_SECOND / seconds;
@@ -94,6 +113,7 @@ export function watchCpu(own: { serverPid: number; pids: number[]; database?: st
         otherCpuPct: pct(other),
         otherBusiest: pct(other) > QUIET_PCT ? busiest[1] : undefined,
         ...(own.group ? { groupCpuPct: pct(group) } : {}),
+        ...(machineBefore && machineAfter ? { machineCpuPct: pct(machineAfter.busy - machineBefore.busy) } : {}),
       };
     },
   };
