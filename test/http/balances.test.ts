@@ -39,7 +39,10 @@ for (const backend of backends()) {
       node = await startAnvil(8453);
       token = await deployTestToken(node);
       proxy = await startRpcProxy(node.url);
-      server = await startServer(backend, { CHAIN_RPC_URLS: `8453=${proxy.url}`, TOKENS: `8453:USDC:${token.address}` });
+      // The incoming watcher polls the same node: its first round runs here, the next not within the test (the round
+      // trips counted below are the balance reads').
+      server = await startServer(backend, { CHAIN_RPC_URLS: `8453=${proxy.url}`, TOKENS: `8453:USDC:${token.address}`, INCOMING_POLL_MS: '60000' });
+      await server.incoming!.runOnce();
       acme = await server.seedIntegrator('Acme');
       globex = await server.seedIntegrator('Globex');
       alice = await createCustomer(server, acme);
