@@ -21,7 +21,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { startAnvil, type Anvil } from '../test/harness/anvil.js';
 import { californian, signedAt } from '../test/harness/fixtures.js';
 import { deployTestToken } from '../test/harness/tokens.js';
-import { BACKEND_LABEL, DEFAULT_POSTGRES_URL, postgresAnswers, startBackend, stopAllBackends, type Backend, type BackendKind } from './lib/backend.js';
+import { BACKEND_LABEL, requiredBackends, startBackend, stopAllBackends, type Backend, type BackendKind } from './lib/backend.js';
 import { buildServer, ROOT, stopAllChildren } from './lib/children.js';
 import { waitForQuiet, watchCpu } from './lib/cpu.js';
 import { runBench } from './lib/entry.js';
@@ -200,11 +200,7 @@ function cycling(label: string, backend: Backend, paths: string[]) {
 }
 
 async function main(): Promise<number> {
-  const mode = process.env.BENCH_BACKENDS || (process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite');
-  if (!['pglite', 'postgres', 'both'].includes(mode)) throw new Error(`BENCH_BACKENDS must be pglite, postgres or both (got "${mode}")`);
-  const postgresUrl = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL;
-  const kinds: BackendKind[] = mode === 'pglite' ? ['pglite'] : mode === 'postgres' ? ['postgres'] : ['pglite', 'postgres'];
-  if (kinds.includes('postgres') && !(await postgresAnswers(postgresUrl))) throw new Error(`no PostgreSQL server accepts connections at ${postgresUrl}`);
+  const { kinds, postgresUrl } = await requiredBackends();
   await buildServer();
   const results: Result[] = [];
   let ok = true;

@@ -38,7 +38,7 @@ import { californian, signedAt } from '../test/harness/fixtures.js';
 import { startReceiver, type Receiver } from '../test/harness/receiver.js';
 import { startRpcProxy, type RpcProxy } from '../test/harness/rpc-proxy.js';
 import { deployTestToken, type TestToken } from '../test/harness/tokens.js';
-import { BACKEND_LABEL, DEFAULT_POSTGRES_URL, postgresAnswers, startBackend, stopAllBackends, type Backend, type BackendKind } from './lib/backend.js';
+import { BACKEND_LABEL, requiredBackends, startBackend, stopAllBackends, type Backend, type BackendKind } from './lib/backend.js';
 import { buildServer, ROOT, stopAllChildren } from './lib/children.js';
 import { waitForQuiet, watchCpu, type CpuFigures } from './lib/cpu.js';
 import { runBench } from './lib/entry.js';
@@ -378,11 +378,7 @@ async function runOne(kind: BackendKind, postgresUrl: string | undefined, wallet
 }
 
 async function main(): Promise<number> {
-  const mode = process.env.BENCH_BACKENDS || (process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite');
-  if (!['pglite', 'postgres', 'both'].includes(mode)) throw new Error(`BENCH_BACKENDS must be pglite, postgres or both (got "${mode}")`);
-  const postgresUrl = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL;
-  const kinds: BackendKind[] = mode === 'pglite' ? ['pglite'] : mode === 'postgres' ? ['postgres'] : ['pglite', 'postgres'];
-  if (kinds.includes('postgres') && !(await postgresAnswers(postgresUrl))) throw new Error(`no PostgreSQL server accepts connections at ${postgresUrl}`);
+  const { kinds, postgresUrl } = await requiredBackends();
   await buildServer();
   const results: Result[] = [];
   let ok = true;

@@ -20,7 +20,7 @@ import { startAnvil, type Anvil } from '../test/harness/anvil.js';
 import { SoftwareAuthenticator } from '../test/harness/authenticator.js';
 import { unsignedTransfer, recipient } from '../test/harness/customers.js';
 import { californian, personDocs, signedAt } from '../test/harness/fixtures.js';
-import { BACKEND_LABEL, DEFAULT_POSTGRES_URL, postgresAnswers, startBackend, stopAllBackends, type Backend, type BackendKind } from './lib/backend.js';
+import { BACKEND_LABEL, requiredBackends, startBackend, stopAllBackends, type Backend, type BackendKind } from './lib/backend.js';
 import { watchCpu, type CpuFigures } from './lib/cpu.js';
 import { buildServer, ROOT, stopAllChildren } from './lib/children.js';
 import { DURATION_SECONDS, WARMUP_SECONDS, warmAndMeasure } from './lib/load.js';
@@ -229,11 +229,7 @@ async function runBackend(kind: BackendKind, postgresUrl: string | undefined): P
 }
 
 async function main(): Promise<void> {
-  const mode = process.env.BENCH_BACKENDS || (process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite');
-  if (!['pglite', 'postgres', 'both'].includes(mode)) throw new Error(`BENCH_BACKENDS must be pglite, postgres or both (got "${mode}")`);
-  const postgresUrl = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL;
-  const kinds: BackendKind[] = mode === 'pglite' ? ['pglite'] : mode === 'postgres' ? ['postgres'] : ['pglite', 'postgres'];
-  if (kinds.includes('postgres') && !(await postgresAnswers(postgresUrl))) throw new Error(`no PostgreSQL server accepts connections at ${postgresUrl}`);
+  const { kinds, postgresUrl } = await requiredBackends();
   await buildServer();
   const results: Result[] = [];
   let ok = true;

@@ -31,6 +31,19 @@ export interface Backend {
 
 const running = new Set<Backend>();
 
+/**
+ * The databases a bench runs on: BENCH_BACKENDS (pglite, postgres or both; by default postgres when BENCH_DATABASE_URL
+ * is set, else pglite), and the PostgreSQL server's URL. Throws when PostgreSQL is asked for and does not answer.
+ */
+export async function requiredBackends(): Promise<{ kinds: BackendKind[]; postgresUrl: string }> {
+  const mode = process.env.BENCH_BACKENDS || (process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite');
+  if (!['pglite', 'postgres', 'both'].includes(mode)) throw new Error(`BENCH_BACKENDS must be pglite, postgres or both (got "${mode}")`);
+  const postgresUrl = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL;
+  const kinds: BackendKind[] = mode === 'pglite' ? ['pglite'] : mode === 'postgres' ? ['postgres'] : ['pglite', 'postgres'];
+  if (kinds.includes('postgres') && !(await postgresAnswers(postgresUrl))) throw new Error(`no PostgreSQL server accepts connections at ${postgresUrl}`);
+  return { kinds, postgresUrl };
+}
+
 /** True when a PostgreSQL server accepts a connection at `url` within 2 s. */
 export async function postgresAnswers(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
