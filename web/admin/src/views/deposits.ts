@@ -1,4 +1,3 @@
-import { announce } from '../announce';
 import type { ApiClient } from '../api';
 import { fill, h } from '../dom';
 import { age, cryptoAmount, dateTime, money, TRANSACTION_STATUS_LABELS } from '../format';
@@ -7,7 +6,7 @@ import { DEPOSIT_STATUSES, type DepositListItem, type DepositPage, type DepositS
 import { poll } from '../poller';
 import { DEPOSIT_REFERENCE, hrefFor, navigate, type DepositsRoute } from '../router';
 import { integratorLabel } from './bank-accounts';
-import { listKeys, liveLoader, markSelected } from './live-list';
+import { listKeys, liveLoader, markSelected, pageTurner } from './live-list';
 import { transactionBadge } from './status-badge';
 
 const PAGE_SIZE = 50;
@@ -213,20 +212,7 @@ export function mountDeposits(main: HTMLElement, api: ApiClient, route: Deposits
     show: render,
   });
 
-  function goPage(direction: 1 | -1): void {
-    if (direction === 1) {
-      if (!page?.hasMore || !page.nextCursor) return announce('This is the last page.');
-      memory.cursors.push(page.nextCursor);
-    } else {
-      if (memory.cursors.length <= 1) return announce('This is the first page.');
-      memory.cursors.pop();
-    }
-    memory.selectedReference = null;
-    void loader.load(true).then(
-      () => announce(`Page ${memory.cursors.length}: ${page?.data.length ?? 0} deposits.`),
-      () => {},
-    );
-  }
+  const goPage = pageTurner({ cursors: () => memory.cursors, page: () => page, clearSelection: () => (memory.selectedReference = null), load: () => loader.load(true), noun: 'deposits' });
 
   setPageBindings({
     ...listKeys((by) => select(selected + by, true), () => open()),

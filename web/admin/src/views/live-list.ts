@@ -1,3 +1,4 @@
+import { announce } from '../announce';
 import { ApiProblem } from '../api';
 import { fill, h } from '../dom';
 import { setPageBindings } from '../keyboard';
@@ -28,6 +29,38 @@ export function markSelected(tbody: HTMLElement, rowSelector: string, index: num
 /** j/k and the arrows move the selection, Enter opens it. */
 export function listKeys(move: (by: 1 | -1) => void, open: () => void): Record<string, () => void> {
   return { j: () => move(1), ArrowDown: () => move(1), k: () => move(-1), ArrowUp: () => move(-1), Enter: open };
+}
+
+/**
+ * Next and previous page of a keyset-paged list (n and p): `cursors` is the stack of the `startingAfter` of the pages
+ * up to the one shown (null for the first). Says when there is no page that way; after the load, which page it is.
+ */
+export function pageTurner(options: {
+  /** Read at each turn (a view may start a fresh stack). */
+  cursors: () => (string | null)[];
+  page: () => { data: unknown[]; hasMore: boolean; nextCursor: string | null } | null;
+  /** Forgets the selected row before another page loads. */
+  clearSelection: () => void;
+  load: () => Promise<void>;
+  /** What the rows are, plural ("deposits"). */
+  noun: string;
+}): (direction: 1 | -1) => void {
+  return (direction) => {
+    const page = options.page();
+    const cursors = options.cursors();
+    if (direction === 1) {
+      if (!page?.hasMore || !page.nextCursor) return announce('This is the last page.');
+      cursors.push(page.nextCursor);
+    } else {
+      if (cursors.length <= 1) return announce('This is the first page.');
+      cursors.pop();
+    }
+    options.clearSelection();
+    void options.load().then(
+      () => announce(`Page ${cursors.length}: ${options.page()?.data.length ?? 0} ${options.noun}.`),
+      () => {},
+    );
+  };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { announce } from '../announce';
 import type { ApiClient } from '../api';
 import { fill, h } from '../dom';
 import { age, dateTime, STATUS_LABELS, SUBJECT_LABELS } from '../format';
@@ -7,7 +6,7 @@ import { setPageBindings } from '../keyboard';
 import { poll } from '../poller';
 import { hrefFor, navigate, type QueueRoute } from '../router';
 import type { ReviewItem, ReviewPage } from '../types';
-import { listKeys, liveLoader, markSelected } from './live-list';
+import { listKeys, liveLoader, markSelected, pageTurner } from './live-list';
 import { createQueueFilters } from './queue-filters';
 import { statusBadge } from './status-badge';
 
@@ -144,20 +143,7 @@ export function mountQueue(main: HTMLElement, api: ApiClient, route: QueueRoute)
     show: render,
   });
 
-  function goPage(direction: 1 | -1): void {
-    if (direction === 1) {
-      if (!page?.hasMore || !page.nextCursor) return announce('This is the last page.');
-      memory.cursors.push(page.nextCursor);
-    } else {
-      if (memory.cursors.length <= 1) return announce('This is the first page.');
-      memory.cursors.pop();
-    }
-    memory.selectedId = null;
-    void loader.load(true).then(
-      () => announce(`Page ${memory.cursors.length}: ${page?.data.length ?? 0} cases.`),
-      () => {},
-    );
-  }
+  const goPage = pageTurner({ cursors: () => memory.cursors, page: () => page, clearSelection: () => (memory.selectedId = null), load: () => loader.load(true), noun: 'cases' });
 
   setPageBindings({
     ...listKeys((by) => select(selected + by, true), () => open()),
