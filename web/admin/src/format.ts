@@ -121,13 +121,24 @@ export const maskedNumber = (last4: string) => `•••• ${last4}`;
 
 export const SUBJECT_LABELS: Record<SubjectType, string> = { user: 'User', associated_person: 'Associated person', entity: 'Company' };
 
-/** camelCase, snake_case or SCREAMING_CASE as a sentence: "residentialAddress" -> "Residential address". */
+/** Words kept in capitals in a label: a field path's "Otp" or "ssn" is read as the acronym it is. */
+const ACRONYMS = new Set(['otp', 'ssn', 'id', 'ids', 'url', 'kyc', 'kyb', 'ubo', 'iban', 'bic', 'ein', 'tin', 'api', 'ip', 'pep']);
+
+/**
+ * camelCase, snake_case or SCREAMING_CASE as a sentence: "residentialAddress" -> "Residential address",
+ * "isOTPActivated" and "is_otp_activated" -> "Is OTP activated", "uboIds" -> "UBO IDs".
+ */
 export function humanize(key: string): string {
   const words = key
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    // A run of capitals ends where the next word starts: "OTPActivated" -> "OTP Activated".
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .replace(/[_-]+/g, ' ')
     .trim()
-    .toLowerCase();
+    .toLowerCase()
+    .split(/\s+/)
+    .map((w) => (ACRONYMS.has(w) ? (w === 'ids' ? 'IDs' : w.toUpperCase()) : w))
+    .join(' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -147,4 +158,12 @@ export function age(iso: string, now: number = Date.now()): string {
   if (hours < 24) return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
   const days = Math.floor(hours / 24);
   return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`;
+}
+
+const utcFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+
+/** "27 Nov 2026, 20:41 UTC": the back office's times, in the one zone every officer and the audit trail share. */
+export function utcDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : `${utcFormat.format(date)} UTC`;
 }
