@@ -170,7 +170,7 @@ describe('admin console in Chromium', { skip: skipBrowser ? `${CHROMIUM} is miss
         const names = await page.locator('tbody a.row-link').allTextContents();
         assert.deepEqual(names, cases.map((c) => c.name));
         assert.deepEqual(await page.locator('tbody tr td:nth-child(3)').allTextContents(), APPLICANTS.map((a) => (a.integrator === 'acme' ? 'Acme Pay' : 'Northwind Wallet')));
-        assert.equal(await page.locator('#status-filter').inputValue(), 'under_review');
+        assert.equal(await page.locator('#status-filter').inputValue(), '', 'the open cases: every one under review, and any reopened');
         assert.equal(await page.getByRole('button', { name: 'Next →' }).isDisabled(), true, 'one page of 50');
         assert.equal(await page.evaluate(() => sessionStorage.length), 1, 'the token is kept in this tab');
 
@@ -267,7 +267,12 @@ describe('admin console in Chromium', { skip: skipBrowser ? `${CHROMIUM} is miss
         await page.getByText('Status changed: Under review.').waitFor();
 
         await page.locator('#reason').press('Escape'); // out of the reason field, where "a" would be typed
+        // "a" alone decides nothing: it shows the approval's confirmation, focused; Enter on it approves.
         await page.keyboard.press('a');
+        assert.equal(await page.evaluate(() => document.activeElement?.id), 'confirm-decision');
+        await page.getByText('Approve this case? The integrator is told at once.').waitFor();
+        assert.equal(await page.locator('#case-status').getAttribute('data-status'), 'under_review');
+        await page.keyboard.press('Enter');
         await statusIs('active');
         assert.equal(await page.getByRole('button', { name: 'Deactivate' }).isEnabled(), true);
 

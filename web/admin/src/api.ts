@@ -17,6 +17,7 @@ import type {
   SubjectType,
   Transaction,
 } from './types';
+import type { Disposition, Hit, OperatorRef, Proposal, TimelineItem } from './back-office-types';
 import type { DepositAudit, DepositPage, DepositStatus, Treasury } from './money-types';
 
 /** A failed request, carrying the server's problem details (or one made up for a network failure). */
@@ -36,6 +37,18 @@ export interface ApiClient {
   reviews(query: ReviewQuery, signal?: AbortSignal): Promise<ReviewPage>;
   getCase(subjectType: SubjectType, subjectId: string, signal?: AbortSignal): Promise<Case>;
   decide(subjectType: SubjectType, subjectId: string, body: { decision: Decision; reasons?: string[]; documents?: string[] }): Promise<DecisionResult>;
+  /** Takes the case (409 case_claimed when another operator holds it); release gives it back. */
+  claim(subjectType: SubjectType, subjectId: string): Promise<{ assignee: OperatorRef | null }>;
+  release(subjectType: SubjectType, subjectId: string): Promise<{ assignee: OperatorRef | null }>;
+  /** Appends a note to the case's timeline (notes are never edited). */
+  addNote(subjectType: SubjectType, subjectId: string, body: string): Promise<TimelineItem>;
+  /** A decision the four-eyes rule holds back, proposed with its note for a supervisor. */
+  propose(subjectType: SubjectType, subjectId: string, body: { decision: Decision; reasons: string[] }): Promise<Proposal>;
+  confirmProposal(subjectType: SubjectType, subjectId: string, body: { note?: string }): Promise<DecisionResult>;
+  overturnProposal(subjectType: SubjectType, subjectId: string, body: { note: string }): Promise<{ proposal: null }>;
+  /** Closes an open case on an active customer (the customer stays as it is). */
+  closeCase(subjectType: SubjectType, subjectId: string, body: { note: string }): Promise<unknown>;
+  disposition(hitId: string, body: { disposition: Disposition; note: string }): Promise<Hit>;
   /** A document's bytes, fetched with the bearer header (an <img src> could not send it). */
   documentBlob(contentUrl: string, signal?: AbortSignal): Promise<Blob>;
   /** Bank accounts in pending_review, every integrator's, oldest first (1-100 of them). */
@@ -55,6 +68,8 @@ export interface ApiClient {
   /** One deposit by the reference on its bank instructions, with its integrator and audit trail. */
   getDeposit(reference: string, signal?: AbortSignal): Promise<DepositAudit>;
 }
+
+const caseUrl = (subjectType: SubjectType, subjectId: string) => `/admin/api/reviews/${subjectType}/${encodeURIComponent(subjectId)}`;
 
 async function problemOf(response: Response): Promise<Problem> {
   const type = response.headers.get('content-type') ?? '';
@@ -101,14 +116,21 @@ export function createApiClient(token: string, onUnauthorized: (problem: ApiProb
   return {
     whoami: (signal) => json<Operator>('/admin/api/whoami', { signal }),
     reviews(query, signal) {
-      const params = new URLSearchParams({ status: query.status, limit: String(query.limit) });
-      if (query.integratorId) params.set('integratorId', query.integratorId);
-      if (query.startingAfter) params.set('startingAfter', query.startingAfter);
+      const params = new URLSearchParams({ limit: String(query.limit) });
+      for (const key of ['status', 'flag', 'assignee', 'q', 'integratorId', 'startingAfter'] as const) if (query[key]) params.set(key, query[key]);
       return json<ReviewPage>(`/admin/api/reviews?${params}`, { signal });
     },
     getCase: (subjectType, subjectId, signal) => json<Case>(`/admin/api/reviews/${subjectType}/${encodeURIComponent(subjectId)}`, { signal }),
     decide: (subjectType, subjectId, body) =>
       json<DecisionResult>(`/admin/api/reviews/${subjectType}/${encodeURIComponent(subjectId)}/decisions`, { method: 'POST', body }),
+    claim: (subjectType, subjectId) => json(`${caseUrl(subjectType, subjectId)}/claim`, { method: 'POST' }),
+    release: (subjectType, subjectId) => json(`${caseUrl(subjectType, subjectId)}/release`, { method: 'POST' }),
+    addNote: (subjectType, subjectId, body) => json(`${caseUrl(subjectType, subjectId)}/notes`, { method: 'POST', body: { body } }),
+    propose: (subjectType, subjectId, body) => json(`${caseUrl(subjectType, subjectId)}/proposal`, { method: 'POST', body }),
+    confirmProposal: (subjectType, subjectId, body) => json(`${caseUrl(subjectType, subjectId)}/proposal/confirm`, { method: 'POST', body }),
+    overturnProposal: (subjectType, subjectId, body) => json(`${caseUrl(subjectType, subjectId)}/proposal/overturn`, { method: 'POST', body }),
+    closeCase: (subjectType, subjectId, body) => json(`${caseUrl(subjectType, subjectId)}/close`, { method: 'POST', body }),
+    disposition: (hitId, body) => json(`/admin/api/screening-hits/${encodeURIComponent(hitId)}/disposition`, { method: 'POST', body }),
     async documentBlob(contentUrl, signal) {
       // Only our own API's document URLs: the token must never be sent anywhere else.
       if (!contentUrl.startsWith('/admin/api/documents/')) throw new ApiProblem({ title: 'Unexpected document URL', status: 0, detail: contentUrl });

@@ -6,6 +6,7 @@ import { currentRoute, hrefFor, type Route } from './router';
 import { forgetToken, storedToken, storeToken } from './session';
 import { showShortcuts } from './shortcuts';
 import type { Operator } from './types';
+import type { Role } from './back-office-types';
 import { mountBankAccount } from './views/bank-account';
 import { mountBankAccounts } from './views/bank-accounts';
 import { mountCase } from './views/case';
@@ -19,6 +20,8 @@ import { lastWithdrawalsRoute, mountWithdrawals } from './views/withdrawals';
 
 // Boot: sign in (or reuse this tab's token), then show the view the hash names. Views are mounted into <main>
 // and return their own clean-up (polling, pending requests, blob URLs, key bindings).
+
+const ROLE_LABELS: Record<Role, string> = { reviewer: 'Reviewer', supervisor: 'Supervisor' };
 
 const main = byId('main');
 const sessionNav = byId('session');
@@ -54,7 +57,7 @@ function showRoute(): void {
       case 'treasury':
         return mountTreasury(main, api);
       default:
-        return mountQueue(main, api, route);
+        return mountQueue(main, api, route, operator);
     }
   });
   showSection(route);
@@ -96,7 +99,8 @@ function start(token: string, operator: Operator): void {
   storeToken(token);
   const api = createApiClient(token, () => signOut('Your token is no longer accepted. Sign in again.'));
   signedIn = { api, operator };
-  fill(byId('operator-name'), 'Signed in as ', h('strong', {}, operator.name));
+  // The role decides what the console offers (a supervisor confirms proposals): said where the officer looks first.
+  fill(byId('operator-name'), 'Signed in as ', h('strong', {}, operator.name), operator.role ? [' ', h('span', { class: 'role', id: 'operator-role' }, ROLE_LABELS[operator.role])] : null);
   sessionNav.hidden = false;
   sectionsNav.hidden = false;
   showRoute();

@@ -1,4 +1,5 @@
 import { DEPOSIT_STATUSES, type DepositStatus } from './money-types';
+import { QUEUE_FLAGS, type AssigneeFilter, type QueueFlag } from './back-office-types';
 import { STATUSES, type OpenPayoutStatus, type SubjectType, type VerificationStatus } from './types';
 
 // Hash routes, so deep links and Back work on a static page: #/queue?status=...&integrator=...,
@@ -7,7 +8,12 @@ import { STATUSES, type OpenPayoutStatus, type SubjectType, type VerificationSta
 
 export interface QueueRoute {
   name: 'queue';
-  status: VerificationStatus;
+  /** None: the back office's queue, every case under review and every open case on an active customer. */
+  status?: VerificationStatus;
+  flag?: QueueFlag;
+  assignee?: AssigneeFilter;
+  /** Search text: a name, an email, an ID, a document number. */
+  q?: string;
   integratorId?: string;
   /** Cases per page, 1-100; 50 when absent. */
   limit?: number;
@@ -83,9 +89,15 @@ export function parseHash(hash: string): Route {
   const status = params.get('status');
   const integratorId = params.get('integrator');
   const limit = Number(params.get('limit'));
+  const flag = params.get('flag');
+  const assignee = params.get('assignee');
+  const q = params.get('q')?.trim().slice(0, 200);
   return {
     name: 'queue',
-    status: status && (STATUSES as readonly string[]).includes(status) ? (status as VerificationStatus) : 'under_review',
+    ...(status && (STATUSES as readonly string[]).includes(status) ? { status: status as VerificationStatus } : {}),
+    ...(flag && (QUEUE_FLAGS as readonly string[]).includes(flag) ? { flag: flag as QueueFlag } : {}),
+    ...(assignee === 'me' || assignee === 'unassigned' ? { assignee } : {}),
+    ...(q ? { q } : {}),
     ...(integratorId && isUuid(integratorId) ? { integratorId: integratorId.toLowerCase() } : {}),
     ...(Number.isInteger(limit) && limit >= 1 && limit <= 100 && limit !== 50 ? { limit } : {}),
   };
@@ -101,7 +113,10 @@ export function hrefFor(route: Route): string {
   if (route.name === 'deposits') return `#/deposits${route.status ? `?status=${route.status}` : ''}`;
   if (route.name === 'deposit') return `#/deposit/${route.reference}`;
   const params = new URLSearchParams();
-  if (route.status !== 'under_review') params.set('status', route.status);
+  if (route.status) params.set('status', route.status);
+  if (route.flag) params.set('flag', route.flag);
+  if (route.assignee) params.set('assignee', route.assignee);
+  if (route.q) params.set('q', route.q);
   if (route.integratorId) params.set('integrator', route.integratorId);
   if (route.limit) params.set('limit', String(route.limit));
   const query = params.toString();

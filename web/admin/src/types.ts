@@ -1,6 +1,8 @@
 // The /admin/api shapes the console reads (docs/review.md describes them). The console is built separately from
 // the server, so these are written out rather than imported from src/.
 
+import type { AssigneeFilter, CaseBackOffice, QueueFlag, RelatedCase, ReviewItemBackOffice, Role } from './back-office-types';
+
 export type SubjectType = 'user' | 'associated_person' | 'entity';
 
 export const STATUSES = [
@@ -22,9 +24,11 @@ export type Decision = (typeof DECISIONS)[number];
 export interface Operator {
   operatorId: string;
   name: string;
+  /** Absent from a server before issue 36's roles. */
+  role?: Role;
 }
 
-export interface ReviewItem {
+export interface ReviewItem extends ReviewItemBackOffice {
   subjectType: SubjectType;
   subjectId: string;
   integratorId: string;
@@ -41,7 +45,11 @@ export interface ReviewPage {
 }
 
 export interface ReviewQuery {
-  status: VerificationStatus;
+  /** None: every case under review and every open case on an active customer. */
+  status?: VerificationStatus;
+  flag?: QueueFlag;
+  assignee?: AssigneeFilter;
+  q?: string;
   integratorId?: string;
   startingAfter?: string;
   limit: number;
@@ -63,6 +71,7 @@ export interface Finding {
   severity: string;
   code: string;
   message: string;
+  related?: RelatedCase | null;
 }
 
 export interface HistoryEntry {
@@ -75,7 +84,7 @@ export interface HistoryEntry {
   at: string;
 }
 
-export interface Case {
+export interface Case extends CaseBackOffice {
   subjectType: SubjectType;
   subjectId: string;
   integratorId: string;

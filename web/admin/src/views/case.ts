@@ -11,7 +11,11 @@ import type { Case, CaseDocument, Finding, Operator } from '../types';
 import { createDecisionForm } from './decision-form';
 import { DocumentGallery } from './document-viewer';
 import { entityTeamSections } from './entity-team';
+import { createCaseWork } from './case-work';
+import { createHitsPanel } from './hits';
 import { historyTimeline } from './history';
+import { createProposalPanel } from './proposal';
+import { caseTimeline } from './timeline';
 import { lastQueueRoute } from './queue';
 import { recordDetails, subjectName } from './record-details';
 import { statusBadge } from './status-badge';
@@ -37,10 +41,22 @@ function findingsList(findings: Finding[], docs: CaseDocument[]): HTMLElement {
         h('strong', {}, f.severity === 'error' ? 'Error: ' : 'Warning: '),
         f.message,
         h('span', { class: 'muted' }, ` (${f.code}${docName(f.documentId) ? `, ${docName(f.documentId)}` : ''})`),
+        // A duplicate document, a reused number, a shared SSN: the other case it was found on.
+        f.related ? h('div', {}, 'Also on ', h('a', { href: hrefFor({ name: 'case', subjectType: f.related.subjectType, subjectId: f.related.subjectId }), class: 'related-case' }, f.related.name || f.related.subjectId), ` (${SUBJECT_LABELS[f.related.subjectType]})`) : null,
       ),
     ),
   );
 }
+
+/** Why a second operator must confirm an approval, as the page can tell; null when nothing holds it back. */
+function fourEyesReason(c: Case): string | null {
+  const hits = (c.hits ?? []).filter((hit) => hit.status === 'open').length;
+  const errors = c.findings.filter((f) => f.severity === 'error').length;
+  const why = [hits ? `${hits} open screening hit${hits > 1 ? 's' : ''}` : '', errors ? `${errors} error finding${errors > 1 ? 's' : ''}` : ''].filter(Boolean);
+  return why.length ? `the case has ${why.join(' and ')}.` : null;
+}
+
+const OPEN_REASONS = { screening_hit: 'Reopened: a screening hit on an active customer', incoming_from_listed_address: 'Reopened: money arrived from a listed address' } as const;
 
 function missingList(c: Case): HTMLElement | null {
   const items = [...c.missingDocuments.map((m) => `Document: ${humanize(m)}`), ...c.missingCompanyData.map((m) => `Company data: ${humanize(m)}`)];
@@ -67,9 +83,18 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
   const missingSection = h('section', { class: 'card', 'aria-labelledby': 'missing-title', hidden: true }, h('h2', { id: 'missing-title' }, 'Missing'), h('div'));
   const detailsSlot = h('div');
   const historySlot = h('div');
+  const refresh = () => record.refresh();
+  const hits = createHitsPanel(api, refresh);
+  const work = createCaseWork(api, route, operator, refresh);
+  const proposal = createProposalPanel(api, route, operator, refresh);
   const team = entityTeamSections();
-  const gallery = new DocumentGallery(api, () => form.setSelectedCount(gallery.selected().length));
+  const gallery = new DocumentGallery(api, () => form.setSelectedCount(gallery.selected().length), () => title.focus());
   const form = createDecisionForm({
+    async propose(decision, reasons) {
+      await api.propose(route.subjectType, route.subjectId, { decision, reasons });
+      announce(`${DECISION_LABELS[decision]} proposed: a supervisor confirms or overturns it.`);
+      await record.refresh().catch(() => {});
+    },
     async decide(decision, reasons) {
       const documents = decision === 'request_resubmission' ? gallery.selected() : [];
       let result;
@@ -98,6 +123,7 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
     h(
       'div',
       { class: 'case-main' },
+      hits.element,
       h('section', { class: 'card', 'aria-labelledby': 'documents-title' }, h('h2', { id: 'documents-title' }, 'Documents'), gallery.element),
       h('section', { class: 'card', 'aria-labelledby': 'details-title' }, h('h2', { id: 'details-title' }, 'Details'), detailsSlot),
       team.sections,
@@ -105,10 +131,12 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
     h(
       'aside',
       { class: 'case-side' },
+      proposal.element,
       form.element,
+      work.element,
       h('section', { class: 'card', 'aria-labelledby': 'findings-title' }, h('h2', { id: 'findings-title' }, 'Automated checks'), findingsSlot),
       missingSection,
-      h('section', { class: 'card', 'aria-labelledby': 'history-title' }, h('h2', { id: 'history-title' }, 'History'), historySlot),
+      h('section', { class: 'card', 'aria-labelledby': 'history-title' }, h('h2', { id: 'history-title' }, 'Timeline ', h('span', { class: 'muted' }, '(times in UTC)')), historySlot),
     ),
   );
 
@@ -122,7 +150,7 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
     title.textContent = name;
     document.title = `${name} · Review console`;
     fill(badgeSlot, statusBadge(c.verificationStatus, 'case-status'));
-    fill(meta, SUBJECT_LABELS[c.subjectType], ' · ', integratorNames.get(c.integratorId) ?? `Integrator ${c.integratorId}`, ' · ', h('code', {}, c.subjectId));
+    fill(meta, SUBJECT_LABELS[c.subjectType], ' · ', integratorNames.get(c.integratorId) ?? `Integrator ${c.integratorId}`, ' · ', h('code', {}, c.subjectId), c.openReason ? [' · ', h('strong', {}, OPEN_REASONS[c.openReason] ?? c.openReason)] : null);
     const docs = documentsOf(c);
     gallery.update(docs, c.findings);
     fill(findingsSlot, findingsList(c.findings, docs));
@@ -130,7 +158,13 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
     missingSection.hidden = !missing;
     fill(missingSection.lastElementChild!, missing);
     fill(detailsSlot, recordDetails(c.record));
-    fill(historySlot, historyTimeline(c.history, operatorNames));
+    // The server's timeline (issue 36) tells the whole story; an older server's status history, what it has.
+    fill(historySlot, c.timeline ? caseTimeline(c.timeline) : historyTimeline(c.history, operatorNames));
+    hits.update(c.hits);
+    work.update(c);
+    proposal.update(c.proposal);
+    form.setFourEyes(fourEyesReason(c));
+    form.setProposalPending(!!c.proposal);
     team.update(c);
     form.setStatus(c.verificationStatus);
     layout.hidden = false;
@@ -142,7 +176,8 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
 
 
   setPageBindings({
-    a: () => form.press('approve'),
+    // Never a decision on one key press: a shows the approval's confirmation (or its proposal), focused.
+    a: () => form.arm('approve'),
     r: () => form.arm('request_resubmission'),
     x: () => form.arm('reject'),
     Escape: () => navigate(lastQueueRoute()),

@@ -1,3 +1,4 @@
+import { announce } from '../announce';
 import { ApiProblem } from '../api';
 import { h } from '../dom';
 import { reasonFeedback, showProblem } from './form-feedback';
@@ -12,27 +13,40 @@ const REVIEW: Decision[] = ['approve', 'request_resubmission', 'reject'];
 const AFTER_REVIEW: Decision[] = ['deactivate', 'reactivate', 'reopen'];
 const MAX_REASONS = 10;
 const MAX_REASON_LENGTH = 500;
+/** The nouns of the decisions that need no reason, and so a confirmation instead. */
+const NOUN: Partial<Record<Decision, string>> = { approve: 'approval', reactivate: 'reactivation' };
 
 export interface DecisionForm {
   element: HTMLElement;
   /** Enables the decisions meaningful for this status; the reason typed so far is kept. */
   setStatus(status: VerificationStatus): void;
-  /** Presses a decision's button, as a click would. */
-  press(decision: Decision): void;
-  /** Marks the decision Ctrl+Enter in the reason will send, and puts the cursor in the reason. */
+  /**
+   * Marks the decision Ctrl+Enter in the reason will send. One that needs a reason puts the cursor in it; approve
+   * and reactivate show their confirmation instead, with focus on its button: no single key press decides a case.
+   */
   arm(decision: Decision): void;
   setSelectedCount(count: number): void;
+  /** Why a second operator must confirm an approval (open hits, error findings), or null: then it is proposed. */
+  setFourEyes(why: string | null): void;
+  /** A proposal waits for its confirmation: approve and reactivate are not offered meanwhile. */
+  setProposalPending(pending: boolean): void;
 }
 
 /**
  * The decision buttons and the reason. Client-side checks mirror the server's (a reason for all but approve and
  * reactivate, at most 10 lines of 500 characters, one reason per line); the server decides, and its problem
- * (a 409 for a move the state machine refuses, a 400 with field errors) is shown as it comes.
+ * (a 409 for a move the state machine refuses, a 400 with field errors) is shown as it comes. An approval the
+ * four-eyes rule holds back (409 four_eyes_required) is offered as a proposal with a note.
  */
-export function createDecisionForm(options: { decide: (decision: Decision, reasons: string[]) => Promise<void> }): DecisionForm {
+export function createDecisionForm(options: {
+  decide: (decision: Decision, reasons: string[]) => Promise<void>;
+  propose: (decision: Decision, reasons: string[]) => Promise<void>;
+}): DecisionForm {
   let status: VerificationStatus = 'under_review';
   let armed: Decision | null = null;
   let busy = false;
+  let fourEyes: string | null = null;
+  let pending = false;
 
   const reason = h('textarea', { id: 'reason', name: 'reason', rows: '4', 'aria-describedby': 'reason-hint reason-error' });
   const reasonError = h('p', { id: 'reason-error', class: 'field-error', role: 'alert' });
@@ -45,18 +59,30 @@ export function createDecisionForm(options: { decide: (decision: Decision, reaso
       d,
       h(
         'button',
-        { type: 'button', class: `button ${TONE[d]}`, dataset: { decision: d }, 'aria-keyshortcuts': SHORTCUTS[d], onclick: () => void submit(d) },
+        { type: 'button', class: `button ${TONE[d]}`, dataset: { decision: d }, 'aria-keyshortcuts': SHORTCUTS[d], onclick: () => void submit(d, false) },
         DECISION_LABELS[d],
         SHORTCUTS[d] ? h('kbd', { 'aria-hidden': 'true' }, SHORTCUTS[d]) : null,
       ),
     ]),
   );
 
+  // The second step of approve and reactivate: what will happen, said, and one button that does it.
+  const confirmText = h('p', { id: 'confirm-text' });
+  const confirmButton = h('button', { type: 'button', class: 'button primary', id: 'confirm-decision', 'aria-describedby': 'confirm-text', onclick: () => armed && void submit(armed, true) });
+  const cancelButton = h('button', { type: 'button', class: 'button quiet', onclick: () => disarm(true) }, 'Cancel');
+  const confirmBox = h('div', { class: 'confirm-step', role: 'group', 'aria-label': 'Confirm the decision', hidden: true }, confirmText, h('div', { class: 'decision-buttons' }, confirmButton, cancelButton));
+  // Escape here cancels the step rather than leaving the case (the page's Escape).
+  confirmBox.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    disarm(true);
+  });
+
   reason.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
-      if (armed) void submit(armed);
-      else showReasonError('Choose a decision: press its button (or r, x after leaving the field).');
+      if (armed) void submit(armed, true);
+      else showReasonError('Choose a decision: press its button (or a, r, x after leaving the field).');
     }
   });
   reason.addEventListener('input', () => {
@@ -67,56 +93,98 @@ export function createDecisionForm(options: { decide: (decision: Decision, reaso
     'section',
     { class: 'card decision', 'aria-labelledby': 'decision-title' },
     h('h2', { id: 'decision-title' }, 'Decision'),
-    h('label', { for: 'reason' }, 'Reason'),
+    h('label', { for: 'reason' }, 'Reason or note'),
     reason,
-    h('p', { id: 'reason-hint', class: 'hint' }, 'Required for all but Approve and Reactivate; one reason per line. Recorded in the audit trail; on a resubmission request, shown to the integrator on each selected document.'),
+    h('p', { id: 'reason-hint', class: 'hint' }, 'Required for all but Approve and Reactivate (and for a proposal); one reason per line. Recorded in the audit trail; on a resubmission request, shown to the integrator on each selected document.'),
     reasonError,
     selectedCount,
     h('div', { class: 'decision-buttons', role: 'group', 'aria-label': 'Review decisions' }, REVIEW.map((d) => buttons.get(d)!)),
     h('div', { class: 'decision-buttons secondary', role: 'group', 'aria-label': 'After review' }, AFTER_REVIEW.map((d) => buttons.get(d)!)),
+    confirmBox,
     available,
     problemBox,
   );
 
+  const needsConfirmation = (d: Decision) => !reasonRequired(d);
+  const proposing = (d: Decision) => needsConfirmation(d) && fourEyes !== null;
+
   function refreshButtons(): void {
-    const allowed = decisionsFor(status);
+    const allowed = decisionsFor(status).filter((d) => !(pending && needsConfirmation(d)));
     for (const [d, button] of buttons) {
       button.disabled = busy || !allowed.includes(d);
       button.classList.toggle('armed', armed === d);
     }
     element.setAttribute('aria-busy', String(busy));
-    available.textContent = allowed.length
-      ? `While ${STATUS_LABELS[status].toLowerCase()}: ${allowed.map((d) => DECISION_LABELS[d]).join(', ')}.`
-      : `No decision applies while the case is ${STATUS_LABELS[status].toLowerCase()}.`;
+    const confirming = armed !== null && needsConfirmation(armed) && allowed.includes(armed);
+    confirmBox.hidden = !confirming;
+    if (confirming && armed) {
+      const noun = NOUN[armed]!;
+      confirmButton.textContent = proposing(armed) ? `Propose ${noun}` : `Confirm ${noun}`;
+      confirmText.textContent = proposing(armed)
+        ? `A second operator must confirm this ${noun}: ${fourEyes} Write a note (why it is safe), then propose it; a supervisor confirms or overturns it.`
+        : `${DECISION_LABELS[armed]} this case? The integrator is told at once.`;
+    }
+    confirmButton.disabled = busy;
+    available.textContent = pending
+      ? 'A proposal waits for a supervisor’s confirmation: approval is not offered meanwhile.'
+      : allowed.length
+        ? `While ${STATUS_LABELS[status].toLowerCase()}: ${allowed.map((d) => DECISION_LABELS[d]).join(', ')}.`
+        : `No decision applies while the case is ${STATUS_LABELS[status].toLowerCase()}.`;
   }
 
-  async function submit(decision: Decision): Promise<void> {
+  function disarm(focusBack: boolean): void {
+    const was = armed;
+    armed = null;
+    refreshButtons();
+    if (focusBack && was) buttons.get(was)?.focus();
+  }
+
+  /** `confirmed`: the second step (the confirm button, or Ctrl+Enter in the form), never the first key press. */
+  async function submit(decision: Decision, confirmed: boolean): Promise<void> {
     if (busy) return;
     problemBox.hidden = true;
     clearReasonError();
+    if (needsConfirmation(decision) && !confirmed) return arm(decision);
     const reasons = reason.value
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean);
-    if (reasonRequired(decision) && reasons.length === 0) {
+    if ((reasonRequired(decision) || proposing(decision)) && reasons.length === 0) {
       armed = decision;
       refreshButtons();
-      return showReasonError(`A reason is required to ${DECISION_LABELS[decision].toLowerCase()}.`);
+      return showReasonError(proposing(decision) ? `A note is required to propose ${NOUN[decision]}.` : `A reason is required to ${DECISION_LABELS[decision].toLowerCase()}.`);
     }
     if (reasons.length > MAX_REASONS) return showReasonError(`At most ${MAX_REASONS} reasons (one per line).`);
     if (reasons.some((r) => r.length > MAX_REASON_LENGTH)) return showReasonError(`Each reason is at most ${MAX_REASON_LENGTH} characters.`);
     busy = true;
     refreshButtons();
     try {
-      await options.decide(decision, reasons);
+      await (proposing(decision) ? options.propose : options.decide)(decision, reasons);
       reason.value = '';
       armed = null;
     } catch (err) {
+      if (err instanceof ApiProblem && err.problem.code === 'four_eyes_required') {
+        // The server knows of a hit or an error this page had not shown yet: the same decision, as a proposal.
+        fourEyes = err.problem.detail ?? 'the case has open screening hits or error findings.';
+        armed = decision;
+        announce(`A second operator must confirm this ${NOUN[decision] ?? 'decision'}: propose it with a note.`, 'error');
+        busy = false;
+        refreshButtons();
+        return showReasonError(`A second operator must confirm: write a note, then press Propose ${NOUN[decision] ?? 'it'}.`);
+      }
       showProblem(problemBox, err instanceof ApiProblem ? err.problem : { title: 'The decision failed', status: 0, detail: String(err) });
     } finally {
       busy = false;
       refreshButtons();
     }
+  }
+
+  function arm(decision: Decision): void {
+    if (!decisionsFor(status).includes(decision) || (pending && needsConfirmation(decision))) return;
+    armed = decision;
+    refreshButtons();
+    if (proposing(decision) || !needsConfirmation(decision)) reason.focus();
+    else confirmButton.focus();
   }
 
   refreshButtons();
@@ -127,20 +195,18 @@ export function createDecisionForm(options: { decide: (decision: Decision, reaso
       if (armed && !decisionsFor(status).includes(armed)) armed = null;
       refreshButtons();
     },
-    press(decision) {
-      const button = buttons.get(decision)!;
-      if (button.disabled) return;
-      button.focus();
-      void submit(decision);
-    },
-    arm(decision) {
-      if (!decisionsFor(status).includes(decision)) return;
-      armed = decision;
-      refreshButtons();
-      reason.focus();
-    },
+    arm,
     setSelectedCount(count) {
       selectedCount.textContent = count ? `${count} document${count > 1 ? 's' : ''} selected for resubmission.` : '';
+    },
+    setFourEyes(why) {
+      fourEyes = why;
+      refreshButtons();
+    },
+    setProposalPending(next) {
+      pending = next;
+      if (pending && armed && needsConfirmation(armed)) armed = null;
+      refreshButtons();
     },
   };
 }

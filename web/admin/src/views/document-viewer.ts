@@ -27,7 +27,22 @@ export class DocumentGallery {
   constructor(
     private readonly api: ApiClient,
     private readonly onSelectionChange: () => void,
-  ) {}
+    /** Where focus goes back to when a PDF frame takes it by itself (the case's heading). */
+    private readonly returnFocus: () => void = () => {},
+  ) {
+    // Chromium's PDF viewer can take focus when it loads; keys pressed then go to the frame, and the page's
+    // shortcuts stop working until the officer clicks outside. The parent sees only its window's blur (and a
+    // focusout when something of its own had focus). Focus always comes back, a click in the PDF included: the
+    // frame is for looking, and the mouse still scrolls and zooms it without focus; the download opens it whole.
+    const guard = () => window.setTimeout(() => this.guardFocus());
+    window.addEventListener('blur', guard, { signal: this.controller.signal });
+    document.addEventListener('focusout', guard, { signal: this.controller.signal });
+  }
+
+  private guardFocus(): void {
+    const active = document.activeElement;
+    if (active instanceof HTMLIFrameElement && this.element.contains(active)) this.returnFocus();
+  }
 
   /** Shows these documents: cards already on the page stay (with their checkbox and loaded content). */
   update(docs: CaseDocument[], findings: Finding[]): void {
@@ -98,7 +113,8 @@ export class DocumentGallery {
       if (IMAGE_TYPES.has(type)) {
         fill(view, h('img', { src: card.url, alt: `${title}${card.doc.issuingCountry ? `, issued by ${card.doc.issuingCountry}` : ''}`, class: 'document-image' }), download);
       } else if (type === 'application/pdf') {
-        fill(view, h('iframe', { src: card.url, title: `${title} (PDF)`, class: 'document-pdf' }), download);
+        // Out of the tab order: the download link is the keyboard's way to the file, and focus stays on the page.
+        fill(view, h('iframe', { src: card.url, title: `${title} (PDF)`, class: 'document-pdf', tabindex: '-1' }), download);
       } else {
         fill(view, h('p', { class: 'muted' }, `No preview for ${type || 'this file type'}.`), download);
       }

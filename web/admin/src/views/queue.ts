@@ -5,9 +5,10 @@ import { rememberIntegrator } from '../integrators';
 import { setPageBindings } from '../keyboard';
 import { poll } from '../poller';
 import { hrefFor, navigate, type QueueRoute } from '../router';
-import type { ReviewItem, ReviewPage } from '../types';
+import type { Operator, ReviewItem, ReviewPage } from '../types';
+import { assigneeCell, flagsCell } from './queue-flags';
 import { listKeys, liveLoader, markSelected, pageTurner } from './live-list';
-import { createQueueFilters } from './queue-filters';
+import { createQueueFilters, FLAG_LABELS } from './queue-filters';
 import { statusBadge } from './status-badge';
 
 const DEFAULT_PAGE_SIZE = 50;
@@ -19,16 +20,22 @@ const REFRESH_MS = 10_000;
  * of the pages before this one, the last being this page's.
  */
 const memory = { key: '', cursors: [null] as (string | null)[], selectedId: null as string | null };
-let lastRoute: QueueRoute = { name: 'queue', status: 'under_review' };
+let lastRoute: QueueRoute = { name: 'queue' };
 
 /** The queue as the officer last left it (the case page's way back). */
 export function lastQueueRoute(): QueueRoute {
   return lastRoute;
 }
 
-export function mountQueue(main: HTMLElement, api: ApiClient, route: QueueRoute): () => void {
+function emptyMessage(route: QueueRoute): string {
+  const narrowed = [route.flag ? `flagged “${FLAG_LABELS[route.flag]}”` : '', route.assignee === 'me' ? 'claimed by you' : route.assignee === 'unassigned' ? 'unassigned' : '', route.q ? `matching “${route.q}”` : '', route.integratorId ? 'for this integrator' : ''];
+  const rest = narrowed.filter(Boolean).join(', ');
+  return `No ${route.status ? `cases with status “${STATUS_LABELS[route.status]}”` : 'open cases'}${rest ? ` ${rest}` : ''}.`;
+}
+
+export function mountQueue(main: HTMLElement, api: ApiClient, route: QueueRoute, operator: Operator): () => void {
   const pageSize = route.limit ?? DEFAULT_PAGE_SIZE;
-  const key = `${route.status}|${route.integratorId ?? ''}|${pageSize}`;
+  const key = hrefFor({ ...route, limit: pageSize });
   if (memory.key !== key) Object.assign(memory, { key, cursors: [null], selectedId: null });
   lastRoute = route;
 
@@ -46,7 +53,7 @@ export function mountQueue(main: HTMLElement, api: ApiClient, route: QueueRoute)
     h(
       'thead',
       {},
-      h('tr', {}, h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col' }, 'Type'), h('th', { scope: 'col' }, 'Integrator'), h('th', { scope: 'col' }, 'Status'), h('th', { scope: 'col' }, 'Waiting')),
+      h('tr', {}, h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col' }, 'Type'), h('th', { scope: 'col' }, 'Integrator'), h('th', { scope: 'col' }, 'Status'), h('th', { scope: 'col' }, 'Flags'), h('th', { scope: 'col' }, 'Assignee'), h('th', { scope: 'col' }, 'Waiting')),
     ),
     tbody,
   );
@@ -97,6 +104,8 @@ export function mountQueue(main: HTMLElement, api: ApiClient, route: QueueRoute)
         ),
       ),
       h('td', {}, statusBadge(item.verificationStatus)),
+      flagsCell(item),
+      assigneeCell(item.assignee, operator.operatorId),
       h('td', {}, h('time', { datetime: item.since, title: dateTime(item.since) }, age(item.since))),
     );
     tr.addEventListener('click', (event) => {
@@ -112,7 +121,7 @@ export function mountQueue(main: HTMLElement, api: ApiClient, route: QueueRoute)
     const hadFocus = tbody.contains(document.activeElement);
     const pageNumber = memory.cursors.length;
     if (page.data.length === 0) {
-      fill(tbody, h('tr', {}, h('td', { colspan: '5', class: 'empty' }, pageNumber > 1 ? 'No more cases on this page.' : `No cases with status “${STATUS_LABELS[route.status]}”${route.integratorId ? ' for this integrator' : ''}.`)));
+      fill(tbody, h('tr', {}, h('td', { colspan: '7', class: 'empty' }, pageNumber > 1 ? 'No more cases on this page.' : emptyMessage(route))));
     } else {
       fill(tbody, page.data.map(row));
     }
@@ -133,7 +142,8 @@ export function mountQueue(main: HTMLElement, api: ApiClient, route: QueueRoute)
     what: 'queue',
     fetch: (signal) => {
       const startingAfter = memory.cursors.at(-1);
-      return api.reviews({ status: route.status, limit: pageSize, ...(route.integratorId ? { integratorId: route.integratorId } : {}), ...(startingAfter ? { startingAfter } : {}) }, signal);
+      const { status, flag, assignee, q, integratorId } = route;
+      return api.reviews({ status, flag, assignee, q, integratorId, limit: pageSize, ...(startingAfter ? { startingAfter } : {}) }, signal);
     },
     received(result) {
       page = result;

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import { createOperator } from '../../src/domain/operators/operators.js';
+import { backends } from '../harness/backends.js';
+import { CHROMIUM, chromiumMissing, consolePage, launchChromium } from '../harness/chromium.js';
+import { californian, doc, signedAt } from '../harness/fixtures.js';
+import { startServer, type TestServer } from '../harness/server.js';
+
+// Issue 36, part 1: the case page's keys work while a PDF is on it (the viewer never keeps focus), no single key
+// approves, and the header, queue and case fit a 390 px phone without the page scrolling sideways.
+
+// What the functions passed to page.evaluate use (the test project has no DOM library; see admin-console.test.ts).
+declare const document: { activeElement: { id: string; tagName: string } | null; documentElement: { scrollWidth: number }; querySelector(s: string): { focus(): void } | null };
+
+const skipBrowser = chromiumMissing("the admin console's keyboard and phone tests are");
+
+describe('admin console keys beside a PDF, and on a phone', { skip: skipBrowser ? `${CHROMIUM} is missing` : false }, () => {
+  let browser: Browser;
+  before(async () => {
+    browser = await launchChromium();
+  });
+  after(() => browser?.close());
+
+  for (const backend of backends()) {
+    describe(`[${backend}]`, () => {
+      let server: TestServer;
+      let token: string;
+      let userId: string;
+      const contexts: BrowserContext[] = [];
+      const errors: string[][] = [];
+
+      before(async () => {
+        server = await startServer(backend);
+        const acme = await server.seedIntegrator('Acme Pay');
+        ({ token } = await createOperator(server.database, 'Alice Moreau', server.clock.now()));
+        const created = await acme.client.post('/v1/submit/create-individual-account', {
+          userInfo: californian({ email: 'nora.quinn@example.com', firstName: 'Nora', middleName: undefined, lastName: 'Quinn' }),
+          serviceTermsSignedAt: signedAt(),
+          verificationDocuments: [doc('passport', 'USA', { documentNumber: 'Q1234567' }), doc('proof_of_address', 'USA')],
+        });
+        assert.equal(created.status, 201, created.text);
+        userId = created.body.userId;
+      });
+      after(async () => {
+        for (const context of contexts) await context.close();
+        await server?.close();
+        assert.deepEqual(errors.flat(), [], 'no page logged an error');
+      });
+
+      async function signedIn(viewport?: { width: number; height: number }): Promise<Page> {
+        const { context, page, errors: pageErrors } = await consolePage(browser);
+        contexts.push(context);
+        errors.push(pageErrors);
+        if (viewport) await page.setViewportSize(viewport);
+        await page.goto(`${server.url}/admin/`);
+        await page.getByLabel('Operator token').fill(token);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByText('Signed in as Alice Moreau').waitFor();
+        return page;
+      }
+      const active = (page: Page) => page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
+      const status = (page: Page) => page.locator('#case-status').getAttribute('data-status');
+
+      it('keeps focus on the page while the PDF viewer loads: r, x, a and Escape act at once', async () => {
+        const page = await signedIn();
+        await page.goto(`${server.url}/admin/#/case/user/${userId}`);
+        await page.getByRole('heading', { level: 1, name: 'Nora Quinn' }).waitFor();
+        // Chromium's viewer draws the PDF in a frame of its own: wait until it has the document.
+        const isViewer = (f: Frame) => f.url().startsWith('chrome-extension://');
+        const viewer = page.frames().find(isViewer) ?? (await page.waitForEvent('framenavigated', { predicate: isViewer }));
+        await viewer.waitForLoadState();
+        assert.equal(await page.locator('.document-pdf').getAttribute('tabindex'), '-1', 'out of the tab order');
+        assert.equal(await active(page), 'page-title', 'the heading has focus, not the frame');
+
+        await page.keyboard.press('r');
+        assert.equal(await active(page), 'reason', 'r: the reason, for a resubmission');
+        await page.keyboard.press('Escape');
+        // Focus pushed into the frame (as the viewer may do by itself) comes back to the heading.
+        await page.evaluate(() => document.querySelector('.document-pdf')!.focus());
+        await page.waitForFunction(() => document.activeElement?.id === 'page-title');
+        await page.keyboard.press('x');
+        assert.equal(await active(page), 'reason', 'x: the reason, for a rejection');
+        assert.match((await page.locator('button[data-decision="reject"]').getAttribute('class'))!, /armed/);
+        await page.keyboard.press('Escape');
+
+        // a shows the approval's confirmation, focused; it approves nothing by itself, and Escape takes it away.
+        await page.keyboard.press('a');
+        assert.equal(await active(page), 'confirm-decision');
+        await page.getByRole('button', { name: 'Confirm approval' }).waitFor();
+        await page.keyboard.press('a');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        assert.equal(await status(page), 'under_review', 'pressing a again approves nothing');
+        await page.keyboard.press('Escape');
+        await page.getByRole('button', { name: 'Confirm approval' }).waitFor({ state: 'hidden' });
+        assert.equal(await page.url().endsWith(`#/case/user/${userId}`), true, 'Escape left the confirmation, not the case');
+        assert.equal(await status(page), 'under_review');
+        // The click is the explicit step.
+        await page.keyboard.press('a');
+        await page.getByRole('button', { name: 'Confirm approval' }).click();
+        await page.locator('#case-status[data-status="active"]').waitFor();
+        await page.getByText('Approve: the case is now active.').waitFor();
+      });
+
+      it('fits a 390 px phone: header, queue and case scroll only down', async () => {
+        const page = await signedIn({ width: 390, height: 844 });
+        const fits = async (where: string) => {
+          const width = await page.evaluate(() => document.documentElement.scrollWidth);
+          assert.ok(width <= 390, `${where}: the page is ${width} px wide`);
+        };
+        await page.getByRole('heading', { level: 1, name: 'Review queue' }).waitFor();
+        await page.getByRole('button', { name: 'Sign out' }).waitFor();
+        await fits('the queue');
+        await page.goto(`${server.url}/admin/#/case/user/${userId}`);
+        await page.getByRole('heading', { level: 1, name: 'Nora Quinn' }).waitFor();
+        await page.locator('.document-pdf').waitFor();
+        await fits('a case');
+        for (const link of ['Withdrawals', 'Deposits', 'Bank accounts']) {
+          await page.getByRole('link', { name: link, exact: true }).click();
+          await page.getByRole('heading', { level: 1 }).waitFor();
+          await fits(link);
+        }
+      });
+    });
+  }
+});

@@ -1,0 +1,87 @@
+import type { Decision, SubjectType } from './types';
+
+// The back office's shapes (issue 36: screening hits, claims, notes, four-eyes proposals, the case's timeline), as
+// /admin/api writes them (src/http/schemas/admin.ts). Written out, as types.ts is: the console is built apart.
+
+export type Role = 'reviewer' | 'supervisor';
+
+export interface OperatorRef {
+  operatorId: string;
+  name: string;
+}
+
+export const QUEUE_FLAGS = ['open_hits', 'error_findings', 'duplicates', 'proposal_pending'] as const;
+export type QueueFlag = (typeof QUEUE_FLAGS)[number];
+export type AssigneeFilter = 'me' | 'unassigned';
+export type OpenReason = 'screening_hit' | 'incoming_from_listed_address';
+
+/** What a queue row says about its case beside the status. */
+export interface CaseFlags {
+  openHits: number;
+  errorFindings: number;
+  duplicates: boolean;
+  proposal: null | { decision: Decision; proposedBy: OperatorRef };
+}
+
+export type HitField = 'name' | 'birthDate' | 'country';
+export type HitStatus = 'open' | 'true_match' | 'false_positive' | 'cleared';
+export type Disposition = 'true_match' | 'false_positive';
+
+/** A screening list entry the customer's name matched, with what agreed and what did not. */
+export interface Hit {
+  hitId: string;
+  list: string;
+  entryNumber: string;
+  entryType: string;
+  programs: string[];
+  listedName: string;
+  aliases: { name: string; aliasType: string }[];
+  matchedAlias: null | { name: string; aliasType: string };
+  matchedName: string;
+  score: number;
+  nameScore: number;
+  agreed: HitField[];
+  conflicting: ('birthDate' | 'country')[];
+  listed: { birthDates: string[]; countries: string[] };
+  customer: { names: string[]; birthDate: string | null; countries: string[] };
+  status: HitStatus;
+  disposition: null | { note: string; operator: OperatorRef; at: string };
+  raisedAt: string;
+}
+
+export interface Proposal {
+  decision: Decision;
+  reasons: string[];
+  proposedBy: OperatorRef;
+  proposedAt: string;
+}
+
+export interface TimelineItem {
+  at: string;
+  kind: string;
+  actor: { type: 'operator' | 'system' | 'integrator' | 'sandbox'; id: string | null; name: string | null };
+  summary: string;
+}
+
+/** The other case a duplicate document, a reused number or a shared SSN belongs to. */
+export interface RelatedCase {
+  subjectType: SubjectType;
+  subjectId: string;
+  name: string;
+}
+
+/** What the case view adds to a case (every field optional until the server sends it). */
+export interface CaseBackOffice {
+  hits?: Hit[];
+  assignee?: OperatorRef | null;
+  proposal?: Proposal | null;
+  openReason?: OpenReason | null;
+  timeline?: TimelineItem[];
+  timeZone?: string;
+}
+
+export interface ReviewItemBackOffice {
+  flags?: CaseFlags;
+  assignee?: OperatorRef | null;
+  openReason?: OpenReason | null;
+}

@@ -1,0 +1,146 @@
+import { announce } from '../announce';
+import { ApiProblem, type ApiClient } from '../api';
+import type { Disposition, Hit, HitField } from '../back-office-types';
+import { fill, h } from '../dom';
+import { utcDateTime } from '../format';
+import { reasonFeedback, showProblem } from './form-feedback';
+
+export const HIT_STATUS_LABELS: Record<Hit['status'], string> = { open: 'Open', true_match: 'True match', false_positive: 'False positive', cleared: 'Cleared' };
+const DISPOSITIONS: [Disposition, string, string][] = [
+  ['true_match', 'True match', 'danger'],
+  ['false_positive', 'False positive', ''],
+];
+
+interface HitCard {
+  element: HTMLElement;
+  /** Kept across refreshes, so a note being typed stays. */
+  form: HTMLElement;
+  shown: string;
+}
+
+/** Agrees, differs, or not compared (the list or the customer has no such detail). */
+function agreement(hit: Hit, field: HitField): HTMLElement {
+  if (hit.agreed.includes(field)) return h('span', { class: 'tag tag-agree' }, 'agrees');
+  if ((hit.conflicting as HitField[]).includes(field)) return h('span', { class: 'tag tag-differ' }, 'differs');
+  return h('span', { class: 'tag' }, 'not compared');
+}
+
+const list = (values: string[]) => (values.length ? values.join(', ') : h('span', { class: 'muted' }, 'none given'));
+
+/** The entry and the customer side by side: each row the listed value, the customer's, and whether they agree. */
+function comparison(hit: Hit): HTMLElement {
+  const row = (label: string, field: HitField, listed: HTMLElement | string, customer: HTMLElement | string) =>
+    h('tr', { dataset: { field } }, h('th', { scope: 'row' }, label, h('br'), agreement(hit, field)), h('td', {}, listed), h('td', {}, customer));
+  const aliases = hit.aliases.length ? h('ul', { class: 'aliases' }, hit.aliases.map((a) => h('li', {}, a.name, h('span', { class: 'muted' }, ` (${a.aliasType})`)))) : null;
+  return h(
+    'table',
+    { class: 'hit-compare' },
+    h('caption', { class: 'visually-hidden' }, 'The list entry beside the customer'),
+    h('thead', {}, h('tr', {}, h('td'), h('th', { scope: 'col' }, 'Listed'), h('th', { scope: 'col' }, 'Customer'))),
+    h(
+      'tbody',
+      {},
+      row('Name', 'name', h('div', {}, h('strong', {}, hit.listedName), aliases ? [h('div', { class: 'muted' }, 'Also known as:'), aliases] : null), list(hit.customer.names)),
+      row('Date of birth', 'birthDate', list(hit.listed.birthDates), hit.customer.birthDate ?? h('span', { class: 'muted' }, 'none given')),
+      row('Country', 'country', list(hit.listed.countries), list(hit.customer.countries)),
+    ),
+  );
+}
+
+function summary(hit: Hit): HTMLElement[] {
+  const matched = hit.matchedAlias ? `the alias “${hit.matchedAlias.name}” (${hit.matchedAlias.aliasType})` : `the entry’s name “${hit.matchedName}”`;
+  return [
+    h('p', { class: 'hit-meta' }, hit.programs.length ? `Programs: ${hit.programs.join(', ')}` : 'No programs listed', ' · ', `${hit.entryType || 'entry'}`, ' · raised ', h('time', { datetime: hit.raisedAt }, utcDateTime(hit.raisedAt))),
+    h('p', {}, `Matched ${matched}: score ${hit.score.toFixed(2)} (name ${hit.nameScore.toFixed(2)}).`),
+    comparison(hit),
+  ];
+}
+
+/**
+ * The case's screening hits, one panel each: the entry against the customer, and for an open hit its disposition
+ * (true match or false positive, with a note the audit trail keeps). A note being typed survives the case's refresh.
+ */
+export function createHitsPanel(api: ApiClient, onChanged: () => Promise<void>): { element: HTMLElement; update(hits: Hit[] | undefined): void } {
+  const cards = new Map<string, HitCard>();
+  const listEl = h('div', { class: 'hits' });
+  const element = h('section', { class: 'card hits-card', 'aria-labelledby': 'hits-title', hidden: true }, h('h2', { id: 'hits-title' }, 'Screening hits'), listEl);
+
+  function dispositionForm(hit: Hit): HTMLElement {
+    const id = `hit-note-${hit.hitId}`;
+    const note = h('textarea', { id, name: 'note', rows: '2', 'aria-describedby': `${id}-error` });
+    const error = h('p', { id: `${id}-error`, class: 'field-error', role: 'alert' });
+    const problem = h('div', { class: 'problem', role: 'alert', hidden: true });
+    const feedback = reasonFeedback(note, error);
+    let busy = false;
+    const buttons = DISPOSITIONS.map(([disposition, label, tone]) =>
+      h('button', { type: 'button', class: `button ${tone}`, dataset: { disposition }, onclick: () => void decide(disposition, label) }, label),
+    );
+    async function decide(disposition: Disposition, label: string): Promise<void> {
+      if (busy) return;
+      feedback.clear();
+      problem.hidden = true;
+      if (!note.value.trim()) return feedback.show(`A note is required to mark this hit ${label.toLowerCase()}.`);
+      busy = true;
+      buttons.forEach((b) => (b.disabled = true));
+      try {
+        await api.disposition(hit.hitId, { disposition, note: note.value.trim() });
+        announce(`Hit on ${hit.list} entry ${hit.entryNumber} marked ${label.toLowerCase()}.`);
+        cards.delete(hit.hitId);
+        await onChanged().catch(() => {});
+      } catch (err) {
+        showProblem(problem, err instanceof ApiProblem ? err.problem : { title: 'The disposition failed', status: 0, detail: String(err) });
+        if (err instanceof ApiProblem && err.status === 409) void onChanged().catch(() => {});
+      } finally {
+        busy = false;
+        buttons.forEach((b) => (b.disabled = false));
+      }
+    }
+    return h(
+      'div',
+      { class: 'hit-disposition', role: 'group', 'aria-label': `Disposition of the hit on entry ${hit.entryNumber}` },
+      h('label', { for: id }, 'Note (required: why it is or is not this person)'),
+      note,
+      error,
+      h('div', { class: 'decision-buttons' }, buttons),
+      problem,
+    );
+  }
+
+  function disposed(hit: Hit): HTMLElement | null {
+    if (!hit.disposition) return null;
+    const d = hit.disposition;
+    return h('p', { class: 'hit-disposed' }, `${HIT_STATUS_LABELS[hit.status]} by ${d.operator.name}, `, h('time', { datetime: d.at }, utcDateTime(d.at)), ': ', h('q', {}, d.note));
+  }
+
+  function card(hit: Hit): HTMLElement {
+    const fingerprint = JSON.stringify(hit);
+    let c = cards.get(hit.hitId);
+    if (!c) {
+      const article = h('article', { class: 'hit', dataset: { hitId: hit.hitId }, 'aria-labelledby': `hit-title-${hit.hitId}` });
+      c = { element: article, form: dispositionForm(hit), shown: '' };
+      cards.set(hit.hitId, c);
+    }
+    if (c.shown !== fingerprint) {
+      c.shown = fingerprint;
+      c.element.dataset.status = hit.status;
+      fill(
+        c.element,
+        h('h3', { id: `hit-title-${hit.hitId}` }, `${hit.list} entry ${hit.entryNumber}`, ' ', h('span', { class: 'badge', dataset: { status: `hit_${hit.status}` } }, HIT_STATUS_LABELS[hit.status])),
+        summary(hit),
+        hit.status === 'open' ? c.form : disposed(hit),
+      );
+    }
+    return c.element;
+  }
+
+  return {
+    element,
+    update(hits) {
+      const all = hits ?? [];
+      element.hidden = all.length === 0;
+      for (const id of cards.keys()) if (!all.some((x) => x.hitId === id)) cards.delete(id);
+      // Open hits first: they are what the case waits on.
+      fill(listEl, [...all].sort((a, b) => Number(b.status === 'open') - Number(a.status === 'open')).map(card));
+    },
+  };
+}
