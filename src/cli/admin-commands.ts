@@ -5,9 +5,11 @@ import { VERIFICATION_STATUSES, type VerificationStatus } from '../db/schema/ind
 import type { SubjectType } from '../db/repositories/verification.js';
 import { deactivateCredentialAsOperator } from '../domain/credentials/credentials.js';
 import { createIntegrator, listIntegrators } from '../domain/integrators/integrators.js';
-import { createOperator, listOperators } from '../domain/operators/operators.js';
+import { createOperator, listOperators, setRole } from '../domain/operators/operators.js';
+import { OPERATOR_ROLES, type OperatorRole } from '../domain/cases/permissions.js';
+import { decideAsOperator } from '../domain/cases/operator-decisions.js';
 import { DECISIONS, type Decision } from '../domain/verification/decisions.js';
-import { decideAsOperator, getCase, listReviews } from '../domain/verification/review.js';
+import { getCase, listReviews } from '../domain/verification/review.js';
 import { openSystem } from '../composition-root.js';
 import { parseUnits, type Address, type Hex } from 'viem';
 import { ANVIL_DEV_KEY, deployDemoVault, LOCAL_CHAIN_ID, mintDemoToken } from '../chain/demo-vault.js';
@@ -21,7 +23,8 @@ const USAGE = `usage: npm run -s admin -- <command>
   integrators create --name NAME [--public-key 0x..] [--scope read_write|read_only] [--label LABEL]
   integrators list
   credentials deactivate --public-key 0x..
-  operators create --name NAME          prints the operator's bearer token once
+  operators create --name NAME [--role reviewer|supervisor]   prints the operator's bearer token once
+  operators set-role --name NAME --role reviewer|supervisor   (a supervisor confirms another's proposal)
   operators list
   review list [--status under_review] [--integrator ID] [--older-than SECONDS] [--limit N] [--starting-after CURSOR]
   review show --type user|associated_person|entity --id ID
@@ -86,6 +89,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
       reason: { type: 'string', multiple: true },
       document: { type: 'string', multiple: true },
       operator: { type: 'string' },
+      role: { type: 'string' },
       'chain-id': { type: 'string' },
       address: { type: 'string' },
       'vault-id': { type: 'string' },
@@ -101,7 +105,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
   const known =
     (group === 'integrators' && (command === 'create' || command === 'list')) ||
     (group === 'credentials' && command === 'deactivate') ||
-    (group === 'operators' && (command === 'create' || command === 'list')) ||
+    (group === 'operators' && ['create', 'list', 'set-role'].includes(command ?? '')) ||
     (group === 'review' && (command === 'list' || command === 'show' || (command !== undefined && command in DECISION_COMMANDS))) ||
     (group === 'vaults' && ['list', 'add', 'remove', 'deploy-demo', 'mint-demo'].includes(command ?? ''));
   if (!known) throw new UsageError(`unknown command "${positionals.join(' ')}"\n${USAGE}`);
@@ -112,7 +116,10 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
     if (values.scope !== undefined && values.scope !== 'read_write' && values.scope !== 'read_only') throw new UsageError('--scope must be read_write or read_only');
   }
   if (group === 'credentials') need(values['public-key'], '--public-key');
-  if (group === 'operators' && command === 'create') need(values.name, '--name');
+  if (group === 'operators' && command !== 'list') need(values.name, '--name');
+  if (group === 'operators' && (command === 'set-role' || values.role !== undefined) && !OPERATOR_ROLES.includes(need(values.role, '--role') as OperatorRole)) {
+    throw new UsageError(`--role must be one of ${OPERATOR_ROLES.join(', ')}`);
+  }
   if (group === 'review' && command !== 'list') {
     if (!SUBJECT_TYPES.includes(values.type as SubjectType)) throw new UsageError(`--type must be one of ${SUBJECT_TYPES.join(', ')}`);
     if (!/^[0-9a-f-]{36}$/i.test(need(values.id, '--id'))) throw new UsageError('--id must be a UUID');
@@ -163,7 +170,12 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
     }
     if (group === 'integrators') return { integrators: await listIntegrators(db) };
     if (group === 'credentials') return { credential: await deactivateCredentialAsOperator({ db, now }, values['public-key']!) };
-    if (group === 'operators' && command === 'create') return await createOperator(db, values.name!.trim(), now);
+    if (group === 'operators' && command === 'create') return await createOperator(db, values.name!.trim(), now, (values.role?.trim() as OperatorRole | undefined) ?? 'reviewer');
+    if (group === 'operators' && command === 'set-role') {
+      const changed = await setRole(db, values.name!.trim(), values.role!.trim() as OperatorRole);
+      if (!changed) throw new UsageError(`no active operator named "${values.name}"`);
+      return changed;
+    }
     if (group === 'operators') return { operators: await listOperators(db) };
     if (command === 'list') {
       const limit = values.limit ? Number(values.limit) : 50;
@@ -185,7 +197,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
     const operator = (await listOperators(db)).find((o) => o.name === values.operator && o.active);
     if (!operator) throw new UsageError(`no active operator named "${values.operator}" (create one with: operators create --name NAME)`);
     // `return await`: the finally below closes the database, so the work must finish first.
-    return await decideAsOperator(db, target, DECISION_COMMANDS[command!]!, { reasons: values.reason ?? [], documents: values.document ?? [] }, { operatorId: operator.operatorId, name: operator.name }, system.policy, now);
+    return await decideAsOperator(db, target, DECISION_COMMANDS[command!]!, { reasons: values.reason ?? [], documents: values.document ?? [] }, { operatorId: operator.operatorId, name: operator.name, role: operator.role }, system.policy, now);
   } finally {
     await system.close();
   }

@@ -67,6 +67,16 @@ export function doc(documentType: string, issuingCountry = 'USA', extra: Record<
   return { documentType, issuingCountry, document: dataUrl(documentType === 'passport' || documentType.startsWith('national_id') ? 'image/png' : 'application/pdf', bytes), ...extra };
 }
 
+let ssns = 0;
+/**
+ * A valid SSN ending 6789 (the masked `***-**-6789` tests read), another for each person: a shared SSN is an error
+ * finding, and an approval over one takes two operators (docs/back-office.md#four-eyes).
+ */
+const nextSsn = (): string => {
+  const n = ssns++;
+  return `${100 + (n % 500)}-${10 + (Math.floor(n / 500) % 89)}-6789`;
+};
+
 export const californian = (overrides: Record<string, unknown> = {}) => ({
   firstName: 'Maria',
   middleName: 'Elena',
@@ -77,7 +87,7 @@ export const californian = (overrides: Record<string, unknown> = {}) => ({
   nationality: 'USA',
   countryOfBirth: 'USA',
   residentialAddress: { streetLine1: '1 Market St', streetLine2: 'Suite 300', city: 'San Francisco', state: 'US-CA', postalCode: '94105', country: 'USA' },
-  socialSecurityNumber: '123-45-6789',
+  socialSecurityNumber: nextSsn(),
   profilePictureUrl: 'https://example.com/maria.png',
   ...overrides,
 });

@@ -69,7 +69,7 @@ for (const backend of backends()) {
     it('whoami names the operator', async () => {
       const me = await admin('/admin/api/whoami');
       assert.equal(me.status, 200);
-      assert.deepEqual(me.body, { operatorId: operator.operatorId, name: 'Alice' });
+      assert.deepEqual(me.body, { operatorId: operator.operatorId, name: 'Alice', role: 'reviewer' });
       assert.equal(me.headers.get('cache-control'), 'no-store');
     });
 
@@ -145,7 +145,7 @@ for (const backend of backends()) {
     it('approves a case as the operator: active, an event and an audited transition', async () => {
       const user = await underReview();
       const approved = await admin(`/admin/api/reviews/user/${user.userId}/decisions`, { method: 'POST', body: { decision: 'approve' } });
-      assert.equal(approved.status, 200);
+      assert.equal(approved.status, 200, JSON.stringify(approved.body));
       assert.deepEqual(approved.body, { subjectType: 'user', subjectId: user.userId, verificationStatus: 'active' });
 
       const last = (await eventsFor(server.database, user.userId)).at(-1)!;

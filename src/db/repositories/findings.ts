@@ -16,7 +16,7 @@ export async function replaceFindings(db: Executor, subjectId: string, rows: (ty
 /** Documents of other owners of the same integrator with the same bytes. */
 export function sameBytesElsewhere(db: Executor, integratorId: string, ownerId: string, sha256: string) {
   return db
-    .select({ id: documents.id })
+    .select({ id: documents.id, ownerType: documents.ownerType, ownerId: documents.ownerId })
     .from(documents)
     .where(and(eq(documents.integratorId, integratorId), eq(documents.sha256, sha256), ne(documents.ownerId, ownerId)));
 }
@@ -24,7 +24,7 @@ export function sameBytesElsewhere(db: Executor, integratorId: string, ownerId: 
 /** Documents of other owners of the same integrator with the same type, country and number. */
 export function sameNumberElsewhere(db: Executor, integratorId: string, ownerId: string, doc: { documentType: string; issuingCountry: string; documentNumber: string }) {
   return db
-    .select({ id: documents.id })
+    .select({ id: documents.id, ownerType: documents.ownerType, ownerId: documents.ownerId })
     .from(documents)
     .where(
       and(
@@ -37,14 +37,20 @@ export function sameNumberElsewhere(db: Executor, integratorId: string, ownerId:
     );
 }
 
-/** Other users and persons of the integrator with the same SSN (compared by keyed fingerprint). */
-export async function sameSsnElsewhere(db: Executor, integratorId: string, subjectId: string, fingerprint: string): Promise<number> {
+/** Another user or person of the integrator with the same SSN (compared by keyed fingerprint), or undefined. */
+export async function sameSsnElsewhere(
+  db: Executor,
+  integratorId: string,
+  subjectId: string,
+  fingerprint: string,
+): Promise<{ subjectType: 'user' | 'associated_person'; subjectId: string } | undefined> {
   const u = await db.select({ id: users.id }).from(users).where(and(eq(users.integratorId, integratorId), eq(users.ssnFingerprint, fingerprint), ne(users.id, subjectId)));
   const p = await db
     .select({ id: associatedPersons.id })
     .from(associatedPersons)
     .where(and(eq(associatedPersons.integratorId, integratorId), eq(associatedPersons.ssnFingerprint, fingerprint), ne(associatedPersons.id, subjectId)));
-  return u.length + p.length;
+  if (u[0]) return { subjectType: 'user', subjectId: u[0].id };
+  return p[0] ? { subjectType: 'associated_person', subjectId: p[0].id } : undefined;
 }
 
 export async function setDocumentFindings(db: Executor, documentId: string, warnings: string[] | null, errors: string[] | null): Promise<void> {

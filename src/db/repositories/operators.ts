@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { operators } from '../schema/index.js';
 
@@ -16,4 +16,9 @@ export async function findOperatorByTokenHash(db: Executor, tokenHash: string): 
 
 export function listOperators(db: Executor): Promise<OperatorRow[]> {
   return db.select().from(operators).orderBy(asc(operators.id));
+}
+
+export async function setOperatorRole(db: Executor, name: string, role: OperatorRow['role']): Promise<OperatorRow | undefined> {
+  const [row] = await db.update(operators).set({ role }).where(and(eq(operators.name, name), eq(operators.active, true))).returning();
+  return row;
 }

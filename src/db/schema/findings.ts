@@ -1,4 +1,4 @@
-import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
 import { integrators } from './integrators.js';
 
@@ -20,6 +20,10 @@ export const verificationFindings = pgTable(
     severity: text('severity', { enum: ['warning', 'error'] }).notNull(),
     code: text('code').notNull(),
     message: text('message').notNull(),
+    /** The screening hit a watch-list finding reports (its disposition removes a false positive's finding). */
+    hitId: uuid('hit_id'),
+    /** The other record a duplicate finding points to (same file, same document number, same SSN). */
+    related: jsonb('related').$type<{ subjectType: 'user' | 'associated_person' | 'entity'; subjectId: string }>(),
     createdAt: createdAt(),
   },
   (t) => [index('verification_findings_subject_idx').on(t.subjectType, t.subjectId)],

@@ -20,3 +20,4 @@ export * from './vaults.js';
 export * from './settings.js';
 export * from './rate-limits.js';
 export * from './screening.js';
+export * from './cases.js';

@@ -12,6 +12,8 @@ export const operators = pgTable(
     name: text('name').notNull(),
     tokenHash: text('token_hash').notNull(),
     active: boolean('active').notNull().default(true),
+    /** reviewer: works cases and proposes; supervisor: also confirms or overturns another's proposal (four eyes). */
+    role: text('role', { enum: ['reviewer', 'supervisor'] }).notNull().default('reviewer'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('operators_token_hash_key').on(t.tokenHash)],

@@ -2,7 +2,7 @@ import type { Log } from '../../log.js';
 import type { AddressScreen, ListedAddress } from './address-screen.js';
 import { DEFAULT_THRESHOLD, ScreeningIndex } from './engine.js';
 import { loadListSync, parseListFiles, readListFiles, type ListSource, type LoadedList } from './load.js';
-import type { ScreeningHit, ScreeningSubject } from './types.js';
+import type { ListEntry, ScreeningHit, ScreeningSubject } from './types.js';
 
 /** A list that was loaded anew: its label, the version now in use, and the one before. */
 export interface ListChange {
@@ -23,7 +23,11 @@ interface Snapshot {
   lists: LoadedList[];
   index: ScreeningIndex;
   addresses: Map<string, ListedAddress>;
+  /** Each entry by its list and number (a hit's panel shows the entry's aliases). */
+  byNumber: Map<string, ListEntry>;
 }
+
+const entryKey = (list: string, entryNumber: string): string => `${list}\u0000${entryNumber}`;
 
 /** 0x addresses are hex: their case (EIP-55's checksum) does not make another address. Others are compared as written. */
 export const addressKey = (address: string): string => (/^0x[0-9a-fA-F]+$/.test(address.trim()) ? address.trim().toLowerCase() : address.trim());
@@ -37,7 +41,8 @@ function snapshot(lists: LoadedList[], threshold: number): Snapshot {
       if (!addresses.has(key)) addresses.set(key, { list: entry.list, entryNumber: entry.entryNumber, name: entry.name, programs: entry.programs, currency: wallet.currency, address: wallet.address });
     }
   }
-  return { lists, index: new ScreeningIndex(entries, threshold), addresses };
+  const byNumber = new Map(entries.map((e) => [entryKey(e.list, e.entryNumber), e]));
+  return { lists, index: new ScreeningIndex(entries, threshold), addresses, byNumber };
 }
 
 /**
@@ -66,6 +71,11 @@ export class ScreeningLists implements AddressScreen {
 
   screen(subject: ScreeningSubject): ScreeningHit[] {
     return this.current.index.screen(subject);
+  }
+
+  /** A listed entry by its list's label and number, in the version in force. */
+  entry(list: string, entryNumber: string): ListEntry | undefined {
+    return this.current.byNumber.get(entryKey(list, entryNumber));
   }
 
   addressHit(address: string): ListedAddress | undefined {

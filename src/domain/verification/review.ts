@@ -3,44 +3,20 @@ import type { Database, Executor } from '../../db/database.js';
 import { findAccountByEntity } from '../../db/repositories/accounts.js';
 import { findDocument } from '../../db/repositories/documents.js';
 import { listFindings } from '../../db/repositories/findings.js';
-import { listReviewQueue, listTransitions, type SubjectType } from '../../db/repositories/verification.js';
+import { listReviewQueue, listTransitions, subjectName, type QueueOptions, type ReviewQueueRow, type SubjectType } from '../../db/repositories/verification.js';
+import { caseWork } from '../cases/case-work-view.js';
+import { operatorNames } from '../operators/operators.js';
 import type { VerificationStatus } from '../../db/schema/index.js';
-import type { Policy } from '../context.js';
 import { invalidFields, notFound } from '../errors.js';
 import { getEntityDetails } from '../onboarding/entities/entity-accounts.js';
 import { getAssociatedPerson } from '../onboarding/persons/associated-persons.js';
 import { getUserDetails } from '../onboarding/users/user-reads.js';
-import { applyDecision, reasonRequired, type Decision, type DecisionInput } from './decisions.js';
+import type { Decision } from './decisions.js';
 import { entityTeamOf } from './entity-team.js';
 import { loadSubjectById } from './subjects.js';
 import { sealContexts } from '../../crypto/seal-contexts.js';
 
-export interface OperatorRef {
-  operatorId: string;
-  name: string;
-}
-
-/** An operator's decision on any integrator's record, audited with the operator and the reason. */
-export async function decideAsOperator(
-  db: Database,
-  target: { subjectType: SubjectType; subjectId: string },
-  decision: Decision,
-  input: DecisionInput,
-  operator: OperatorRef,
-  policy: Policy,
-  now: Date,
-): Promise<{ subjectType: SubjectType; subjectId: string; verificationStatus: VerificationStatus }> {
-  const reason = (input.reasons ?? []).join('; ').trim();
-  if (reasonRequired(decision) && reason === '') {
-    throw invalidFields([{ pointer: '/reasons', code: 'required', detail: `reasons is required for ${decision}`, in: 'body' }], `A reason is required to ${decision.replace('_', ' ')}`);
-  }
-  return db.db.transaction(async (tx) => {
-    const subject = await loadSubjectById(tx, target.subjectType, target.subjectId);
-    if (!subject) throw notFound('Case');
-    const status = await applyDecision(tx, subject, decision, input, { actorType: 'operator', actorId: operator.operatorId, reason: reason || decision }, policy, now);
-    return { ...target, verificationStatus: status };
-  });
-}
+export type { OperatorRef } from '../cases/permissions.js';
 
 export interface ReviewItem {
   subjectType: SubjectType;
@@ -51,6 +27,9 @@ export interface ReviewItem {
   name: string;
   /** When the record last changed: the queue is oldest first. */
   since: string;
+  flags: { openHits: number; errorFindings: number; duplicates: boolean; proposal: { decision: Decision; proposedBy: { operatorId: string; name: string } } | null };
+  assignee: { operatorId: string; name: string } | null;
+  openReason: ReviewQueueRow['open_reason'];
 }
 
 /** Opaque keyset cursor over (since, id): stable under inserts, cheap on a queue of any length. */
@@ -77,11 +56,14 @@ function decodeCursor(cursor: string): { since: string; id: string } {
 
 export async function listReviews(
   db: Executor,
-  options: { status: VerificationStatus; integratorId?: string; olderThanSeconds?: number; limit: number; startingAfter?: string; now: Date },
+  options: Omit<QueueOptions, 'cutoff' | 'after'> & { olderThanSeconds?: number; startingAfter?: string; now: Date },
 ): Promise<{ data: ReviewItem[]; hasMore: boolean; nextCursor: string | null }> {
-  const cursor = options.startingAfter ? decodeCursor(options.startingAfter) : undefined;
-  const cutoff = options.olderThanSeconds !== undefined ? new Date(options.now.getTime() - options.olderThanSeconds * 1000).toISOString() : undefined;
-  const rows = await listReviewQueue(db, { status: options.status, integratorId: options.integratorId, cutoff, after: cursor, limit: options.limit });
+  const { olderThanSeconds, startingAfter, now, ...filters } = options;
+  const cursor = startingAfter ? decodeCursor(startingAfter) : undefined;
+  const cutoff = olderThanSeconds !== undefined ? new Date(now.getTime() - olderThanSeconds * 1000).toISOString() : undefined;
+  const rows = await listReviewQueue(db, { ...filters, ...(cutoff ? { cutoff } : {}), ...(cursor ? { after: cursor } : {}) });
+  const names = rows.some((r) => r.assignee_id || r.proposed_by) ? await operatorNames(db) : new Map<string, string>();
+  const who = (id: string | null) => (id ? { operatorId: id, name: names.get(id) ?? '(unknown operator)' } : null);
   const data = rows.slice(0, options.limit).map((r) => ({
     subjectType: r.subject_type,
     subjectId: r.subject_id,
@@ -90,6 +72,14 @@ export async function listReviews(
     verificationStatus: r.status,
     name: r.name.trim(),
     since: new Date(r.since).toISOString(),
+    flags: {
+      openHits: r.open_hits,
+      errorFindings: r.error_findings,
+      duplicates: r.duplicates,
+      proposal: r.proposed_by && r.proposed_decision ? { decision: r.proposed_decision, proposedBy: who(r.proposed_by)! } : null,
+    },
+    assignee: who(r.assignee_id),
+    openReason: r.open_reason,
   }));
   const last = data.at(-1);
   const hasMore = rows.length > options.limit;
@@ -114,7 +104,16 @@ export async function getCase(db: Database, subjectType: SubjectType, subjectId:
     reason: t.reason,
     at: t.createdAt.toISOString(),
   }));
-  const findings = (await listFindings(db.db, subjectId)).map((f) => ({ documentId: f.documentId, severity: f.severity, code: f.code, message: f.message }));
+  const findings = await Promise.all(
+    (await listFindings(db.db, subjectId)).map(async (f) => ({
+      documentId: f.documentId,
+      severity: f.severity,
+      code: f.code,
+      message: f.message,
+      hitId: f.hitId,
+      related: f.related ? { ...f.related, name: await subjectName(db.db, f.related.subjectType, f.related.subjectId) } : null,
+    })),
+  );
   return {
     subjectType,
     subjectId,
@@ -125,6 +124,7 @@ export async function getCase(db: Database, subjectType: SubjectType, subjectId:
     missingCompanyData: subject.missingCompanyData,
     record,
     history,
+    ...(await caseWork(db.db, subjectId)),
     // An entity's case also shows who operates its wallet and what waits for their approval.
     ...(subjectType === 'entity' ? await entityTeamOf(db.db, integratorId, subjectId) : {}),
   };

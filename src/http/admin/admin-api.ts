@@ -4,7 +4,9 @@ import { bearerToken } from '../auth/bearer.js';
 import type { FailureLimiter } from '../auth/failure-limiter.js';
 import { bodyPending } from '../body-limits.js';
 import { operatorForToken } from '../../domain/operators/operators.js';
-import { decideAsOperator, getCase, getDocumentContent, listReviews, type OperatorRef } from '../../domain/verification/review.js';
+import { getCase, getDocumentContent, listReviews, type OperatorRef } from '../../domain/verification/review.js';
+import { decideAsOperator } from '../../domain/cases/operator-decisions.js';
+import { adminCaseRoutes } from './admin-cases.js';
 import { problemResponses } from '../schemas/problem.js';
 import type { Api, Deps } from '../types.js';
 import { adminBankAccountRoutes } from './admin-bank-accounts.js';
@@ -86,6 +88,7 @@ export async function registerAdminApi(app: Api, deps: Deps, failures: FailureLi
       adminBankAccountRoutes(api, deps);
       adminWithdrawalRoutes(api, deps);
       adminScreeningRoutes(api, deps);
+      adminCaseRoutes(api, deps);
 
       api.get(
         '/whoami',
@@ -97,7 +100,7 @@ export async function registerAdminApi(app: Api, deps: Deps, failures: FailureLi
             response: { 200: OperatorSchema, ...problemResponses(...ADMIN_READ_ERRORS) },
           },
         },
-        async (request) => ({ operatorId: request.operator!.operatorId, name: request.operator!.name }),
+        async (request) => ({ operatorId: request.operator!.operatorId, name: request.operator!.name, role: request.operator!.role }),
       );
 
       api.get(
@@ -106,7 +109,7 @@ export async function registerAdminApi(app: Api, deps: Deps, failures: FailureLi
           schema: {
             operationId: 'listReviews',
             tags: ADMIN_TAGS.reviews,
-            summary: 'The review queue: every integrator’s cases in one status (under_review by default), oldest first',
+            summary: 'The review queue: every integrator’s cases in review and those open on active customers (or one status), with their flags, oldest first',
             querystring: ReviewQuery,
             response: { 200: ReviewPageSchema, ...problemResponses(...ADMIN_READ_ERRORS) },
           },
@@ -114,9 +117,12 @@ export async function registerAdminApi(app: Api, deps: Deps, failures: FailureLi
         async (request) => {
           const q = request.query;
           return listReviews(deps.database.db, {
-            status: q.status ?? 'under_review',
             limit: q.limit ?? 50,
             now: deps.clock(),
+            ...(q.status !== undefined ? { status: q.status } : {}),
+            ...(q.flag !== undefined ? { flag: q.flag } : {}),
+            ...(q.assignee !== undefined ? { assignee: q.assignee === 'me' ? request.operator!.operatorId : null } : {}),
+            ...(q.q !== undefined ? { search: q.q } : {}),
             ...(q.integratorId !== undefined ? { integratorId: q.integratorId } : {}),
             ...(q.olderThanSeconds !== undefined ? { olderThanSeconds: q.olderThanSeconds } : {}),
             ...(q.startingAfter !== undefined ? { startingAfter: q.startingAfter } : {}),
@@ -130,7 +136,7 @@ export async function registerAdminApi(app: Api, deps: Deps, failures: FailureLi
           schema: {
             operationId: 'getCase',
             tags: ADMIN_TAGS.reviews,
-            summary: 'One case: the record as its integrator reads it, findings, what is missing, and its history',
+            summary: 'One case: the record as its integrator reads it, findings, screening hits, what is missing, its holder, proposal and timeline',
             params: CaseParams,
             response: { 200: CaseSchema, ...problemResponses(...ADMIN_READ_ERRORS, 404) },
           },
@@ -150,7 +156,7 @@ export async function registerAdminApi(app: Api, deps: Deps, failures: FailureLi
             summary: 'A decision on the case (approve, reject, request_resubmission, deactivate, reactivate, reopen) as the operator, audited with its reasons',
             params: CaseParams,
             body: DecisionBody,
-            response: { 200: DecisionResultSchema, ...problemResponses(...ADMIN_WRITE_ERRORS, 404, 409, 422) },
+            response: { 200: DecisionResultSchema, ...problemResponses(...ADMIN_WRITE_ERRORS, 403, 404, 409, 422) },
           },
         },
         async (request) => {

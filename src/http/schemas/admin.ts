@@ -5,6 +5,7 @@ import { ROLES } from '../../domain/members/roles.js';
 import { DECISIONS } from '../../domain/verification/decisions.js';
 import { TransactionSchema } from './transactions.js';
 import { Nullable, Uuid, VerificationStatusSchema } from './onboarding/common.js';
+import { CaseWorkProperties, QueueFilterProperties, QueueItemProperties, RelatedSubjectSchema } from './admin-cases.js';
 
 /*
  * The operators' API, described by the same schemas that validate its requests and shape its answers; they make
@@ -25,11 +26,17 @@ export const CaseParams = Type.Object({ subjectType: SubjectTypeSchema, subjectI
 export const DocumentParams = Type.Object({ documentId: Uuid() }, { additionalProperties: false });
 export const ReferenceParams = Type.Object({ reference: Type.String({ pattern: '^DEP-[0-9A-Z]{12}$', description: 'The deposit’s transfer reference' }) }, { additionalProperties: false });
 
-export const OperatorSchema = Type.Object({ operatorId: Uuid(), name: Type.String() }, { additionalProperties: false });
+export const OperatorSchema = Type.Object(
+  { operatorId: Uuid(), name: Type.String(), role: Type.Enum(['reviewer', 'supervisor'], { type: 'string', description: 'supervisor: also confirms or overturns another operator’s proposal' }) },
+  { additionalProperties: false },
+);
 
 export const ReviewQuery = Type.Object(
   {
-    status: Type.Optional(Type.Enum([...VERIFICATION_STATUSES], { type: 'string', default: 'under_review' })),
+    status: Type.Optional(
+      Type.Enum([...VERIFICATION_STATUSES], { type: 'string', description: 'Only records in this status; absent: every under_review record and every case open on an active customer' }),
+    ),
+    ...QueueFilterProperties,
     integratorId: Type.Optional(Uuid()),
     olderThanSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_155_760_000, description: 'Only cases unchanged for at least this long (at most 100 years)' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
@@ -47,6 +54,7 @@ const ReviewItemSchema = Type.Object(
     verificationStatus: VerificationStatusSchema,
     name: Type.String({ description: 'The person’s name or the company’s legal name' }),
     since: Type.String({ format: 'date-time', description: 'When the record last changed: the queue is oldest first' }),
+    ...QueueItemProperties,
   },
   { additionalProperties: false },
 );
@@ -98,7 +106,14 @@ export const CaseSchema = Type.Object(
     verificationStatus: VerificationStatusSchema,
     findings: Type.Array(
       Type.Object(
-        { documentId: Nullable(Uuid()), severity: Type.Enum(['warning', 'error'], { type: 'string' }), code: Type.String(), message: Type.String() },
+        {
+          documentId: Nullable(Uuid()),
+          severity: Type.Enum(['warning', 'error'], { type: 'string' }),
+          code: Type.String(),
+          message: Type.String(),
+          hitId: Nullable(Uuid('The screening hit a watch-list finding reports')),
+          related: RelatedSubjectSchema,
+        },
         { additionalProperties: false },
       ),
     ),
@@ -126,6 +141,7 @@ export const CaseSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    ...CaseWorkProperties,
     requiredApprovals: Type.Optional(Type.Integer({ minimum: 1, description: 'Entity cases: the approval policy of its wallet' })),
     members: Type.Optional(Type.Array(CaseMemberSchema, { description: 'Entity cases: the account’s members, oldest first' })),
     pendingApprovals: Type.Optional(
@@ -146,7 +162,7 @@ export const DecisionBody = Type.Object(
 
 export const DecisionResultSchema = Type.Object(
   { subjectType: SubjectTypeSchema, subjectId: Uuid(), verificationStatus: VerificationStatusSchema },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'DecisionResult' },
 );
 
 /** A document's bytes, in the media type it was uploaded with. */

@@ -66,6 +66,21 @@ const data = {
   }),
   test: eventData('WebhookTestEventData', SubscriptionRef, { test: Type.Literal(true) }),
   transaction: eventData('TransactionEventData', TransactionRef),
+  reviewCase: eventData(
+    'ReviewCaseEventData',
+    Type.Object(
+      {
+        subjectType: Type.Enum(['user', 'associated_person', 'entity'], { type: 'string' }),
+        userId: Type.Optional(Uuid()),
+        beneficiaryId: Type.Optional(Uuid()),
+        entityId: Type.Optional(Uuid()),
+        verificationStatus: Type.String({ description: 'Unchanged by the opening: an operator decides' }),
+        reason: Type.Enum(['screening_hit', 'incoming_from_listed_address'], { type: 'string' }),
+        openedAt: DateTime(),
+      },
+      { additionalProperties: false, title: 'ReviewCase' },
+    ),
+  ),
 };
 
 /** Each type's `objectType` and `data`: a test emits every type and checks each against its schema. */
@@ -96,6 +111,7 @@ const PAYLOADS: Record<EventType, [objectType: string, data: TSchema]> = {
   'associated_person.updated': ['associated_person', data.person],
   'associated_person.removed': ['associated_person', data.person],
   'associated_person.verification_status.changed': ['associated_person', data.personStatus],
+  'review_case.opened': ['review_case', data.reviewCase],
   'bank_account.created': ['bank_account', data.bankAccount],
   'bank_account.status_changed': ['bank_account', data.bankAccount],
   'bank_account.removed': ['bank_account', data.bankAccount],

@@ -9,6 +9,7 @@ import { newId } from '../../ids.js';
 import type { EntityInfo, UserInfo } from '../../onboarding/types.js';
 import type { ScreeningHit, ScreeningSubject } from '../../screening/types.js';
 import type { SubjectRef } from '../apply-transition.js';
+import { screenAndRecord } from '../../screening/subject-hits.js';
 import { hitKind } from './watch-list.js';
 
 interface Finding {
@@ -16,6 +17,8 @@ interface Finding {
   severity: 'warning' | 'error';
   code: string;
   message: string;
+  hitId?: string;
+  related?: { subjectType: SubjectRef['type']; subjectId: string } | null;
 }
 
 const OWNER: Record<SubjectRef['type'], DocumentOwnerType> = { user: 'user', associated_person: 'associated_person', entity: 'entity' };
@@ -50,9 +53,6 @@ async function recordOf(tx: Executor, subject: SubjectRef): Promise<CheckedRecor
   };
 }
 
-/** At most this many hits become findings (the best ones); a name that hits more is rare and says enough. */
-const MAX_HIT_FINDINGS = 5;
-
 const FIELD_WORDS: Record<string, string> = { birthDate: 'birth date', country: 'country' };
 
 /**
@@ -68,6 +68,24 @@ export function hitMessage(hit: ScreeningHit): string {
   return `${hitKind(hit) === 'match' ? 'Matches' : 'Name matches'} ${listed} on ${hit.list} entry ${hit.entryNumber}${programs}: score ${hit.score}; ${agreed} agree${hit.agreed.length === 1 ? 's' : ''}${differs}`;
 }
 
+const relatedOf = (doc: { ownerType: DocumentOwnerType; ownerId: string }) => ({ subjectType: doc.ownerType, subjectId: doc.ownerId });
+
+/**
+ * The subject's screening hits (recorded with their details, docs/back-office.md#hits) as findings: each hit that
+ * matches now and is not a false positive; `watchlist_match` (an error) when the birth dates agree too.
+ */
+async function screeningFindings(tx: Executor, subject: SubjectRef, screened: ScreeningSubject, policy: Policy, at: Date): Promise<Finding[]> {
+  const { current } = await screenAndRecord(tx, { type: subject.type, id: subject.id, integratorId: subject.integratorId }, screened, policy.screening, at);
+  return current
+    .filter((row) => row.status === 'open' || row.status === 'true_match')
+    .sort((a, b) => b.score - a.score)
+    .map((row) => {
+      const hit = row.details as unknown as ScreeningHit;
+      const match = hitKind(hit) === 'match';
+      return { documentId: null, severity: match ? 'error' : 'warning', code: match ? 'watchlist_match' : 'possible_watchlist_match', message: hitMessage(hit), hitId: row.id };
+    });
+}
+
 /**
  * The automated checks, run when a record enters review: documents shared with or numbered like another person's
  * of the same integrator, a shared SSN, document countries that disagree with the person's data, and name
@@ -79,11 +97,13 @@ export async function runChecks(tx: Executor, subject: SubjectRef, policy: Polic
   const docs = await listDocuments(tx, OWNER[subject.type], subject.id);
   const findings: Finding[] = [];
   for (const doc of docs) {
-    if ((await sameBytesElsewhere(tx, subject.integratorId, subject.id, doc.sha256)).length > 0) {
-      findings.push({ documentId: doc.id, severity: 'error', code: 'duplicate_document', message: 'The same file was submitted for another person or company' });
+    const sameBytes = await sameBytesElsewhere(tx, subject.integratorId, subject.id, doc.sha256);
+    if (sameBytes.length > 0) {
+      findings.push({ documentId: doc.id, severity: 'error', code: 'duplicate_document', message: 'The same file was submitted for another person or company', related: relatedOf(sameBytes[0]!) });
     }
-    if (doc.documentNumber && (await sameNumberElsewhere(tx, subject.integratorId, subject.id, { ...doc, documentNumber: doc.documentNumber })).length > 0) {
-      findings.push({ documentId: doc.id, severity: 'error', code: 'document_number_reused', message: 'This document number is already used by another person' });
+    const sameNumber = doc.documentNumber ? await sameNumberElsewhere(tx, subject.integratorId, subject.id, { ...doc, documentNumber: doc.documentNumber }) : [];
+    if (sameNumber.length > 0) {
+      findings.push({ documentId: doc.id, severity: 'error', code: 'document_number_reused', message: 'This document number is already used by another person', related: relatedOf(sameNumber[0]!) });
     }
     const info = record.userInfo;
     if (info?.nationality && ['passport', 'national_id_front', 'national_id_back'].includes(doc.documentType) && doc.issuingCountry !== info.nationality) {
@@ -93,20 +113,17 @@ export async function runChecks(tx: Executor, subject: SubjectRef, policy: Polic
       findings.push({ documentId: doc.id, severity: 'warning', code: 'address_country_mismatch', message: `Issued by ${doc.issuingCountry}, but the residence is in ${info.residentialAddress.country}` });
     }
   }
-  if (record.ssnFingerprint && (await sameSsnElsewhere(tx, subject.integratorId, subject.id, record.ssnFingerprint)) > 0) {
-    findings.push({ documentId: null, severity: 'error', code: 'ssn_shared', message: 'Another person of this integrator has the same SSN' });
+  const sharedSsn = record.ssnFingerprint ? await sameSsnElsewhere(tx, subject.integratorId, subject.id, record.ssnFingerprint) : undefined;
+  if (sharedSsn) {
+    findings.push({ documentId: null, severity: 'error', code: 'ssn_shared', message: 'Another person of this integrator has the same SSN', related: sharedSsn });
   }
-  const hits = record.subject.names.length > 0 ? (policy.screening?.screen(record.subject) ?? []) : [];
-  for (const hit of hits.slice(0, MAX_HIT_FINDINGS)) {
-    const kind = hitKind(hit);
-    findings.push({ documentId: null, severity: kind === 'match' ? 'error' : 'warning', code: kind === 'match' ? 'watchlist_match' : 'possible_watchlist_match', message: hitMessage(hit) });
-  }
+  findings.push(...(await screeningFindings(tx, subject, record.subject, policy, at)));
 
   const previous = await listFindings(tx, subject.id);
   await replaceFindings(
     tx,
     subject.id,
-    findings.map((f) => ({ id: newId(), integratorId: subject.integratorId, subjectType: subject.type, subjectId: subject.id, ...f, createdAt: at })),
+    findings.map((f) => ({ id: newId(), integratorId: subject.integratorId, subjectType: subject.type, subjectId: subject.id, ...f, related: f.related ?? null, createdAt: at })),
   );
   for (const doc of docs) {
     const previousCheckErrors = new Set(previous.filter((f) => f.documentId === doc.id && f.severity === 'error').map((f) => f.message));

@@ -1,0 +1,61 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../database.js';
+import { screeningHits, verificationFindings } from '../schema/index.js';
+
+export type ScreeningHitRow = typeof screeningHits.$inferSelect;
+
+/** Inserts the hits not recorded yet for their subject (by matchKey) and returns those it inserted. */
+export function insertNewHits(db: Executor, rows: (typeof screeningHits.$inferInsert)[]): Promise<ScreeningHitRow[]> {
+  if (rows.length === 0) return Promise.resolve([]);
+  return db.insert(screeningHits).values(rows).onConflictDoNothing({ target: [screeningHits.subjectId, screeningHits.matchKey] }).returning();
+}
+
+export function hitsByKeys(db: Executor, subjectId: string, matchKeys: string[]): Promise<ScreeningHitRow[]> {
+  if (matchKeys.length === 0) return Promise.resolve([]);
+  return db.select().from(screeningHits).where(and(eq(screeningHits.subjectId, subjectId), inArray(screeningHits.matchKey, matchKeys)));
+}
+
+export function listHits(db: Executor, subjectId: string): Promise<ScreeningHitRow[]> {
+  return db.select().from(screeningHits).where(eq(screeningHits.subjectId, subjectId)).orderBy(screeningHits.createdAt, screeningHits.id);
+}
+
+export async function findHit(db: Executor, hitId: string): Promise<ScreeningHitRow | undefined> {
+  const [row] = await db.select().from(screeningHits).where(eq(screeningHits.id, hitId));
+  return row;
+}
+
+/** Open hits of the subject whose key is not among `stillMatching`: the data changed and they no longer match. */
+export function clearStaleHits(db: Executor, subjectId: string, stillMatching: string[]): Promise<ScreeningHitRow[]> {
+  const keep = stillMatching.length > 0 ? sql`and ${screeningHits.matchKey} not in (${sql.join(stillMatching.map((k) => sql`${k}`), sql`, `)})` : sql``;
+  return db
+    .update(screeningHits)
+    .set({ status: 'cleared' })
+    .where(sql`${screeningHits.subjectId} = ${subjectId} and ${screeningHits.status} = 'open' ${keep}`)
+    .returning();
+}
+
+/** Sets the disposition of an open hit; undefined when the hit had one already (or does not exist). */
+export async function disposeOpenHit(
+  db: Executor,
+  hitId: string,
+  set: { status: 'true_match' | 'false_positive'; note: string; operatorId: string; at: Date },
+): Promise<ScreeningHitRow | undefined> {
+  const [row] = await db
+    .update(screeningHits)
+    .set({ status: set.status, dispositionNote: set.note, dispositionBy: set.operatorId, dispositionAt: set.at })
+    .where(and(eq(screeningHits.id, hitId), eq(screeningHits.status, 'open')))
+    .returning();
+  return row;
+}
+
+export async function deleteHitFindings(db: Executor, hitId: string): Promise<void> {
+  await db.delete(verificationFindings).where(eq(verificationFindings.hitId, hitId));
+}
+
+export async function countHits(db: Executor, subjectId: string, statuses: ScreeningHitRow['status'][]): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(screeningHits)
+    .where(and(eq(screeningHits.subjectId, subjectId), inArray(screeningHits.status, statuses)));
+  return row?.n ?? 0;
+}

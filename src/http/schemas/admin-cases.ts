@@ -1,0 +1,122 @@
+import { Type } from 'typebox';
+import { DECISIONS } from '../../domain/verification/decisions.js';
+import { Nullable, Uuid } from './onboarding/common.js';
+
+/*
+ * The back office's shapes (docs/back-office.md): screening hits, a case's working state and timeline, and the bodies
+ * of the operator's case work. The same schemas validate the requests and make the admin OpenAPI document.
+ */
+
+const DateTime = () => Type.String({ format: 'date-time' });
+const SubjectType = () => Type.Enum(['user', 'associated_person', 'entity'], { type: 'string' });
+const Note = (description: string) => Type.String({ minLength: 1, maxLength: 2000, pattern: '\\S', description });
+
+export const OperatorRefSchema = Type.Object({ operatorId: Uuid(), name: Type.String() }, { additionalProperties: false, title: 'OperatorRef' });
+const AliasSchema = Type.Object({ name: Type.String(), aliasType: Nullable(Type.String({ description: 'a.k.a., f.k.a., n.k.a. (ALT.CSV); null for the entry’s own name' })) }, { additionalProperties: false, title: 'ListedAlias' });
+const Field = () => Type.Enum(['name', 'birthDate', 'country'], { type: 'string' });
+
+export const ScreeningHitSchema = Type.Object(
+  {
+    hitId: Uuid(),
+    subjectType: SubjectType(),
+    subjectId: Uuid(),
+    list: Type.String({ description: 'The list’s label (SCREENING_LISTS)' }),
+    entryNumber: Type.String({ description: 'OFAC’s ent_num; a simple CSV’s line' }),
+    entryType: Type.Enum(['individual', 'entity', 'vessel', 'aircraft', 'unknown'], { type: 'string' }),
+    programs: Type.Array(Type.String()),
+    listedName: Type.String({ description: 'The entry’s own name as published' }),
+    aliases: Type.Array(AliasSchema, { description: 'The entry’s aliases (ALT.CSV)' }),
+    matchedAlias: Nullable(AliasSchema),
+    matchedName: Type.String({ description: 'The customer’s name that matched, as given' }),
+    score: Type.Number({ minimum: 0, maximum: 1 }),
+    nameScore: Type.Number({ minimum: 0, maximum: 1 }),
+    agreed: Type.Array(Field()),
+    conflicting: Type.Array(Field()),
+    listed: Type.Object({ birthDates: Type.Array(Type.String()), countries: Type.Array(Type.String()) }, { additionalProperties: false, title: 'ListedData' }),
+    customer: Type.Object(
+      { names: Type.Array(Type.String()), birthDate: Nullable(Type.String()), countries: Type.Array(Type.String()) },
+      { additionalProperties: false, title: 'ScreenedData', description: 'The customer’s data as it was screened' },
+    ),
+    status: Type.Enum(['open', 'true_match', 'false_positive', 'cleared'], { type: 'string', description: 'cleared: the customer’s data changed and no longer matches' }),
+    disposition: Nullable(Type.Object({ note: Type.String(), operator: OperatorRefSchema, at: DateTime() }, { additionalProperties: false, title: 'HitDisposition' })),
+    raisedAt: DateTime(),
+  },
+  { additionalProperties: false, title: 'ScreeningHit' },
+);
+
+export const TimelineItemSchema = Type.Object(
+  {
+    at: DateTime(),
+    kind: Type.String({ description: 'status_changed, note, claimed, released, proposed, confirmed, overturned, hit_raised, hit_cleared, hit_dispositioned, opened, closed' }),
+    actor: Type.Object(
+      { type: Type.Enum(['integrator', 'operator', 'system', 'sandbox'], { type: 'string' }), id: Nullable(Type.String()), name: Nullable(Type.String()) },
+      { additionalProperties: false, title: 'TimelineActor' },
+    ),
+    summary: Type.String(),
+  },
+  { additionalProperties: false, title: 'TimelineItem' },
+);
+
+export const ProposalSchema = Type.Object(
+  { decision: Type.Enum([...DECISIONS], { type: 'string' }), reasons: Type.Array(Type.String()), proposedBy: OperatorRefSchema, proposedAt: DateTime() },
+  { additionalProperties: false, title: 'Proposal' },
+);
+
+const OpenReason = () => Nullable(Type.Enum(['screening_hit', 'incoming_from_listed_address'], { type: 'string', description: 'Set while a case is open on an active customer' }));
+
+/** What getCase adds to a case for the back office. */
+export const CaseWorkProperties = {
+  hits: Type.Array(ScreeningHitSchema, { description: 'Every screening hit ever raised on the record, oldest first' }),
+  assignee: Nullable(OperatorRefSchema),
+  proposal: Nullable(ProposalSchema),
+  openReason: OpenReason(),
+  openedAt: Nullable(DateTime()),
+  timeline: Type.Array(TimelineItemSchema, { description: 'Status changes and operator work, oldest first' }),
+  timeZone: Type.Literal('UTC', { description: 'The time zone of every time in the case' }),
+};
+
+/** What the queue adds to each item. */
+export const QueueItemProperties = {
+  flags: Type.Object(
+    {
+      openHits: Type.Integer({ minimum: 0 }),
+      errorFindings: Type.Integer({ minimum: 0 }),
+      duplicates: Type.Boolean({ description: 'A duplicate document, a reused document number or a shared SSN' }),
+      proposal: Nullable(Type.Object({ decision: Type.Enum([...DECISIONS], { type: 'string' }), proposedBy: OperatorRefSchema }, { additionalProperties: false, title: 'QueuedProposal' })),
+    },
+    { additionalProperties: false, title: 'CaseFlags' },
+  ),
+  assignee: Nullable(OperatorRefSchema),
+  openReason: OpenReason(),
+};
+
+export const RelatedSubjectSchema = Nullable(
+  Type.Object({ subjectType: SubjectType(), subjectId: Uuid(), name: Type.String() }, { additionalProperties: false, title: 'RelatedCase', description: 'The other record of a duplicate finding' }),
+);
+
+export const QUEUE_FLAGS = ['open_hits', 'error_findings', 'duplicates', 'proposal_pending'] as const;
+
+export const QueueFilterProperties = {
+  flag: Type.Optional(Type.Enum([...QUEUE_FLAGS], { type: 'string', description: 'Only cases with this flag' })),
+  assignee: Type.Optional(Type.Enum(['me', 'unassigned'], { type: 'string', description: 'Only the cases I hold, or those nobody holds' })),
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Search: part of a name or an email, a record id, or a document number' })),
+};
+
+export const HitParams = Type.Object({ hitId: Uuid() }, { additionalProperties: false });
+export const DispositionBody = Type.Object(
+  { disposition: Type.Enum(['true_match', 'false_positive'], { type: 'string' }), note: Note('Why: required, kept in the audit trail') },
+  { additionalProperties: false },
+);
+export const NoteBody = Type.Object({ body: Note('The note, appended to the case’s timeline; notes are never changed') }, { additionalProperties: false });
+export const ProposalBody = Type.Object(
+  {
+    decision: Type.Enum([...DECISIONS], { type: 'string' }),
+    reasons: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { minItems: 1, maxItems: 10, description: 'Why, for the second operator (required)' }),
+  },
+  { additionalProperties: false },
+);
+export const ConfirmBody = Type.Object({ note: Type.Optional(Note('A word from the confirming supervisor')) }, { additionalProperties: false });
+export const RequiredNoteBody = Type.Object({ note: Note('Why (required)') }, { additionalProperties: false });
+export const AssigneeResult = Type.Object({ assignee: Nullable(OperatorRefSchema) }, { additionalProperties: false });
+export const ProposalResult = Type.Object({ proposal: Type.Null() }, { additionalProperties: false });
+export const CloseResult = Type.Object({ closed: Type.Literal(true) }, { additionalProperties: false });
