@@ -14,6 +14,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import { startMailSender, type MailSender } from './mail-sender.js';
 import { startVaultSnapshots, type VaultSnapshots } from './vault-snapshots.js';
 import { startIncomingWatcher, type IncomingWatcher } from './incoming-watcher.js';
+import { startRescreenWorker, type RescreenWorker } from './rescreen-worker.js';
 import type { TokenRegistry } from '../domain/tokens/token-registry.js';
 import type { Policy } from '../domain/context.js';
 
@@ -56,6 +57,8 @@ export interface Background {
   vaultSnapshots: VaultSnapshots | undefined;
   /** Records transfers to the accounts' wallets from outside (when chains are configured; docs/incoming.md). */
   incoming: IncomingWatcher | undefined;
+  /** Screens every customer again when the screening lists change (when lists are configured). */
+  rescreen: RescreenWorker | undefined;
   /** Stops maintenance, the watcher and the worker (deliveries in flight finish or are handed back). */
   stop(): Promise<void>;
 }
@@ -83,6 +86,8 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
     deps.chains.chainIds().length > 0 ? startVaultSnapshots({ database: deps.database, chains: deps.chains, config: deps.config.vaults, clock: deps.clock, log: deps.log }) : undefined;
   const incoming =
     deps.chains.chainIds().length > 0 ? startIncomingWatcher({ database: deps.database, chains: deps.chains, tokens: deps.tokens, config: deps.config.incoming, clock: deps.clock, log: deps.log, addressScreen }) : undefined;
+  const lists = deps.policy?.screening;
+  const rescreen = lists ? startRescreenWorker({ database: deps.database, lists, clock: deps.clock, log: deps.log }) : undefined;
   const mail = startMailSender({ database: deps.database, secrets: deps.secrets, clock: deps.clock, log: deps.log, ...(deps.mailer ? { mailer: deps.mailer } : {}) });
   const unlisten = watcher ? deps.transactionBroadcast?.on(() => watcher.kick()) : undefined;
   const unlistenMail = deps.mailQueued?.on(() => mail.kick());
@@ -92,6 +97,7 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
     mail,
     vaultSnapshots,
     incoming,
+    rescreen,
     async stop() {
       stopMaintenance();
       unlisten?.();
@@ -99,6 +105,7 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
       await watcher?.stop();
       await vaultSnapshots?.stop();
       await incoming?.stop();
+      await rescreen?.stop();
       await worker?.stop();
       await mail.stop();
     },

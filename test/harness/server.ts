@@ -15,6 +15,7 @@ import { loggerOptions } from '../../src/logging.js';
 import type { TransactionWatcher } from '../../src/workers/transaction-watcher.js';
 import type { VaultSnapshots } from '../../src/workers/vault-snapshots.js';
 import type { IncomingWatcher } from '../../src/workers/incoming-watcher.js';
+import type { RescreenWorker } from '../../src/workers/rescreen-worker.js';
 import type { WebhookWorker } from '../../src/workers/webhook-worker.js';
 import type { MailSender } from '../../src/workers/mail-sender.js';
 import { provisionDatabase, type Backend } from './backends.js';
@@ -46,6 +47,8 @@ export interface TestServer {
   vaultSnapshots: VaultSnapshots | undefined;
   /** The incoming watcher (when chains are configured): tests run a round on every chain with `runOnce()`. */
   incoming: IncomingWatcher | undefined;
+  /** Screens every customer again against the lists in force (`runOnce()` after changing a list's files and `policy.screening.check()`). */
+  rescreen: RescreenWorker | undefined;
   chains: ChainRegistry;
   /** The configuration's rules as the server uses them (its screening lists: a test reloads them with `check()`). */
   policy: Policy;
@@ -83,7 +86,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
   const logger = options.logDestination ? loggerOptions(env.LOG_LEVEL ? config.logLevel : 'info', options.logDestination) : undefined;
   const api = await startApiProcess(system, { ...(logger ? { logger } : {}), background: { maintenance: false } });
   const { app } = api;
-  const { worker, watcher, mail, vaultSnapshots, incoming } = api.background;
+  const { worker, watcher, mail, vaultSnapshots, incoming, rescreen } = api.background;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const treasury = treasuryFor({ key: config.deposits.treasuryKey, sandbox: config.appEnv === 'sandbox', secrets });
@@ -102,6 +105,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
     mail,
     vaultSnapshots,
     incoming,
+    rescreen,
     chains,
     policy,
     treasury,

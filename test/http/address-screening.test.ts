@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { getAddress, serializeTransaction, type Address, type Hex } from 'viem';
 import { encodeTransfer } from '../../src/chain/erc20.js';
-import { transactions, usedStampChallenges } from '../../src/db/schema/index.js';
+import { events as eventsTable, reviewCases, transactions, usedStampChallenges } from '../../src/db/schema/index.js';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { adminRequest } from '../harness/admin.js';
 import type { Anvil } from '../harness/anvil.js';
@@ -171,6 +171,14 @@ for (const backend of backends()) {
       const seen = (await hits()).filter((h) => h.activity === 'incoming');
       assert.equal(seen.length, 1);
       assert.deepEqual([seen[0]!.accountId, seen[0]!.transactionRowId, seen[0]!.address.toLowerCase()], [alice.accountId, row!.id, LISTED.toLowerCase()]);
+      // A case opens on the account's owner, who stays active, and the integrator is told.
+      const [opened] = await server.database.db.select().from(reviewCases).where(eq(reviewCases.subjectId, alice.userId));
+      assert.equal(opened?.openReason, 'incoming_from_listed_address');
+      const events = await server.database.db.select().from(eventsTable).where(eq(eventsTable.type, 'review_case.opened'));
+      assert.deepEqual(
+        events.map((e) => [e.objectId, (e.data as { object: { verificationStatus: string } }).object.verificationStatus]),
+        [[alice.userId, 'active']],
+      );
     });
   });
 }

@@ -98,6 +98,8 @@ describe('event catalogue', () => {
     ok(user, 201);
     ok(await step(() => c.patch('/v1/submit/update-user', { userId: user.body.userId, userInfo: { phone: '+14155550123' } })));
     ok(await step(() => c.post('/v1/sandbox/simulate-verification', { accountId: user.body.accountId, outcome: 'approve' })));
+    // The active user's new name is on the sample list: a case opens for an operator, the user stays active.
+    ok(await step(() => c.patch('/v1/submit/update-user', { userId: user.body.userId, userInfo: { firstName: 'Maria', middleName: 'Fernanda', lastName: 'Sanctioned', birthDate: '1975-03-02' } })));
 
     const entity = await step(() => c.post('/v1/submit/create-entity-account', { entityInfo: companyInfo(), entityDocuments: entityDocs(), serviceTermsSignedAt: signedAt() }));
     ok(entity, 201);

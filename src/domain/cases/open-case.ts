@@ -1,5 +1,8 @@
 import type { Executor } from '../../db/database.js';
+import { findAccount } from '../../db/repositories/accounts.js';
 import { appendActivity, openCase, type ReviewCaseRow } from '../../db/repositories/cases.js';
+import { findEntity } from '../../db/repositories/entities.js';
+import { findUser } from '../../db/repositories/users.js';
 import type { VerificationStatus } from '../../db/schema/index.js';
 import { recordEvent } from '../events/record-event.js';
 import { newId } from '../ids.js';
@@ -40,4 +43,18 @@ export async function openCaseOn(
     at,
   });
   return true;
+}
+
+/**
+ * Money arrived at an account from a listed wallet address: a case on the account's owner (its user, or its
+ * entity), whatever its status, for an operator to look at; the transfer itself was recorded as it happened.
+ */
+export async function openCaseOnAccountOwner(tx: Executor, integratorId: string, accountId: string, at: Date, detail: Record<string, unknown>): Promise<void> {
+  const account = await findAccount(tx, integratorId, accountId);
+  if (!account) return;
+  const owner = account.userId
+    ? { type: 'user' as const, id: account.userId, row: await findUser(tx, integratorId, account.userId) }
+    : { type: 'entity' as const, id: account.entityId!, row: await findEntity(tx, integratorId, account.entityId!) };
+  if (!owner.row) return;
+  await openCaseOn(tx, { type: owner.type, id: owner.id, integratorId, status: owner.row.verificationStatus }, 'incoming_from_listed_address', at, detail);
 }

@@ -29,7 +29,7 @@ export const EVENT_TYPES = {
   'associated_person.updated': 'An associated person’s data, documents or role changed',
   'associated_person.removed': 'An associated person was removed from its entity',
   'associated_person.verification_status.changed': 'An associated person’s verificationStatus changed',
-  'review_case.opened': 'A compliance case was opened on an active customer, whose verificationStatus stays as it is until an operator decides: a new screening-list hit after the lists or its data changed, or money from a listed wallet address (object.reason)',
+  'review_case.opened': 'A compliance case was opened for an operator on a customer outside review, whose verificationStatus stays as it is until an operator decides: a new screening-list hit on an active customer after the lists or its data changed, or money from a listed wallet address (object.reason)',
   'bank_account.created': 'A bank account was added: verified when the holder name matches the KYC or company name, else pending_review',
   'bank_account.status_changed': 'A bank account was verified or rejected after review (previousAttributes has the old status)',
   'bank_account.removed': 'A bank account was removed (soft delete: withdrawals keep referring to it)',

@@ -6,6 +6,7 @@ import { newId } from '../ids.js';
 import { recordTransactionChanges, type TransactionCause, type TransactionChange } from '../transactions/record-change.js';
 import { incomingKey, incomingView, type IncomingTransfer } from './detect.js';
 import type { AddressScreen } from '../screening/address-screen.js';
+import { openCaseOnAccountOwner } from '../cases/open-case.js';
 import { firstListed, recordAddressHit } from '../screening/address-hits.js';
 
 /** The incoming watcher, as transaction_transitions name it. */
@@ -71,7 +72,10 @@ export async function recordRange(tx: Executor, range: ScannedRangeRecord, now: 
   const created = await insertIncoming(tx, fresh);
   for (const row of created) {
     const listed = firstListed(range.screen, [row.fromAddress]);
-    if (listed) await recordAddressHit(tx, { integratorId: row.integratorId, accountId: row.accountId, chainId, activity: 'incoming', transactionRowId: row.id }, listed, now);
+    if (!listed) continue;
+    await recordAddressHit(tx, { integratorId: row.integratorId, accountId: row.accountId, chainId, activity: 'incoming', transactionRowId: row.id }, listed, now);
+    const detail = { transactionRowId: row.id, chainId, fromAddress: row.fromAddress, list: listed.listed.list, entryNumber: listed.listed.entryNumber, listedName: listed.listed.name };
+    await openCaseOnAccountOwner(tx, row.integratorId, row.accountId, now, detail);
   }
   const failed = await failIncoming(tx, gone, now);
   const completed = await completeIncoming(tx, chainId, to.blockNumber - range.confirmations + 1, now);

@@ -10,6 +10,8 @@ import type { EntityInfo, UserInfo } from '../../onboarding/types.js';
 import type { ScreeningHit, ScreeningSubject } from '../../screening/types.js';
 import type { SubjectRef } from '../apply-transition.js';
 import { screenAndRecord } from '../../screening/subject-hits.js';
+import { openCaseOn } from '../../cases/open-case.js';
+import { entitySubject, personSubject } from '../../screening/customer-subject.js';
 import { hitKind } from './watch-list.js';
 
 interface Finding {
@@ -35,19 +37,14 @@ async function recordOf(tx: Executor, subject: SubjectRef): Promise<CheckedRecor
   if (subject.type === 'entity') {
     const entity = (await findEntity(tx, subject.integratorId, subject.id))!;
     const info = entity.entityInfo as EntityInfo;
-    const names = [info.businessLegalName, info.businessTradeName].filter((n): n is string => !!n && n.trim() !== '');
-    return {
-      name: info.businessLegalName ?? '',
-      subject: { kind: 'entity', names, countries: [info.registeredAddress?.country, info.physicalAddress?.country] },
-      ssnFingerprint: null,
-    };
+    return { name: info.businessLegalName ?? '', subject: entitySubject(info), ssnFingerprint: null };
   }
   const row = subject.type === 'user' ? await findUser(tx, subject.integratorId, subject.id) : await findPerson(tx, subject.integratorId, subject.id);
   const info = row!.userInfo as UserInfo;
-  const name = [info.firstName, info.middleName, info.lastName].filter(Boolean).join(' ');
+  const subjectData = personSubject(info);
   return {
-    name,
-    subject: { kind: 'person', names: name ? [name] : [], birthDate: info.birthDate ?? null, countries: [info.nationality, info.residentialAddress?.country] },
+    name: subjectData.names[0] ?? '',
+    subject: subjectData,
     userInfo: info,
     ssnFingerprint: row!.ssnFingerprint,
   };
@@ -134,9 +131,24 @@ export async function runChecks(tx: Executor, subject: SubjectRef, policy: Polic
   }
 }
 
-/** Runs the checks when an operation moved the record into review; true when they ran (they may have written findings on documents). */
+/**
+ * After a record was created or changed: the checks when the change moved it into review (true: they may have
+ * written findings on documents); otherwise its screening alone, which opens a case when an active customer has a
+ * new hit (docs/back-office.md#cases-on-active-customers).
+ */
 export async function checkIfEnteredReview(tx: Executor, subject: SubjectRef, before: VerificationStatus, policy: Policy, at: Date): Promise<boolean> {
-  if (subject.status !== 'under_review' || before === 'under_review') return false;
+  if (subject.status !== 'under_review' || before === 'under_review') {
+    await screenCustomer(tx, subject, policy, at);
+    return false;
+  }
   await runChecks(tx, subject, policy, at);
   return true;
+}
+
+/** Screens the record as it is now; a new hit on an active customer opens a case for an operator. */
+export async function screenCustomer(tx: Executor, subject: SubjectRef, policy: Policy, at: Date): Promise<void> {
+  if (!policy.screening) return;
+  const record = await recordOf(tx, subject);
+  const { raised } = await screenAndRecord(tx, { type: subject.type, id: subject.id, integratorId: subject.integratorId }, record.subject, policy.screening, at);
+  if (raised.length > 0 && subject.status === 'active') await openCaseOn(tx, subject, 'screening_hit', at, { hitIds: raised.map((h) => h.id) });
 }
