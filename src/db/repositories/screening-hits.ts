@@ -59,3 +59,13 @@ export async function countHits(db: Executor, subjectId: string, statuses: Scree
     .where(and(eq(screeningHits.subjectId, subjectId), inArray(screeningHits.status, statuses)));
   return row?.n ?? 0;
 }
+
+/** Which of these subjects have an open hit (one statement for a batch). */
+export async function subjectsWithOpenHits(db: Executor, subjectIds: string[]): Promise<Set<string>> {
+  if (subjectIds.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ subjectId: screeningHits.subjectId })
+    .from(screeningHits)
+    .where(and(inArray(screeningHits.subjectId, subjectIds), eq(screeningHits.status, 'open')));
+  return new Set(rows.map((r) => r.subjectId));
+}

@@ -47,6 +47,8 @@ export async function screenAndRecord(
   screened: ScreeningSubject,
   lists: ScreeningLists | undefined,
   at: Date,
+  /** false when the caller knows the subject has no open hit (nothing to clear: a batch saves a statement per customer). */
+  mayHaveOpenHits = true,
 ): Promise<{ current: ScreeningHitRow[]; raised: ScreeningHitRow[] }> {
   const found = lists && screened.names.length > 0 ? lists.screen(screened).slice(0, MAX_HITS) : [];
   const customer = customerData(screened);
@@ -70,7 +72,7 @@ export async function screenAndRecord(
   });
   const keys = rows.map((r) => r.matchKey);
   const raised = await insertNewHits(tx, rows);
-  const cleared = await clearStaleHits(tx, subject.id, keys);
+  const cleared = mayHaveOpenHits ? await clearStaleHits(tx, subject.id, keys) : [];
   await appendActivity(tx, [
     ...raised.map((h) => activity(subject, 'hit_raised', `Screening hit raised: ${h.list} entry ${h.entryNumber} (${(h.details as unknown as HitDetails).listedName}), score ${h.score}`, h, at)),
     ...cleared.map((h) => activity(subject, 'hit_cleared', `Screening hit cleared: the data changed and no longer matches ${h.list} entry ${h.entryNumber}`, h, at)),
