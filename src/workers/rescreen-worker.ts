@@ -15,7 +15,7 @@ export interface RescreenWorker {
 }
 
 /**
- * Screens every customer again when a list changes (docs/back-office.md#re-screening): at start (the lists may
+ * Screens every customer again when a list changes (docs/screening.md#re-screening): at start (the lists may
  * have changed while it was down, or a run was cut short) and on every reload, in the background, batch after batch.
  */
 export function startRescreenWorker(deps: { database: Database; lists: ScreeningLists; clock: Clock; log: Log; batch?: number }): RescreenWorker {
