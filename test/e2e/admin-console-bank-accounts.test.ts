@@ -178,7 +178,12 @@ describe('admin console: bank accounts in Chromium', { skip: skipBrowser ? `${CH
         await page.keyboard.press('Enter');
         await page.getByRole('heading', { level: 1, name: second.accountHolderName }).waitFor();
         await statusIs('pending_review');
+        // a alone approves nothing: it shows the confirmation, focused; Enter on it approves.
         await page.keyboard.press('a');
+        await page.getByText('Approve this bank account? It becomes verified').waitFor();
+        assert.equal(await page.evaluate(() => document.activeElement?.id), 'confirm-bank-decision');
+        assert.equal(await page.locator('#bank-account-status').getAttribute('data-status'), 'pending_review');
+        await page.keyboard.press('Enter');
         await statusIs('verified');
         await page.getByText('Approved: the bank account is now verified.').waitFor();
         await page.locator('.timeline li', { hasText: 'by Compliance officer Alice Moreau' }).waitFor();

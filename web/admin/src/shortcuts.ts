@@ -15,7 +15,7 @@ const GROUPS: [string, [string[], string][]][] = [
   [
     'Case',
     [
-      [['a'], 'Approve'],
+      [['a'], 'Approve: shows the confirmation (Enter confirms, Esc cancels); with open hits or errors, the proposal and its note'],
       [['r'], 'Request resubmission (type the reason, then Ctrl+Enter)'],
       [['x'], 'Reject (type the reason, then Ctrl+Enter)'],
       [['Esc'], 'Back to the queue'],
@@ -32,7 +32,7 @@ const GROUPS: [string, [string[], string][]][] = [
   [
     'Bank account',
     [
-      [['a'], 'Approve'],
+      [['a'], 'Approve: shows the confirmation (Enter confirms, Esc cancels)'],
       [['x'], 'Reject (type the reason, then Ctrl+Enter)'],
       [['Esc'], 'Back to the bank accounts'],
     ],

@@ -1,5 +1,6 @@
 import { ApiProblem } from '../api';
 import { h } from '../dom';
+import { createConfirmStep } from './confirm-step';
 import { reasonFeedback, showProblem } from './form-feedback';
 import { BANK_ACCOUNT_STATUS_LABELS } from '../format';
 import type { BankAccountOutcome, BankAccountStatus } from '../types';
@@ -14,9 +15,10 @@ export interface BankAccountForm {
   element: HTMLElement;
   /** Enables the buttons only while the bank account is pending_review; the reason typed so far is kept. */
   setStatus(status: BankAccountStatus): void;
-  /** Presses an outcome's button, as a click would. */
-  press(outcome: BankAccountOutcome): void;
-  /** Marks the outcome Ctrl+Enter in the reason will send, and puts the cursor in the reason. */
+  /**
+   * Marks the outcome Ctrl+Enter in the reason will send. Reject puts the cursor in the reason; approve shows its
+   * confirmation, focused: no single key press approves.
+   */
   arm(outcome: BankAccountOutcome): void;
 }
 
@@ -36,12 +38,20 @@ export function createBankAccountForm(options: { decide: (outcome: BankAccountOu
   const { show: showReasonError, clear: clearReasonError } = reasonFeedback(reason, reasonError);
   const available = h('p', { class: 'hint', id: 'bank-decisions-available' });
   const outcomes: BankAccountOutcome[] = ['approve', 'reject'];
+  const confirmStep = createConfirmStep('confirm-bank-decision', {
+    confirm: () => void submit('approve', true),
+    cancel: () => {
+      armed = null;
+      refreshButtons();
+      buttons.get('approve')?.focus();
+    },
+  });
   const buttons = new Map<BankAccountOutcome, HTMLButtonElement>(
     outcomes.map((o) => [
       o,
       h(
         'button',
-        { type: 'button', class: `button ${TONE[o]}`, dataset: { outcome: o }, 'aria-keyshortcuts': SHORTCUTS[o], onclick: () => void submit(o) },
+        { type: 'button', class: `button ${TONE[o]}`, dataset: { outcome: o }, 'aria-keyshortcuts': SHORTCUTS[o], onclick: () => void submit(o, false) },
         LABELS[o],
         h('kbd', { 'aria-hidden': 'true' }, SHORTCUTS[o]),
       ),
@@ -51,7 +61,7 @@ export function createBankAccountForm(options: { decide: (outcome: BankAccountOu
   reason.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
-      void submit(armed ?? 'reject');
+      void submit(armed ?? 'reject', true);
     }
   });
   reason.addEventListener('input', () => {
@@ -67,12 +77,16 @@ export function createBankAccountForm(options: { decide: (outcome: BankAccountOu
     h('p', { id: 'bank-reason-hint', class: 'hint' }, 'Required to reject, and shown to the integrator as the rejection reason. Recorded in the audit trail either way.'),
     reasonError,
     h('div', { class: 'decision-buttons', role: 'group', 'aria-label': 'Bank account decisions' }, outcomes.map((o) => buttons.get(o)!)),
+    confirmStep.element,
     available,
     problemBox,
   );
 
-  function refreshButtons(): void {
+  function refreshButtons(focusConfirm = false): void {
     const open = status === 'pending_review';
+    if (open && armed === 'approve') confirmStep.show('Approve this bank account? It becomes verified, and withdrawals may be paid to it.', 'Confirm approval', focusConfirm);
+    else confirmStep.hide();
+    confirmStep.setBusy(busy);
     for (const [o, button] of buttons) {
       button.disabled = busy || !open;
       button.classList.toggle('armed', armed === o);
@@ -82,8 +96,10 @@ export function createBankAccountForm(options: { decide: (outcome: BankAccountOu
     available.textContent = open ? 'Approve makes it verified (withdrawals may be paid to it); Reject makes it rejected.' : `No decision applies: the bank account is ${BANK_ACCOUNT_STATUS_LABELS[status].toLowerCase()}.`;
   }
 
-  async function submit(outcome: BankAccountOutcome): Promise<void> {
+  /** `confirmed`: the second step (its button, or Ctrl+Enter in the form), never the first key press. */
+  async function submit(outcome: BankAccountOutcome, confirmed: boolean): Promise<void> {
     if (busy) return;
+    if (outcome === 'approve' && !confirmed) return arm(outcome);
     problemBox.hidden = true;
     clearReasonError();
     const text = reason.value.trim();
@@ -107,6 +123,13 @@ export function createBankAccountForm(options: { decide: (outcome: BankAccountOu
     }
   }
 
+  function arm(outcome: BankAccountOutcome): void {
+    if (status !== 'pending_review') return;
+    armed = outcome;
+    refreshButtons(outcome === 'approve');
+    if (outcome === 'reject') reason.focus();
+  }
+
   refreshButtons();
   return {
     element,
@@ -115,17 +138,6 @@ export function createBankAccountForm(options: { decide: (outcome: BankAccountOu
       if (status !== 'pending_review') armed = null;
       refreshButtons();
     },
-    press(outcome) {
-      const button = buttons.get(outcome)!;
-      if (button.disabled) return;
-      button.focus();
-      void submit(outcome);
-    },
-    arm(outcome) {
-      if (status !== 'pending_review') return;
-      armed = outcome;
-      refreshButtons();
-      reason.focus();
-    },
+    arm,
   };
 }

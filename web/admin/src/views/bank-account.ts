@@ -134,7 +134,8 @@ export function mountBankAccount(main: HTMLElement, api: ApiClient, route: BankA
 
 
   setPageBindings({
-    a: () => form.press('approve'),
+    // Never a decision on one key press: a shows the approval's confirmation, focused.
+    a: () => form.arm('approve'),
     x: () => form.arm('reject'),
     Escape: () => navigate(listRoute),
   });

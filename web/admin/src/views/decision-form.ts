@@ -1,6 +1,7 @@
 import { announce } from '../announce';
 import { ApiProblem } from '../api';
 import { h } from '../dom';
+import { createConfirmStep } from './confirm-step';
 import { reasonFeedback, showProblem } from './form-feedback';
 import { DECISION_LABELS, decisionsFor, reasonRequired } from '../decisions';
 import { STATUS_LABELS } from '../format';
@@ -66,17 +67,7 @@ export function createDecisionForm(options: {
     ]),
   );
 
-  // The second step of approve and reactivate: what will happen, said, and one button that does it.
-  const confirmText = h('p', { id: 'confirm-text' });
-  const confirmButton = h('button', { type: 'button', class: 'button primary', id: 'confirm-decision', 'aria-describedby': 'confirm-text', onclick: () => armed && void submit(armed, true) });
-  const cancelButton = h('button', { type: 'button', class: 'button quiet', onclick: () => disarm(true) }, 'Cancel');
-  const confirmBox = h('div', { class: 'confirm-step', role: 'group', 'aria-label': 'Confirm the decision', hidden: true }, confirmText, h('div', { class: 'decision-buttons' }, confirmButton, cancelButton));
-  // Escape here cancels the step rather than leaving the case (the page's Escape).
-  confirmBox.addEventListener('keydown', (event) => {
-    if (event.key !== 'Escape') return;
-    event.preventDefault();
-    disarm(true);
-  });
+  const confirmStep = createConfirmStep('confirm-decision', { confirm: () => armed && void submit(armed, true), cancel: () => disarm(true) });
 
   reason.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
@@ -100,7 +91,7 @@ export function createDecisionForm(options: {
     selectedCount,
     h('div', { class: 'decision-buttons', role: 'group', 'aria-label': 'Review decisions' }, REVIEW.map((d) => buttons.get(d)!)),
     h('div', { class: 'decision-buttons secondary', role: 'group', 'aria-label': 'After review' }, AFTER_REVIEW.map((d) => buttons.get(d)!)),
-    confirmBox,
+    confirmStep.element,
     available,
     problemBox,
   );
@@ -108,23 +99,26 @@ export function createDecisionForm(options: {
   const needsConfirmation = (d: Decision) => !reasonRequired(d);
   const proposing = (d: Decision) => needsConfirmation(d) && fourEyes !== null;
 
-  function refreshButtons(): void {
+  function refreshButtons(focusConfirm = false): void {
     const allowed = decisionsFor(status).filter((d) => !(pending && needsConfirmation(d)));
     for (const [d, button] of buttons) {
       button.disabled = busy || !allowed.includes(d);
       button.classList.toggle('armed', armed === d);
     }
     element.setAttribute('aria-busy', String(busy));
-    const confirming = armed !== null && needsConfirmation(armed) && allowed.includes(armed);
-    confirmBox.hidden = !confirming;
-    if (confirming && armed) {
+    if (armed !== null && needsConfirmation(armed) && allowed.includes(armed)) {
       const noun = NOUN[armed]!;
-      confirmButton.textContent = proposing(armed) ? `Propose ${noun}` : `Confirm ${noun}`;
-      confirmText.textContent = proposing(armed)
-        ? `A second operator must confirm this ${noun}: ${fourEyes} Write a note (why it is safe), then propose it; a supervisor confirms or overturns it.`
-        : `${DECISION_LABELS[armed]} this case? The integrator is told at once.`;
+      confirmStep.show(
+        proposing(armed)
+          ? `A second operator must confirm this ${noun}: ${fourEyes} Write a note (why it is safe), then propose it; a supervisor confirms or overturns it.`
+          : `${DECISION_LABELS[armed]} this case? The integrator is told at once.`,
+        proposing(armed) ? `Propose ${noun}` : `Confirm ${noun}`,
+        focusConfirm,
+      );
+    } else {
+      confirmStep.hide();
     }
-    confirmButton.disabled = busy;
+    confirmStep.setBusy(busy);
     available.textContent = pending
       ? 'A proposal waits for a supervisor’s confirmation: approval is not offered meanwhile.'
       : allowed.length
@@ -180,11 +174,13 @@ export function createDecisionForm(options: {
   }
 
   function arm(decision: Decision): void {
-    if (!decisionsFor(status).includes(decision) || (pending && needsConfirmation(decision))) return;
+    if (pending && needsConfirmation(decision)) return announce('A proposal waits for a supervisor’s confirmation: approval is not offered meanwhile.');
+    if (!decisionsFor(status).includes(decision)) return;
     armed = decision;
-    refreshButtons();
-    if (proposing(decision) || !needsConfirmation(decision)) reason.focus();
-    else confirmButton.focus();
+    const confirming = needsConfirmation(decision) && !proposing(decision);
+    refreshButtons(confirming);
+    // A proposal needs its note, and the other decisions their reason: the cursor goes there.
+    if (!confirming) reason.focus();
   }
 
   refreshButtons();
