@@ -32,16 +32,17 @@ export interface Hit {
   hitId: string;
   list: string;
   entryNumber: string;
-  entryType: string;
+  entryType: 'individual' | 'entity' | 'vessel' | 'aircraft' | 'unknown';
   programs: string[];
   listedName: string;
-  aliases: { name: string; aliasType: string }[];
-  matchedAlias: null | { name: string; aliasType: string };
+  /** aliasType: a.k.a., f.k.a., n.k.a.; null for the entry's own name. */
+  aliases: { name: string; aliasType: string | null }[];
+  matchedAlias: null | { name: string; aliasType: string | null };
   matchedName: string;
   score: number;
   nameScore: number;
   agreed: HitField[];
-  conflicting: ('birthDate' | 'country')[];
+  conflicting: HitField[];
   listed: { birthDates: string[]; countries: string[] };
   customer: { names: string[]; birthDate: string | null; countries: string[] };
   status: HitStatus;
@@ -76,6 +77,7 @@ export interface CaseBackOffice {
   assignee?: OperatorRef | null;
   proposal?: Proposal | null;
   openReason?: OpenReason | null;
+  openedAt?: string | null;
   timeline?: TimelineItem[];
   timeZone?: string;
 }

@@ -71,6 +71,8 @@ export interface Finding {
   severity: string;
   code: string;
   message: string;
+  /** The screening hit a watch-list finding reports (its panel says whether it is still open). */
+  hitId?: string | null;
   related?: RelatedCase | null;
 }
 

@@ -103,7 +103,8 @@ export function createCaseWork(api: ApiClient, route: CaseRoute, operator: Opera
       // A case another officer holds is theirs: the server refuses the claim (case_claimed), so it is not offered.
       claim.hidden = mine || c.assignee === undefined;
       claim.disabled = !!c.assignee && !mine;
-      release.hidden = !mine;
+      // A supervisor may free a case another officer holds (case_not_held answers anyone else).
+      release.hidden = !(mine || (c.assignee && operator.role === 'supervisor'));
       close.hidden = !c.openReason || c.verificationStatus !== 'active';
     },
   };

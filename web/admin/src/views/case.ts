@@ -51,7 +51,8 @@ function findingsList(findings: Finding[], docs: CaseDocument[]): HTMLElement {
 /** Why a second operator must confirm an approval, as the page can tell; null when nothing holds it back. */
 function fourEyesReason(c: Case): string | null {
   const hits = (c.hits ?? []).filter((hit) => hit.status === 'open').length;
-  const errors = c.findings.filter((f) => f.severity === 'error').length;
+  // A watch-list finding is its hit: counted while the hit is open, not again as an error.
+  const errors = c.findings.filter((f) => f.severity === 'error' && !f.hitId).length;
   const why = [hits ? `${hits} open screening hit${hits > 1 ? 's' : ''}` : '', errors ? `${errors} error finding${errors > 1 ? 's' : ''}` : ''].filter(Boolean);
   return why.length ? `the case has ${why.join(' and ')}.` : null;
 }
@@ -86,7 +87,7 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
   const refresh = () => record.refresh();
   const hits = createHitsPanel(api, refresh);
   const work = createCaseWork(api, route, operator, refresh);
-  const proposal = createProposalPanel(api, route, operator, refresh);
+  const proposal = createProposalPanel(api, route, operator, refresh, (status) => (decided = status));
   const team = entityTeamSections();
   const gallery = new DocumentGallery(api, () => form.setSelectedCount(gallery.selected().length), () => title.focus());
   const form = createDecisionForm({

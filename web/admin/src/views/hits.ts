@@ -11,6 +11,8 @@ const DISPOSITIONS: [Disposition, string, string][] = [
   ['false_positive', 'False positive', ''],
 ];
 
+const ENTRY_TYPES: Record<Hit['entryType'], string> = { individual: 'Individual', entity: 'Entity', vessel: 'Vessel', aircraft: 'Aircraft', unknown: 'Type not given' };
+
 interface HitCard {
   element: HTMLElement;
   /** Kept across refreshes, so a note being typed stays. */
@@ -21,7 +23,7 @@ interface HitCard {
 /** Agrees, differs, or not compared (the list or the customer has no such detail). */
 function agreement(hit: Hit, field: HitField): HTMLElement {
   if (hit.agreed.includes(field)) return h('span', { class: 'tag tag-agree' }, 'agrees');
-  if ((hit.conflicting as HitField[]).includes(field)) return h('span', { class: 'tag tag-differ' }, 'differs');
+  if (hit.conflicting.includes(field)) return h('span', { class: 'tag tag-differ' }, 'differs');
   return h('span', { class: 'tag' }, 'not compared');
 }
 
@@ -31,7 +33,8 @@ const list = (values: string[]) => (values.length ? values.join(', ') : h('span'
 function comparison(hit: Hit): HTMLElement {
   const row = (label: string, field: HitField, listed: HTMLElement | string, customer: HTMLElement | string) =>
     h('tr', { dataset: { field } }, h('th', { scope: 'row' }, label, h('br'), agreement(hit, field)), h('td', {}, listed), h('td', {}, customer));
-  const aliases = hit.aliases.length ? h('ul', { class: 'aliases' }, hit.aliases.map((a) => h('li', {}, a.name, h('span', { class: 'muted' }, ` (${a.aliasType})`)))) : null;
+  const others = hit.aliases.filter((a) => a.aliasType !== null || a.name !== hit.listedName);
+  const aliases = others.length ? h('ul', { class: 'aliases' }, others.map((a) => h('li', {}, a.name, a.aliasType ? h('span', { class: 'muted' }, ` (${a.aliasType})`) : null))) : null;
   return h(
     'table',
     { class: 'hit-compare' },
@@ -48,9 +51,10 @@ function comparison(hit: Hit): HTMLElement {
 }
 
 function summary(hit: Hit): HTMLElement[] {
-  const matched = hit.matchedAlias ? `the alias “${hit.matchedAlias.name}” (${hit.matchedAlias.aliasType})` : `the entry’s name “${hit.matchedName}”`;
+  const alias = hit.matchedAlias?.aliasType ? hit.matchedAlias : null;
+  const matched = `“${hit.matchedName}” against ${alias ? `the alias “${alias.name}” (${alias.aliasType})` : `the entry’s name`}`;
   return [
-    h('p', { class: 'hit-meta' }, hit.programs.length ? `Programs: ${hit.programs.join(', ')}` : 'No programs listed', ' · ', `${hit.entryType || 'entry'}`, ' · raised ', h('time', { datetime: hit.raisedAt }, utcDateTime(hit.raisedAt))),
+    h('p', { class: 'hit-meta' }, hit.programs.length ? `Programs: ${hit.programs.join(', ')}` : 'No programs listed', ' · ', ENTRY_TYPES[hit.entryType] ?? hit.entryType, ' · raised ', h('time', { datetime: hit.raisedAt }, utcDateTime(hit.raisedAt))),
     h('p', {}, `Matched ${matched}: score ${hit.score.toFixed(2)} (name ${hit.nameScore.toFixed(2)}).`),
     comparison(hit),
   ];

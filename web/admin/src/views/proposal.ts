@@ -5,7 +5,7 @@ import { DECISION_LABELS } from '../decisions';
 import { fill, h } from '../dom';
 import { STATUS_LABELS, utcDateTime } from '../format';
 import type { CaseRoute } from '../router';
-import type { Operator } from '../types';
+import type { Operator, VerificationStatus } from '../types';
 import { reasonFeedback, showProblem } from './form-feedback';
 
 /**
@@ -13,7 +13,14 @@ import { reasonFeedback, showProblem } from './form-feedback';
  * decision is made) or overturns it (with a note); everyone else is told who may. The server checks the same rule
  * (403 supervisor_required, four_eyes_same_operator) and its answer is shown as it comes.
  */
-export function createProposalPanel(api: ApiClient, route: CaseRoute, operator: Operator, refresh: () => Promise<void>): { element: HTMLElement; update(p: Proposal | null | undefined): void } {
+export function createProposalPanel(
+  api: ApiClient,
+  route: CaseRoute,
+  operator: Operator,
+  refresh: () => Promise<void>,
+  /** The status the confirmation led to: the page then does not announce it as a change made elsewhere. */
+  decided: (status: VerificationStatus) => void,
+): { element: HTMLElement; update(p: Proposal | null | undefined): void } {
   const { subjectType, subjectId } = route;
   const what = h('div');
   const note = h('textarea', { id: 'proposal-note', name: 'note', rows: '2', 'aria-describedby': 'proposal-note-error' });
@@ -51,15 +58,18 @@ export function createProposalPanel(api: ApiClient, route: CaseRoute, operator: 
     busy = true;
     confirm.disabled = overturn.disabled = true;
     try {
+      let said = 'Proposal overturned: the decision was not made.';
       if (which === 'confirm') {
         const result = await api.confirmProposal(subjectType, subjectId, text ? { note: text } : {});
-        announce(`Proposal confirmed: the case is now ${STATUS_LABELS[result.verificationStatus].toLowerCase()}.`);
+        decided(result.verificationStatus);
+        said = `Proposal confirmed: the case is now ${STATUS_LABELS[result.verificationStatus].toLowerCase()}.`;
       } else {
         await api.overturnProposal(subjectType, subjectId, { note: text });
-        announce('Proposal overturned: the case is back under review.');
       }
       note.value = '';
+      // Said after the refresh, so the new status is shown when it is heard.
       await refresh().catch(() => {});
+      announce(said);
     } catch (err) {
       showProblem(problem, err instanceof ApiProblem ? err.problem : { title: 'The proposal could not be settled', status: 0, detail: String(err) });
       if (err instanceof ApiProblem && err.status === 409) void refresh().catch(() => {});

@@ -6,6 +6,8 @@ const ACTORS: Record<TimelineItem['actor']['type'], string> = { operator: 'Compl
 
 /** What each kind of entry is called; a kind the server adds later reads as its words. */
 const KINDS: Record<string, string> = {
+  status_changed: 'Status changed',
+  hit_cleared: 'Screening hit cleared (the data no longer matches)',
   note: 'Note',
   claimed: 'Claimed',
   released: 'Released',

@@ -1,0 +1,239 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createOperator } from '../../src/domain/operators/operators.js';
+import { backends } from '../harness/backends.js';
+import { CHROMIUM, chromiumMissing, consolePage, launchChromium } from '../harness/chromium.js';
+import { berliner, californian, doc, signedAt } from '../harness/fixtures.js';
+import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+
+// Issue 36, the console as a back office, in headless Chromium against the real server and its sample screening
+// list (config/screening/ofac-sample): a reviewer and a supervisor, each in a browser context of their own. A hit
+// is looked at and dispositioned; an approval over an open hit is proposed by one and confirmed by the other; a
+// reviewer (the proposer or not) is refused the confirmation; a shared SSN links the two cases.
+
+// What the functions passed to page.evaluate use (the test project has no DOM library; see admin-console.test.ts).
+declare const document: { documentElement: { scrollWidth: number }; querySelectorAll(selector: string): { length: number } };
+
+/** Longer than the case page's 3 s poll: the wait for a change another operator made. */
+const LIVE_TIMEOUT = 15_000;
+const skipBrowser = chromiumMissing("the admin console's back-office tests are");
+
+interface Operator {
+  operatorId: string;
+  name: string;
+  token: string;
+}
+
+describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${CHROMIUM} is missing` : false }, () => {
+  let browser: Browser;
+  before(async () => {
+    browser = await launchChromium();
+  });
+  after(() => browser?.close());
+
+  for (const backend of backends()) {
+    describe(`[${backend}]`, () => {
+      let server: TestServer;
+      let acme: SeededIntegrator;
+      let reviewer: Operator;
+      let otherReviewer: Operator;
+      let supervisor: Operator;
+      /** Elena Volkova: the name and birth month of the sample list's entry 90007 (which has a Cyrillic alias). */
+      let listed: string;
+      /** Wei Min Zhang: the name of entry 90002, which gives no birth date, and another nationality. */
+      let namesake: string;
+      let sharedSsn: [string, string];
+      const contexts: BrowserContext[] = [];
+      const errors: string[][] = [];
+
+      const person = async (userInfo: Record<string, unknown>) => {
+        const created = await acme.client.post('/v1/submit/create-individual-account', {
+          userInfo,
+          serviceTermsSignedAt: signedAt(),
+          verificationDocuments: [doc('passport', 'DEU'), doc('proof_of_address', 'DEU')],
+        });
+        assert.equal(created.status, 201, created.text);
+        assert.equal(created.body.verificationStatus, 'under_review');
+        return created.body.userId as string;
+      };
+
+      before(async () => {
+        server = await startServer(backend);
+        acme = await server.seedIntegrator('Acme Pay');
+        reviewer = await createOperator(server.database, 'Rita Reviewer', server.clock.now(), 'reviewer');
+        otherReviewer = await createOperator(server.database, 'Ravi Reviewer', server.clock.now(), 'reviewer');
+        supervisor = await createOperator(server.database, 'Sam Supervisor', server.clock.now(), 'supervisor');
+        listed = await person(berliner({ firstName: 'Elena', middleName: 'Sergeyevna', lastName: 'Volkova', birthDate: '1980-07-21', nationality: 'UKR', email: 'elena.volkova@example.de' }));
+        namesake = await person(berliner({ firstName: 'Wei Min', lastName: 'Zhang', birthDate: '1992-02-11', email: 'weimin.zhang@example.de' }));
+        sharedSsn = [
+          await person(californian({ firstName: 'Carla', middleName: undefined, lastName: 'Mendes', email: 'carla.mendes@example.com', socialSecurityNumber: '301-55-6789' })),
+          await person(californian({ firstName: 'Carl', middleName: undefined, lastName: 'Mendez', email: 'carl.mendez@example.com', socialSecurityNumber: '301-55-6789' })),
+        ];
+      });
+      after(async () => {
+        for (const context of contexts) await context.close();
+        await server?.close();
+        assert.deepEqual(errors.flat(), [], 'no page logged an error (no CSP violation)');
+      });
+
+      async function signIn(operator: Operator, role: string): Promise<Page> {
+        const { context, page, errors: pageErrors } = await consolePage(browser);
+        contexts.push(context);
+        errors.push(pageErrors);
+        await page.goto(`${server.url}/admin/`);
+        await page.getByLabel('Operator token').fill(operator.token);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByText(`Signed in as ${operator.name}`).waitFor();
+        assert.equal(await page.locator('#operator-role').textContent(), role);
+        return page;
+      }
+      const openCase = async (page: Page, userId: string, name: string) => {
+        await page.goto(`${server.url}/admin/#/case/user/${userId}`);
+        await page.getByRole('heading', { level: 1, name }).waitFor();
+      };
+      const statusIs = (page: Page, status: string) => page.locator(`#case-status[data-status="${status}"]`).waitFor({ timeout: LIVE_TIMEOUT });
+      /** The operator API as the console calls it, with one operator's token. */
+      const post = async (operator: Operator, path: string, body: unknown = {}) => {
+        const res = await fetch(`${server.url}/admin/api${path}`, { method: 'POST', headers: { authorization: `Bearer ${operator.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      };
+
+      let rita: Page;
+      let sam: Page;
+
+      it('shows the queue’s flags and filters them: open hits, errors and duplicates, mine, and a search', async () => {
+        rita = await signIn(reviewer, 'Reviewer');
+        await rita.getByRole('heading', { level: 1, name: 'Review queue' }).waitFor();
+        const row = (userId: string) => rita.locator(`tbody tr[data-subject-id="${userId}"]`);
+        await row(listed).locator('[data-flag="open_hits"]', { hasText: '1 open hit' }).waitFor();
+        await row(namesake).locator('[data-flag="open_hits"]').waitFor();
+        await row(sharedSsn[1]).locator('[data-flag="duplicates"]').waitFor();
+        assert.equal(await row(listed).locator('td').nth(5).textContent(), 'Unassigned');
+
+        await rita.locator('#flag-filter').selectOption('open_hits');
+        assert.match(rita.url(), /flag=open_hits/);
+        await rita.waitForFunction(() => document.querySelectorAll('tbody tr[data-subject-id]').length === 2);
+        const shown = async () => (await rita.locator('tbody a.row-link').allTextContents()).sort();
+        assert.deepEqual(await shown(), ['Elena Volkova', 'Wei Min Zhang']);
+
+        await rita.locator('#flag-filter').selectOption('');
+        await rita.locator('#search-filter').fill('mendez');
+        await rita.locator('#search-filter').press('Enter');
+        await rita.waitForURL(/q=mendez/);
+        await rita.waitForFunction(() => document.querySelectorAll('tbody tr[data-subject-id]').length === 1);
+        assert.deepEqual(await shown(), ['Carl Mendez']);
+
+        await rita.locator('#search-filter').fill('');
+        await rita.locator('#assignee-filter').selectOption('me');
+        await rita.getByText('No open cases claimed by you.').waitFor();
+      });
+
+      it('shows a hit beside the customer, and records a false positive with its required note', async () => {
+        await openCase(rita, namesake, 'Wei Min Zhang');
+        const hit = rita.locator('article.hit').first();
+        await hit.getByRole('heading', { name: /OFAC-SAMPLE entry 90002/ }).waitFor();
+        await hit.getByText('Programs: SDGT').waitFor();
+        assert.match((await hit.locator('tr[data-field="name"]').textContent())!, /ZHANG, Wei Min.*Wei Min Zhang/);
+        assert.match((await hit.locator('tr[data-field="country"]').textContent())!, /differs.*CHN.*DEU/);
+        assert.match((await hit.locator('tr[data-field="birthDate"]').textContent())!, /not compared.*none given.*1992-02-11/);
+
+        await hit.getByRole('button', { name: 'False positive' }).click();
+        await hit.getByText('A note is required to mark this hit false positive.').waitFor();
+        await hit.getByLabel(/Note/).fill('Born 1992 in Hamburg, German passport; the listed Zhang Wei Min is a Chinese national');
+        await hit.getByRole('button', { name: 'False positive' }).click();
+        await rita.getByText('Hit on OFAC-SAMPLE entry 90002 marked false positive.').waitFor();
+        const settled = rita.locator('article.hit[data-status="false_positive"]');
+        await settled.getByText(/False positive by Rita Reviewer, .* UTC: /).waitFor();
+        await settled.getByText('Born 1992 in Hamburg').waitFor();
+        await rita.locator('.timeline li[data-kind="hit_dispositioned"]').waitFor();
+        assert.match((await rita.locator('.timeline time').first().textContent())!, / UTC$/);
+      });
+
+      it('links a shared SSN to the other case', async () => {
+        await openCase(rita, sharedSsn[1], 'Carl Mendez');
+        await rita.getByRole('link', { name: 'Carla Mendes' }).click();
+        await rita.getByRole('heading', { level: 1, name: 'Carla Mendes' }).waitFor();
+        assert.equal(new URL(rita.url()).hash, `#/case/user/${sharedSsn[0]}`);
+      });
+
+      it('a reviewer is told approval over an open hit takes a second operator, claims the case, notes and proposes it', async () => {
+        await openCase(rita, listed, 'Elena Sergeyevna Volkova');
+        const hit = rita.locator('article.hit[data-status="open"]');
+        await hit.getByRole('heading', { name: /OFAC-SAMPLE entry 90007/ }).waitFor();
+        assert.match((await hit.locator('tr[data-field="birthDate"]').textContent())!, /agrees/);
+
+        await rita.getByRole('button', { name: 'Claim' }).click();
+        await rita.getByText('Claimed by you.').waitFor();
+        await rita.getByLabel('Add a note').fill('Called the customer: born in Minsk, in Berlin since 2004');
+        await rita.getByRole('button', { name: 'Add note' }).click();
+        await rita.locator('.timeline li[data-kind="note"]', { hasText: 'Called the customer' }).waitFor();
+
+        // a: no approval, the proposal instead, with the reason it is needed and the note it needs.
+        await rita.getByRole('heading', { level: 1 }).focus();
+        await rita.keyboard.press('a');
+        await rita.getByText(/A second operator must confirm this approval: the case has 1 open screening hit/).waitFor();
+        await rita.getByRole('button', { name: 'Propose approval' }).click();
+        await rita.getByText('A note is required to propose approval.').waitFor();
+        await rita.locator('#reason').fill('Same name and birth date, but the passport and the residence history say another man');
+        await rita.getByRole('button', { name: 'Propose approval' }).click();
+        await rita.getByText('Approve proposed: a supervisor confirms or overturns it.').waitFor();
+        const proposal = rita.locator('section.proposal');
+        await proposal.getByText('Rita Reviewer proposed: Approve').waitFor();
+        await proposal.getByText('You proposed this: a supervisor other than you must confirm or overturn it.').waitFor();
+        assert.equal(await proposal.getByRole('button', { name: /Confirm/ }).count(), 0, 'no confirmation offered to the proposer');
+        assert.equal(await rita.getByRole('button', { name: 'Approve' }).isDisabled(), true);
+        await statusIs(rita, 'under_review');
+      });
+
+      it('refuses the confirmation to a reviewer, the proposer or another, and the overturn too', async () => {
+        for (const [who, codes] of [
+          [reviewer, ['supervisor_required', 'four_eyes_same_operator']],
+          [otherReviewer, ['supervisor_required']],
+        ] as const) {
+          const confirm = await post(who, `/reviews/user/${listed}/proposal/confirm`, {});
+          assert.equal(confirm.status, 403, JSON.stringify(confirm.body));
+          assert.ok((codes as readonly string[]).includes(String(confirm.body.code)), String(confirm.body.code));
+          const overturn = await post(who, `/reviews/user/${listed}/proposal/overturn`, { note: 'no' });
+          assert.equal(overturn.status, 403);
+        }
+        const direct = await post(otherReviewer, `/reviews/user/${listed}/decisions`, { decision: 'approve' });
+        assert.equal(direct.status, 409);
+        const onReviewerPage = await post(reviewer, `/reviews/user/${listed}/proposal`, { decision: 'approve', reasons: ['again'] });
+        assert.equal(onReviewerPage.status, 409);
+        assert.equal(onReviewerPage.body.code, 'proposal_pending');
+      });
+
+      it('the supervisor sees the flag, confirms in another browser, and the case is approved for both', async () => {
+        sam = await signIn(supervisor, 'Supervisor');
+        await sam.locator('#flag-filter').selectOption('proposal_pending');
+        const row = sam.locator(`tbody tr[data-subject-id="${listed}"]`);
+        await row.locator('[data-flag="proposal_pending"]', { hasText: 'Awaiting confirmation' }).waitFor();
+        assert.equal(await row.locator('td').nth(5).textContent(), 'Rita Reviewer');
+        await row.getByRole('link').click();
+        await sam.getByRole('heading', { level: 1, name: 'Elena Sergeyevna Volkova' }).waitFor();
+        const proposal = sam.locator('section.proposal');
+        await proposal.getByText('Same name and birth date, but the passport').waitFor();
+        await proposal.getByText('As a supervisor, you confirm it').waitFor();
+        await proposal.getByRole('button', { name: 'Confirm: approve' }).click();
+        await statusIs(sam, 'active');
+        await sam.getByText('Proposal confirmed: the case is now active.').waitFor();
+        await sam.locator('.timeline li[data-kind="confirmed"]').waitFor();
+
+        // The reviewer's page follows by itself.
+        await statusIs(rita, 'active');
+        await rita.locator('section.proposal').waitFor({ state: 'hidden' });
+        const details = await acme.client.get(`/v1/query/get-user-details?userId=${listed}`);
+        assert.equal(details.body.verificationStatus, 'active');
+      });
+
+      it('fits a 390 px phone with the hits, the proposal and the timeline on the case', async () => {
+        await sam.setViewportSize({ width: 390, height: 844 });
+        await openCase(sam, namesake, 'Wei Min Zhang');
+        await sam.locator('article.hit').first().waitFor();
+        const width = await sam.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(width <= 390, `the case is ${width} px wide`);
+      });
+    });
+  }
+});
