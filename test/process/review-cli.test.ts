@@ -18,6 +18,19 @@ describe('the review CLI', () => {
     const operator = await runAdmin(['operators', 'create', '--name', 'alice'], env);
     assert.equal(operator.code, 0, operator.stderr);
     assert.match(JSON.parse(operator.stdout).token, /^op_[A-Za-z0-9_-]{43}$/);
+    assert.equal(JSON.parse(operator.stdout).role, 'reviewer', 'a reviewer unless told');
+    // Roles (docs/back-office.md#roles): a supervisor made, a reviewer promoted, a bad role refused before the database.
+    assert.equal(JSON.parse((await runAdmin(['operators', 'create', '--name', 'sam', '--role', 'supervisor'], env)).stdout).role, 'supervisor');
+    assert.equal(JSON.parse((await runAdmin(['operators', 'set-role', '--name', 'alice', '--role', 'supervisor'], env)).stdout).role, 'supervisor');
+    assert.equal(JSON.parse((await runAdmin(['operators', 'set-role', '--name', 'alice', '--role', 'reviewer'], env)).stdout).role, 'reviewer');
+    const badRole = await runAdmin(['operators', 'set-role', '--name', 'alice', '--role', 'boss'], env);
+    assert.equal(badRole.code, 64);
+    assert.match(badRole.stderr, /--role must be one of reviewer, supervisor/);
+    assert.equal((await runAdmin(['operators', 'set-role', '--name', 'nobody', '--role', 'supervisor'], env)).code, 64);
+    assert.deepEqual(
+      JSON.parse((await runAdmin(['operators', 'list'], env)).stdout).operators.map((o: { name: string; role: string }) => [o.name, o.role]).sort(),
+      [['alice', 'reviewer'], ['sam', 'supervisor']],
+    );
 
     // The integrator onboards a complete user through the API; the server then stops (PGlite: one process).
     const server = await startServerProcess(env);
