@@ -1515,7 +1515,7 @@ export type components = {
              * @description Stable machine-readable error code; see [docs/errors.md](/guides/errors)
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "malformed_url" | "additional_user_info_required" | "missing_auth_headers" | "malformed_public_key" | "malformed_signature" | "malformed_timestamp" | "timestamp_out_of_window" | "invalid_signature" | "unknown_credential" | "credential_inactive" | "insufficient_scope" | "role_not_allowed" | "cannot_change_own_role" | "sanctioned_address" | "not_found" | "route_not_found" | "method_not_allowed" | "duplicate_request" | "credential_exists" | "authenticator_exists" | "cannot_modify_own_credential" | "idempotency_request_in_progress" | "invalid_state_transition" | "webhook_subscription_disabled" | "account_not_active" | "self_custodial_account" | "stamp_reused" | "approval_token_reused" | "transaction_id_reused" | "nonce_too_low" | "invalid_transaction_state" | "account_without_wallet" | "entity_account_required" | "member_approval_required" | "last_owner" | "quorum_unreachable" | "already_member" | "invitation_not_pending" | "invitation_superseded" | "member_not_verified" | "product_not_enabled" | "product_unavailable" | "entity_wallet_required" | "bank_account_exists" | "bank_account_limit_reached" | "bank_account_removed" | "bank_account_not_pending" | "bank_account_not_verified" | "transaction_mismatch" | "quote_expired" | "invitation_expired" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_key_other_credential" | "verification_requirements_missing" | "webhook_url_not_allowed" | "unsupported_chain" | "stale_signed_body" | "sign_with_mismatch" | "chain_mismatch" | "signed_body_mismatch" | "invalid_stamp" | "invalid_approval_token" | "otp_invalid" | "otp_expired" | "otp_attempts_exhausted" | "otp_destination_missing" | "insufficient_funds" | "rate_limited" | "auth_rate_limited" | "invitation_resend_limited" | "otp_rate_limited" | "internal_error" | "chain_rejected" | "chain_unavailable" | "vault_unreadable" | "otp_delivery_failed" | "service_unavailable" | "resource_busy" | "database_unavailable" | "otp_unavailable" | "invitations_unavailable" | "deposits_unavailable" | "withdrawals_unavailable";
+            code: "validation_failed" | "malformed_json" | "malformed_url" | "additional_user_info_required" | "missing_auth_headers" | "malformed_public_key" | "malformed_signature" | "malformed_timestamp" | "timestamp_out_of_window" | "invalid_signature" | "unknown_credential" | "credential_inactive" | "insufficient_scope" | "role_not_allowed" | "cannot_change_own_role" | "sanctioned_address" | "supervisor_required" | "four_eyes_same_operator" | "case_not_held" | "not_found" | "route_not_found" | "method_not_allowed" | "duplicate_request" | "credential_exists" | "authenticator_exists" | "cannot_modify_own_credential" | "idempotency_request_in_progress" | "invalid_state_transition" | "four_eyes_required" | "proposal_pending" | "no_proposal" | "case_claimed" | "hit_already_dispositioned" | "open_hits_remain" | "case_not_open" | "webhook_subscription_disabled" | "account_not_active" | "self_custodial_account" | "stamp_reused" | "approval_token_reused" | "transaction_id_reused" | "nonce_too_low" | "invalid_transaction_state" | "account_without_wallet" | "entity_account_required" | "member_approval_required" | "last_owner" | "quorum_unreachable" | "already_member" | "invitation_not_pending" | "invitation_superseded" | "member_not_verified" | "product_not_enabled" | "product_unavailable" | "entity_wallet_required" | "bank_account_exists" | "bank_account_limit_reached" | "bank_account_removed" | "bank_account_not_pending" | "bank_account_not_verified" | "transaction_mismatch" | "quote_expired" | "invitation_expired" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_key_other_credential" | "verification_requirements_missing" | "webhook_url_not_allowed" | "unsupported_chain" | "stale_signed_body" | "sign_with_mismatch" | "chain_mismatch" | "signed_body_mismatch" | "invalid_stamp" | "invalid_approval_token" | "otp_invalid" | "otp_expired" | "otp_attempts_exhausted" | "otp_destination_missing" | "insufficient_funds" | "rate_limited" | "auth_rate_limited" | "invitation_resend_limited" | "otp_rate_limited" | "internal_error" | "chain_rejected" | "chain_unavailable" | "vault_unreadable" | "otp_delivery_failed" | "service_unavailable" | "resource_busy" | "database_unavailable" | "otp_unavailable" | "invitations_unavailable" | "deposits_unavailable" | "withdrawals_unavailable";
             requestId: string;
             errors?: {
                 /** @description JSON pointer to the offending field within the part named by `in` */
@@ -3585,6 +3585,61 @@ export type components = {
             createdAt: string;
             data: components["schemas"]["AssociatedPersonVerificationStatusEventData"];
         };
+        /** ReviewCase */
+        ReviewCase: {
+            /** @enum {string} */
+            subjectType: "user" | "associated_person" | "entity";
+            /** Format: uuid */
+            userId?: string;
+            /** Format: uuid */
+            beneficiaryId?: string;
+            /** Format: uuid */
+            entityId?: string;
+            /** @description Unchanged by the opening: an operator decides */
+            verificationStatus: string;
+            /** @enum {string} */
+            reason: "screening_hit" | "incoming_from_listed_address";
+            /** Format: date-time */
+            openedAt: string;
+        };
+        /** ReviewCaseEventData */
+        ReviewCaseEventData: {
+            object: components["schemas"]["ReviewCase"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * ReviewCaseOpenedEvent
+         * @description A compliance case was opened for an operator on a customer outside review, whose verificationStatus stays as it is until an operator decides: a new screening-list hit on an active customer after the lists or its data changed, or money from a listed wallet address (object.reason)
+         */
+        ReviewCaseOpenedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "review_case.opened";
+            /** @enum {string} */
+            objectType: "review_case";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["ReviewCaseEventData"];
+        };
         /** BankAccountEventData */
         BankAccountEventData: {
             object: components["schemas"]["BankAccount"];
@@ -4058,7 +4113,7 @@ export type components = {
          * Event
          * @description An event: `type` says which, and what `data.object` is ([docs/event-types.md](/guides/event-types))
          */
-        Event: components["schemas"]["IntegratorCreatedEvent"] | components["schemas"]["CredentialCreatedEvent"] | components["schemas"]["CredentialUpdatedEvent"] | components["schemas"]["CredentialDeletedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserVerificationStatusChangedEvent"] | components["schemas"]["AccountCreatedEvent"] | components["schemas"]["AccountWalletCreatedEvent"] | components["schemas"]["AccountApprovalPolicyUpdatedEvent"] | components["schemas"]["AccountProductEnabledEvent"] | components["schemas"]["AccountProductDisabledEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["InvitationCreatedEvent"] | components["schemas"]["InvitationAcceptedEvent"] | components["schemas"]["InvitationRevokedEvent"] | components["schemas"]["InvitationExpiredEvent"] | components["schemas"]["EntityCreatedEvent"] | components["schemas"]["EntityUpdatedEvent"] | components["schemas"]["EntityVerificationStatusChangedEvent"] | components["schemas"]["AssociatedPersonCreatedEvent"] | components["schemas"]["AssociatedPersonUpdatedEvent"] | components["schemas"]["AssociatedPersonRemovedEvent"] | components["schemas"]["AssociatedPersonVerificationStatusChangedEvent"] | components["schemas"]["BankAccountCreatedEvent"] | components["schemas"]["BankAccountStatusChangedEvent"] | components["schemas"]["BankAccountRemovedEvent"] | components["schemas"]["WebhookSubscriptionCreatedEvent"] | components["schemas"]["WebhookSubscriptionUpdatedEvent"] | components["schemas"]["WebhookSubscriptionKeyRotatedEvent"] | components["schemas"]["WebhookSubscriptionDeletedEvent"] | components["schemas"]["WebhookSubscriptionDisabledEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["TransactionCreatedEvent"] | components["schemas"]["TransactionStatusChangedEvent"] | components["schemas"]["TransactionCompletedEvent"] | components["schemas"]["TransactionApprovalAddedEvent"] | components["schemas"]["TransactionFailedEvent"];
+        Event: components["schemas"]["IntegratorCreatedEvent"] | components["schemas"]["CredentialCreatedEvent"] | components["schemas"]["CredentialUpdatedEvent"] | components["schemas"]["CredentialDeletedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserVerificationStatusChangedEvent"] | components["schemas"]["AccountCreatedEvent"] | components["schemas"]["AccountWalletCreatedEvent"] | components["schemas"]["AccountApprovalPolicyUpdatedEvent"] | components["schemas"]["AccountProductEnabledEvent"] | components["schemas"]["AccountProductDisabledEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["InvitationCreatedEvent"] | components["schemas"]["InvitationAcceptedEvent"] | components["schemas"]["InvitationRevokedEvent"] | components["schemas"]["InvitationExpiredEvent"] | components["schemas"]["EntityCreatedEvent"] | components["schemas"]["EntityUpdatedEvent"] | components["schemas"]["EntityVerificationStatusChangedEvent"] | components["schemas"]["AssociatedPersonCreatedEvent"] | components["schemas"]["AssociatedPersonUpdatedEvent"] | components["schemas"]["AssociatedPersonRemovedEvent"] | components["schemas"]["AssociatedPersonVerificationStatusChangedEvent"] | components["schemas"]["ReviewCaseOpenedEvent"] | components["schemas"]["BankAccountCreatedEvent"] | components["schemas"]["BankAccountStatusChangedEvent"] | components["schemas"]["BankAccountRemovedEvent"] | components["schemas"]["WebhookSubscriptionCreatedEvent"] | components["schemas"]["WebhookSubscriptionUpdatedEvent"] | components["schemas"]["WebhookSubscriptionKeyRotatedEvent"] | components["schemas"]["WebhookSubscriptionDeletedEvent"] | components["schemas"]["WebhookSubscriptionDisabledEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["TransactionCreatedEvent"] | components["schemas"]["TransactionStatusChangedEvent"] | components["schemas"]["TransactionCompletedEvent"] | components["schemas"]["TransactionApprovalAddedEvent"] | components["schemas"]["TransactionFailedEvent"];
         /** WebhookDelivery */
         WebhookDelivery: {
             /** Format: uuid */
