@@ -148,6 +148,12 @@ describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${
         await settled.getByText('Born 1992 in Hamburg').waitFor();
         await rita.locator('.timeline li[data-kind="hit_dispositioned"]').waitFor();
         assert.match((await rita.locator('.timeline time').first().textContent())!, / UTC$/);
+        // Nothing open any more: one operator approves, through the confirmation.
+        await rita.getByRole('heading', { level: 1 }).focus();
+        await rita.keyboard.press('a');
+        await rita.getByText('Approve this case? The integrator is told at once.').waitFor();
+        await rita.keyboard.press('Enter');
+        await statusIs(rita, 'active');
       });
 
       it('links a shared SSN to the other case', async () => {
@@ -225,6 +231,25 @@ describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${
         await rita.locator('section.proposal').waitFor({ state: 'hidden' });
         const details = await acme.client.get(`/v1/query/get-user-details?userId=${listed}`);
         assert.equal(details.body.verificationStatus, 'active');
+      });
+
+      it('an approval over a shared SSN (an error finding) is proposed, and the supervisor overturns it with a note', async () => {
+        await openCase(rita, sharedSsn[1], 'Carl Mendez');
+        await rita.getByRole('button', { name: 'Approve' }).click();
+        await rita.getByText(/A second operator must confirm this approval: the case has 1 error finding/).waitFor();
+        await rita.locator('#reason').fill('Twins: the SSN card of each was checked');
+        await rita.locator('#reason').press('Control+Enter');
+        await rita.locator('section.proposal').getByText('Rita Reviewer proposed: Approve').waitFor();
+
+        await openCase(sam, sharedSsn[1], 'Carl Mendez');
+        await sam.getByRole('button', { name: 'Overturn' }).click();
+        await sam.getByText('A note is required to overturn the proposal.').waitFor();
+        await sam.getByLabel('Note (required to overturn)').fill('Twins do not share an SSN: ask for the card');
+        await sam.getByRole('button', { name: 'Overturn' }).click();
+        await sam.getByText('Proposal overturned: the decision was not made.').waitFor();
+        await sam.locator('.timeline li[data-kind="overturned"]', { hasText: 'Twins do not share an SSN' }).waitFor();
+        await rita.locator('section.proposal').waitFor({ state: 'hidden', timeout: LIVE_TIMEOUT });
+        await statusIs(rita, 'under_review');
       });
 
       it('fits a 390 px phone with the hits, the proposal and the timeline on the case', async () => {
