@@ -19,11 +19,7 @@ declare const document: { documentElement: { scrollWidth: number }; querySelecto
 const LIVE_TIMEOUT = 15_000;
 const skipBrowser = chromiumMissing("the admin console's back-office tests are");
 
-interface Operator {
-  operatorId: string;
-  name: string;
-  token: string;
-}
+type Operator = Awaited<ReturnType<typeof createOperator>>;
 
 describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${CHROMIUM} is missing` : false }, () => {
   let browser: Browser;
@@ -99,8 +95,7 @@ describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${
         return { status: res.status, body: (await res.json()) as Record<string, unknown> };
       };
 
-      let rita: Page;
-      let sam: Page;
+      let rita: Page, sam: Page;
 
       it('shows the queue’s flags and filters them: open hits, errors and duplicates, mine, and a search', async () => {
         rita = await signIn(reviewer, 'Reviewer');
