@@ -440,7 +440,6 @@ for (const backend of backends()) {
       });
       it(
         'an update of a record in review moves its watch-list finding to the new hit: none is left on a cleared hit',
-        { todo: 'src/domain/verification/checks/run-checks.ts screenCustomer records the hits of an update in review but leaves the findings: the cleared hit keeps its watchlist_match, an error nobody can disposition, so four eyes stay after the new hit is found false' },
         async () => {
           const { userId, hit } = await listed();
           server.clock.advance(1000);
@@ -471,7 +470,6 @@ for (const backend of backends()) {
 
       it(
         'a cleared hit whose data comes back is open again: changing a field and changing it back does not lose a hit',
-        { todo: 'src/domain/screening/subject-hits.ts screenAndRecord: insertNewHits skips a key recorded before whatever its status, so a cleared hit matching again stays cleared' },
         async () => {
           const { userId, hit } = await listed();
           await resubmit(userId, { nationality: 'CAN' });
@@ -760,7 +758,6 @@ for (const backend of backends()) {
 
       it(
         'no proposal outlives its case: closing is refused while one waits (409 proposal_pending), or clears it',
-        { todo: 'src/domain/cases/case-work.ts closeCase ignores a pending proposal: the case closes, the proposal stays and a supervisor can still confirm it' },
         async () => {
           const { userId, path, hit } = await activeWithOpenCase();
           assert.equal((await as(alice, 'POST', `/screening-hits/${hit.hitId}/disposition`, { disposition: 'true_match', note: 'the same person' })).status, 200);

@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { associatedPersons, documents, users, verificationFindings } from '../schema/index.js';
 
@@ -10,6 +10,12 @@ export function listFindings(db: Executor, subjectId: string): Promise<FindingRo
 
 export async function replaceFindings(db: Executor, subjectId: string, rows: (typeof verificationFindings.$inferInsert)[]): Promise<void> {
   await db.delete(verificationFindings).where(eq(verificationFindings.subjectId, subjectId));
+  if (rows.length > 0) await db.insert(verificationFindings).values(rows);
+}
+
+/** Replaces the subject's watch-list findings (those naming a hit) and leaves the others. */
+export async function replaceHitFindings(db: Executor, subjectId: string, rows: (typeof verificationFindings.$inferInsert)[]): Promise<void> {
+  await db.delete(verificationFindings).where(and(eq(verificationFindings.subjectId, subjectId), isNotNull(verificationFindings.hitId)));
   if (rows.length > 0) await db.insert(verificationFindings).values(rows);
 }
 

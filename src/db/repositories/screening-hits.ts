@@ -4,10 +4,17 @@ import { screeningHits, verificationFindings } from '../schema/index.js';
 
 export type ScreeningHitRow = typeof screeningHits.$inferSelect;
 
-/** Inserts the hits not recorded yet for their subject (by matchKey) and returns those it inserted. */
+/**
+ * Inserts the hits not recorded yet for their subject (by matchKey), and opens again those that were `cleared` (the
+ * data changed away and back: the hit stands again); returns both. A dispositioned hit stays as the operator left it.
+ */
 export function insertNewHits(db: Executor, rows: (typeof screeningHits.$inferInsert)[]): Promise<ScreeningHitRow[]> {
   if (rows.length === 0) return Promise.resolve([]);
-  return db.insert(screeningHits).values(rows).onConflictDoNothing({ target: [screeningHits.subjectId, screeningHits.matchKey] }).returning();
+  return db
+    .insert(screeningHits)
+    .values(rows)
+    .onConflictDoUpdate({ target: [screeningHits.subjectId, screeningHits.matchKey], set: { status: 'open' }, setWhere: sql`${screeningHits.status} = 'cleared'` })
+    .returning();
 }
 
 export function hitsByKeys(db: Executor, subjectId: string, matchKeys: string[]): Promise<ScreeningHitRow[]> {

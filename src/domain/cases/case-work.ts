@@ -76,6 +76,7 @@ export function addNote(db: Database, target: CaseTarget, operator: OperatorRef,
 export function closeCase(db: Database, target: CaseTarget, operator: OperatorRef, note: string, at: Date) {
   return onCase(db, target, 'close', operator, async (tx, row) => {
     if (!row.openedAt) throw new ApiError('case_not_open', 'Only a case opened on an active customer is closed; a case in review ends with a decision');
+    if (row.proposedBy) throw new ApiError('proposal_pending', 'This case has a proposed decision waiting: confirm or overturn it before closing');
     const open = await countHits(tx, row.subjectId, ['open']);
     if (open > 0) throw new ApiError('open_hits_remain', `${open} screening hit${open === 1 ? '' : 's'} of this case still need${open === 1 ? 's' : ''} a disposition`);
     await updateCase(tx, row.subjectId, { openedAt: null, openReason: null });

@@ -8,6 +8,7 @@ import { applyDecision, reasonRequired, type Decision, type DecisionInput } from
 import { loadSubjectById } from '../verification/subjects.js';
 import { logActivity, onCase, type CaseTarget } from './case-work.js';
 import type { OperatorRef } from './permissions.js';
+import { operatorNames } from '../operators/operators.js';
 
 /** Decisions that let a customer in (or back in): with an open hit or an error finding they take two operators. */
 const FOUR_EYES_DECISIONS: readonly Decision[] = ['approve', 'reactivate'];
@@ -73,7 +74,8 @@ export function confirmProposal(db: Database, target: CaseTarget, note: string |
     if (!row.proposedBy || !row.proposedDecision) throw new ApiError('no_proposal', 'This case has no proposed decision to confirm');
     const decision = row.proposedDecision as Decision;
     const proposed = (row.proposedReasons ?? []).join('; ');
-    const reason = `${proposed} (proposed by operator ${row.proposedBy}, confirmed by ${operator.name}${note ? `: ${note}` : ''})`;
+    const proposer = (await operatorNames(tx)).get(row.proposedBy) ?? `operator ${row.proposedBy}`;
+    const reason = `${proposed} (proposed by ${proposer}, confirmed by ${operator.name}${note ? `: ${note}` : ''})`;
     await logActivity(tx, row, 'confirmed', operator, `${operator.name} confirmed the proposal to ${decision.replace('_', ' ')}${note ? `: ${note}` : ''}`, now, { decision, proposedBy: row.proposedBy });
     return apply(tx, row, target, decision, { reasons: row.proposedReasons ?? [] }, reason, operator, policy, now);
   });

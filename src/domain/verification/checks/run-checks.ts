@@ -1,7 +1,7 @@
 import type { Executor } from '../../../db/database.js';
 import { listDocuments, type DocumentOwnerType } from '../../../db/repositories/documents.js';
 import { findEntity, findPerson } from '../../../db/repositories/entities.js';
-import { listFindings, replaceFindings, sameBytesElsewhere, sameNumberElsewhere, sameSsnElsewhere, setDocumentFindings } from '../../../db/repositories/findings.js';
+import { listFindings, replaceFindings, replaceHitFindings, sameBytesElsewhere, sameNumberElsewhere, sameSsnElsewhere, setDocumentFindings } from '../../../db/repositories/findings.js';
 import { findUser } from '../../../db/repositories/users.js';
 import type { VerificationStatus } from '../../../db/schema/index.js';
 import type { Policy } from '../../context.js';
@@ -10,6 +10,7 @@ import type { EntityInfo, UserInfo } from '../../onboarding/types.js';
 import type { ScreeningHit, ScreeningSubject } from '../../screening/types.js';
 import type { SubjectRef } from '../apply-transition.js';
 import { screenAndRecord } from '../../screening/subject-hits.js';
+import type { ScreeningHitRow } from '../../../db/repositories/screening-hits.js';
 import { openCaseOn } from '../../cases/open-case.js';
 import { entitySubject, personSubject } from '../../screening/customer-subject.js';
 import { hitKind } from './watch-list.js';
@@ -73,6 +74,11 @@ const relatedOf = (doc: { ownerType: DocumentOwnerType; ownerId: string }) => ({
  */
 async function screeningFindings(tx: Executor, subject: SubjectRef, screened: ScreeningSubject, policy: Policy, at: Date): Promise<Finding[]> {
   const { current } = await screenAndRecord(tx, { type: subject.type, id: subject.id, integratorId: subject.integratorId }, screened, policy.screening, at);
+  return hitFindings(current);
+}
+
+/** The findings of the hits that match now and are not false positives, best first. */
+function hitFindings(current: ScreeningHitRow[]): Finding[] {
   return current
     .filter((row) => row.status === 'open' || row.status === 'true_match')
     .sort((a, b) => b.score - a.score)
@@ -149,6 +155,12 @@ export async function checkIfEnteredReview(tx: Executor, subject: SubjectRef, be
 export async function screenCustomer(tx: Executor, subject: SubjectRef, policy: Policy, at: Date): Promise<void> {
   if (!policy.screening) return;
   const record = await recordOf(tx, subject);
-  const { raised } = await screenAndRecord(tx, { type: subject.type, id: subject.id, integratorId: subject.integratorId }, record.subject, policy.screening, at);
+  const { current, raised } = await screenAndRecord(tx, { type: subject.type, id: subject.id, integratorId: subject.integratorId }, record.subject, policy.screening, at);
+  // The watch-list findings follow the hits (a cleared hit's finding goes, a new one's comes); the others stay.
+  await replaceHitFindings(
+    tx,
+    subject.id,
+    hitFindings(current).map((f) => ({ id: newId(), integratorId: subject.integratorId, subjectType: subject.type, subjectId: subject.id, ...f, related: null, createdAt: at })),
+  );
   if (raised.length > 0 && subject.status === 'active') await openCaseOn(tx, subject, 'screening_hit', at, { hitIds: raised.map((h) => h.id) });
 }
