@@ -77,6 +77,7 @@ describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${
         const { context, page, errors: pageErrors } = await consolePage(browser);
         contexts.push(context);
         errors.push(pageErrors);
+        page.setDefaultNavigationTimeout(30_000); // a loaded machine may take longer than the 10 s default
         await page.goto(`${server.url}/admin/`);
         await page.getByLabel('Operator token').fill(operator.token);
         await page.getByRole('button', { name: 'Sign in' }).click();
@@ -94,7 +95,6 @@ describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${
         const res = await fetch(`${server.url}/admin/api${path}`, { method: 'POST', headers: { authorization: `Bearer ${operator.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
         return { status: res.status, body: (await res.json()) as Record<string, unknown> };
       };
-
       let rita: Page, sam: Page;
 
       it('shows the queue’s flags and filters them: open hits, errors and duplicates, mine, and a search', async () => {

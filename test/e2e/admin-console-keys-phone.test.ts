@@ -27,6 +27,8 @@ describe('admin console keys beside a PDF, and on a phone', { skip: skipBrowser 
       let server: TestServer;
       let token: string;
       let userId: string;
+      /** Wei Min Zhang: the sample screening list's entry 90002, so an open hit. */
+      let listed: string;
       const contexts: BrowserContext[] = [];
       const errors: string[][] = [];
 
@@ -41,6 +43,13 @@ describe('admin console keys beside a PDF, and on a phone', { skip: skipBrowser 
         });
         assert.equal(created.status, 201, created.text);
         userId = created.body.userId;
+        const hit = await acme.client.post('/v1/submit/create-individual-account', {
+          userInfo: californian({ email: 'wm.zhang@example.com', firstName: 'Wei Min', middleName: undefined, lastName: 'Zhang', nationality: 'CHN' }),
+          serviceTermsSignedAt: signedAt(),
+          verificationDocuments: [doc('passport', 'CHN', { documentNumber: 'E7654321' }), doc('proof_of_address', 'USA')],
+        });
+        assert.equal(hit.status, 201, hit.text);
+        listed = hit.body.userId;
       });
       after(async () => {
         for (const context of contexts) await context.close();
@@ -48,10 +57,12 @@ describe('admin console keys beside a PDF, and on a phone', { skip: skipBrowser 
         assert.deepEqual(errors.flat(), [], 'no page logged an error');
       });
 
-      async function signedIn(viewport?: { width: number; height: number }): Promise<Page> {
-        const { context, page, errors: pageErrors } = await consolePage(browser);
+      async function signedIn(viewport?: { width: number; height: number }, expectedStatuses: number[] = []): Promise<Page> {
+        const { context, page, errors: pageErrors } = await consolePage(browser, { expectedStatuses });
         contexts.push(context);
         errors.push(pageErrors);
+        // A loaded machine (a full run, other suites' browsers) may take longer than the 10 s default to navigate.
+        page.setDefaultNavigationTimeout(30_000);
         if (viewport) await page.setViewportSize(viewport);
         await page.goto(`${server.url}/admin/`);
         await page.getByLabel('Operator token').fill(token);
@@ -100,6 +111,28 @@ describe('admin console keys beside a PDF, and on a phone', { skip: skipBrowser 
         await page.getByRole('button', { name: 'Confirm approval' }).click();
         await page.locator('#case-status[data-status="active"]').waitFor();
         await page.getByText('Approve: the case is now active.').waitFor();
+      });
+
+      it('turns an approval the server refuses for four eyes (a page that had not seen the hit) into a proposal', async () => {
+        const page = await signedIn(undefined, [409]);
+        // The page is shown the case without its hit and findings, as a page loaded before a re-screening raised it.
+        await page.route(`**/admin/api/reviews/user/${listed}`, async (route) => {
+          const body = (await (await route.fetch()).json()) as Record<string, unknown>;
+          await route.fulfill({ json: { ...body, hits: [], findings: [] } });
+        });
+        await page.goto(`${server.url}/admin/#/case/user/${listed}`);
+        await page.getByRole('heading', { level: 1, name: 'Wei Min Zhang' }).waitFor();
+        await page.keyboard.press('a');
+        await page.getByRole('button', { name: 'Confirm approval' }).click();
+        await page.getByText('A second operator must confirm: write a note, then press Propose approval.').waitFor();
+        assert.equal(await active(page), 'reason');
+        await page.getByText(/A second operator must confirm this approval: the case has 1 open screening hit/).waitFor();
+        await page.keyboard.type('The listed Zhang Wei Min is another man: other birth date and passport');
+        await page.keyboard.press('Control+Enter');
+        await page.getByText('Approve proposed: a supervisor confirms or overturns it.').waitFor();
+        assert.equal(await status(page), 'under_review');
+        // The page's poll may be inside the route when the test ends.
+        await page.unrouteAll({ behavior: 'ignoreErrors' });
       });
 
       it('fits a 390 px phone: header, queue and case scroll only down', async () => {

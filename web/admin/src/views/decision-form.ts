@@ -46,7 +46,10 @@ export function createDecisionForm(options: {
   let status: VerificationStatus = 'under_review';
   let armed: Decision | null = null;
   let busy = false;
-  let fourEyes: string | null = null;
+  /** Why four eyes are needed, as the page predicts it from the case, and as the server last said it (kept). */
+  let predicted: string | null = null;
+  let told: string | null = null;
+  const fourEyes = () => predicted ?? told;
   let pending = false;
 
   const reason = h('textarea', { id: 'reason', name: 'reason', rows: '4', 'aria-describedby': 'reason-hint reason-error' });
@@ -97,7 +100,7 @@ export function createDecisionForm(options: {
   );
 
   const needsConfirmation = (d: Decision) => !reasonRequired(d);
-  const proposing = (d: Decision) => needsConfirmation(d) && fourEyes !== null;
+  const proposing = (d: Decision) => needsConfirmation(d) && fourEyes() !== null;
 
   function refreshButtons(focusConfirm = false): void {
     const allowed = decisionsFor(status).filter((d) => !(pending && needsConfirmation(d)));
@@ -110,7 +113,7 @@ export function createDecisionForm(options: {
       const noun = NOUN[armed]!;
       confirmStep.show(
         proposing(armed)
-          ? `A second operator must confirm this ${noun}: ${fourEyes} Write a note (why it is safe), then propose it; a supervisor confirms or overturns it.`
+          ? `A second operator must confirm this ${noun}: ${fourEyes()} Write a note (why it is safe), then propose it; a supervisor confirms or overturns it.`
           : `${DECISION_LABELS[armed]} this case? The integrator is told at once.`,
         proposing(armed) ? `Propose ${noun}` : `Confirm ${noun}`,
         focusConfirm,
@@ -156,10 +159,13 @@ export function createDecisionForm(options: {
       await (proposing(decision) ? options.propose : options.decide)(decision, reasons);
       reason.value = '';
       armed = null;
+      told = null;
     } catch (err) {
       if (err instanceof ApiProblem && err.problem.code === 'four_eyes_required') {
         // The server knows of a hit or an error this page had not shown yet: the same decision, as a proposal.
-        fourEyes = err.problem.detail ?? 'the case has open screening hits or error findings.';
+        // The detail names what the case has ("This case has an open screening hit: propose …"); said in the page's words.
+        const what = /^This case has (.+?): /.exec(err.problem.detail ?? '')?.[1];
+        told = `the case has ${what ?? 'open screening hits or error findings'}.`;
         armed = decision;
         announce(`A second operator must confirm this ${NOUN[decision] ?? 'decision'}: propose it with a note.`, 'error');
         busy = false;
@@ -196,7 +202,7 @@ export function createDecisionForm(options: {
       selectedCount.textContent = count ? `${count} document${count > 1 ? 's' : ''} selected for resubmission.` : '';
     },
     setFourEyes(why) {
-      fourEyes = why;
+      predicted = why;
       refreshButtons();
     },
     setProposalPending(next) {
