@@ -67,12 +67,14 @@ export async function countHits(db: Executor, subjectId: string, statuses: Scree
   return row?.n ?? 0;
 }
 
-/** Which of these subjects have an open hit (one statement for a batch). */
-export async function subjectsWithOpenHits(db: Executor, subjectIds: string[]): Promise<Set<string>> {
-  if (subjectIds.length === 0) return new Set();
+/** The recorded hits of these subjects, match key → status, per subject (one statement for a batch). */
+export async function recordedHits(db: Executor, subjectIds: string[]): Promise<Map<string, Map<string, ScreeningHitRow['status']>>> {
+  const out = new Map<string, Map<string, ScreeningHitRow['status']>>(subjectIds.map((id) => [id, new Map()]));
+  if (subjectIds.length === 0) return out;
   const rows = await db
-    .selectDistinct({ subjectId: screeningHits.subjectId })
+    .select({ subjectId: screeningHits.subjectId, matchKey: screeningHits.matchKey, status: screeningHits.status })
     .from(screeningHits)
-    .where(and(inArray(screeningHits.subjectId, subjectIds), eq(screeningHits.status, 'open')));
-  return new Set(rows.map((r) => r.subjectId));
+    .where(inArray(screeningHits.subjectId, subjectIds));
+  for (const r of rows) out.get(r.subjectId)!.set(r.matchKey, r.status);
+  return out;
 }

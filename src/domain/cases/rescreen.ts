@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { customersAfter, lockSetting, writeSetting, type CustomerTable } from '../../db/repositories/rescreen.js';
-import { subjectsWithOpenHits } from '../../db/repositories/screening-hits.js';
+import { recordedHits } from '../../db/repositories/screening-hits.js';
 import type { VerificationStatus } from '../../db/schema/index.js';
 import type { EntityInfo, UserInfo } from '../onboarding/types.js';
 import { entitySubject, personSubject } from '../screening/customer-subject.js';
@@ -49,11 +49,11 @@ export async function rescreenBatch(db: Database, lists: ScreeningLists, size: n
     if (progress.table === 'done') return outcome;
     const table = progress.table;
     const rows = await customersAfter(tx, table, progress.after, size);
-    const withOpenHits = await subjectsWithOpenHits(tx, rows.map((r) => r.id));
+    const recorded = await recordedHits(tx, rows.map((r) => r.id));
     for (const row of rows) {
       const subject = { type: table, id: row.id, integratorId: row.integrator_id, status: row.verification_status as VerificationStatus };
       const screened = table === 'entity' ? entitySubject(row.info as unknown as EntityInfo) : personSubject(row.info as unknown as UserInfo);
-      const { raised } = await screenAndRecord(tx, subject, screened, lists, at, withOpenHits.has(row.id));
+      const { raised } = await screenAndRecord(tx, subject, screened, lists, at, recorded.get(row.id));
       outcome.raised += raised.length;
       if (raised.length > 0 && subject.status === 'active' && (await openCaseOn(tx, subject, 'screening_hit', at, { hitIds: raised.map((h) => h.id), listsVersion: version }))) outcome.opened++;
     }

@@ -47,8 +47,12 @@ export async function screenAndRecord(
   screened: ScreeningSubject,
   lists: ScreeningLists | undefined,
   at: Date,
-  /** false when the caller knows the subject has no open hit (nothing to clear: a batch saves a statement per customer). */
-  mayHaveOpenHits = true,
+  /**
+   * A batch's knowledge of the subject's recorded hits (match key → status), read once for many customers: what is
+   * recorded already and still in force is not written again, nothing is cleared when no open hit went stale, and
+   * `current` is not read back (a batch does not use it). Without it, every step runs.
+   */
+  recorded?: ReadonlyMap<string, ScreeningHitRow['status']>,
 ): Promise<{ current: ScreeningHitRow[]; raised: ScreeningHitRow[] }> {
   const found = lists && screened.names.length > 0 ? lists.screen(screened).slice(0, MAX_HITS) : [];
   const customer = customerData(screened);
@@ -71,13 +75,15 @@ export async function screenAndRecord(
     };
   });
   const keys = rows.map((r) => r.matchKey);
-  const raised = await insertNewHits(tx, rows);
-  const cleared = mayHaveOpenHits ? await clearStaleHits(tx, subject.id, keys) : [];
+  const fresh = recorded ? rows.filter((r) => (recorded.get(r.matchKey) ?? 'cleared') === 'cleared') : rows;
+  const stale = recorded ? [...recorded].some(([key, status]) => status === 'open' && !keys.includes(key)) : true;
+  const raised = fresh.length > 0 ? await insertNewHits(tx, fresh) : [];
+  const cleared = stale ? await clearStaleHits(tx, subject.id, keys) : [];
   await appendActivity(tx, [
     ...raised.map((h) => activity(subject, 'hit_raised', `Screening hit raised: ${h.list} entry ${h.entryNumber} (${(h.details as unknown as HitDetails).listedName}), score ${h.score}`, h, at)),
     ...cleared.map((h) => activity(subject, 'hit_cleared', `Screening hit cleared: the data changed and no longer matches ${h.list} entry ${h.entryNumber}`, h, at)),
   ]);
-  return { current: await hitsByKeys(tx, subject.id, keys), raised };
+  return { current: recorded ? [] : await hitsByKeys(tx, subject.id, keys), raised };
 }
 
 function activity(subject: SubjectKey, kind: string, summary: string, hit: ScreeningHitRow, at: Date) {
