@@ -6,6 +6,16 @@ type SubjectType = 'user' | 'associated_person' | 'entity';
 const SUBJECT_TYPES = ['user', 'associated_person', 'entity'] as const;
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
+/** A row about one customer record of one integrator. */
+const aboutSubject = () => ({
+  id: uuid('id').primaryKey(),
+  integratorId: uuid('integrator_id')
+    .notNull()
+    .references(() => integrators.id),
+  subjectType: text('subject_type', { enum: SUBJECT_TYPES }).notNull(),
+  subjectId: uuid('subject_id').notNull(),
+});
+
 /**
  * A person or company found on a screening list (docs/back-office.md#hits): what matched, both sides' data as
  * they were, and the operator's disposition. One row per (subject, matchKey): the key hashes the list entry and
@@ -14,12 +24,7 @@ const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 export const screeningHits = pgTable(
   'screening_hits',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
-    subjectType: text('subject_type', { enum: SUBJECT_TYPES }).notNull(),
-    subjectId: uuid('subject_id').notNull(),
+    ...aboutSubject(),
     matchKey: text('match_key').notNull(),
     list: text('list').notNull(),
     entryNumber: text('entry_number').notNull(),
@@ -65,12 +70,7 @@ export const reviewCases = pgTable(
 export const caseActivity = pgTable(
   'case_activity',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
-    subjectType: text('subject_type', { enum: SUBJECT_TYPES }).notNull(),
-    subjectId: uuid('subject_id').notNull(),
+    ...aboutSubject(),
     kind: text('kind').notNull(),
     /** null for the service itself (a hit raised by re-screening, a case opened). */
     operatorId: uuid('operator_id'),
