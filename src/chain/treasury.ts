@@ -14,11 +14,13 @@ export function treasuryFromKey(key: Hex): Treasury {
 }
 
 /**
- * TREASURY_PRIVATE_KEY when set; in sandbox without it, a key derived from ENCRYPTION_KEY (HMAC under its
+ * Under CUSTODY_KEYS=pkcs11 with a `treasury` object on the token, that key (docs/key-management.md#the-treasury).
+ * Otherwise TREASURY_PRIVATE_KEY when set; in sandbox without it, a key derived from ENCRYPTION_KEY (HMAC under its
  * fingerprint subkey), so each sandbox deployment has its own stable treasury and nothing more to configure.
  * Production without the key has no treasury: deposits are unavailable.
  */
-export function treasuryFor(options: { key: Hex | undefined; sandbox: boolean; secrets: SecretBox }): Treasury | undefined {
+export function treasuryFor(options: { key: Hex | undefined; sandbox: boolean; secrets: SecretBox; custody?: { tokenTreasury: Treasury | undefined } | undefined }): Treasury | undefined {
+  if (options.custody?.tokenTreasury) return options.custody.tokenTreasury;
   if (options.key) return treasuryFromKey(options.key);
   if (!options.sandbox) return undefined;
   return treasuryFromKey(`0x${options.secrets.fingerprint('deposit-treasury', 'sandbox-treasury-key/v1')}`);

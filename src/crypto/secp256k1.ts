@@ -4,6 +4,8 @@ import { createRequire } from 'node:module';
 export interface Secp256k1 {
   /** A low-S signature (r ‖ s, 64 bytes) with the nonce of RFC 6979, and its recovery id. */
   ecdsaSign(message32: Uint8Array, secretKey: Uint8Array): { signature: Uint8Array; recid: number };
+  /** The signer's public key from a signature (r ‖ s) and its recovery id; 65 bytes (04 ‖ x ‖ y) when not compressed. */
+  ecdsaRecover?(signature: Uint8Array, recid: number, message32: Uint8Array, compressed: boolean): Uint8Array;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { CustodyKeys } from '../chain/custody-keys.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { RelyingPartyPolicy } from '../crypto/webauthn/relying-party.js';
 import type { Database, Tx } from '../db/database.js';
@@ -51,6 +52,8 @@ export interface MutationContext {
   idempotency?: IdempotencyClaim;
   /** Seals secrets at rest (SSNs, documents, wallet keys). */
   secrets: SecretBox;
+  /** Custody keys (CUSTODY_KEYS): the processes always set it; absent (a context built by hand), sealed under `secrets`. */
+  custody?: CustodyKeys;
   policy: Policy;
 }
 

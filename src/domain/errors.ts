@@ -100,6 +100,7 @@ export const ERROR_CODES = {
   invitations_unavailable: { status: 503, title: 'Invitations cannot be emailed: no mail transport is configured' },
   deposits_unavailable: { status: 503, title: 'Deposits are not configured on this deployment' },
   withdrawals_unavailable: { status: 503, title: 'Withdrawals are not configured on this deployment' },
+  custody_unavailable: { status: 503, title: 'The custody keys could not be used; nothing was signed or changed' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

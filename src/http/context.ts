@@ -21,6 +21,7 @@ export function actorFrom(request: FastifyRequest, deps: Deps): MutationContext 
     db: deps.database,
     now: deps.clock(),
     secrets: deps.secrets,
+    ...(deps.custody ? { custody: deps.custody } : {}),
     policy: deps.policy,
     actor: { kind: 'integrator', integratorId: auth.integratorId, credentialId: auth.credentialId, publicKey: auth.publicKey },
   };

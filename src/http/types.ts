@@ -2,6 +2,7 @@ import type { TokenRegistry } from '../domain/tokens/token-registry.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { ChainRegistry } from '../chain/chain-client.js';
+import type { CustodyKeys } from '../chain/custody-keys.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
@@ -22,6 +23,8 @@ export interface Deps {
   database: Database;
   clock: Clock;
   secrets: SecretBox;
+  /** Custody and treasury keys (CUSTODY_KEYS); absent (an app built by hand), wallets' keys are sealed under `secrets`. */
+  custody?: CustodyKeys;
   policy: Policy;
   /** The configured chains (CHAIN_RPC_URLS). */
   chains: ChainRegistry;

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Database } from '../db/database.js';
 import { startMaintenance } from './maintenance.js';
+import { startResealWorker, type ResealWorker } from './reseal-worker.js';
 import type { Signal } from './signal.js';
 import { startTransactionWatcher, type TransactionWatcher } from './transaction-watcher.js';
 import { startWebhookWorker, type WebhookWorker } from './webhook-worker.js';
@@ -17,12 +18,15 @@ import { startIncomingWatcher, type IncomingWatcher } from './incoming-watcher.j
 import { startRescreenWorker, type RescreenWorker } from './rescreen-worker.js';
 import type { TokenRegistry } from '../domain/tokens/token-registry.js';
 import type { Policy } from '../domain/context.js';
+import type { CustodyKeys } from '../chain/custody-keys.js';
 
 export interface BackgroundDeps {
   config: Config;
   database: Database;
   clock: Clock;
   secrets: SecretBox;
+  /** Custody keys (CUSTODY_KEYS): the treasury's, when the token holds it. */
+  custody?: CustodyKeys;
   log: Log;
   chains: ChainRegistry;
   /** The rules of configuration: its listed wallet addresses are screened at payouts and incoming transfers. */
@@ -59,6 +63,8 @@ export interface Background {
   incoming: IncomingWatcher | undefined;
   /** Screens every customer again when the screening lists change (when lists are configured). */
   rescreen: RescreenWorker | undefined;
+  /** Re-seals every sealed value under the newest key, when it changed (finished: its pass is over). */
+  reseal: ResealWorker;
   /** Stops maintenance, the watcher and the worker (deliveries in flight finish or are handed back). */
   stop(): Promise<void>;
 }
@@ -77,7 +83,7 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
       ? await startWebhookWorker({ database: deps.database, secrets: deps.secrets, clock: deps.clock, config: deps.config.webhooks, log: deps.log, ...(deps.metrics ? { metrics: deps.metrics } : {}) })
       : undefined;
   const addressScreen = () => deps.policy?.addressScreen;
-  const treasury = treasuryFor({ key: deps.config.deposits.treasuryKey, sandbox: deps.config.appEnv === 'sandbox', secrets: deps.secrets });
+  const treasury = treasuryFor({ key: deps.config.deposits.treasuryKey, sandbox: deps.config.appEnv === 'sandbox', secrets: deps.secrets, custody: deps.custody });
   const watcher =
     deps.chains.chainIds().length > 0
       ? startTransactionWatcher({ database: deps.database, chains: deps.chains, clock: deps.clock, log: deps.log, addressScreen, ...(treasury ? { treasury } : {}), ...(deps.metrics ? { metrics: deps.metrics } : {}) })
@@ -88,6 +94,7 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
     deps.chains.chainIds().length > 0 ? startIncomingWatcher({ database: deps.database, chains: deps.chains, tokens: deps.tokens, config: deps.config.incoming, clock: deps.clock, log: deps.log, addressScreen }) : undefined;
   const lists = deps.policy?.screening;
   const rescreen = lists ? startRescreenWorker({ database: deps.database, lists, clock: deps.clock, log: deps.log }) : undefined;
+  const reseal = startResealWorker({ database: deps.database, secrets: deps.secrets, clock: deps.clock, log: deps.log, batch: deps.config.resealBatch });
   const mail = startMailSender({ database: deps.database, secrets: deps.secrets, clock: deps.clock, log: deps.log, ...(deps.mailer ? { mailer: deps.mailer } : {}) });
   const unlisten = watcher ? deps.transactionBroadcast?.on(() => watcher.kick()) : undefined;
   const unlistenMail = deps.mailQueued?.on(() => mail.kick());
@@ -98,6 +105,7 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
     vaultSnapshots,
     incoming,
     rescreen,
+    reseal,
     async stop() {
       stopMaintenance();
       unlisten?.();
@@ -106,6 +114,7 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
       await vaultSnapshots?.stop();
       await incoming?.stop();
       await rescreen?.stop();
+      await reseal.stop();
       await worker?.stop();
       await mail.stop();
     },

@@ -33,9 +33,9 @@ describe('chain client against real anvil nodes (chain ids 1 and 8453)', () => {
   /** A custody wallet as onboarding makes one, funded on `node`. */
   const fundedWallet = async (node: Anvil, wei = ETH) => {
     const walletId = crypto.randomUUID();
-    const wallet = createCustodialWallet(secrets, walletId);
+    const wallet = await createCustodialWallet({ secrets }, walletId);
     await node.setBalance(wallet.address, wei);
-    return { walletId, ...wallet };
+    return { walletId, ...wallet, privateKeySealed: wallet.privateKeySealed! };
   };
 
   const transfer = (chainId: number, nonce: number, value = 10n ** 15n) =>

@@ -56,7 +56,7 @@ for (const backend of backends()) {
       assert.match(account.organizationId ?? '', /^[0-9a-f-]{36}$/);
       assert.equal(account.requiredApprovals, 1);
       const [wallet] = await server.database.db.select().from(wallets).where(eq(wallets.accountId, entity.body.accountId));
-      assert.ok(wallet && !wallet.privateKeySealed.includes(wallet.address.slice(2)), 'the key is sealed');
+      assert.ok(wallet?.privateKeySealed && !wallet.privateKeySealed.includes(wallet.address.slice(2)), 'the key is sealed');
       const created = (await eventsFor(server.database, entity.body.accountId)).find((e) => e.type === 'account.created');
       assert.equal((created?.data as { object: AccountView }).object.walletAddress, account.walletAddress, 'account.created carries the wallet');
 

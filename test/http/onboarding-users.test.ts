@@ -82,7 +82,7 @@ for (const backend of backends()) {
       );
 
       const [wallet] = await server.database.db.select().from(wallets).where(eq(wallets.accountId, b.accountId));
-      assert.ok(wallet);
+      assert.ok(wallet?.privateKeySealed);
       assert.equal(wallet.address, b.walletAddress);
       assert.doesNotMatch(wallet.privateKeySealed, /^0x[0-9a-f]{64}$/, 'not stored in clear');
       // The sealed key really is the wallet's key.

@@ -74,7 +74,10 @@ export const accounts = pgTable(
   ],
 );
 
-/** Custodial wallets: the secp256k1 private key is sealed under ENCRYPTION_KEY and never leaves the server. */
+/**
+ * Custodial wallets. The secp256k1 private key is either sealed under ENCRYPTION_KEY (CUSTODY_KEYS=sealed) or held by
+ * a PKCS#11 token (CUSTODY_KEYS=pkcs11, docs/key-management.md), where only its label and public key are kept here.
+ */
 export const wallets = pgTable(
   'wallets',
   {
@@ -86,10 +89,20 @@ export const wallets = pgTable(
       .notNull()
       .references(() => accounts.id),
     address: text('address').notNull(),
-    privateKeySealed: text('private_key_sealed').notNull(),
+    /** Null once the key lives on the token (created there, or moved by `keys import-to-token`). */
+    privateKeySealed: text('private_key_sealed'),
+    /** The token object's CKA_LABEL (`wallet:<id>`), when the key is on the token. */
+    keyLabel: text('key_label'),
+    /** 0x04 ‖ x ‖ y of the token's key: a signature's recovery id is found against it. */
+    publicKey: text('public_key'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('wallets_address_key').on(t.address), uniqueIndex('wallets_account_key').on(t.accountId)],
+  (t) => [
+    uniqueIndex('wallets_address_key').on(t.address),
+    uniqueIndex('wallets_account_key').on(t.accountId),
+    // Every wallet can sign: its key is sealed here, or on the token with the public key to recover against.
+    check('wallets_key_check', sql`${t.privateKeySealed} is not null or (${t.keyLabel} is not null and ${t.publicKey} is not null)`),
+  ],
 );
 
 /**

@@ -1,5 +1,6 @@
 import { keccak256, type Hash, type Hex } from 'viem';
-import { parseUnsignedTransaction, signWithCustodyKey } from '../../chain/custody-signer.js';
+import { parseUnsignedTransaction } from '../../chain/custody-signer.js';
+import { signForWallet } from '../custody.js';
 import type { Executor, Tx } from '../../db/database.js';
 import { findAccountById } from '../../db/repositories/accounts.js';
 import { countingApprovals, type MemberRow } from '../../db/repositories/members.js';
@@ -30,12 +31,15 @@ export interface SignedTransfer {
   transactionHash: Hash;
 }
 
-/** Signs what the row's signedBody approved with the account's custody key. */
-export async function signRow(ctx: Pick<MutationContext, 'secrets'>, tx: Tx, row: TransactionRow): Promise<SignedTransfer> {
+/**
+ * Signs what the row's signedBody approved with the account's custody key, inside the caller's database transaction:
+ * a token that fails (503 custody_unavailable) rolls the approval back with everything else.
+ */
+export async function signRow(ctx: Pick<MutationContext, 'secrets' | 'custody'>, tx: Tx, row: TransactionRow): Promise<SignedTransfer> {
   const wallet = await findWalletOfAccount(tx, row.accountId);
   if (!wallet) throw notFound('Organization');
   const unsignedHex = (row.signedBody as { parameters: { unsignedTransaction: string } }).parameters.unsignedTransaction;
-  const signed = await signWithCustodyKey(ctx.secrets, wallet.privateKeySealed, wallet.id, parseUnsignedTransaction(unsignedHex));
+  const signed = await signForWallet(ctx, wallet, parseUnsignedTransaction(unsignedHex));
   return { signed, transactionHash: keccak256(signed) };
 }
 
@@ -70,7 +74,7 @@ export async function wouldReachQuorum(db: Executor, row: TransactionRow | undef
  * to send after the commit (send-signed.ts). Undefined when the row was moved meanwhile.
  */
 export async function sendAtQuorum(
-  ctx: Pick<MutationContext, 'secrets' | 'now'>,
+  ctx: Pick<MutationContext, 'secrets' | 'custody' | 'now'>,
   tx: Tx,
   row: TransactionRow,
   cause: TransactionCause,

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { keccak256, type Hash, type TransactionSerializable } from 'viem';
 import type { ChainRegistry } from '../../chain/chain-client.js';
-import { parseUnsignedTransaction, signWithCustodyKey, UnsignedTransactionError } from '../../chain/custody-signer.js';
+import { parseUnsignedTransaction, UnsignedTransactionError } from '../../chain/custody-signer.js';
+import { signForWallet } from '../custody.js';
 import type { Executor, Tx } from '../../db/database.js';
 import { TRANSACTION_KINDS } from '../../db/schema/index.js';
 import { countRoles, findMember, type MemberRow } from '../../db/repositories/members.js';
@@ -249,7 +250,8 @@ export async function sendTransaction(
 
   if (!wallet) throw notFound('Organization');
   const newRowFields = (id: string) => newTransferFields({ id, integratorId, transactionId: input.transactionId, accountId: account.id }, wallet, unsigned, deps.tokens);
-  const signed = await signWithCustodyKey(ctx.secrets, wallet.privateKeySealed, wallet.id, unsigned);
+  // Before anything is written: a token that fails here (503 custody_unavailable) leaves nothing behind.
+  const signed = await signForWallet(ctx, wallet, unsigned);
   const transactionHash: Hash = keccak256(signed);
 
   let unsent: Unsent | undefined;

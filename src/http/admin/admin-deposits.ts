@@ -57,7 +57,7 @@ async function depositPage(
  * funds received for a reference, or cancelled (docs/deposits.md). Registered inside the admin API's scope.
  */
 export function adminDepositRoutes(api: Api, deps: Deps): void {
-  const treasury = treasuryFor({ key: deps.config.deposits.treasuryKey, sandbox: deps.config.appEnv === 'sandbox', secrets: deps.secrets });
+  const treasury = treasuryFor({ key: deps.config.deposits.treasuryKey, sandbox: deps.config.appEnv === 'sandbox', secrets: deps.secrets, custody: deps.custody });
 
   api.get(
     '/treasury',

@@ -9,15 +9,15 @@ import { createCustodialWallet } from '../users/custodial-wallet.js';
 import { toAccountView, type AccountView } from './account-view.js';
 
 /**
- * The custodial wallet of an entity account, in the caller's transaction: a sealed key like an individual's, a
+ * The custodial wallet of an entity account, in the caller's transaction: a key like an individual's, a
  * custody organization, one approval by default (docs/members.md). Undefined when the account has a wallet by now.
  */
-export async function giveEntityWallet(tx: Executor, account: AccountRow, at: Date, secrets: MutationContext['secrets']): Promise<AccountRow | undefined> {
+export async function giveEntityWallet(tx: Executor, account: AccountRow, at: Date, ctx: Pick<MutationContext, 'custody' | 'secrets'>): Promise<AccountRow | undefined> {
   const walletId = newId();
-  const wallet = createCustodialWallet(secrets, walletId);
+  const wallet = await createCustodialWallet(ctx, walletId);
   const updated = await attachCustodialWallet(tx, account.id, { walletAddress: wallet.address, organizationId: newId(), updatedAt: at });
   if (!updated) return undefined;
-  await insertWallet(tx, { id: walletId, integratorId: account.integratorId, accountId: account.id, address: wallet.address, privateKeySealed: wallet.privateKeySealed, createdAt: at });
+  await insertWallet(tx, { id: walletId, integratorId: account.integratorId, accountId: account.id, ...wallet, createdAt: at });
   return updated;
 }
 
@@ -33,7 +33,7 @@ export async function createEntityWallet(ctx: MutationContext, accountId: string
     const entity = await findEntity(tx, ctx.actor.integratorId, account.entityId!);
     const status = entity!.verificationStatus;
     if (account.walletAddress) return { created: false, account: toAccountView(account, status) };
-    const updated = await giveEntityWallet(tx, account, ctx.now, ctx.secrets);
+    const updated = await giveEntityWallet(tx, account, ctx.now, ctx);
     const view = toAccountView(updated!, status);
     await recordEvent(tx, { integratorId: account.integratorId, type: 'account.wallet_created', objectType: 'account', objectId: account.id, object: view, at: ctx.now });
     return { created: true, account: view };

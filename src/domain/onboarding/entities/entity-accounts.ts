@@ -85,7 +85,7 @@ export async function createEntityAccount(
     await recordInitialStatus(tx, { type: 'entity', id: entityId, integratorId, status }, credentialCause(ctx), ctx.now);
     const created = await insertAccount(tx, { id: accountId, integratorId, type: 'entity', entityId, createdAt: ctx.now, updatedAt: ctx.now });
     // Every entity holds a custodial wallet from the start, operated by its members (docs/members.md).
-    const account = (await giveEntityWallet(tx, created, ctx.now, ctx.secrets))!;
+    const account = (await giveEntityWallet(tx, created, ctx.now, ctx))!;
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'entity', id: entityId }, documents.prepared, ctx.now);
     const view = await viewOf(tx, entity);
     await recordEvent(tx, { integratorId, type: 'entity.created', objectType: 'entity', objectId: entityId, object: view, at: ctx.now });

@@ -109,7 +109,7 @@ export async function createUserWithAccount(ctx: MutationContext, input: CreateU
     const accountId = newId();
     const selfCustodial = custody === 'auto' && input.walletAddress ? normalizeWalletAddress(input.walletAddress) : undefined;
     const walletId = newId();
-    const custodial = custody === 'auto' && !selfCustodial ? createCustodialWallet(ctx.secrets, walletId) : undefined;
+    const custodial = custody === 'auto' && !selfCustodial ? await createCustodialWallet(ctx, walletId) : undefined;
     const account = await insertAccount(tx, {
       id: accountId,
       integratorId,
@@ -123,7 +123,7 @@ export async function createUserWithAccount(ctx: MutationContext, input: CreateU
       createdAt: ctx.now,
       updatedAt: ctx.now,
     });
-    if (custodial) await insertWallet(tx, { id: walletId, integratorId, accountId, address: custodial.address, privateKeySealed: custodial.privateKeySealed, createdAt: ctx.now });
+    if (custodial) await insertWallet(tx, { id: walletId, integratorId, accountId, ...custodial, createdAt: ctx.now });
 
     const registered = await insertAuthenticators(
       tx,

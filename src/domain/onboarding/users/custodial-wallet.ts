@@ -1,13 +1,13 @@
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import type { SecretBox } from '../../../crypto/secret-box.js';
-import { sealContexts } from '../../../crypto/seal-contexts.js';
+import type { NewWalletKey } from '../../../chain/custody-keys.js';
+import type { MutationContext } from '../../context.js';
+import { newWalletKey } from '../../custody.js';
 
 /**
- * A new secp256k1 key for a custodial account. Only the address leaves this function in clear; the private key
- * is sealed at once, bound to the wallet id, and never returned or logged.
+ * A new secp256k1 key for a custodial account. Only the address and the public key leave this function in clear:
+ * the private key is sealed at once, bound to the wallet id, or is generated inside the PKCS#11 token and never
+ * leaves it (CUSTODY_KEYS, docs/key-management.md). A token key whose database transaction then rolls back stays on
+ * the token unused, under a label no row names.
  */
-export function createCustodialWallet(secrets: SecretBox, walletId: string): { address: string; privateKeySealed: string } {
-  const privateKey = generatePrivateKey();
-  const address = privateKeyToAccount(privateKey).address;
-  return { address, privateKeySealed: secrets.seal(privateKey, sealContexts.walletKey(walletId)) };
+export function createCustodialWallet(ctx: Pick<MutationContext, 'custody' | 'secrets'>, walletId: string): Promise<NewWalletKey> {
+  return newWalletKey(ctx, walletId);
 }

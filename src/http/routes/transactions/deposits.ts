@@ -17,7 +17,7 @@ export function depositRoutes(api: Api, deps: Deps): void {
   const depositDeps: DepositDeps = {
     chains: deps.chains,
     config: deps.config.deposits,
-    treasury: treasuryFor({ key: deps.config.deposits.treasuryKey, sandbox: deps.config.appEnv === 'sandbox', secrets: deps.secrets }),
+    treasury: treasuryFor({ key: deps.config.deposits.treasuryKey, sandbox: deps.config.appEnv === 'sandbox', secrets: deps.secrets, custody: deps.custody }),
     products: deps.config.products,
     tokens: deps.tokens,
   };

@@ -17,7 +17,7 @@ export function withdrawalRoutes(api: Api, deps: Deps): void {
   const withdrawalDeps: WithdrawalDeps = {
     chains: deps.chains,
     config: deps.config.withdrawals,
-    treasury: treasuryFor({ key: deps.config.deposits.treasuryKey, sandbox: deps.config.appEnv === 'sandbox', secrets: deps.secrets }),
+    treasury: treasuryFor({ key: deps.config.deposits.treasuryKey, sandbox: deps.config.appEnv === 'sandbox', secrets: deps.secrets, custody: deps.custody }),
     products: deps.config.products,
     tokens: deps.tokens,
   };
