@@ -3,12 +3,12 @@ import { ChainRegistry } from './chain/chain-client.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { loadOrCreateSandboxKey } from './crypto/encryption-key.js';
-import { checkEncryptionKey, EncryptionKeyMismatchError } from './crypto/key-check.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import { loadTokenRegistry, TokenRegistryError, type TokenRegistry } from './domain/tokens/token-registry.js';
 import { openDatabase, type Database } from './db/database.js';
 import type { Policy } from './domain/context.js';
+import { checkEncryptionKeys, EncryptionKeyMismatchError } from './domain/keys/key-check.js';
 import { buildApp } from './http/app.js';
 import { BoundPort, PortUnavailableError } from './http/bound-port.js';
 import type { DrainOptions } from './http/drain.js';
@@ -58,14 +58,14 @@ export interface SystemOverrides {
 }
 
 /**
- * Opens the database, checks that ENCRYPTION_KEY is the one its secrets were sealed with (EncryptionKeyMismatchError
+ * Opens the database, checks that ENCRYPTION_KEYS holds every key its secrets are sealed with (EncryptionKeyMismatchError
  * otherwise), and builds the rest; the caller owns the result and calls close() last.
  */
 export async function openSystem(config: Config, overrides: SystemOverrides = {}): Promise<System> {
   const chains = new ChainRegistry(config.chainRpcUrls, overrides.chainTimeoutMs);
   // The listed tokens are confirmed on their chains first: a wrong TOKENS entry stops the start before anything is written.
   const tokens = await loadTokenRegistry(config.tokens, chains);
-  const secrets = overrides.secrets ?? new SecretBox(config.encryptionKey ?? loadOrCreateSandboxKey(config.dataDir));
+  const ring = overrides.secrets ?? new SecretBox(config.encryptionKeys ?? loadOrCreateSandboxKey(config.dataDir));
   const database =
     overrides.database ??
     (await openDatabase(
@@ -80,8 +80,9 @@ export async function openSystem(config: Config, overrides: SystemOverrides = {}
         : { kind: 'pglite', dataDir: config.dataDir },
     ));
   const clock = overrides.clock ?? systemClock;
+  let secrets: SecretBox;
   try {
-    await checkEncryptionKey(database.db, secrets, clock());
+    secrets = await checkEncryptionKeys(database.db, ring, clock());
   } catch (err) {
     await database.close();
     throw err;

@@ -13,7 +13,7 @@ describe('configuration', () => {
     assert.equal(c.host, '127.0.0.1');
     assert.equal(c.appEnv, 'sandbox');
     assert.equal(c.databaseUrl, undefined);
-    assert.equal(c.encryptionKey, undefined);
+    assert.equal(c.encryptionKeys, undefined);
     assert.equal(c.logLevel, 'info');
     assert.match(c.dataDir, /\/data$/);
     assert.match(c.screening.sources[0]?.path ?? '', /config\/screening\/ofac-sample$/, 'sandbox screens against the shipped sample');
@@ -30,7 +30,10 @@ describe('configuration', () => {
       [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL /],
       [{ DATABASE_URL: 'not a url' }, /^DATABASE_URL /],
       [{ ENCRYPTION_KEY: 'short' }, /^ENCRYPTION_KEY /],
-      [{ ...PRODUCTION, ...PRODUCTION_RP }, /^ENCRYPTION_KEY is required/],
+      [{ ...PRODUCTION, ...PRODUCTION_RP }, /^ENCRYPTION_KEYS \(or ENCRYPTION_KEY\) is required/],
+      [{ ENCRYPTION_KEYS: `${'ab'.repeat(32)},nope` }, /^ENCRYPTION_KEYS must be 32 bytes as 64 hex digits or base64 \(entry 2 is not\)$/],
+      [{ ENCRYPTION_KEYS: `${'ab'.repeat(32)}, ${'ab'.repeat(32)}` }, /^ENCRYPTION_KEYS lists the same key twice$/],
+      [{ ENCRYPTION_KEYS: 'ab'.repeat(32), ENCRYPTION_KEY: 'cd'.repeat(32) }, /^set ENCRYPTION_KEYS or ENCRYPTION_KEY, not both/],
       [{ APP_ENV: 'production', ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP }, /^DATABASE_URL is required when APP_ENV=production: .*ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION=1/],
       [{ HOST: 'a b' }, /^HOST /],
       [{ RATE_LIMIT_MAX: '0' }, /^RATE_LIMIT_MAX /],
@@ -153,7 +156,7 @@ describe('configuration', () => {
         assert.ok(err instanceof ConfigError);
         assert.deepEqual(
           err.problems.map((p) => p.split(/[ :]/)[0]),
-          ['DATABASE_URL', 'ENCRYPTION_KEY', 'WEBAUTHN_RP_IDS', 'WEBAUTHN_ORIGINS', 'CHAIN_RPC_URLS', 'PORT', 'WEBHOOK_CONCURRENCY', 'LOG_LEVEL'],
+          ['DATABASE_URL', 'ENCRYPTION_KEYS', 'WEBAUTHN_RP_IDS', 'WEBAUTHN_ORIGINS', 'CHAIN_RPC_URLS', 'PORT', 'WEBHOOK_CONCURRENCY', 'LOG_LEVEL'],
           err.message,
         );
         assert.equal(err.message, err.problems.join('\n'));
@@ -205,7 +208,9 @@ describe('configuration', () => {
   it('accepts production with a key and a PostgreSQL URL', () => {
     const c = loadConfig({ ...PRODUCTION, ENCRYPTION_KEY: 'ab'.repeat(32), ...PRODUCTION_RP });
     assert.equal(c.appEnv, 'production');
-    assert.equal(c.encryptionKey?.length, 32);
+    assert.deepEqual(c.encryptionKeys?.map((k) => k.length), [32]);
     assert.equal(c.databaseUrl, 'postgresql://u@h/db');
+    const ring = loadConfig({ ENCRYPTION_KEYS: ` ${'cd'.repeat(32)} , ${Buffer.alloc(32, 0xab).toString('base64')}` }).encryptionKeys;
+    assert.deepEqual(ring?.map((k) => k.toString('hex')), ['cd'.repeat(32), 'ab'.repeat(32)], 'newest first, hex or base64, spaces ignored');
   });
 });

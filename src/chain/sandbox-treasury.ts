@@ -11,7 +11,7 @@ import { treasuryFor } from './treasury.js';
  */
 export function treasuryAddressFor(env: NodeJS.ProcessEnv): Address | undefined {
   const config = loadConfig(env);
-  const secrets = new SecretBox(config.encryptionKey ?? loadOrCreateSandboxKey(config.dataDir));
+  const secrets = new SecretBox(config.encryptionKeys ?? loadOrCreateSandboxKey(config.dataDir));
   return treasuryFor({ key: config.deposits.treasuryKey, sandbox: config.appEnv === 'sandbox', secrets })?.address;
 }
 

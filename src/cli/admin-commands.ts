@@ -15,6 +15,7 @@ import { parseUnits, type Address, type Hex } from 'viem';
 import { ANVIL_DEV_KEY, deployDemoVault, LOCAL_CHAIN_ID, mintDemoToken } from '../chain/demo-vault.js';
 import { registerVault, unregisterVault } from '../domain/vaults/vault-admin.js';
 import { listVaultRefs } from '../domain/vaults/vault-registry.js';
+import { keysCommand } from './keys-commands.js';
 
 const DECISION_COMMANDS: Record<string, Decision> = Object.fromEntries(DECISIONS.map((d) => [d.replace('_', '-'), d]));
 const SUBJECT_TYPES = ['user', 'associated_person', 'entity'] as const;
@@ -34,6 +35,8 @@ const USAGE = `usage: npm run -s admin -- <command>
   vaults remove --vault-id ID
   vaults deploy-demo --chain-id N [--deployer-key 0x..]   deploys a demo ERC-20 and vault and registers the vault
   vaults mint-demo --chain-id N --token 0x.. --to 0x.. --amount DECIMAL [--deployer-key 0x..]   (no database)
+  keys status   each sealing key's fingerprint and how many values it still seals
+  keys reseal   re-seals every sealed value under the newest key of ENCRYPTION_KEYS (progress on stderr)
 Uses the server's configuration (DATA_DIR or DATABASE_URL). Prints JSON on stdout.`;
 
 export class UsageError extends Error {}
@@ -107,7 +110,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
     (group === 'credentials' && command === 'deactivate') ||
     (group === 'operators' && ['create', 'list', 'set-role'].includes(command ?? '')) ||
     (group === 'review' && (command === 'list' || command === 'show' || (command !== undefined && command in DECISION_COMMANDS))) ||
-    (group === 'vaults' && ['list', 'add', 'remove', 'deploy-demo', 'mint-demo'].includes(command ?? ''));
+    (group === 'vaults' && ['list', 'add', 'remove', 'deploy-demo', 'mint-demo'].includes(command ?? '')) ||
+    (group === 'keys' && (command === 'status' || command === 'reseal'));
   if (!known) throw new UsageError(`unknown command "${positionals.join(' ')}"\n${USAGE}`);
 
   // Check the arguments before touching the database.
@@ -154,6 +158,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
   try {
     const now = system.clock();
     const db = system.database;
+    if (group === 'keys') return await keysCommand(system, command as 'status' | 'reseal');
     if (group === 'integrators' && command === 'create') {
       const created = await createIntegrator(
         db,

@@ -1,7 +1,7 @@
 // `npm run -s admin -- <command>`: runs one operator command (admin-commands.ts), prints its JSON on stdout, and
 // exits with a sysexits code naming what went wrong.
 import { ConfigError } from '../config.js';
-import { EncryptionKeyMismatchError } from '../crypto/key-check.js';
+import { EncryptionKeyMismatchError } from '../domain/keys/key-check.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { ApiError } from '../domain/errors.js';
 import { safeErrorMessage } from '../logging.js';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseChainRpcUrls } from '../chain/rpc-urls.js';
-import { parseEncryptionKey } from '../crypto/encryption-key.js';
+import { parseEncryptionKeys } from '../crypto/encryption-key.js';
 import { DEFAULT_HIGH_RISK_COUNTRIES, parseHighRiskCountries } from '../domain/onboarding/reference/high-risk-countries.js';
 import { ConfigError, flag, integer, oneOf, parsed, Problems } from './env.js';
 import { parseCountryRules, parseOfferedProducts } from '../domain/products/product-config.js';
@@ -36,13 +36,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
 
-  let encryptionKey: Buffer | undefined;
-  if (env.ENCRYPTION_KEY) {
-    encryptionKey = parseEncryptionKey(env.ENCRYPTION_KEY) ?? undefined;
-    if (!encryptionKey) problems.note('ENCRYPTION_KEY must be 32 bytes as 64 hex digits or base64');
-  } else if (appEnv === 'production') {
-    problems.note('ENCRYPTION_KEY is required when APP_ENV=production');
-  }
+  const encryptionKeys = read(() => parseEncryptionKeys(env), undefined);
+  if (!encryptionKeys && appEnv === 'production' && !env.ENCRYPTION_KEYS && !env.ENCRYPTION_KEY) problems.note('ENCRYPTION_KEYS (or ENCRYPTION_KEY) is required when APP_ENV=production');
 
   const highRiskList = env.HIGH_RISK_COUNTRIES;
   const highRiskCountries = read(
@@ -105,7 +100,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseQueryTimeoutMs: read(() => integer(env, 'DATABASE_QUERY_TIMEOUT_MS', 10_000, 100, 3_600_000), 1),
     databaseConnectTimeoutMs: read(() => integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000), 1),
     appEnv,
-    encryptionKey,
+    encryptionKeys,
+    resealBatch: read(() => integer(env, 'RESEAL_BATCH', 200, 1, 10_000), 200),
     logLevel: read(() => oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'), 'info'),
     ...read(() => bodyLimits(env), undefined as never),
     authFailureLimit: read(() => integer(env, 'AUTH_FAILURE_LIMIT', 50, 1, 1_000_000), 1),

@@ -25,8 +25,10 @@ export interface Config {
   /** DATABASE_CONNECT_TIMEOUT_MS: the longest a PostgreSQL connection, or a free one, is waited for (default 5 s). */
   databaseConnectTimeoutMs: number;
   appEnv: AppEnv;
-  /** 32 bytes, or undefined in sandbox (then generated into dataDir). */
-  encryptionKey: Buffer | undefined;
+  /** ENCRYPTION_KEYS (or ENCRYPTION_KEY, a ring of one), newest first, 32 bytes each; undefined in sandbox (then generated into dataDir). */
+  encryptionKeys: readonly Buffer[] | undefined;
+  /** RESEAL_BATCH: sealed values re-sealed per transaction after the newest key changed (default 200). */
+  resealBatch: number;
   logLevel: LogLevel;
   /** BODY_LIMIT_BYTES: largest body of an operation that carries no documents (default 1 MiB). */
   bodyLimitBytes: number;

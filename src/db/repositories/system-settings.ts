@@ -8,3 +8,12 @@ export async function settingOrInsert(db: Executor, name: string, value: string,
   const [row] = await db.select({ value: systemSettings.value }).from(systemSettings).where(eq(systemSettings.name, name));
   return row!.value;
 }
+
+export async function readSetting(db: Executor, name: string): Promise<string | undefined> {
+  const [row] = await db.select({ value: systemSettings.value }).from(systemSettings).where(eq(systemSettings.name, name));
+  return row?.value;
+}
+
+export async function writeSetting(db: Executor, name: string, value: string, now: Date): Promise<void> {
+  await db.insert(systemSettings).values({ name, value, createdAt: now }).onConflictDoUpdate({ target: systemSettings.name, set: { value } });
+}
