@@ -2,6 +2,7 @@
 import './heap-growth.js';
 import closeWithGrace from 'close-with-grace';
 import { bindPortOrExit, loadConfigOrExit, openSystemOrExit, startApiProcess } from './composition-root.js';
+import { keyIdOf } from './crypto/secret-box.js';
 import { drainOptions } from './http/drain.js';
 import { loggerOptions } from './logging.js';
 
@@ -27,7 +28,9 @@ async function main(): Promise<void> {
 
   // Fastify takes over the port bound above (http/bound-port.ts): this binds nothing new.
   await api.app.listen({ port: config.port, host: config.host });
-  api.app.log.info({ database: system.database.kind, env: config.appEnv }, 'integrator api ready');
+  // The keys by the ids the start-up check, sealed values and `keys status` name them (never the keys themselves).
+  const keys = system.secrets.keyFingerprints.map(keyIdOf);
+  api.app.log.info({ database: system.database.kind, env: config.appEnv, sealingKey: keys[0], keyRing: keys }, 'integrator api ready');
 }
 
 await main();

@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import { loadConfig } from '../config.js';
 import { loadOrCreateSandboxKey } from '../crypto/encryption-key.js';
-import { SecretBox } from '../crypto/secret-box.js';
+import { fingerprintKeyOf, SecretBox } from '../crypto/secret-box.js';
 import { treasuryFor } from './treasury.js';
 
 /**
@@ -11,7 +11,9 @@ import { treasuryFor } from './treasury.js';
  */
 export function treasuryAddressFor(env: NodeJS.ProcessEnv): Address | undefined {
   const config = loadConfig(env);
-  const secrets = new SecretBox(config.encryptionKeys ?? loadOrCreateSandboxKey(config.dataDir));
+  const keys = config.encryptionKeys ?? [loadOrCreateSandboxKey(config.dataDir)];
+  // Keyed hashes come from the database's first key (key-check.ts): in a ring, the oldest listed is taken for it.
+  const secrets = new SecretBox(keys).withFingerprintKey(fingerprintKeyOf(keys.at(-1)!));
   return treasuryFor({ key: config.deposits.treasuryKey, sandbox: config.appEnv === 'sandbox', secrets })?.address;
 }
 

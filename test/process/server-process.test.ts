@@ -103,7 +103,7 @@ describe('the server process on the embedded database', () => {
       const lines = err.output.trim().split('\n');
       assert.deepEqual(
         lines.map((line) => /^configuration error: ([A-Z_]+)/.exec(line)?.[1]),
-        ['DATABASE_URL', 'ENCRYPTION_KEY', 'WEBAUTHN_RP_IDS', 'WEBAUTHN_ORIGINS', 'LOG_LEVEL'],
+        ['DATABASE_URL', 'ENCRYPTION_KEYS', 'WEBAUTHN_RP_IDS', 'WEBAUTHN_ORIGINS', 'LOG_LEVEL'],
         err.output,
       );
       assert.match(lines[0]!, /ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION=1/);
