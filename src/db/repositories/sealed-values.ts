@@ -101,22 +101,23 @@ export async function countAllSealedByKey(db: Executor, firstKeyId: string | und
 }
 
 export interface SealedRow {
-  keyValues: string[];
+  /** The row's physical address: it stays put while the row is locked, so a batch writes back by it in one statement. */
+  ctid: string;
   contextRow: Row;
   sealed: string | Buffer;
 }
 
 /**
- * The next rows of the column not sealed by `keyId`, locked for the caller's transaction (rows another process is
- * re-sealing are skipped: it owns them). Rows whose key is past `after` in key order, so a pass moves forward.
+ * The next rows of the column not sealed by `keyId`, locked for the caller's transaction (rows another transaction
+ * holds are skipped: the pass comes back for them). Rows past `after` in primary-key order, so a pass moves forward.
  */
-export async function lockRowsNotSealedBy(tx: Executor, c: SealedColumn, keyId: string, after: string[] | undefined, limit: number): Promise<SealedRow[]> {
+export async function lockRowsNotSealedBy(tx: Executor, c: SealedColumn, keyId: string, after: string[] | undefined, limit: number): Promise<(SealedRow & { keyValues: string[] })[]> {
   const keyTuple = sql`(${list(c.key)})`;
   const past = after ? sql` and ${keyTuple} > (${sql.join(after.map((v) => sql`${v}`), sql`, `)})` : sql``;
   const columns = [...c.key, ...(c.contextColumns ?? [])];
   const rows = await selectRows<Record<string, unknown>>(
     tx,
-    sql`select ${list(columns.map(String))}, ${id(c.column)} as sealed from ${id(c.table)}
+    sql`select ctid::text as row_address, ${list(columns)}, ${id(c.column)} as sealed from ${id(c.table)}
         where ${present(c)} and ${sealedBy(c)} <> ${keyId}${past}
         order by ${list(c.key)} limit ${limit} for update skip locked`,
   );
@@ -124,14 +125,22 @@ export async function lockRowsNotSealedBy(tx: Executor, c: SealedColumn, keyId: 
     const contextRow: Row = {};
     for (const name of columns) contextRow[name] = String(r[name]);
     const sealed = r.sealed;
-    return { keyValues: c.key.map((k) => String(r[k])), contextRow, sealed: typeof sealed === 'string' ? sealed : Buffer.from(sealed as Uint8Array) };
+    return {
+      ctid: String(r.row_address),
+      keyValues: c.key.map((k) => String(r[k])),
+      contextRow,
+      sealed: typeof sealed === 'string' ? sealed : Buffer.from(sealed as Uint8Array),
+    };
   });
 }
 
-export async function writeSealed(tx: Executor, c: SealedColumn, keyValues: string[], sealed: string | Buffer): Promise<void> {
-  const match = sql.join(
-    c.key.map((k, i) => sql`${id(k)} = ${keyValues[i]}`),
-    sql` and `,
+/** Writes the batch's new values back, one statement for the batch (the rows are still locked by the caller). */
+export async function writeSealedBatch(tx: Executor, c: SealedColumn, rows: readonly { ctid: string; sealed: string | Buffer }[]): Promise<void> {
+  if (rows.length === 0) return;
+  const type = sql.raw(c.kind === 'bytes' ? 'bytea' : 'text');
+  const values = sql.join(
+    rows.map((r) => sql`(${r.ctid}::tid, ${r.sealed}::${type})`),
+    sql`, `,
   );
-  await tx.execute(sql`update ${id(c.table)} set ${id(c.column)} = ${sealed} where ${match}`);
+  await tx.execute(sql`update ${id(c.table)} as t set ${id(c.column)} = v.sealed from (values ${values}) as v(address, sealed) where t.ctid = v.address`);
 }

@@ -1,7 +1,7 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Db } from '../../db/database.js';
-import { countAllSealedByKey, lockRowsNotSealedBy, SEALED_COLUMNS, writeSealed, type SealedColumn } from '../../db/repositories/sealed-values.js';
+import { countAllSealedByKey, lockRowsNotSealedBy, SEALED_COLUMNS, writeSealedBatch, type SealedColumn } from '../../db/repositories/sealed-values.js';
 import { readSetting, writeSetting } from '../../db/repositories/system-settings.js';
 import { readKnownKeys } from './key-check.js';
 
@@ -24,15 +24,16 @@ export interface ResealProgress {
 async function resealBatch(db: Db, secrets: SecretBox, c: SealedColumn, after: string[] | undefined, limit: number): Promise<{ resealed: number; last: string[] | undefined }> {
   return db.transaction(async (tx) => {
     const rows = await lockRowsNotSealedBy(tx, c, secrets.sealingKeyId, after, limit);
-    for (const row of rows) {
+    const resealed = rows.map((row) => {
       const context = c.context(row.contextRow);
       const plain = typeof row.sealed === 'string' ? secrets.open(row.sealed, context) : secrets.openBytes(row.sealed, context);
       try {
-        await writeSealed(tx, c, row.keyValues, typeof row.sealed === 'string' ? secrets.seal(plain, context) : secrets.sealBytes(plain, context));
+        return { ctid: row.ctid, sealed: typeof row.sealed === 'string' ? secrets.seal(plain, context) : secrets.sealBytes(plain, context) };
       } finally {
         plain.fill(0);
       }
-    }
+    });
+    await writeSealedBatch(tx, c, resealed);
     return { resealed: rows.length, last: rows.at(-1)?.keyValues ?? after };
   });
 }
