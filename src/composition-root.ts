@@ -1,5 +1,7 @@
 import type { FastifyServerOptions } from 'fastify';
 import { ChainRegistry } from './chain/chain-client.js';
+import { openCustodyKeys, type CustodyKeys } from './chain/custody-keys.js';
+import { TokenConfigError } from './crypto/pkcs11/errors.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { loadOrCreateSandboxKey } from './crypto/encryption-key.js';
@@ -30,6 +32,8 @@ export interface System {
   config: Config;
   database: Database;
   secrets: SecretBox;
+  /** Custody and treasury keys (CUSTODY_KEYS): sealed here, or on a PKCS#11 token opened at start. */
+  custody: CustodyKeys;
   clock: Clock;
   policy: Policy;
   chains: ChainRegistry;
@@ -81,8 +85,11 @@ export async function openSystem(config: Config, overrides: SystemOverrides = {}
     ));
   const clock = overrides.clock ?? systemClock;
   let secrets: SecretBox;
+  let custody: CustodyKeys;
   try {
     secrets = await checkEncryptionKeys(database.db, ring, clock());
+    // A token that cannot be opened (module, label, PIN) stops the start here: TokenConfigError.
+    custody = await openCustodyKeys(config.custodyKeys, secrets);
   } catch (err) {
     await database.close();
     throw err;
@@ -92,6 +99,7 @@ export async function openSystem(config: Config, overrides: SystemOverrides = {}
     config,
     database,
     secrets,
+    custody,
     clock,
     policy: policyFromConfig(config),
     chains,
@@ -102,6 +110,7 @@ export async function openSystem(config: Config, overrides: SystemOverrides = {}
     metrics: createMetrics({ database, clock }),
     async close() {
       mailer?.close();
+      custody.close();
       await database.close();
     },
   };
@@ -122,12 +131,12 @@ export async function startApiProcess(
   system: System,
   options: { logger?: FastifyServerOptions['logger']; background?: BackgroundOptions; port?: BoundPort } = {},
 ): Promise<ApiProcess> {
-  const { config, database, clock, secrets, policy, chains, tokens, transactionBroadcast, mailQueued, mailer, metrics } = system;
+  const { config, database, clock, secrets, custody, policy, chains, tokens, transactionBroadcast, mailQueued, mailer, metrics } = system;
   const app = await buildApp(
-    { config, database, clock, secrets, policy, chains, tokens, transactionBroadcast, mailQueued, metrics, ...(mailer ? { mailer } : {}) },
+    { config, database, clock, secrets, custody, policy, chains, tokens, transactionBroadcast, mailQueued, metrics, ...(mailer ? { mailer } : {}) },
     { ...(options.logger === undefined ? {} : { logger: options.logger }), ...(options.port ? { port: options.port } : {}) },
   );
-  const background = await startBackgroundWork({ config, database, clock, secrets, policy, chains, tokens, transactionBroadcast, mailQueued, metrics, log: app.log, ...(mailer ? { mailer } : {}) }, options.background);
+  const background = await startBackgroundWork({ config, database, clock, secrets, custody, policy, chains, tokens, transactionBroadcast, mailQueued, metrics, log: app.log, ...(mailer ? { mailer } : {}) }, options.background);
   return {
     app,
     background,
@@ -187,8 +196,8 @@ export async function bindPortOrExit(variable: string, port: number, host: strin
 
 /**
  * For process entry points: the opened system, or one line on stderr and the exit code that says why not: 75 when
- * another process holds the embedded database (try again later), 78 when ENCRYPTION_KEY is not the database's or a
- * TOKENS entry is not what its chain says,
+ * another process holds the embedded database (try again later), 78 when ENCRYPTION_KEY is not the database's, a
+ * TOKENS entry is not what its chain says, or the PKCS#11 token cannot be opened (CUSTODY_KEYS=pkcs11),
  * 69 when the database cannot be reached.
  */
 export async function openSystemOrExit(config: Config): Promise<System> {
@@ -203,7 +212,7 @@ export async function openSystemOrExit(config: Config): Promise<System> {
       process.stderr.write(err.problems.map((problem) => `configuration error: ${problem}\n`).join(''));
       process.exit(78); // EX_CONFIG
     }
-    if (err instanceof EncryptionKeyMismatchError) {
+    if (err instanceof EncryptionKeyMismatchError || err instanceof TokenConfigError) {
       process.stderr.write(`configuration error: ${err.message}\n`);
       process.exit(78); // EX_CONFIG
     }

@@ -38,6 +38,8 @@ export interface CustodyKeys {
   signForWallet(wallet: WalletKey, tx: TransactionSerializable): Promise<Hex>;
   /** The treasury held on the token (object labelled `treasury`); undefined: the configured or sandbox key is used. */
   readonly tokenTreasury: Treasury | undefined;
+  /** The token itself (pkcs11 only), for `keys import-to-token`. */
+  readonly token?: CustodyToken;
   close(): void;
 }
 
@@ -96,6 +98,7 @@ export async function tokenCustodyKeys(secrets: SecretBox, token: CustodyToken):
       return signTransactionWith((digest) => token.sign(label, digest), hexToBytes(wallet.publicKey as Hex), tx);
     },
     tokenTreasury,
+    token,
     close: () => token.close(),
   };
 }

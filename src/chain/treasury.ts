@@ -21,7 +21,13 @@ export function treasuryFromKey(key: Hex): Treasury {
  */
 export function treasuryFor(options: { key: Hex | undefined; sandbox: boolean; secrets: SecretBox; custody?: { tokenTreasury: Treasury | undefined } | undefined }): Treasury | undefined {
   if (options.custody?.tokenTreasury) return options.custody.tokenTreasury;
-  if (options.key) return treasuryFromKey(options.key);
+  const key = treasuryKeyFor(options);
+  return key && treasuryFromKey(key);
+}
+
+/** The treasury's private key when it is held in software (what `keys import-to-token` moves to the token). */
+export function treasuryKeyFor(options: { key: Hex | undefined; sandbox: boolean; secrets: SecretBox }): Hex | undefined {
+  if (options.key) return options.key;
   if (!options.sandbox) return undefined;
-  return treasuryFromKey(`0x${options.secrets.fingerprint('deposit-treasury', 'sandbox-treasury-key/v1')}`);
+  return `0x${options.secrets.fingerprint('deposit-treasury', 'sandbox-treasury-key/v1')}`;
 }

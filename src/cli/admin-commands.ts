@@ -37,6 +37,7 @@ const USAGE = `usage: npm run -s admin -- <command>
   vaults mint-demo --chain-id N --token 0x.. --to 0x.. --amount DECIMAL [--deployer-key 0x..]   (no database)
   keys status   each sealing key's fingerprint and how many values it still seals
   keys reseal   re-seals every sealed value under the newest key of ENCRYPTION_KEYS (progress on stderr)
+  keys import-to-token   moves sealed wallet keys (and the treasury's) into the PKCS#11 token (CUSTODY_KEYS=pkcs11)
 Uses the server's configuration (DATA_DIR or DATABASE_URL). Prints JSON on stdout.`;
 
 export class UsageError extends Error {}
@@ -111,7 +112,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
     (group === 'operators' && ['create', 'list', 'set-role'].includes(command ?? '')) ||
     (group === 'review' && (command === 'list' || command === 'show' || (command !== undefined && command in DECISION_COMMANDS))) ||
     (group === 'vaults' && ['list', 'add', 'remove', 'deploy-demo', 'mint-demo'].includes(command ?? '')) ||
-    (group === 'keys' && (command === 'status' || command === 'reseal'));
+    (group === 'keys' && ['status', 'reseal', 'import-to-token'].includes(command ?? ''));
   if (!known) throw new UsageError(`unknown command "${positionals.join(' ')}"\n${USAGE}`);
 
   // Check the arguments before touching the database.
@@ -158,7 +159,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
   try {
     const now = system.clock();
     const db = system.database;
-    if (group === 'keys') return await keysCommand(system, command as 'status' | 'reseal');
+    if (group === 'keys') return await keysCommand(system, command as 'status' | 'reseal' | 'import-to-token');
     if (group === 'integrators' && command === 'create') {
       const created = await createIntegrator(
         db,

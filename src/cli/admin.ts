@@ -2,6 +2,7 @@
 // exits with a sysexits code naming what went wrong.
 import { ConfigError } from '../config.js';
 import { EncryptionKeyMismatchError } from '../domain/keys/key-check.js';
+import { TokenConfigError } from '../crypto/pkcs11/errors.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { ApiError } from '../domain/errors.js';
 import { safeErrorMessage } from '../logging.js';
@@ -20,7 +21,7 @@ try {
     process.stderr.write(`error: ${err.message}\n`);
     process.exit(75); // EX_TEMPFAIL
   }
-  if (err instanceof EncryptionKeyMismatchError) {
+  if (err instanceof EncryptionKeyMismatchError || err instanceof TokenConfigError) {
     process.stderr.write(`configuration error: ${err.message}\n`);
     process.exit(78); // EX_CONFIG
   }

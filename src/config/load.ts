@@ -7,6 +7,7 @@ import { ConfigError, flag, integer, oneOf, parsed, Problems } from './env.js';
 import { parseCountryRules, parseOfferedProducts } from '../domain/products/product-config.js';
 import { bodyLimits, DEFAULT_REDIS_KEY_PREFIX, depositConfig, invitationBaseUrl, redisKeyPrefix, redisUrl, retrySchedule, smtp, trustProxy, webauthn, tokenConfig, incomingConfig, webhookReach, vaultConfig, withdrawalConfig, screeningConfig } from './sections.js';
 import { LOG_LEVELS, type Config } from './types.js';
+import { custodyKeysConfig, type CustodyKeysConfig } from './custody-keys.js';
 
 // The repository's config/ folder, from src/config/ or, once built, dist/src/config/.
 const SAMPLE_SCREENING_LIST = fileURLToPath(new URL('../../config/screening/ofac-sample', import.meta.url.includes('/dist/') ? new URL('../', import.meta.url) : import.meta.url));
@@ -102,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appEnv,
     encryptionKeys,
     resealBatch: read(() => integer(env, 'RESEAL_BATCH', 200, 1, 10_000), 200),
+    custodyKeys: read<CustodyKeysConfig>(() => custodyKeysConfig(env), { backend: 'sealed' }),
     logLevel: read(() => oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'), 'info'),
     ...read(() => bodyLimits(env), undefined as never),
     authFailureLimit: read(() => integer(env, 'AUTH_FAILURE_LIMIT', 50, 1, 1_000_000), 1),

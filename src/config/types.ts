@@ -1,4 +1,5 @@
 import type { RelyingPartyPolicy } from '../crypto/webauthn/relying-party.js';
+import type { CustodyKeysConfig } from './custody-keys.js';
 import type { DepositConfig } from '../domain/deposits/deposit-config.js';
 import type { ProductConfig } from '../domain/products/catalogue.js';
 import type { VaultConfig } from '../domain/vaults/vault-config.js';
@@ -29,6 +30,8 @@ export interface Config {
   encryptionKeys: readonly Buffer[] | undefined;
   /** RESEAL_BATCH: sealed values re-sealed per transaction after the newest key changed (default 200). */
   resealBatch: number;
+  /** CUSTODY_KEYS and the PKCS11_* settings: where custody and treasury keys live (docs/key-management.md). */
+  custodyKeys: CustodyKeysConfig;
   logLevel: LogLevel;
   /** BODY_LIMIT_BYTES: largest body of an operation that carries no documents (default 1 MiB). */
   bodyLimitBytes: number;

@@ -4,6 +4,7 @@ import type { DestinationStream } from 'pino';
 import type { ChainRegistry } from '../../src/chain/chain-client.js';
 import { treasuryFor, type Treasury } from '../../src/chain/treasury.js';
 import { createClient, type Client } from '../../src/client/index.js';
+import type { CustodyKeys } from '../../src/chain/custody-keys.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openSystem, startApiProcess } from '../../src/composition-root.js';
 import { SecretBox } from '../../src/crypto/secret-box.js';
@@ -54,6 +55,8 @@ export interface TestServer {
   policy: Policy;
   /** Where deposits are paid out from (tests fund it on their anvil nodes); undefined without one. */
   treasury: Treasury | undefined;
+  /** The custody keys the server signs with (CUSTODY_KEYS: sealed, or a PKCS#11 token). */
+  custody: CustodyKeys;
   /** An integrator with a fresh read_write credential, created the way the operator CLI does it. */
   seedIntegrator(name?: string, scope?: 'read_write' | 'read_only'): Promise<SeededIntegrator>;
   /** A client for an existing private key, signing with this server's clock. */
@@ -82,14 +85,14 @@ export async function startServer(backend: Backend, env: Record<string, string> 
   // The server as main.ts composes it, over this test's database, clock and key. Maintenance stays off: tests move
   // the clock by days and purge on purpose (background.ts says why).
   const system = await openSystem(config, { database: await openDatabase(target), clock: clock.now, secrets: new SecretBox(randomBytes(32)), chainTimeoutMs: 5_000 });
-  const { database, secrets, chains, policy } = system;
+  const { database, secrets, chains, policy, custody } = system;
   const logger = options.logDestination ? loggerOptions(env.LOG_LEVEL ? config.logLevel : 'info', options.logDestination) : undefined;
   const api = await startApiProcess(system, { ...(logger ? { logger } : {}), background: { maintenance: false } });
   const { app } = api;
   const { worker, watcher, mail, vaultSnapshots, incoming, rescreen } = api.background;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const treasury = treasuryFor({ key: config.deposits.treasuryKey, sandbox: config.appEnv === 'sandbox', secrets });
+  const treasury = treasuryFor({ key: config.deposits.treasuryKey, sandbox: config.appEnv === 'sandbox', secrets, custody });
 
   const clientFor = (privateKey: string) => createClient({ baseUrl: url, privateKey, now: () => clock.seconds() });
   return {
@@ -109,6 +112,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
     chains,
     policy,
     treasury,
+    custody,
     clientFor,
     async seedIntegrator(name = 'Test Integrator', scope = 'read_write') {
       const created = await createIntegrator(database, { name, scope }, clock.now());
