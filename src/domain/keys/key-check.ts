@@ -10,7 +10,7 @@ const FIRST_KEY_SETTING = 'encryption_key_fingerprint';
 /** Every key the database has seen, by id, and when each was found to seal nothing any more. */
 const KEYS_SETTING = 'encryption_keys';
 
-type KnownKeys = Record<string, { recordedAt: string; retiredAt?: string }>;
+type KnownKeys = Record<string, { recordedAt: string; retiredAt?: string; order?: number }>;
 
 /** A process's ENCRYPTION_KEYS lacks a key that still seals data, or leads with a retired one: it must not start. */
 export class EncryptionKeyMismatchError extends Error {}
@@ -25,25 +25,33 @@ export class EncryptionKeyMismatchError extends Error {}
 export async function checkEncryptionKeys(db: Db, secrets: SecretBox, now: Date): Promise<SecretBox> {
   return db.transaction(async (tx) => {
     const ringIds = secrets.keyFingerprints.map(keyIdOf);
-    await tx.insert(systemSettings).values({ name: FIRST_KEY_SETTING, value: secrets.keyFingerprints[0]!, createdAt: now }).onConflictDoNothing();
+    // A new database's first key is its ring's oldest (the one a ring lists last).
+    await tx.insert(systemSettings).values({ name: FIRST_KEY_SETTING, value: secrets.keyFingerprints.at(-1)!, createdAt: now }).onConflictDoNothing();
     // Locked: processes starting at once take turns, so each sees the keys the one before recorded.
     const [first] = await tx.select().from(systemSettings).where(eq(systemSettings.name, FIRST_KEY_SETTING)).for('update');
     const firstId = keyIdOf(first!.value);
     const known = await knownKeys(tx, firstId, first!.createdAt);
 
-    for (const [keyId, state] of Object.entries(known)) {
-      if (state.retiredAt || ringIds.includes(keyId)) continue;
-      const sealing = (await countAllSealedByKey(tx, firstId)).get(keyId) ?? 0;
-      if (sealing > 0) throw new EncryptionKeyMismatchError(missingKeyMessage(keyId, sealing, ringIds));
-      state.retiredAt = now.toISOString();
-    }
-    if (known[ringIds[0]!]?.retiredAt) {
+    // Recorded in ring order, oldest first, after every key known: `order` says which of two keys came later.
+    let order = Math.max(-1, ...Object.values(known).map((k) => k.order ?? 0));
+    for (const keyId of [...ringIds].reverse()) known[keyId] ??= { recordedAt: now.toISOString(), order: ++order };
+    const newest = known[ringIds[0]!]!;
+    if (newest.retiredAt) {
       throw new EncryptionKeyMismatchError(
         `the newest key of ENCRYPTION_KEYS (fingerprint ${ringIds[0]}) was retired from this database after its values were re-sealed under a newer key; ` +
           'put the current key first (docs/key-management.md#rotating-the-sealing-key)',
       );
     }
-    for (const keyId of ringIds) known[keyId] ??= { recordedAt: now.toISOString() };
+    let counts: Map<string, number> | undefined;
+    for (const [keyId, state] of Object.entries(known)) {
+      if (state.retiredAt || ringIds.includes(keyId)) continue;
+      counts ??= await countAllSealedByKey(tx, firstId);
+      const sealing = counts.get(keyId) ?? 0;
+      if (sealing > 0) throw new EncryptionKeyMismatchError(missingKeyMessage(keyId, sealing, ringIds));
+      // Only a key older than this ring's newest retires: a newer one missing here is a rolling restart's first step
+      // (docs/key-management.md#runbook-rotating-the-sealing-key), not a key dropped for good.
+      if ((state.order ?? 0) < (newest.order ?? 0)) state.retiredAt = now.toISOString();
+    }
     await writeSetting(tx, KEYS_SETTING, JSON.stringify(known), now);
 
     const stored = await readSetting(tx, FINGERPRINT_KEY_SETTING);
@@ -58,7 +66,7 @@ export async function checkEncryptionKeys(db: Db, secrets: SecretBox, now: Date)
 
 async function knownKeys(tx: Executor, firstId: string, firstRecordedAt: Date): Promise<KnownKeys> {
   const stored = await readSetting(tx, KEYS_SETTING);
-  return stored ? (JSON.parse(stored) as KnownKeys) : { [firstId]: { recordedAt: firstRecordedAt.toISOString() } };
+  return stored ? (JSON.parse(stored) as KnownKeys) : { [firstId]: { recordedAt: firstRecordedAt.toISOString(), order: 0 } };
 }
 
 /** The keys the database knows, for `keys status`. */
