@@ -11,6 +11,9 @@
  *   broadcast, committed); req/s is the median round's, with the rounds' spread beside it;
  * - whoami with autocannon, 50 connections, on the same process right after.
  *
+ * BENCH_CUSTODY=sealed|pkcs11|both (both when softhsm2 is installed): the custody keys the server signs with, each in
+ * its own server (pkcs11 on a fresh SoftHSM2 token, docs/key-management.md), one after the other in one run.
+ *
  * Prints one table and writes bench/results/transactions-latest.json; exits 1 if any submission was not a 201.
  */
 import { randomUUID } from 'node:crypto';
@@ -28,6 +31,8 @@ import { positiveInt } from './lib/env.js';
 import { meanCpuFigures, median } from './lib/report.js';
 import { postJson, signedGetHeaders, signedPostHeaders } from './lib/signing.js';
 import { signedGet } from './scenarios/signed-get.js';
+import { createTestToken, SOFTHSM_MODULE } from '../test/harness/softhsm.js';
+import { existsSync } from 'node:fs';
 
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 16);
 /**
@@ -44,6 +49,13 @@ const BLOCK_TIME = Number(process.env.BENCH_BLOCK_TIME ?? 1);
 const ROUNDS = positiveInt('BENCH_TX_ROUNDS', 3);
 const MINING = BLOCK_TIME > 0 ? `a block every ${BLOCK_TIME} s` : 'automine';
 const PATH = '/v1/submit/send-transaction-passkey?chain_id=8453';
+type Custody = 'sealed' | 'pkcs11';
+const CUSTODY: Custody[] = (() => {
+  const raw = process.env.BENCH_CUSTODY ?? (existsSync(SOFTHSM_MODULE) ? 'both' : 'sealed');
+  if (raw === 'both') return ['sealed', 'pkcs11'];
+  if (raw === 'sealed' || raw === 'pkcs11') return [raw];
+  throw new Error(`BENCH_CUSTODY must be sealed, pkcs11 or both (got "${raw}")`);
+})();
 
 interface Payer {
   organizationId: string;
@@ -65,6 +77,8 @@ interface Submission {
 
 interface Result extends Partial<CpuFigures> {
   database: string;
+  /** CUSTODY_KEYS of the server measured. */
+  custody: Custody;
   scenario: string;
   connections: number;
   reqPerSec: number;
@@ -178,9 +192,11 @@ async function allCompleted(backend: Backend, payers: Payer[]): Promise<number> 
 
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
 
-async function runBackend(kind: BackendKind, postgresUrl: string | undefined): Promise<{ results: Result[]; ok: boolean }> {
+async function runBackend(kind: BackendKind, postgresUrl: string | undefined, custody: Custody): Promise<{ results: Result[]; ok: boolean }> {
   const anvil = await startAnvil(8453, BLOCK_TIME ? { blockTimeSeconds: BLOCK_TIME } : {});
-  const backend = await startBackend(kind, postgresUrl, { CHAIN_RPC_URLS: `8453=${anvil.url}`, APP_ENV: 'sandbox' });
+  // A fresh token per server; SOFTHSM2_CONF (set by createTestToken) reaches the server through the environment.
+  const token = custody === 'pkcs11' ? (await createTestToken()).env : {};
+  const backend = await startBackend(kind, postgresUrl, { CHAIN_RPC_URLS: `8453=${anvil.url}`, APP_ENV: 'sandbox', ...token });
   try {
     const payers = await customers(backend, anvil);
     console.error(`send-transaction-passkey: warm-up ${WARMUP_SECONDS} s, then ${ROUNDS} rounds of ${DURATION_SECONDS} s, ${payers.length} customers submitting back to back`);
@@ -202,6 +218,7 @@ async function runBackend(kind: BackendKind, postgresUrl: string | undefined): P
     const roundsReqPerSec = rounds.map((r) => (r.latencies.length * 1000) / r.elapsedMs);
     const tx: Result = {
       database: BACKEND_LABEL[kind],
+      custody,
       scenario: 'send-transaction-passkey',
       connections: payers.length,
       reqPerSec: median(roundsReqPerSec),
@@ -218,7 +235,7 @@ async function runBackend(kind: BackendKind, postgresUrl: string | undefined): P
     return {
       results: [
         tx,
-        { database: BACKEND_LABEL[kind], scenario: 'whoami', connections: w.connections, reqPerSec: w.reqPerSec, latencyP50Ms: w.latencyP50Ms, latencyP99Ms: w.latencyP99Ms, requests: w.requests, failures: w.non2xx + w.errors + w.timeouts },
+        { database: BACKEND_LABEL[kind], custody, scenario: 'whoami', connections: w.connections, reqPerSec: w.reqPerSec, latencyP50Ms: w.latencyP50Ms, latencyP99Ms: w.latencyP99Ms, requests: w.requests, failures: w.non2xx + w.errors + w.timeouts },
       ],
       ok: tx.failures === 0 && whoami.ok,
     };
@@ -234,26 +251,30 @@ async function main(): Promise<void> {
   const results: Result[] = [];
   let ok = true;
   for (const kind of kinds) {
-    const run = await runBackend(kind, kind === 'postgres' ? postgresUrl : undefined);
-    results.push(...run.results);
-    ok &&= run.ok;
+    for (const custody of CUSTODY) {
+      const run = await runBackend(kind, kind === 'postgres' ? postgresUrl : undefined, custody);
+      results.push(...run.results);
+      ok &&= run.ok;
+    }
   }
 
   console.log(`\nsend-transaction-passkey to broadcast on anvil (chain 8453, ${MINING}), ${CUSTOMERS} customers, ${ROUNDS} rounds of ${DURATION_SECONDS} s (req/s: the median round's; rounds: each, in order); whoami 50 connections, ${DURATION_SECONDS} s\n`);
-  console.log('| Database | Scenario | Connections | req/s | rounds | p50 ms | p99 ms | requests | failures | API CPU | PostgreSQL CPU | anvil CPU | load generator CPU | others CPU |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| Database | Custody keys | Scenario | Connections | req/s | rounds | p50 ms | p99 ms | requests | failures | API CPU | PostgreSQL CPU | anvil CPU | load generator CPU | others CPU |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const pct = (v: number | undefined) => (v === undefined ? '' : `${Math.round(v)} %`);
-    console.log(`| ${r.database} | ${r.scenario} | ${r.connections} | ${Math.round(r.reqPerSec).toLocaleString('en-US')} | ${(r.roundsReqPerSec ?? []).map((v) => Math.round(v)).join(', ')} | ${r.latencyP50Ms.toFixed(1)} | ${r.latencyP99Ms.toFixed(1)} | ${r.requests} | ${r.failures} | ${pct(r.serverCpuPct)} | ${pct(r.postgresCpuPct)} | ${pct(r.groupCpuPct)} | ${pct(r.loadGeneratorCpuPct)} | ${pct(r.otherCpuPct)} |`);
+    console.log(`| ${r.database} | ${r.custody} | ${r.scenario} | ${r.connections} | ${Math.round(r.reqPerSec).toLocaleString('en-US')} | ${(r.roundsReqPerSec ?? []).map((v) => Math.round(v)).join(', ')} | ${r.latencyP50Ms.toFixed(1)} | ${r.latencyP99Ms.toFixed(1)} | ${r.requests} | ${r.failures} | ${pct(r.serverCpuPct)} | ${pct(r.postgresCpuPct)} | ${pct(r.groupCpuPct)} | ${pct(r.loadGeneratorCpuPct)} | ${pct(r.otherCpuPct)} |`);
   }
   for (const kind of kinds) {
-    const label = BACKEND_LABEL[kind];
-    const tx = results.find((r) => r.database === label && r.scenario === 'send-transaction-passkey')!;
-    const who = results.find((r) => r.database === label && r.scenario === 'whoami')!;
-    console.log(`${label}: send-transaction-passkey / whoami = ${(tx.reqPerSec / who.reqPerSec).toFixed(3)}; every submission completed ${Math.round(tx.allCompletedAfterMs ?? 0)} ms after the last 201`);
+    for (const custody of CUSTODY) {
+      const label = BACKEND_LABEL[kind];
+      const tx = results.find((r) => r.database === label && r.custody === custody && r.scenario === 'send-transaction-passkey')!;
+      const who = results.find((r) => r.database === label && r.custody === custody && r.scenario === 'whoami')!;
+      console.log(`${label}, ${custody}: send-transaction-passkey / whoami = ${(tx.reqPerSec / who.reqPerSec).toFixed(3)}; every submission completed ${Math.round(tx.allCompletedAfterMs ?? 0)} ms after the last 201`);
+    }
   }
   mkdirSync(`${ROOT}/bench/results`, { recursive: true });
-  writeFileSync(`${ROOT}/bench/results/transactions-latest.json`, `${JSON.stringify({ at: new Date().toISOString(), customers: CUSTOMERS, rounds: ROUNDS, durationSeconds: DURATION_SECONDS, blockTimeSeconds: BLOCK_TIME, results }, null, 2)}\n`);
+  writeFileSync(`${ROOT}/bench/results/transactions-latest.json`, `${JSON.stringify({ at: new Date().toISOString(), customers: CUSTOMERS, rounds: ROUNDS, durationSeconds: DURATION_SECONDS, blockTimeSeconds: BLOCK_TIME, custody: CUSTODY, results }, null, 2)}\n`);
   if (!ok) process.exitCode = 1;
 }
 
