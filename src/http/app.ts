@@ -33,6 +33,8 @@ import { tokenRoutes } from './routes/tokens/tokens.js';
 import { invitationRoutes } from './routes/members/invitations.js';
 import { registerInvitationPages } from './pages/invitation-routes.js';
 import { registerGuides } from './pages/guides.js';
+import { registerFrontPage } from './pages/front-page.js';
+import { htmlNotFound } from './pages/not-found-page.js';
 import { transactionApprovalRoutes } from './routes/members/transaction-approvals.js';
 import { withdrawalRoutes } from './routes/transactions/withdrawals.js';
 import { TransactionSchema } from './schemas/transactions.js';
@@ -112,11 +114,14 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   const parseBody = registerJsonBody(app);
   registerBodyLimits(app, deps.config);
   registerProblemHandling(app);
+  // Before any route or plugin, so every scope inherits it: a browser's 404 outside the JSON APIs is a page.
+  app.addHook('onSend', htmlNotFound);
   await registerOpenApi(app, deps.config.appEnv);
   const failures = new FailureLimiter(deps.config.authFailureLimit, deps.clock);
 
   opsRoutes(app, deps);
   metricsRoute(app, deps, failures);
+  registerFrontPage(app, deps.config.appEnv);
   registerGuides(app);
   await registerInvitationPages(app, deps, failures);
   const operations: Operation[] = [];

@@ -4,6 +4,8 @@ import { Marked, type Tokens } from 'marked';
 import { notFound } from '../../domain/errors.js';
 import { packageRoot } from '../admin/console.js';
 import type { Api } from '../types.js';
+import { groupGuides } from './guide-groups.js';
+import { escapeHtml, htmlPage, PAGE_HEADERS, PRODUCT_NAME } from './page-layout.js';
 
 /**
  * The guides (docs/*.md) served as HTML pages at /guides/<name>, so the links of the OpenAPI documents and of
@@ -13,8 +15,7 @@ import type { Api } from '../types.js';
 
 export const GUIDES_PREFIX = '/guides';
 
-const GUIDES_CSP = ["default-src 'none'", "img-src 'self'", "style-src 'unsafe-inline'", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'"].join('; ');
-const HEADERS = { 'content-security-policy': GUIDES_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'public, max-age=300' };
+const HEADERS = { ...PAGE_HEADERS, 'cache-control': 'public, max-age=300' };
 const IMAGE = /^[a-z0-9-]+\.png$/;
 
 /** GitHub's heading anchor: lower case, punctuation dropped, spaces to hyphens; repeats numbered -1, -2, ... */
@@ -39,17 +40,24 @@ export function guideHref(href: string): string {
   return m ? `${GUIDES_PREFIX}/${m[1]}${m[2] ?? ''}` : href;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** A rendered guide: its title as plain text (no backticks) and as HTML (`code` as <code>), and its page. */
+export interface Guide {
+  title: string;
+  titleHtml: string;
+  html: string;
+}
 
-export function renderGuide(markdown: string): { title: string; html: string } {
+export function renderGuide(markdown: string): Guide {
   const slug = headingSlugger();
   let title = '';
+  let titleHtml = '';
   const marked = new Marked({
     gfm: true,
     renderer: {
       heading(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, { tokens, depth, text }: Tokens.Heading) {
-        if (depth === 1 && !title) title = text;
-        return `<h${depth} id="${escapeHtml(slug(text))}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
+        const inline = this.parser.parseInline(tokens);
+        if (depth === 1 && !title) [title, titleHtml] = [text.replace(/`/g, ''), inline];
+        return `<h${depth} id="${escapeHtml(slug(text))}">${inline}</h${depth}>\n`;
       },
       link(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, { href, title: linkTitle, tokens }: Tokens.Link) {
         const label = this.parser.parseInline(tokens);
@@ -62,27 +70,24 @@ export function renderGuide(markdown: string): { title: string; html: string } {
     },
   });
   const body = marked.parse(markdown, { async: false });
-  return { title, html: page(title, body) };
+  return { title, titleHtml, html: htmlPage(`${title} · ${PRODUCT_NAME} guides`, body) };
 }
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Integrator API guides</title>
-<style>
-body{font:16px/1.55 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
-pre{background:#f4f5f7;padding:.8rem;overflow:auto;border-radius:4px}code{font-size:.92em}
-table{border-collapse:collapse}td,th{border:1px solid #d0d5dc;padding:.3rem .5rem;vertical-align:top}
-img{max-width:100%}nav{margin-bottom:1.5rem}
-</style></head>
-<body><nav><a href="${GUIDES_PREFIX}">Guides</a> · <a href="/docs">API reference</a></nav>
-${body}</body></html>
-`;
+/** The index: the guides in their groups (guide-groups.ts), each linked by its title. */
+export function guidesIndex(guides: Map<string, Guide>): string {
+  const item = (name: string) => {
+    const g = guides.get(name)!;
+    return `<li><a href="${GUIDES_PREFIX}/${name}">${g.titleHtml || escapeHtml(name)}</a></li>`;
+  };
+  const groups = groupGuides(guides.keys()).map(
+    (group) => `<section><h2 id="${headingSlugger()(group.title)}">${escapeHtml(group.title)}</h2>\n<ul>\n${group.guides.map(item).join('\n')}\n</ul></section>`,
+  );
+  return htmlPage(`${PRODUCT_NAME} guides`, `<h1>Guides</h1>\n${groups.join('\n')}\n`);
 }
 
 /** Every guide, rendered once; `dir` is docs/ of the package unless a test says otherwise. */
-export function loadGuides(dir: string = join(packageRoot(), 'docs')): Map<string, { title: string; html: string }> {
-  const guides = new Map<string, { title: string; html: string }>();
+export function loadGuides(dir: string = join(packageRoot(), 'docs')): Map<string, Guide> {
+  const guides = new Map<string, Guide>();
   for (const file of readdirSync(dir).sort()) {
     const m = /^([a-z0-9-]+)\.md$/.exec(file);
     if (m) guides.set(m[1]!, renderGuide(readFileSync(join(dir, file), 'utf8')));
@@ -92,10 +97,7 @@ export function loadGuides(dir: string = join(packageRoot(), 'docs')): Map<strin
 
 export function registerGuides(api: Api, dir: string = join(packageRoot(), 'docs')): void {
   const guides = loadGuides(dir);
-  const index = page(
-    'Guides',
-    `<h1>Guides</h1>\n<ul>\n${[...guides].map(([name, g]) => `<li><a href="${GUIDES_PREFIX}/${name}">${escapeHtml(g.title || name)}</a></li>`).join('\n')}\n</ul>\n`,
-  );
+  const index = guidesIndex(guides);
   api.get(GUIDES_PREFIX, { schema: { hide: true } }, async (_request, reply) => reply.headers(HEADERS).type('text/html; charset=utf-8').send(index));
   api.get<{ Params: { name: string } }>(`${GUIDES_PREFIX}/:name`, { schema: { hide: true } }, async (request, reply) => {
     const guide = guides.get(request.params.name);

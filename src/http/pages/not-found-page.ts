@@ -1,0 +1,33 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { escapeHtml, htmlPage, PAGE_HEADERS, wantsHtmlPage } from './page-layout.js';
+
+/** How much of an unknown path the page repeats. */
+const MAX_SHOWN = 120;
+
+export function notFoundPage(path: string): string {
+  const shown = path.length > MAX_SHOWN ? `${path.slice(0, MAX_SHOWN)}…` : path;
+  return htmlPage(
+    'Page not found',
+    `<h1>Page not found</h1>
+<p>There is no page at <code>${escapeHtml(shown)}</code> on this server.</p>
+<ul>
+<li><a href="/">The front page</a>: what this server is, and its links</li>
+<li><a href="/guides">Guides</a></li>
+<li><a href="/docs">API reference</a></li>
+</ul>
+`,
+  );
+}
+
+/**
+ * An onSend hook: a 404 problem answered to a request for an HTML page (page-layout.ts wantsHtmlPage) is shown as
+ * the HTML 404 page instead. The problem handler still decides what the answer is (404, or 405 with Allow), so
+ * the JSON API and every client that does not ask for HTML keep their RFC 9457 body.
+ */
+export async function htmlNotFound(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  if (reply.statusCode !== 404 || !wantsHtmlPage(request)) return payload;
+  if (!String(reply.getHeader('content-type') ?? '').startsWith('application/problem+json')) return payload;
+  reply.headers({ ...PAGE_HEADERS, 'cache-control': 'no-store' });
+  reply.type('text/html; charset=utf-8');
+  return notFoundPage(request.url.split('?')[0] ?? '/');
+}
