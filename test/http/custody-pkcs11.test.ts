@@ -14,6 +14,7 @@ import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { dumpDatabase, findWalletKeys } from '../harness/key-search.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 import { createTestToken, SOFTHSM_MODULE, softHsmMissing, type TestToken } from '../harness/softhsm.js';
+import { approveAs, teamWithPendingTransfer } from '../harness/entity-team.js';
 
 /*
  * CUSTODY_KEYS=pkcs11 on a SoftHSM2 token (docs/key-management.md): wallets are generated inside the token, transfers
@@ -86,8 +87,19 @@ for (const backend of backends()) {
       assert.deepEqual(findWalletKeys(await dumpDatabase(server.database), rows, server.secrets), []);
     });
 
+    it('an entity’s wallet is on the token too, and the approval that reaches the quorum signs there', async () => {
+      const team = await teamWithPendingTransfer(server, node, acme);
+      const row = await walletRow(team.account.walletAddress);
+      assert.deepEqual([row.privateKeySealed, row.keyLabel], [null, `wallet:${row.id}`]);
+      const approved = await approveAs(server, acme, team.account, team.approver, team.transactionId);
+      assert.equal(approved.status, 200, approved.text);
+      assert.equal((await settled(acme, team.transactionId)).status, 'completed');
+    });
+
     // Last: SoftHSM2 does not take a token back once its files went away (a real HSM reconnects as its vendor says).
     it('the token gone mid-run: 503 custody_unavailable with Retry-After, and nothing written', async () => {
+      // A proposal one approval short of its quorum, made while the token was there.
+      const team = await teamWithPendingTransfer(server, node, acme);
       renameSync(token.dir, `${token.dir}.gone`);
       const counts = async () => ({
         transactions: (await server.database.db.select({ n: count() }).from(transactions))[0]!.n,
@@ -105,6 +117,14 @@ for (const backend of backends()) {
       assert.ok(!JSON.stringify(res.body).includes('CKR_'), 'the token’s error is the operator’s, not the client’s');
       const lookup = await acme.client.get(`/v1/query/get-transaction?transactionId=${request.transactionId}`);
       assert.equal(lookup.status, 404, 'no transaction was recorded');
+
+      // The approval that reaches the quorum signs inside its database transaction: it is rolled back whole.
+      server.clock.advance(1000);
+      const approval = await approveAs(server, acme, team.account, team.approver, team.transactionId);
+      assert.equal(approval.status, 503, approval.text);
+      assert.equal(approval.body.code, 'custody_unavailable');
+      const proposal = await acme.client.get(`/v1/query/get-transaction?transactionId=${team.transactionId}`);
+      assert.deepEqual([proposal.body.status, proposal.body.approvals?.received.length], ['created', 1], 'still one approval of two');
 
       // A new wallet needs the token too: the account is not created either.
       server.clock.advance(1000);
