@@ -1,6 +1,7 @@
 // First: the heap policy applies from the first allocation on (heap-growth.ts).
 import './heap-growth.js';
 import closeWithGrace from 'close-with-grace';
+import { listenAdminSocket, type AdminSocket } from './cli/admin-socket.js';
 import { bindPortOrExit, loadConfigOrExit, openSystemOrExit, startApiProcess } from './composition-root.js';
 import { keyIdOf } from './crypto/secret-box.js';
 import { drainOptions } from './http/drain.js';
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   const system = await openSystemOrExit(config);
 
   const api = await startApiProcess(system, { logger: loggerOptions(config.logLevel), port });
+  let adminSocket: AdminSocket | undefined = undefined;
   // The screening lists' files are looked at again every SCREENING_RELOAD_SECONDS and on SIGHUP, which then reloads
   // them instead of stopping the server (docs/screening.md#reloading).
   const lists = system.policy.screening?.watch(config.screening.reloadMs, api.app.log);
@@ -23,11 +25,14 @@ async function main(): Promise<void> {
     if (err) api.app.log.error({ err }, 'shutting down after an error');
     else api.app.log.info({ signal }, 'shutting down');
     lists?.stop();
+    await adminSocket?.close();
     await api.stop(err ? {} : { drain: drainOptions(config) });
   });
 
   // Fastify takes over the port bound above (http/bound-port.ts): this binds nothing new.
   await api.app.listen({ port: config.port, host: config.host });
+  // On the embedded database, `npm run admin` runs its commands in here (cli/admin-socket.ts).
+  adminSocket = await listenAdminSocket(system, api.app.log);
   // The keys by the ids the start-up check, sealed values and `keys status` name them (never the keys themselves).
   const keys = system.secrets.keyFingerprints.map(keyIdOf);
   api.app.log.info({ database: system.database.kind, env: config.appEnv, sealingKey: keys[0], keyRing: keys }, 'integrator api ready');

@@ -10,7 +10,7 @@ import { OPERATOR_ROLES, type OperatorRole } from '../domain/cases/permissions.j
 import { decideAsOperator } from '../domain/cases/operator-decisions.js';
 import { DECISIONS, type Decision } from '../domain/verification/decisions.js';
 import { getCase, listReviews } from '../domain/verification/review.js';
-import { openSystem } from '../composition-root.js';
+import { openSystem, type System } from '../composition-root.js';
 import { parseUnits, type Address, type Hex } from 'viem';
 import { ANVIL_DEV_KEY, deployDemoVault, LOCAL_CHAIN_ID, mintDemoToken } from '../chain/demo-vault.js';
 import { registerVault, unregisterVault } from '../domain/vaults/vault-admin.js';
@@ -73,8 +73,19 @@ async function mintDemo(input: { rpcUrl: string; chainId: number; key: Hex; toke
   return mintDemoToken({ rpcUrl: input.rpcUrl, chainId: input.chainId, signerKey: input.key, token: token as Address, to: to as Address, amount: parseUnits(amount, 6), gasTopUp: input.chainId === LOCAL_CHAIN_ID });
 }
 
-/** Runs one admin command; `env` is the configuration (the process's environment from the command line). */
-export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<unknown> {
+export interface RunOptions {
+  /** The running server's own system (admin-socket.ts): used as it is, and left open. */
+  system?: System;
+  /** Where progress lines go (the process's stderr by default). */
+  stderr?: (line: string) => void;
+}
+
+/**
+ * Runs one admin command; `env` is the configuration (the process's environment from the command line), unless the
+ * command runs inside the server, which brings its own system.
+ */
+export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, options: RunOptions = {}): Promise<unknown> {
+  const stderr = options.stderr ?? ((line: string) => void process.stderr.write(line));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -134,7 +145,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
     throw new UsageError(`--status must be one of ${VERIFICATION_STATUSES.join(', ')}`);
   }
 
-  const config = loadConfig(env);
+  const config = options.system?.config ?? loadConfig(env);
   if (group === 'vaults') {
     const chainId = command === 'list' || command === 'remove' ? undefined : chainIdArg(values['chain-id'], config.chainRpcUrls);
     if (command === 'add' && !/^0x[0-9a-fA-F]{40}$/.test(need(values.address, '--address'))) throw new UsageError('--address must be 0x and 40 hex digits');
@@ -142,7 +153,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
     const key = deployerKey(values['deployer-key'], chainId);
     // Minting talks to the chain only: it runs beside a server holding the embedded database.
     if (command === 'mint-demo') return mintDemo({ rpcUrl: config.chainRpcUrls.get(chainId!)!, chainId: chainId!, key, token: values.token, to: values.to, amount: values.amount });
-    const system = await openSystem(config);
+    const system = options.system ?? (await openSystem(config));
     try {
       const now = system.clock();
       const db = system.database.db;
@@ -152,14 +163,14 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
       const deployed = await deployDemoVault({ rpcUrl: config.chainRpcUrls.get(chainId!)!, chainId: chainId!, deployerKey: key });
       return { ...(await registerVault(db, system.chains, { chainId: chainId!, address: deployed.vault }, now)), token: deployed.token.toLowerCase() };
     } finally {
-      await system.close();
+      if (!options.system) await system.close();
     }
   }
-  const system = await openSystem(config);
+  const system = options.system ?? (await openSystem(config));
   try {
     const now = system.clock();
     const db = system.database;
-    if (group === 'keys') return await keysCommand(system, command as 'status' | 'reseal' | 'import-to-token');
+    if (group === 'keys') return await keysCommand(system, command as 'status' | 'reseal' | 'import-to-token', stderr);
     if (group === 'integrators' && command === 'create') {
       const created = await createIntegrator(
         db,
@@ -205,7 +216,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
     // `return await`: the finally below closes the database, so the work must finish first.
     return await decideAsOperator(db, target, DECISION_COMMANDS[command!]!, { reasons: values.reason ?? [], documents: values.document ?? [] }, { operatorId: operator.operatorId, name: operator.name, role: operator.role }, system.policy, now);
   } finally {
-    await system.close();
+    if (!options.system) await system.close();
   }
 }
 

@@ -1,39 +1,17 @@
 // `npm run -s admin -- <command>`: runs one operator command (admin-commands.ts), prints its JSON on stdout, and
-// exits with a sysexits code naming what went wrong.
-import { ConfigError } from '../config.js';
-import { EncryptionKeyMismatchError } from '../domain/keys/key-check.js';
-import { TokenConfigError } from '../crypto/pkcs11/errors.js';
-import { DataDirInUseError } from '../db/data-dir-lock.js';
-import { ApiError } from '../domain/errors.js';
-import { safeErrorMessage } from '../logging.js';
-import { run, UsageError } from './admin-commands.js';
+// exits with a sysexits code naming what went wrong. On the embedded database with the server running (it holds
+// DATA_DIR), the command runs inside the server through its admin socket instead (admin-socket.ts): same output.
+import { loadConfig } from '../config.js';
+import { forwardToServer } from './admin-socket.js';
+import { runToOutcome } from './outcome.js';
 
-try {
-  const result = await run(process.argv.slice(2));
-  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-} catch (err) {
-  if (err instanceof UsageError) {
-    process.stderr.write(`${err.message}\n`);
-    process.exit(64); // EX_USAGE
-  }
-  if (err instanceof DataDirInUseError) {
-    // The same code as the server's: another process holds the embedded database (docs/decisions.md).
-    process.stderr.write(`error: ${err.message}\n`);
-    process.exit(75); // EX_TEMPFAIL
-  }
-  if (err instanceof EncryptionKeyMismatchError || err instanceof TokenConfigError) {
-    process.stderr.write(`configuration error: ${err.message}\n`);
-    process.exit(78); // EX_CONFIG
-  }
-  if (err instanceof ConfigError) {
-    process.stderr.write(err.problems.map((problem) => `configuration error: ${problem}\n`).join(''));
-    process.exit(78); // EX_CONFIG
-  }
-  if (err instanceof ApiError) {
-    process.stderr.write(`error: ${err.code}: ${err.detail}${err.options.errors ? ` (${err.options.errors.map((e) => e.detail).join('; ')})` : ''}\n`);
-    process.exit(err.status === 404 ? 66 : err.status === 409 ? 75 : 65); // EX_NOINPUT, EX_TEMPFAIL, EX_DATAERR
-  }
-  // Redacted like the logs: a failed query's message carries its parameters (names, emails, SSN digits).
-  process.stderr.write(`error: ${safeErrorMessage(err)}\n`);
-  process.exit(70);
+const argv = process.argv.slice(2);
+let outcome = await runToOutcome(argv, process.env);
+if (outcome.dataDirInUse) {
+  const forwarded = await forwardToServer(loadConfig(process.env).dataDir, argv, (line) => process.stderr.write(line));
+  if (forwarded) outcome = forwarded;
 }
+process.stdout.write(outcome.stdout);
+process.stderr.write(outcome.stderr);
+// Failures exit at once, as before (a pool or a chain client left open must not keep the process alive).
+if (outcome.code !== 0) process.exit(outcome.code);

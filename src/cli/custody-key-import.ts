@@ -64,7 +64,7 @@ export async function importKeysToToken(options: ImportOptions): Promise<ImportR
  * `npm run admin -- keys import-to-token`: the import under this process's configuration (CUSTODY_KEYS=pkcs11), the
  * treasury's software key included; one JSON line per batch on stderr, the report on stdout.
  */
-export async function importToTokenCommand(system: System): Promise<ImportReport & { seconds: number }> {
+export async function importToTokenCommand(system: System, stderr: (line: string) => void = (line) => void process.stderr.write(line)): Promise<ImportReport & { seconds: number }> {
   const { config, custody } = system;
   if (!custody.token) throw new KeyImportError('keys import-to-token needs CUSTODY_KEYS=pkcs11 and the PKCS11_* settings of the token to import into');
   const started = Date.now();
@@ -73,7 +73,7 @@ export async function importToTokenCommand(system: System): Promise<ImportReport
     secrets: system.secrets,
     token: custody.token,
     treasuryKey: treasuryKeyFor({ key: config.deposits.treasuryKey, sandbox: config.appEnv === 'sandbox', secrets: system.secrets }),
-    onBatch: (progress) => process.stderr.write(`${JSON.stringify(progress)}\n`),
+    onBatch: (progress) => stderr(`${JSON.stringify(progress)}\n`),
   });
   return { ...report, seconds: Math.round((Date.now() - started) / 100) / 10 };
 }

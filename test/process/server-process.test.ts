@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -34,9 +34,24 @@ describe('the server process on the embedded database', () => {
         assert.match(err.output, /DATA_DIR .* is in use by process \d+/);
         return true;
       });
-      const cli = await runAdmin(['integrators', 'list'], env);
-      assert.equal(cli.code, 75, 'the CLI exits as the server does');
-      assert.match(cli.stderr, /in use by process/);
+      // The admin CLI runs beside it: the server takes the command through its socket under DATA_DIR.
+      const listed = await runAdmin(['integrators', 'list'], env);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.deepEqual((JSON.parse(listed.stdout) as { integrators: { name: string }[] }).integrators.map((i) => i.name), ['Acme Pay']);
+      const second = await runAdmin(['integrators', 'create', '--name', 'Beside'], env);
+      assert.equal(second.code, 0, second.stderr);
+      const beside = JSON.parse(second.stdout) as { integratorId: string; privateKey: string };
+      const whoBeside = await createClient({ baseUrl: server.url, privateKey: beside.privateKey }).get('/v1/integrator/whoami');
+      assert.equal(whoBeside.body.integratorId, beside.integratorId, 'created in the running server\'s database, usable at once');
+      const usage = await runAdmin(['integrators', 'create'], env);
+      assert.equal(usage.code, 64, 'a usage error keeps its exit code');
+      assert.match(usage.stderr, /--name is required/);
+      const status = await runAdmin(['keys', 'status'], env);
+      assert.equal(status.code, 0, status.stderr);
+      assert.equal(statSync(join(dataDir, 'run')).mode & 0o777, 0o700, 'only the owner enters the socket\'s directory');
+      assert.equal(statSync(join(dataDir, 'run', 'admin.sock')).mode & 0o777, 0o600);
+      assert.match(server.logs(), /"command":"integrators create","msg":"admin command over the admin socket"/);
+      assert.doesNotMatch(server.logs(), /Beside/, 'arguments are not logged');
 
       assert.doesNotMatch(server.logs(), new RegExp(out.privateKey.slice(2)), 'private key never logged');
       assert.doesNotMatch(server.logs(), /x-signature/i, 'signature never logged');
@@ -45,11 +60,12 @@ describe('the server process on the embedded database', () => {
       assert.equal(await server.stop('SIGTERM'), 0, 'graceful shutdown exits 0');
     }
     assert.ok(!existsSync(join(dataDir, 'LOCK')), 'lock released');
+    assert.ok(!existsSync(join(dataDir, 'run', 'admin.sock')), 'socket removed');
 
-    // Data survives the restart; the CLI works again while the server is stopped.
+    // Data survives the restart; the CLI opens the database itself while the server is stopped.
     const listed = await runAdmin(['integrators', 'list'], env);
     assert.equal(listed.code, 0, listed.stderr);
-    assert.deepEqual(JSON.parse(listed.stdout).integrators.map((i: { name: string }) => i.name), ['Acme Pay']);
+    assert.deepEqual(JSON.parse(listed.stdout).integrators.map((i: { name: string }) => i.name), ['Acme Pay', 'Beside']);
   });
 
   it('takes over a lock left by a dead process', async () => {
