@@ -9,11 +9,12 @@
  */
 
 import { isObject, type JsonObject } from './openapi-json.js';
+import { FORMATS } from './schemas/patterns.js';
 
 const integer = { type: 'integer', minimum: 0 };
 const RETRY_AFTER = 'Seconds to wait before retrying (with the same Idempotency-Key for a mutation)';
 const HEADERS: JsonObject = {
-  'X-Request-Id': { required: true, description: 'This request’s id (also the problem body’s requestId): quote it to support', schema: { type: 'string', pattern: '^req_' } },
+  'X-Request-Id': { required: true, description: 'This request’s id (also the problem body’s requestId): quote it to support', schema: { type: 'string', pattern: FORMATS.requestId.pattern } },
   'RateLimit-Limit': { required: true, description: 'Requests allowed per window for this credential (IETF draft RateLimit fields)', schema: integer },
   'RateLimit-Remaining': { required: true, description: 'Requests left in the current window', schema: integer },
   'RateLimit-Reset': { required: true, description: 'Seconds until the window resets', schema: integer },

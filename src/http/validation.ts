@@ -4,6 +4,7 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldError } from '../domain/errors.js';
 import { UUID_PATTERN } from '../domain/ids.js';
+import { patternSentence } from './schemas/patterns.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -135,6 +136,13 @@ const CODE_BY_KEYWORD: Record<string, string> = {
   exactlyOneOf: 'not_allowed',
 };
 
+/** The formats the documents use, said in words (Ajv says `must match format "uuid"`). */
+const FORMAT_SENTENCES: Record<string, string> = {
+  uuid: 'must be a UUID, such as "0190a4e2-5b7c-7d1e-8f00-1a2b3c4d5e6f"',
+  'date-time': 'must be a date and time in RFC 3339 form between the years 0001 and 9999, such as "2024-05-01T12:00:00Z"',
+  date: 'must be a date in YYYY-MM-DD form between the years 0001 and 9999, such as "1990-01-31"',
+};
+
 function describe(error: ErrorObject): string {
   switch (error.keyword) {
     case 'required':
@@ -148,6 +156,11 @@ function describe(error: ErrorObject): string {
       return 'is not a known field';
     case 'enum':
       return `must be one of: ${(error.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ')}`;
+    // Ajv's own text quotes the regular expression; an integrator reads what is expected instead (schemas/patterns.ts).
+    case 'pattern':
+      return patternSentence((error.params as { pattern: string }).pattern) ?? 'is not in the expected format';
+    case 'format':
+      return FORMAT_SENTENCES[(error.params as { format: string }).format] ?? 'is not in the expected format';
     default:
       return error.message ?? 'is invalid';
   }

@@ -3,7 +3,7 @@ import { treasuryFor } from '../../chain/treasury.js';
 import { listDeposits } from '../../db/repositories/deposits.js';
 import type { Executor } from '../../db/database.js';
 import type { TransactionStatus } from '../../db/schema/index.js';
-import { AMOUNT_PATTERN, cancelDeposit, depositByReference, receiveDepositFunds } from '../../domain/deposits/deposits.js';
+import { cancelDeposit, depositByReference, receiveDepositFunds } from '../../domain/deposits/deposits.js';
 import { toTransactionView, type TransactionView } from '../../domain/transactions/transaction-view.js';
 import { Nullable, Uuid } from '../schemas/onboarding/common.js';
 import { TransactionRef, TransactionSchema } from '../schemas/transactions.js';
@@ -13,6 +13,7 @@ import { ADMIN_READ_ERRORS, ADMIN_TAGS, ADMIN_WRITE_ERRORS, DepositAuditSchema, 
 import { TreasurySchema } from '../schemas/admin-treasury.js';
 import { treasuryView } from '../../domain/deposits/treasury-view.js';
 import { decodeCursor, encodeCursor, pageQuery } from './list-cursor.js';
+import { FORMATS, patterned } from '../schemas/patterns.js';
 
 /** The statuses a deposit goes through (docs/deposits.md); `created` is never one of them. */
 const DEPOSIT_STATUSES = ['waiting_for_funds', 'funds_in_transfer', 'processing', 'completed', 'failed'] as const satisfies readonly TransactionStatus[];
@@ -111,7 +112,7 @@ export function adminDepositRoutes(api: Api, deps: Deps): void {
         tags: ADMIN_TAGS.deposits,
         summary: 'Records that the fiat arrived: the deposit moves to funds_in_transfer and its payout is sent',
         params: ReferenceParams,
-        body: Type.Object({ amount: Type.String({ pattern: AMOUNT_PATTERN, description: 'The amount that arrived, decimal, in the deposit’s currency' }) }, { additionalProperties: false }),
+        body: Type.Object({ amount: patterned(FORMATS.fiatAmount, { description: 'The amount that arrived, decimal, in the deposit’s currency' }) }, { additionalProperties: false }),
         response: { 200: TransactionRef, ...problemResponses(...ADMIN_WRITE_ERRORS, 404, 409, 422) },
       },
     },

@@ -5,8 +5,9 @@ import { Nullable } from '../schemas/onboarding/common.js';
 import { problemResponses } from '../schemas/problem.js';
 import type { Api, Deps } from '../types.js';
 import { ADMIN_READ_ERRORS, ADMIN_TAGS, ADMIN_WRITE_ERRORS } from '../schemas/admin.js';
+import { FORMATS, patterned } from '../schemas/patterns.js';
 
-const Params = Type.Object({ reference: Type.String({ pattern: '^WDR-[0-9A-Z]{12}$', description: 'The payout’s reference (quoted on the bank transfer)' }) }, { additionalProperties: false });
+const Params = Type.Object({ reference: patterned(FORMATS.withdrawalReference, { description: 'The payout’s reference (quoted on the bank transfer)' }) }, { additionalProperties: false });
 
 const PayoutSchema = Type.Object(
   {

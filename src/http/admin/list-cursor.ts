@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { invalidFields } from '../../domain/errors.js';
+import { FORMATS, patterned } from '../schemas/patterns.js';
 
 /**
  * The keyset cursor of the admin lists ordered by id (UUIDv7, creation order): the last row's id, its 16 bytes in
@@ -19,5 +20,5 @@ export function decodeCursor(cursor: string): string {
 /** The query members every such list takes. */
 export const pageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-  startingAfter: Type.Optional(Type.String({ minLength: 22, maxLength: 22, pattern: '^[A-Za-z0-9_-]+$', description: 'The nextCursor of the previous page' })),
+  startingAfter: Type.Optional(patterned(FORMATS.cursor, { minLength: 22, maxLength: 22, description: 'The nextCursor of the previous page' })),
 };

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { DECISIONS } from '../../domain/verification/decisions.js';
 import { Nullable, Uuid } from './onboarding/common.js';
+import { FORMATS, patterned } from './patterns.js';
 
 /*
  * The back office's shapes (docs/back-office.md): screening hits, a case's working state and timeline, and the bodies
@@ -9,7 +10,7 @@ import { Nullable, Uuid } from './onboarding/common.js';
 
 const DateTime = () => Type.String({ format: 'date-time' });
 const SubjectType = () => Type.Enum(['user', 'associated_person', 'entity'], { type: 'string' });
-const Note = (description: string) => Type.String({ minLength: 1, maxLength: 2000, pattern: '\\S', description });
+const Note = (description: string) => patterned(FORMATS.notBlank, { minLength: 1, maxLength: 2000, description });
 
 export const OperatorRefSchema = Type.Object({ operatorId: Uuid(), name: Type.String() }, { additionalProperties: false, title: 'OperatorRef' });
 const AliasSchema = Type.Object({ name: Type.String(), aliasType: Nullable(Type.String({ description: 'a.k.a., f.k.a., n.k.a. (ALT.CSV); null for the entry’s own name' })) }, { additionalProperties: false, title: 'ListedAlias' });
@@ -99,7 +100,7 @@ export const QUEUE_FLAGS = ['open_hits', 'error_findings', 'duplicates', 'propos
 export const QueueFilterProperties = {
   flag: Type.Optional(Type.Enum([...QUEUE_FLAGS], { type: 'string', description: 'Only cases with this flag' })),
   assignee: Type.Optional(Type.Enum(['me', 'unassigned'], { type: 'string', description: 'Only the cases I hold, or those nobody holds' })),
-  q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Search: part of a name or an email, a record id, or a document number' })),
+  q: Type.Optional(patterned(FORMATS.notBlank, { minLength: 1, maxLength: 200, description: 'Search: part of a name or an email, a record id, or a document number' })),
 };
 
 export const HitParams = Type.Object({ hitId: Uuid() }, { additionalProperties: false });

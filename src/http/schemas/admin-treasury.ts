@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import { Nullable } from './onboarding/common.js';
+import { FORMATS, patterned } from './patterns.js';
 
-const Decimal = (description: string) => Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description });
-const Integer = (description: string) => Type.String({ pattern: '^[0-9]+$', description });
+const Decimal = (description: string) => patterned(FORMATS.decimal, { description });
+const Integer = (description: string) => patterned(FORMATS.integer, { description });
 
 const TreasuryBalanceSchema = Type.Object(
   {

@@ -6,6 +6,7 @@ import { DECISIONS } from '../../domain/verification/decisions.js';
 import { TransactionSchema } from './transactions.js';
 import { Nullable, Uuid, VerificationStatusSchema } from './onboarding/common.js';
 import { CaseWorkProperties, QueueFilterProperties, QueueItemProperties, RelatedSubjectSchema } from './admin-cases.js';
+import { FORMATS, patterned } from './patterns.js';
 
 /*
  * The operators' API, described by the same schemas that validate its requests and shape its answers; they make
@@ -24,7 +25,7 @@ export const ADMIN_WRITE_ERRORS = [400, 401, 413, 415, 429, 500, 503] as const;
 export const SubjectTypeSchema = Type.Enum(['user', 'associated_person', 'entity'], { type: 'string' });
 export const CaseParams = Type.Object({ subjectType: SubjectTypeSchema, subjectId: Uuid() }, { additionalProperties: false });
 export const DocumentParams = Type.Object({ documentId: Uuid() }, { additionalProperties: false });
-export const ReferenceParams = Type.Object({ reference: Type.String({ pattern: '^DEP-[0-9A-Z]{12}$', description: 'The deposit’s transfer reference' }) }, { additionalProperties: false });
+export const ReferenceParams = Type.Object({ reference: patterned(FORMATS.depositReference, { description: 'The deposit’s transfer reference' }) }, { additionalProperties: false });
 
 export const OperatorSchema = Type.Object(
   { operatorId: Uuid(), name: Type.String(), role: Type.Enum(['reviewer', 'supervisor'], { type: 'string', description: 'supervisor: also confirms or overturns another operator’s proposal' }) },
@@ -40,7 +41,7 @@ export const ReviewQuery = Type.Object(
     integratorId: Type.Optional(Uuid()),
     olderThanSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_155_760_000, description: 'Only cases unchanged for at least this long (at most 100 years)' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-    startingAfter: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', description: 'The nextCursor of the previous page' })),
+    startingAfter: Type.Optional(patterned(FORMATS.cursor, { minLength: 1, maxLength: 200, description: 'The nextCursor of the previous page' })),
   },
   { additionalProperties: false },
 );
@@ -83,7 +84,7 @@ const PendingApprovalSchema = Type.Object(
     kind: Type.Enum(['transfer', 'withdrawal', 'vault_deposit', 'vault_withdrawal'], { type: 'string' }),
     chainId: Type.Integer(),
     toAddress: Nullable(Type.String()),
-    value: Type.String({ pattern: '^[0-9]+$', description: 'Wei, decimal' }),
+    value: patterned(FORMATS.integer, { description: 'Wei, decimal' }),
     proposedByUserId: Uuid(),
     createdAt: DateTime(),
     expiresAt: Type.String({ format: 'date-time', description: 'When it fails without its quorum: 24 h after the proposal (transfer) or the quote’s expiry (withdrawal)' }),

@@ -1,14 +1,12 @@
 import { Type, type Static } from 'typebox';
-
-export const PUBLIC_KEY_PATTERN = '^0x0[23][0-9a-fA-F]{64}$';
+import { FORMATS, patterned } from './patterns.js';
 
 export const ScopeSchema = Type.Enum(['read_write', 'read_only'], {
   type: 'string',
   description: 'read_write: every operation including key management; read_only: read and query operations only',
 });
 
-export const PublicKeySchema = Type.String({
-  pattern: PUBLIC_KEY_PATTERN,
+export const PublicKeySchema = patterned(FORMATS.publicKey, {
   description: 'Compressed SEC1 P-256 public key, hex with 0x (33 bytes)',
   examples: ['0x02b4c6a0f8a14c3d0f0b8c1e6f6d7c2c8e3a1b5d9f0e4c7a2b6d8e0f1a3c5e7b9d'],
 });

@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
+import { FORMATS, patterned } from './patterns.js';
 
 /** Documented on every POST: Stripe-style idempotency (docs/idempotency.md). */
 export const IdempotencyHeaders = Type.Object(
   {
     'idempotency-key': Type.Optional(
-      Type.String({
-        pattern: '^[\\x21-\\x7e]{1,255}$',
+      patterned(FORMATS.idempotencyKey, {
         description: 'Makes a retry safe: the first response is stored for 24 h and replayed with Idempotent-Replayed: true',
       }),
     ),

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { MEMBER_ROLES } from '../../db/schema/index.js';
 import { MEMBER_ACTION_ACTIVITY } from '../../domain/members/member-action.js';
 import { Nullable, Text, Uuid } from './onboarding/common.js';
+import { FORMATS, patterned } from './patterns.js';
 
 // Members, invitations and approval policies of entity accounts (docs/members.md), shared by their route files.
 
@@ -10,7 +11,7 @@ export const RoleSchema = Type.Enum([...MEMBER_ROLES], { type: 'string', descrip
 export const MemberSignedBodySchema = Type.Object(
   {
     type: Text(100, { description: MEMBER_ACTION_ACTIVITY }),
-    timestampMs: Type.String({ pattern: '^[0-9]{1,16}$', description: 'Milliseconds since the epoch, within 5 minutes of the server clock' }),
+    timestampMs: patterned(FORMATS.timestampMs, { description: 'Milliseconds since the epoch, within 5 minutes of the server clock' }),
     organizationId: Text(100, { description: 'The entity account’s organizationId' }),
     parameters: Type.Object({}, { additionalProperties: true, maxProperties: 32, description: 'The request’s own fields (actingUserId included, the approval excluded) and operation: the operation’s path name' }),
   },

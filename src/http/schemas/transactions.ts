@@ -3,6 +3,7 @@ import { TRANSACTION_KINDS, TRANSACTION_STATUSES } from '../../db/schema/index.j
 import { ETHEREUM_TRANSACTION, SIGN_TRANSACTION_ACTIVITY } from '../../domain/transactions/send-transaction.js';
 import { Nullable, Text, Uuid } from './onboarding/common.js';
 import { SIGNED_WRITE_ERRORS, problemResponses } from './problem.js';
+import { FORMATS, patterned } from './patterns.js';
 
 // The transaction object and the submission bodies, shared by the transfer, OTP, deposit and withdrawal routes and
 // the operators' deposit and withdrawal routes.
@@ -28,9 +29,9 @@ const ReceiptSchema = Type.Object(
 /** What a deposit, withdrawal or refund moves on chain (docs/tokens.md#deposits-and-withdrawals). */
 const CryptoAmountFields = (moved: string) => ({
   asset: Type.String({ description: `The crypto ${moved}: the chain’s native coin (ETH) or a listed token’s symbol` }),
-  cryptoAmount: Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'In the asset’s units, decimal' }),
-  cryptoAmountRaw: Type.String({ pattern: '^[0-9]+$', description: 'In base units (wei for the native coin), integer' }),
-  cryptoAmountWei: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'The native coin only: cryptoAmountRaw again, as withdrawals showed it before tokens' })),
+  cryptoAmount: patterned(FORMATS.decimal, { description: 'In the asset’s units, decimal' }),
+  cryptoAmountRaw: patterned(FORMATS.integer, { description: 'In base units (wei for the native coin), integer' }),
+  cryptoAmountWei: Type.Optional(patterned(FORMATS.integer, { description: 'The native coin only: cryptoAmountRaw again, as withdrawals showed it before tokens' })),
 });
 
 const FiatDepositInstructionsSchema = Type.Object(
@@ -82,7 +83,7 @@ const WithdrawalSchema = Type.Object(
   { additionalProperties: false, title: 'WithdrawalQuote', description: 'Extension: a withdrawal’s quote (docs/withdrawals.md)' },
 );
 
-const AssetAmount = (description: string) => Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description });
+const AssetAmount = (description: string) => patterned(FORMATS.decimal, { description });
 
 const VaultCallSchema = Type.Object(
   {
@@ -106,7 +107,7 @@ const TokenTransferSchema = Type.Object(
     tokenAddress: Type.String({ description: 'The token’s contract, checksummed: the transaction’s to' }),
     to: Type.String({ description: 'The recipient of the tokens, checksummed' }),
     amount: AssetAmount('In the token’s units ("12.5")'),
-    amountRaw: Type.String({ pattern: '^[0-9]+$', description: 'The same amount in base units ("12500000")' }),
+    amountRaw: patterned(FORMATS.integer, { description: 'The same amount in base units ("12500000")' }),
   },
   { additionalProperties: false, title: 'TokenTransfer', description: 'Extension: a transfer of a listed token, decoded when it was submitted (docs/tokens.md#transfers)' },
 );
@@ -117,7 +118,7 @@ const IncomingSchema = Type.Object(
     tokenAddress: Nullable(Type.String({ description: 'The token’s contract, checksummed; null for the native coin' })),
     from: Type.String({ description: 'The sender, checksummed (the zero address for a minted token)' }),
     amount: AssetAmount('In the asset’s units ("12.5")'),
-    amountRaw: Type.String({ pattern: '^[0-9]+$', description: 'The same amount in base units (wei for the native coin)' }),
+    amountRaw: patterned(FORMATS.integer, { description: 'The same amount in base units (wei for the native coin)' }),
   },
   { additionalProperties: false, title: 'IncomingTransfer', description: 'Extension, incoming transfers: what arrived at the account’s wallet from outside (docs/incoming.md)' },
 );
@@ -177,7 +178,7 @@ export const TransactionRef = Type.Unsafe<TransactionResponse>(Type.Ref('Transac
 export const SignedBodySchema = Type.Object(
   {
     type: Text(100, { description: `${SIGN_TRANSACTION_ACTIVITY}` }),
-    timestampMs: Type.String({ pattern: '^[0-9]{1,16}$', description: 'Milliseconds since the epoch, within 5 minutes of the server clock' }),
+    timestampMs: patterned(FORMATS.timestampMs, { description: 'Milliseconds since the epoch, within 5 minutes of the server clock' }),
     organizationId: Text(100, { description: 'The custody organization of the account (organizationId of the account)' }),
     parameters: Type.Object(
       {

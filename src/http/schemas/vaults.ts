@@ -1,11 +1,12 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, Uuid } from './onboarding/common.js';
 import { TransactionRef } from './transactions.js';
+import { FORMATS, patterned } from './patterns.js';
 
 // The vault shapes (docs/products.md#vaults), named components of the OpenAPI document (registered in app.ts).
 
-export const Amount = (description: string) => Type.String({ pattern: '^[0-9]{1,78}(\\.[0-9]{1,78})?$', maxLength: 100, description });
-const Address = Type.String({ pattern: '^0x[0-9a-f]{40}$', description: 'Lowercase hex' });
+export const Amount = (description: string) => patterned(FORMATS.vaultAmount, { maxLength: 100, description });
+const Address = patterned(FORMATS.lowercaseAddress, { description: 'Lowercase hex' });
 const TokenSchema = Type.Object({ address: Address, symbol: Type.String(), decimals: Type.Integer({ minimum: 0, maximum: 255 }) }, { additionalProperties: false, title: 'Token' });
 const Apy = (days: number) =>
   Nullable(Type.Number({ description: `Annual percentage yield over the last ${days} days as a fraction (0.05 is 5 %), compounded, from this service’s share-price snapshots; null until it has ${days} days of them (docs/products.md#apy)` }));
@@ -35,8 +36,8 @@ export const PositionSchema = Type.Object(
     chainId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
     shares: Amount('Vault shares the account’s wallet holds'),
     assets: Amount('What they convert to now, in the asset'),
-    netDeposited: Type.String({ pattern: '^-?[0-9]+(\\.[0-9]+)?$', description: 'Deposited minus withdrawn through this service, as the vault recorded them' }),
-    earnings: Type.String({ pattern: '^-?[0-9]+(\\.[0-9]+)?$', description: 'assets - netDeposited' }),
+    netDeposited: patterned(FORMATS.signedDecimal, { description: 'Deposited minus withdrawn through this service, as the vault recorded them' }),
+    earnings: patterned(FORMATS.signedDecimal, { description: 'assets - netDeposited' }),
     asset: TokenSchema,
   },
   { $id: 'VaultPosition', additionalProperties: false, description: 'An account’s position in a vault (docs/products.md#positions)' },

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { MAX_CUSTOM_HEADERS } from '../../domain/webhooks/custom-headers.js';
+import { FORMATS, patterned } from './patterns.js';
 
 const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
@@ -75,14 +76,12 @@ export const SubscriptionRef = Type.Unsafe<Static<typeof SubscriptionSchema>>(Ty
 export const SubscriptionListingSchema = Type.Object(
   {
     subscription: SubscriptionRef,
-    publicKey: Type.String({
-      pattern: '^(whpk_[A-Za-z0-9+/]{43}=)?$',
+    publicKey: patterned(FORMATS.webhookPublicKey, {
       description: 'ed25519: the active public key, `whpk_` + base64 of its 32 bytes; hmac-sha256: empty (a shared secret has no public half)',
     }),
     algorithm: Type.Enum(['ed25519', 'hmac-sha256'], { type: 'string', description: 'ed25519: Standard Webhooks `v1a`; hmac-sha256: Standard Webhooks `v1` (docs/webhooks.md#signatures)' }),
     signingSecret: Type.Optional(
-      Type.String({
-        pattern: '^whsec_[A-Za-z0-9+/]{43}=$',
+      patterned(FORMATS.webhookSecret, {
         description: 'hmac-sha256 only, in the answers of create and rotate-key only: the new secret, `whsec_` + base64 of 32 bytes. Shown once; keep it',
       }),
     ),

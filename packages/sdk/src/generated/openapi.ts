@@ -2015,7 +2015,7 @@ export type components = {
         AdditionalUserInfo: {
             /** @enum {string} */
             employmentStatus: "employed" | "self_employed" | "unemployed" | "retired" | "student" | "homemaker" | "other";
-            /** @description <low>_<high>, integers, low < high */
+            /** @description A range: two whole numbers, low then high, joined by an underscore (low < high), e.g. "1000_5000" */
             expectedMonthlyPaymentsUsd: string;
             /** @enum {string} */
             sourceOfFunds: "salary" | "business_income" | "investments" | "savings" | "inheritance" | "pension" | "gift" | "sale_of_property" | "loan" | "government_benefits" | "other";
@@ -2132,7 +2132,7 @@ export type components = {
         FinancialInfoInput: {
             /** @enum {string} */
             sourceOfFunds?: "business_revenue" | "investment" | "loan" | "owner_contribution" | "grant" | "sale_of_assets" | "other";
-            /** @description <low>_<high>, integers, low < high */
+            /** @description A range: two whole numbers, low then high, joined by an underscore (low < high), e.g. "100000_500000" */
             estimatedAnnualRevenueUsd?: string;
             expectedMonthlyPaymentsUsd?: number;
             hasMaterialIntermediaryEntityOwner?: boolean;
@@ -2184,7 +2184,7 @@ export type components = {
             preferredPrimaryCurrency?: "usd" | "eur" | "gbp" | "usdc" | "usdt";
             /** @enum {string} */
             sourceOfFunds?: "business_revenue" | "investment" | "loan" | "owner_contribution" | "grant" | "sale_of_assets" | "other";
-            /** @description <low>_<high>, integers, low < high */
+            /** @description A range: two whole numbers, low then high, joined by an underscore (low < high), e.g. "100000_500000" */
             estimatedAnnualRevenueUsd?: string;
             expectedMonthlyPaymentsUsd?: number;
             hasMaterialIntermediaryEntityOwner?: boolean;

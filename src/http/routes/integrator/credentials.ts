@@ -5,6 +5,7 @@ import { SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js'
 import { IdempotencyHeaders } from '../../schemas/headers.js';
 import type { Api, Deps } from '../../types.js';
 import { CredentialRef, LabelSchema, PubkeyParams, PublicKeySchema, ScopeSchema } from '../../schemas/credentials.js';
+import { FORMATS, patterned } from '../../schemas/patterns.js';
 
 const TAGS = ['Integrator key management'];
 
@@ -21,7 +22,7 @@ export const CreateCredentialResponse = Type.Object(
   {
     credential: CredentialRef,
     privateKey: Type.Optional(
-      Type.String({ pattern: '^0x[0-9a-f]{64}$', description: 'Only when the server generated the key pair: returned once, never stored in clear (an Idempotency-Key replay returns it again to the same credential, within 24 h)' }),
+      patterned(FORMATS.privateKey, { description: 'Only when the server generated the key pair: returned once, never stored in clear (an Idempotency-Key replay returns it again to the same credential, within 24 h)' }),
     ),
   },
   { additionalProperties: false, description: 'The new credential' },

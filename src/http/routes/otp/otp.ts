@@ -8,6 +8,7 @@ import { SIGNED_READ_ERRORS, SIGNED_WRITE_ERRORS, problemResponses } from '../..
 import type { Api, Deps } from '../../types.js';
 import { ChainIdQuery, SUBMISSION_RESPONSES, submissionBody } from '../../schemas/transactions.js';
 import { transactionDeps } from '../transactions/transactions.js';
+import { FORMATS, patterned } from '../../schemas/patterns.js';
 
 const TAGS = ['OTP authentication'];
 const ChannelSchema = Type.Enum(['email'], { type: 'string', description: 'Where the code goes: the user’s email address' });
@@ -89,7 +90,7 @@ export function otpRoutes(api: Api, deps: Deps): void {
         tags: TAGS,
         summary: 'Checks the user’s code; the right one returns a single-use approval token (5 minutes) and sets isOtpActivated',
         headers: IdempotencyHeaders,
-        body: Type.Object({ userId: Uuid(), code: Type.String({ pattern: '^[0-9]{6}$', description: 'The six digits sent' }) }, { additionalProperties: false }),
+        body: Type.Object({ userId: Uuid(), code: patterned(FORMATS.otpCode, { description: 'The six digits sent' }) }, { additionalProperties: false }),
         response: { 200: ApprovalTokenSchema, ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
       },
     },

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { treasuryFor } from '../../../chain/treasury.js';
 import { DEPOSIT_CURRENCIES } from '../../../domain/deposits/deposit-config.js';
-import { AMOUNT_PATTERN, createDeposit, simulateDeposit, type DepositDeps } from '../../../domain/deposits/deposits.js';
+import { createDeposit, simulateDeposit, type DepositDeps } from '../../../domain/deposits/deposits.js';
 import { actorFrom } from '../../context.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
 import { Uuid } from '../../schemas/onboarding/common.js';
@@ -9,8 +9,9 @@ import { SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js'
 import type { Api, Deps } from '../../types.js';
 import { TransactionRef } from '../../schemas/transactions.js';
 import { AssetField } from '../../schemas/assets.js';
+import { FORMATS, patterned } from '../../schemas/patterns.js';
 
-const Amount = (description: string) => Type.String({ pattern: AMOUNT_PATTERN, description: `${description}: a decimal string greater than 0 with at most 2 decimals, e.g. "250.00"` });
+const Amount = (description: string) => patterned(FORMATS.fiatAmount, { description: `${description}: a decimal string greater than 0 with at most 2 decimals, e.g. "250.00"` });
 
 /** Fiat deposits (docs/deposits.md): create-deposit and the sandbox simulate-deposit. */
 export function depositRoutes(api: Api, deps: Deps): void {

@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { treasuryFor } from '../../../chain/treasury.js';
 import { DEPOSIT_CURRENCIES } from '../../../domain/deposits/deposit-config.js';
-import { AMOUNT_PATTERN } from '../../../domain/deposits/deposits.js';
 import { createWithdrawal, type WithdrawalDeps } from '../../../domain/withdrawals/create-withdrawal.js';
 import { simulateWithdrawal } from '../../../domain/withdrawals/withdrawal-payouts.js';
 import { actorFrom } from '../../context.js';
@@ -11,6 +10,7 @@ import { SIGNED_WRITE_ERRORS, problemResponses } from '../../schemas/problem.js'
 import type { Api, Deps } from '../../types.js';
 import { TransactionRef } from '../../schemas/transactions.js';
 import { AssetField } from '../../schemas/assets.js';
+import { FORMATS, patterned } from '../../schemas/patterns.js';
 
 /** Fiat withdrawals (docs/withdrawals.md): create-withdrawal and the sandbox simulate-withdrawal. */
 export function withdrawalRoutes(api: Api, deps: Deps): void {
@@ -35,7 +35,7 @@ export function withdrawalRoutes(api: Api, deps: Deps): void {
             accountId: Uuid('An active account with a custodial wallet'),
             bankAccountId: Uuid('A verified bank account of that account, in the same currency'),
             chainId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'The chain the crypto is sent on (CHAIN_RPC_URLS)' }),
-            amount: Type.String({ pattern: AMOUNT_PATTERN, description: 'The fiat amount paid to the bank account: a decimal string greater than 0 with at most 2 decimals' }),
+            amount: patterned(FORMATS.fiatAmount, { description: 'The fiat amount paid to the bank account: a decimal string greater than 0 with at most 2 decimals' }),
             currency: Type.Enum([...DEPOSIT_CURRENCIES], { type: 'string', description: 'The bank account’s currency' }),
             asset: AssetField('taken'),
           },

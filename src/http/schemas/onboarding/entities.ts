@@ -2,12 +2,13 @@ import { Type } from 'typebox';
 import { BUSINESS_TYPES, CURRENCIES, ENTITY_SOURCES_OF_FUNDS, HIGH_RISK_ACTIVITIES } from '../../../domain/onboarding/reference/index.js';
 import { AddressSchema, DocumentViewSchema, EntityDocumentSubmission, MissingList, Nullable, Text, UserDocumentSubmission, Uuid, VerificationStatusSchema } from './common.js';
 import { UserInfoPatchSchema, UserInfoSchema } from './users.js';
+import { FORMATS, patterned } from '../patterns.js';
 
-const range = (description: string) => Type.String({ pattern: '^\\d{1,15}_\\d{1,15}$', description });
+const range = (description: string) => patterned(FORMATS.usdRange15, { description });
 
 const financialFields = {
   sourceOfFunds: Type.Optional(Type.Enum([...ENTITY_SOURCES_OF_FUNDS], { type: 'string' })),
-  estimatedAnnualRevenueUsd: Type.Optional(range('<low>_<high>, integers, low < high')),
+  estimatedAnnualRevenueUsd: Type.Optional(range('A range: two whole numbers, low then high, joined by an underscore (low < high), e.g. "100000_500000"')),
   expectedMonthlyPaymentsUsd: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
   hasMaterialIntermediaryEntityOwner: Type.Optional(Type.Boolean()),
 };

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { EMPLOYMENT_STATUSES, INDIVIDUAL_SOURCES_OF_FUNDS, OCCUPATION_CODES } from '../../../domain/onboarding/reference/index.js';
 import { AddressSchema, CountryCodeSchema, DocumentViewSchema, MissingList, Nullable, Text, UserDocumentSubmission, Uuid, VerificationStatusSchema } from './common.js';
+import { FORMATS, patterned } from '../patterns.js';
 
 const userInfoFields = {
   firstName: Text(100, { minLength: 1 }),
@@ -26,7 +27,7 @@ export const UserInfoPatchSchema = Type.Partial(UserInfoSchema, { additionalProp
 export const AdditionalUserInfoSchema = Type.Object(
   {
     employmentStatus: Type.Enum([...EMPLOYMENT_STATUSES], { type: 'string' }),
-    expectedMonthlyPaymentsUsd: Type.String({ pattern: '^\\d{1,12}_\\d{1,12}$', description: '<low>_<high>, integers, low < high' }),
+    expectedMonthlyPaymentsUsd: patterned(FORMATS.usdRange12, { description: 'A range: two whole numbers, low then high, joined by an underscore (low < high), e.g. "1000_5000"' }),
     sourceOfFunds: Type.Enum([...INDIVIDUAL_SOURCES_OF_FUNDS], { type: 'string' }),
     mostRecentOccupation: Type.Enum([...OCCUPATION_CODES], { type: 'string', description: 'SOC 2018 major group code' }),
   },
