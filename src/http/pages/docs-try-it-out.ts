@@ -3,47 +3,14 @@
 // so (docs/authentication.md, "Trying requests in /docs"). The scripts are plain browser JavaScript in strings, served
 // as swagger-ui theme files from /docs/static/theme/: no build step, and they ship whether the server runs from src/
 // or dist/. The page's CSP allows no inline script.
-import { createHash } from 'node:crypto';
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import type { AppEnv } from '../../config/types.js';
+import { DOCS_CSP, DOCS_STYLE, docsPlugins, shellHook } from './docs-page.js';
 
-/**
- * The one inline style swagger-ui (5.x, its standalone layout) inserts: a <style> element inside its top-bar logo.
- * Allowed by its hash; if a swagger-ui upgrade changes it, the browser test sees the CSP violation.
- */
-const SWAGGER_LOGO_STYLE = '.logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}';
-
-/**
- * The page only ever talks to its own origin: swagger-ui's files, the document (/docs/json) and Try it out (the
- * document's server is `/`). No inline script, nothing from elsewhere, never framed. A pasted key sits in this page,
- * so what may run in it and where it may send things is as narrow as swagger-ui allows.
- */
-export const DOCS_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  `style-src 'self' 'sha256-${createHash('sha256').update(SWAGGER_LOGO_STYLE).digest('base64')}'`,
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
+export { DOCS_CSP };
 
 /** sessionStorage entry holding the pasted private key (this tab only; never localStorage). */
 export const DOCS_KEY_STORAGE = 'integratorDocs.privateKey';
-
-const STYLE = `.docs-panel { box-sizing: border-box; max-width: 1460px; margin: 16px auto 0; padding: 12px 20px; font-family: sans-serif; font-size: 14px; color: #3b4151; border: 1px solid #d8dde7; border-radius: 4px; background: #f7f9fc; }
-.docs-panel h2 { margin: 0 0 6px; font-size: 16px; }
-.docs-panel p { margin: 6px 0; line-height: 1.4; }
-.docs-panel .docs-key-row { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; margin: 8px 0; }
-.docs-panel input { flex: 1 1 420px; min-width: 0; padding: 6px 8px; font-family: monospace; font-size: 13px; border: 1px solid #b8c0cc; border-radius: 4px; }
-.docs-panel button { padding: 6px 14px; font-size: 13px; font-weight: bold; border: 1px solid #4990e2; border-radius: 4px; background: #fff; color: #4990e2; cursor: pointer; }
-.docs-panel button[hidden] { display: none; }
-.docs-panel [role="status"] { font-weight: bold; overflow-wrap: anywhere; }
-.docs-panel [role="status"].docs-error { color: #b00020; }
-.docs-panel.docs-notice { border-color: #e0b44c; background: #fff8e6; }
-`;
 
 /** Sandbox: the signing panel and the request interceptor's implementation (window.integratorDocs). */
 const SIGNING_SCRIPT = `// "Try it out" signs every /v1 request in this page (sandbox only; docs/authentication.md, "Trying requests in /docs").
@@ -262,26 +229,23 @@ const READ_ONLY_SCRIPT = `// Production: this page never takes a private key, so
 `;
 
 /**
- * The integrator docs' swagger-ui options for this environment. The request interceptor is built with `new Function`
+ * The integrator docs' swagger-ui options for this environment: our page shell (docs-page.ts: swagger-ui's layout
+ * without its top bar, no Authorize dialog) and the theme script. The request interceptor is built with `new Function`
  * so that its source, which @fastify/swagger-ui copies into the page, is exactly this text whatever compiles the
  * server; it hands each request to the theme script.
  */
-export function integratorDocsUi(appEnv: AppEnv): Pick<FastifySwaggerUiOptions, 'uiConfig' | 'theme' | 'staticCSP'> {
-  const common = { docExpansion: 'list', deepLinking: true } as const;
-  const theme = { title: 'Integrator API', css: [{ filename: 'docs.css', content: STYLE }] };
-  if (appEnv === 'production') {
-    return {
-      staticCSP: DOCS_CSP,
-      uiConfig: { ...common, supportedSubmitMethods: [] },
-      theme: { ...theme, js: [{ filename: 'read-only.js', content: READ_ONLY_SCRIPT }] },
-    };
-  }
+export function integratorDocsUi(appEnv: AppEnv): Pick<FastifySwaggerUiOptions, 'uiConfig' | 'theme' | 'staticCSP' | 'uiHooks'> {
+  const production = appEnv === 'production';
+  const js = production ? { filename: 'read-only.js', content: READ_ONLY_SCRIPT } : { filename: 'try-it-out.js', content: SIGNING_SCRIPT };
+  const plugins = production
+    ? docsPlugins('docs-read-only', 'Requests are signed one by one with your private key: Try it out is off here (see above)')
+    : docsPlugins('docs-signing', 'No Authorize dialog: each request is signed with the key in the signing panel above');
+  const common = { docExpansion: 'list', deepLinking: true, layout: 'BaseLayout', plugins: plugins as never } as const;
+  const theme = { title: 'Integrator API', css: [{ filename: 'docs.css', content: DOCS_STYLE }], js: [js] };
+  const uiHooks = { onRequest: shellHook(appEnv, js.filename) };
+  if (production) return { staticCSP: DOCS_CSP, uiHooks, uiConfig: { ...common, supportedSubmitMethods: [] }, theme };
   const requestInterceptor = new Function('request', 'return window.integratorDocs ? window.integratorDocs.intercept(request) : request;') as NonNullable<
     NonNullable<FastifySwaggerUiOptions['uiConfig']>['requestInterceptor']
   >;
-  return {
-    staticCSP: DOCS_CSP,
-    uiConfig: { ...common, requestInterceptor },
-    theme: { ...theme, js: [{ filename: 'try-it-out.js', content: SIGNING_SCRIPT }] },
-  };
+  return { staticCSP: DOCS_CSP, uiHooks, uiConfig: { ...common, requestInterceptor }, theme };
 }

@@ -1,7 +1,7 @@
 import type { AppEnv } from '../../config/types.js';
 import { API_VERSION } from '../../version.js';
 import type { Api } from '../types.js';
-import { escapeHtml, htmlPage, PAGE_HEADERS, PRODUCT_NAME } from './page-layout.js';
+import { escapeHtml, FAVICON, FAVICON_PATH, htmlPage, PAGE_HEADERS, PRODUCT_NAME } from './page-layout.js';
 
 /**
  * GET / : the front door (docs/pages.md). Someone who opens the server's address in a browser learns what it is,
@@ -46,4 +46,7 @@ export function registerFrontPage(app: Api, appEnv: AppEnv): void {
   const page = frontPage(appEnv);
   // no-cache: the version and environment shown must be the server's after a deploy.
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.headers({ ...PAGE_HEADERS, 'cache-control': 'no-cache' }).type('text/html; charset=utf-8').send(page));
+  app.get(FAVICON_PATH, { schema: { hide: true } }, async (_request, reply) =>
+    reply.headers({ ...PAGE_HEADERS, 'cache-control': 'public, max-age=86400' }).type('image/svg+xml').send(FAVICON),
+  );
 }

@@ -8,6 +8,10 @@ import type { FastifyRequest } from 'fastify';
 
 export const PRODUCT_NAME = 'Integrator API';
 
+/** The pages' icon (front-page.ts serves it): linked, so a browser does not ask for /favicon.ico and get a 404. */
+export const FAVICON_PATH = '/favicon.svg';
+export const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1b1f24"/><path d="M4 4h8M8 4v8M4 12h8" stroke="#fff" stroke-width="1.6"/></svg>';
+
 export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const STYLE = `body{font:16px/1.55 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
@@ -39,6 +43,7 @@ export function htmlPage(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 <style>${STYLE}</style></head>
 <body><nav><a href="/">${PRODUCT_NAME}</a> · <a href="/guides">Guides</a> · <a href="/docs">API reference</a></nav>
 ${body}</body></html>
