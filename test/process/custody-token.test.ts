@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createClient } from '../../src/client/index.js';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { wallets } from '../../src/db/schema/index.js';
+import { SoftwareAuthenticator } from '../harness/authenticator.js';
+import { backends, provisionDatabase } from '../harness/backends.js';
+import { californian, personDocs, signedAt } from '../harness/fixtures.js';
+import { freePort, runAdmin, runToExit, startServerProcess, type ServerProcess } from '../harness/process.js';
+import { createTestToken, SOFTHSM_MODULE, softHsmMissing, type TestToken } from '../harness/softhsm.js';
+
+// The operator's path of docs/key-management.md, through the real processes: a deployment on sealed keys, a token
+// that refuses the PIN (exit 78, one line, no PIN), `keys import-to-token`, and the server back on the token.
+const skip = softHsmMissing('the custody token process test');
+
+for (const backend of backends()) {
+  describe(`moving custody keys into a token [${backend}, process]`, { skip: skip ? `${SOFTHSM_MODULE} is missing` : false }, () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'iapi-custody-'));
+    const base: Record<string, string> = { DATA_DIR: dataDir, ENCRYPTION_KEY: randomBytes(32).toString('hex') };
+    let token: TestToken;
+    let databaseUrl: string | undefined;
+    let dropDatabase = async () => {};
+    let server: ServerProcess | undefined;
+
+    before(async () => {
+      token = await createTestToken();
+      if (backend === 'postgres') {
+        const { target, drop } = await provisionDatabase('postgres');
+        if (target.kind === 'postgres') base.DATABASE_URL = databaseUrl = target.url;
+        dropDatabase = drop;
+      }
+    });
+    after(async () => {
+      await server?.stop('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+      await dropDatabase();
+    });
+
+    async function walletRows() {
+      const database: Database = await openDatabase(databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'pglite', dataDir });
+      try {
+        return await database.db.select().from(wallets);
+      } finally {
+        await database.close();
+      }
+    }
+
+    const createAccount = async (url: string, privateKey: string) => {
+      const res = await createClient({ baseUrl: url, privateKey }).post('/v1/submit/create-individual-account', {
+        userInfo: californian(),
+        serviceTermsSignedAt: signedAt(),
+        verificationDocuments: personDocs(),
+        authenticators: [new SoftwareAuthenticator().authenticator()],
+      });
+      assert.equal(res.status, 201, res.text);
+    };
+
+    it('sealed wallets move into the token with the CLI, and the server then makes new ones there', async () => {
+      const created = await runAdmin(['integrators', 'create', '--name', 'Acme'], base);
+      assert.equal(created.code, 0, created.stderr);
+      const { privateKey } = JSON.parse(created.stdout) as { privateKey: string };
+      server = await startServerProcess(base);
+      await createAccount(server.url, privateKey);
+      await createAccount(server.url, privateKey);
+      assert.equal(await server.stop(), 0);
+      server = undefined;
+
+      const wrongPin = 'wrong-pin-24680';
+      const refused = await runToExit('src/main.ts', [], { ...base, ...token.env, PKCS11_PIN: wrongPin, PORT: String(await freePort()) });
+      assert.equal(refused.code, 78, refused.stderr);
+      assert.equal(refused.stderr.trim(), `configuration error: PKCS11_PIN: the token "${token.label}" refused the PIN (CKR_PIN_INCORRECT)`);
+      assert.ok(!`${refused.stdout}${refused.stderr}`.includes(wrongPin));
+
+      const moved = await runAdmin(['keys', 'import-to-token'], { ...base, ...token.env });
+      assert.equal(moved.code, 0, moved.stderr);
+      assert.deepEqual({ ...JSON.parse(moved.stdout), seconds: 0 }, { imported: 2, remaining: 0, treasury: 'imported', seconds: 0 });
+      assert.match(moved.stderr, /\{"imported":2,"remaining":0\}/);
+      assert.ok(!moved.stderr.includes(token.pin) && !moved.stdout.includes(token.pin));
+
+      server = await startServerProcess({ ...base, ...token.env });
+      await createAccount(server.url, privateKey);
+      assert.equal(await server.stop(), 0);
+      server = undefined;
+      const rows = await walletRows();
+      assert.equal(rows.length, 3);
+      for (const row of rows) assert.deepEqual([row.privateKeySealed, row.keyLabel], [null, `wallet:${row.id}`]);
+    });
+  });
+}
