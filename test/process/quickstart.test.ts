@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -152,6 +152,9 @@ describe('docs/quickstart.md, block by block', () => {
   };
 
   before(async () => {
+    // The scripts import `@integrator-api/sdk`, linked to packages/sdk, whose dist/ `npm ci` built: rebuilt here from
+    // the current sources (swapped in whole), so the blocks run the SDK as it is now, not as it was at install.
+    execFileSync(process.execPath, [join(ROOT, 'packages/sdk/scripts/build.mjs')], { stdio: 'pipe' });
     for (const entry of readdirSync(ROOT)) if (!['data', '.git'].includes(entry)) symlinkSync(join(ROOT, entry), join(dir, entry));
     ports.chain = await freePort();
     ports.server = await freePort();

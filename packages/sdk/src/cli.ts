@@ -24,6 +24,7 @@ function wrap(text: string, indent: number, width: number): string {
 
 const USAGE = `usage: integrator <command> [options]
   login --base-url URL --private-key 0x..        saves a profile (mode 0600)
+  whoami                                           the key's integrator, credential and scope
   request METHOD PATH [--data JSON|@file]          any operation, signed; prints the answer
   keys list
   keys create [--label TEXT] [--scope read_write|read_only]
@@ -161,6 +162,7 @@ async function main(argv: string[]): Promise<number> {
   const profile = loadProfile(path);
   const api = createIntegratorClient(profile);
 
+  if (command === 'whoami') return print(await api.whoami()), 0;
   if (command === 'request') {
     const [method, target] = [sub, rest[0]];
     if (!method || !target) throw new UsageError('request METHOD PATH [--data JSON|@file]');
