@@ -17,12 +17,16 @@ export interface TriggerOptions {
   account?: string | undefined;
   /** webhook_subscription.created: the subscription's URL. */
   url?: string | undefined;
+  /** How the CLI was invoked (`integrator`, or `npm run -s cli --` in the repository), for messages. */
+  command?: string | undefined;
 }
 
 type Result = Record<string, unknown> & { triggered: string[] };
 
 const DEFAULT_CHAIN_ID = 31337;
-const DEFAULT_SUBSCRIPTION_URL = 'https://example.com/integrator-trigger';
+// An address literal, so the server's endpoint check needs no DNS and the trigger works offline; the subscription is
+// disabled, listens to webhook.test only and is deleted at once, so nothing is ever sent there.
+const DEFAULT_SUBSCRIPTION_URL = 'https://1.1.1.1/integrator-trigger';
 const DEPOSIT_AMOUNT = '100.00';
 
 /** A `%PDF-` document whose bytes differ on every call (the checks flag a file shared between people). */
@@ -85,7 +89,7 @@ async function deposit(api: IntegratorClient, type: string, options: TriggerOpti
           ? ' The server has no bank details or treasury for deposits (docs/deposits.md#configuration-per-deployment).'
           : '';
     const meanwhile = before.triggered.length > 0 ? ` Made meanwhile: account ${accountId} (${before.triggered.join(', ')}); --account ${accountId} deposits to it next time.` : '';
-    throw new Error(`trigger ${type}: the sandbox refused the deposit (${err.status} ${err.code}): ${detail}.${hint}${meanwhile}`);
+    throw new Error(`${options.command ?? 'integrator'} trigger ${type}: the sandbox refused the deposit (${err.status} ${err.code}): ${detail}.${hint}${meanwhile}`);
   }
   const result: Result = { ...before, triggered: [...before.triggered, 'transaction.created'], transactionId: created.transactionId, status: created.status, chainId };
   if (!arrive) return result;
@@ -117,7 +121,7 @@ const TRIGGERS: Record<string, (api: IntegratorClient, options: TriggerOptions, 
   },
   'user.verification_status.changed': (api) => verifiedAccount(api),
   'webhook.test': async (api, options) => {
-    if (!options.subscription) throw new UsageError('trigger webhook.test needs --subscription ID');
+    if (!options.subscription) throw new UsageError(`${options.command ?? 'integrator'} trigger webhook.test needs --subscription ID`);
     return api.sendWebhookTest({ path: { subscriptionId: options.subscription } });
   },
   'webhook_subscription.created': async (api, options) => {
@@ -135,6 +139,6 @@ export const TRIGGER_TYPES = Object.keys(TRIGGERS).sort();
 /** Runs the trigger of `type`; an unknown type is a usage error listing the known ones. */
 export async function trigger(api: IntegratorClient, type: string, options: TriggerOptions): Promise<unknown> {
   const run = Object.hasOwn(TRIGGERS, type) ? TRIGGERS[type] : undefined;
-  if (!run) throw new UsageError(`trigger: unknown type ${type}; known types: ${TRIGGER_TYPES.join(', ')}`);
+  if (!run) throw new UsageError(`${options.command ?? 'integrator'} trigger: unknown type ${type}; known types: ${TRIGGER_TYPES.join(', ')}`);
   return run(api, options, type);
 }

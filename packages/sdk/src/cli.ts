@@ -22,7 +22,12 @@ function wrap(text: string, indent: number, width: number): string {
   return lines.map((line) => `${' '.repeat(indent)}${line}`).join('\n');
 }
 
-const USAGE = `usage: integrator <command> [options]
+/** The command as the user ran it, for messages: the bin, or the repository's npm script. */
+const COMMAND = process.env.npm_lifecycle_event === 'cli' ? 'npm run -s cli --' : 'integrator';
+/** The base URL the requests go to and where it came from, for a connection error's message. */
+let target: string | undefined;
+
+const USAGE = `usage: ${COMMAND} <command> [options]
   login --base-url URL --private-key 0x..        saves a profile (mode 0600)
   whoami                                           the key's integrator, credential and scope
   request METHOD PATH [--data JSON|@file]          any operation, signed; prints the answer
@@ -60,7 +65,8 @@ function loadProfile(path: string): Profile {
   }
   const baseUrl = fromEnv.baseUrl ?? saved.baseUrl;
   const privateKey = fromEnv.privateKey ?? saved.privateKey;
-  if (!baseUrl || !privateKey) throw new UsageError(`no credentials: run \`integrator login --base-url URL --private-key 0x..\` or set INTEGRATOR_BASE_URL and INTEGRATOR_PRIVATE_KEY`);
+  if (!baseUrl || !privateKey) throw new UsageError(`no credentials: run \`${COMMAND} login --base-url URL --private-key 0x..\` or set INTEGRATOR_BASE_URL and INTEGRATOR_PRIVATE_KEY`);
+  target = `${baseUrl} (from ${fromEnv.baseUrl ? 'INTEGRATOR_BASE_URL' : path})`;
   return { baseUrl, privateKey };
 }
 
@@ -153,6 +159,7 @@ async function main(argv: string[]): Promise<number> {
     const privateKey = values['private-key'];
     if (!baseUrl || !privateKey) throw new UsageError('login needs --base-url and --private-key');
     const api = createIntegratorClient({ baseUrl, privateKey });
+    target = `${baseUrl} (from --base-url)`;
     const me = await api.whoami();
     saveProfile(path, { baseUrl, privateKey });
     print({ profile: path, integratorId: me.integratorId, publicKey: api.publicKey });
@@ -214,8 +221,8 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   if (command === 'trigger') {
-    if (!sub) throw new UsageError(`trigger TYPE, TYPE one of ${TRIGGER_TYPES.join(', ')}`);
-    return print(await trigger(api, sub, { subscription: values.subscription, account: values.account, chainId: values['chain-id'], url: values.url })), 0;
+    if (!sub) throw new UsageError(`${COMMAND} trigger TYPE, TYPE one of ${TRIGGER_TYPES.join(', ')}`);
+    return print(await trigger(api, sub, { subscription: values.subscription, account: values.account, chainId: values['chain-id'], url: values.url, command: COMMAND })), 0;
   }
   throw new UsageError(`unknown command ${command}\n${USAGE}`);
 }
@@ -226,7 +233,7 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     if (err instanceof UsageError) process.stderr.write(`${err.message}\n`);
     else if (err instanceof IntegratorApiError) process.stderr.write(`${JSON.stringify(err.problem, null, 2)}\n`);
-    else if (err instanceof IntegratorConnectionError) process.stderr.write(`error: ${err.message}\n`);
+    else if (err instanceof IntegratorConnectionError) process.stderr.write(`error: could not reach ${target ?? 'the server'}: ${err.message}\n`);
     else process.stderr.write(`error: ${(err as Error).message}\n`);
     process.exit(err instanceof UsageError ? 64 : 1);
   },
