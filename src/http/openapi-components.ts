@@ -98,7 +98,7 @@ export function pruneUnusedComponents<T extends object>(doc: T): T {
     }
     frontier = next;
   }
-  for (const kind of ['schemas', 'headers']) {
+  for (const kind of ['schemas', 'headers', 'examples']) {
     const section = components[kind];
     if (!isObject(section)) continue;
     for (const name of Object.keys(section)) if (!reached.has(`${kind}/${name}`)) delete section[name];

@@ -8,6 +8,7 @@ import { addDiscriminators, nameTitledSchemas, pruneUnusedComponents } from './o
 import { declareResponseHeaders } from './openapi-headers.js';
 import { linkGuides } from './openapi-links.js';
 import { REQUEST_EXAMPLES } from './request-examples.js';
+import { PROBLEM_EXAMPLES } from './schemas/problem.js';
 import { integratorDocsUi } from './pages/docs-try-it-out.js';
 
 declare module 'fastify' {
@@ -67,6 +68,7 @@ export async function registerOpenApi(app: FastifyInstance, appEnv: AppEnv): Pro
           'Guides: [quickstart](/guides/quickstart), [authentication](/guides/authentication), [errors](/guides/errors), [all guides](/guides).',
       },
       components: {
+        examples: PROBLEM_EXAMPLES,
         securitySchemes: {
           pubkey: { type: 'apiKey', in: 'header', name: 'X-Pubkey', description: 'Compressed SEC1 P-256 public key, hex with 0x' },
           timestamp: { type: 'apiKey', in: 'header', name: 'X-Timestamp', description: 'Unix time in seconds; within 60 s of server time' },
@@ -111,7 +113,7 @@ export async function registerOpenApi(app: FastifyInstance, appEnv: AppEnv): Pro
           'The review queue and decisions on every integrator’s cases, document content, and deposits by reference (funds received, cancel). ' +
           'For operators and bank-feed integrations; see docs/review.md and docs/deposits.md. Errors are RFC 9457 problem details.',
       },
-      components: { securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer', description: 'An operator token (npm run -s admin -- operators create --name <name>)' } } },
+      components: { examples: PROBLEM_EXAMPLES, securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer', description: 'An operator token (npm run -s admin -- operators create --name <name>)' } } },
       security: [{ operatorToken: [] }],
       servers: [{ url: '/', description: 'This server' }],
       tags: [

@@ -41,6 +41,7 @@ const DESCRIPTIONS: Record<number, string> = {
   403: 'The credential scope does not allow this operation',
   404: 'Not found (also for records of another integrator)',
   409: 'Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition)',
+  410: 'Gone: the invitation expired',
   413: 'Body too large',
   415: 'Body is not application/json',
   422: 'Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`)',
@@ -50,13 +51,53 @@ const DESCRIPTIONS: Record<number, string> = {
   503: 'Service unavailable: a dependency is down or not configured, the database could not be reached (database_unavailable), or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key',
 };
 
+/** One typical problem per status, shown in the documents beside the schema (the code, title and type as served). */
+const EXAMPLES: Record<number, { code: ErrorCode; detail: string; errors?: Problem['errors']; extra?: Partial<Problem> }> = {
+  400: {
+    code: 'validation_failed',
+    detail: '1 field(s) failed validation',
+    errors: [{ pointer: '/amount', code: 'invalid_format', detail: 'amount must be a decimal amount with at most 2 decimals, such as "250.00" (up to 12 digits before the point, no leading zeros)', in: 'body' }],
+  },
+  401: { code: 'timestamp_out_of_window', detail: 'X-Timestamp is 412 s from the server time; at most 300 s are accepted' },
+  403: { code: 'insufficient_scope', detail: 'This credential is read_only; this operation needs read_write' },
+  404: { code: 'not_found', detail: 'No account with this id' },
+  409: { code: 'idempotency_request_in_progress', detail: 'A request with this Idempotency-Key is still in progress; retry once it has finished' },
+  410: { code: 'invitation_expired', detail: 'The invitation expired; ask for a new one' },
+  413: { code: 'payload_too_large', detail: 'The body is larger than 1048576 bytes' },
+  415: { code: 'unsupported_media_type', detail: 'Content-Type text/plain is not accepted: send application/json' },
+  422: { code: 'idempotency_key_reused', detail: 'This Idempotency-Key was used with a different method, path or body' },
+  429: { code: 'rate_limited', detail: 'Too many requests: retry after the time in Retry-After' },
+  500: { code: 'internal_error', detail: 'Internal server error; quote the requestId to support' },
+  502: { code: 'chain_unavailable', detail: 'The node of chain 8453 could not be reached' },
+  503: { code: 'database_unavailable', detail: 'The database did not answer in time; nothing was changed. Retry after Retry-After with the same Idempotency-Key' },
+};
+
+function exampleFor(status: number): Problem | undefined {
+  const example = EXAMPLES[status];
+  if (!example) return undefined;
+  const { title } = ERROR_CODES[example.code];
+  return { type: `/problems/${example.code}`, title, status, detail: example.detail, code: example.code, requestId: 'req_0193a1b2-7c4d-7e5f-8a6b-9c0d1e2f3a4b', ...(example.errors ? { errors: example.errors } : {}), ...example.extra };
+}
+
 const ProblemRef = Type.Unsafe<Problem>(Type.Ref('Problem'));
 
-/** The error responses a route may answer with, as OpenAPI entries referencing the shared Problem schema. */
+/**
+ * The documents' `components.examples`: one problem per status, written once and referred to by every operation
+ * (inline, they would be repeated in some 250 responses and in the SDK's generated types).
+ */
+export const PROBLEM_EXAMPLES: Record<string, { summary: string; value: Problem }> = Object.fromEntries(
+  Object.keys(EXAMPLES).map((status) => {
+    const value = exampleFor(Number(status))!;
+    return [`Problem${status}`, { summary: value.title, value }];
+  }),
+);
+
+/** The error responses a route may answer with, as OpenAPI entries referencing the shared Problem schema and its example. */
 export function problemResponses(...statuses: number[]): Record<number, unknown> {
   const out: Record<number, unknown> = {};
   for (const status of statuses) {
-    out[status] = { description: DESCRIPTIONS[status] ?? 'Error', content: { 'application/problem+json': { schema: ProblemRef } } };
+    const examples = EXAMPLES[status] ? { examples: { [EXAMPLES[status].code]: { $ref: `#/components/examples/Problem${status}` } } } : {};
+    out[status] = { description: DESCRIPTIONS[status] ?? 'Error', content: { 'application/problem+json': { schema: ProblemRef, ...examples } } };
   }
   return out;
 }

@@ -9991,7 +9991,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Error */
+            /** @description Gone: the invitation expired */
             410: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10146,7 +10146,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Error */
+            /** @description Gone: the invitation expired */
             410: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10326,7 +10326,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Error */
+            /** @description Gone: the invitation expired */
             410: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
