@@ -17,6 +17,8 @@ export interface TriggerOptions {
   account?: string | undefined;
   /** webhook_subscription.created: the subscription's URL. */
   url?: string | undefined;
+  /** Fields merged into the body of the request that makes the event (`--data JSON`): objects merged, the rest replaced. */
+  overrides?: Record<string, unknown> | undefined;
   /** How the CLI was invoked (`integrator`, or `npm run -s cli --` in the repository), for messages. */
   command?: string | undefined;
 }
@@ -28,6 +30,16 @@ const DEFAULT_CHAIN_ID = 31337;
 // disabled, listens to webhook.test only and is deleted at once, so nothing is ever sent there.
 const DEFAULT_SUBSCRIPTION_URL = 'https://1.1.1.1/integrator-trigger';
 const DEPOSIT_AMOUNT = '100.00';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `body` with `overrides` merged in, deeply for objects (an array or a scalar replaces what was there). */
+export function withOverrides<T>(body: T, overrides: Record<string, unknown> | undefined): T {
+  if (!overrides) return body;
+  const merged: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(overrides)) merged[key] = isObject(value) && isObject(merged[key]) ? withOverrides(merged[key], value) : value;
+  return merged as T;
+}
 
 /** A `%PDF-` document whose bytes differ on every call (the checks flag a file shared between people). */
 function pdfDataUrl(label: string): string {
@@ -59,13 +71,13 @@ function individualAccountBody() {
   };
 }
 
-async function createAccount(api: IntegratorClient): Promise<Result & { userId: string; accountId: string }> {
-  const created = await api.createIndividualAccount({ body: individualAccountBody() });
+async function createAccount(api: IntegratorClient, options: TriggerOptions): Promise<Result & { userId: string; accountId: string }> {
+  const created = await api.createIndividualAccount({ body: withOverrides(individualAccountBody(), options.overrides) });
   return { triggered: ['user.created', 'account.created'], userId: created.userId, accountId: created.accountId, verificationStatus: created.verificationStatus };
 }
 
-async function verifiedAccount(api: IntegratorClient): Promise<Result & { userId: string; accountId: string }> {
-  const created = await createAccount(api);
+async function verifiedAccount(api: IntegratorClient, options: TriggerOptions): Promise<Result & { userId: string; accountId: string }> {
+  const created = await createAccount(api, options);
   const verified = await api.simulateVerification({ body: { accountId: created.accountId, outcome: 'approve' } });
   return { ...created, triggered: [...created.triggered, 'user.verification_status.changed'], verificationStatus: verified.verificationStatus };
 }
@@ -74,11 +86,11 @@ async function verifiedAccount(api: IntegratorClient): Promise<Result & { userId
 async function deposit(api: IntegratorClient, type: string, options: TriggerOptions, arrive: boolean): Promise<Result> {
   const chainId = options.chainId === undefined ? DEFAULT_CHAIN_ID : Number(options.chainId);
   if (!Number.isSafeInteger(chainId) || chainId < 0) throw new UsageError('--chain-id must be a chain id (an integer)');
-  const before: Result = options.account ? { triggered: [], accountId: options.account } : await verifiedAccount(api);
+  const before: Result = options.account ? { triggered: [], accountId: options.account } : await verifiedAccount(api, { ...options, overrides: undefined });
   const accountId = before.accountId as string;
   let created;
   try {
-    created = await api.createDeposit({ body: { accountId, amount: DEPOSIT_AMOUNT, currency: 'USD', chainId } });
+    created = await api.createDeposit({ body: withOverrides({ accountId, amount: DEPOSIT_AMOUNT, currency: 'USD' as const, chainId }, options.overrides) });
   } catch (err) {
     if (!(err instanceof IntegratorApiError)) throw err;
     const detail = typeof err.problem.detail === 'string' ? err.problem.detail : err.message;
@@ -102,36 +114,49 @@ async function deposit(api: IntegratorClient, type: string, options: TriggerOpti
   };
 }
 
+/** A throwaway read-only key: created, `also` done with it, then deleted so nothing usable is left behind. */
+async function throwawayKey(api: IntegratorClient, options: TriggerOptions, also: string[], then?: (pubkey: string) => Promise<unknown>): Promise<Result> {
+  const body = withOverrides({ label: 'integrator trigger', scope: 'read_only' as const, publicKey: generateSigningKey().publicKey }, options.overrides);
+  const created = await api.createCredential({ body });
+  await then?.(created.credential.publicKey);
+  await api.deleteCredential({ path: { pubkey: created.credential.publicKey } });
+  return { triggered: ['credential.created', ...also, 'credential.deleted'], credentialId: created.credential.credentialId, publicKey: created.credential.publicKey };
+}
+
+/** A subscription, disabled and listening to webhook.test only (nothing is delivered), `also` done with it, then deleted. */
+async function throwawaySubscription(api: IntegratorClient, options: TriggerOptions, also: string[], then?: (id: string) => Promise<unknown>): Promise<Result> {
+  const body = withOverrides({ name: 'integrator trigger', url: options.url ?? DEFAULT_SUBSCRIPTION_URL, eventTypes: ['webhook.test'], enabled: false }, options.overrides);
+  const { subscription } = await api.createWebhookSubscription({ body });
+  await then?.(subscription.id);
+  await api.deleteWebhookSubscription({ path: { subscriptionId: subscription.id } });
+  return { triggered: ['webhook_subscription.created', ...also, 'webhook_subscription.deleted'], subscriptionId: subscription.id };
+}
+
 /** Each type `trigger` knows, with what it does. */
 const TRIGGERS: Record<string, (api: IntegratorClient, options: TriggerOptions, type: string) => Promise<unknown>> = {
-  'account.created': (api) => createAccount(api),
-  'credential.created': async (api) => {
-    // A throwaway read-only key: created (the event), then deleted so nothing usable is left behind.
-    const created = await api.createCredential({ body: { label: 'integrator trigger', scope: 'read_only', publicKey: generateSigningKey().publicKey } });
-    await api.deleteCredential({ path: { pubkey: created.credential.publicKey } });
-    return { triggered: ['credential.created', 'credential.deleted'], publicKey: created.credential.publicKey };
-  },
+  'account.created': (api, options) => createAccount(api, options),
+  'credential.created': (api, options) => throwawayKey(api, options, []),
+  'credential.deleted': (api, options) => throwawayKey(api, options, []),
+  'credential.updated': (api, options) => throwawayKey(api, options, ['credential.updated'], (pubkey) => api.updateCredential({ path: { pubkey }, body: { label: 'integrator trigger (renamed)' } })),
   'transaction.created': (api, options, type) => deposit(api, type, options, false),
   'transaction.status.changed': (api, options, type) => deposit(api, type, options, true),
-  'user.created': (api) => createAccount(api),
-  'user.updated': async (api) => {
-    const created = await createAccount(api);
-    await api.updateUser({ body: { userId: created.userId, userInfo: { phone: '+14155550123' } } });
+  'user.created': (api, options) => createAccount(api, options),
+  'user.updated': async (api, options) => {
+    const created = await createAccount(api, { ...options, overrides: undefined });
+    await api.updateUser({ body: withOverrides({ userId: created.userId, userInfo: { phone: '+14155550123' } }, options.overrides) });
     return { ...created, triggered: [...created.triggered, 'user.updated'] };
   },
-  'user.verification_status.changed': (api) => verifiedAccount(api),
+  'user.verification_status.changed': (api, options) => verifiedAccount(api, options),
   'webhook.test': async (api, options) => {
     if (!options.subscription) throw new UsageError(`${options.command ?? 'integrator'} trigger webhook.test needs --subscription ID`);
     return api.sendWebhookTest({ path: { subscriptionId: options.subscription } });
   },
-  'webhook_subscription.created': async (api, options) => {
-    // Disabled and listening to nothing but tests: nothing is delivered to the URL before it is deleted.
-    const { subscription } = await api.createWebhookSubscription({
-      body: { name: 'integrator trigger', url: options.url ?? DEFAULT_SUBSCRIPTION_URL, eventTypes: ['webhook.test'], enabled: false },
-    });
-    await api.deleteWebhookSubscription({ path: { subscriptionId: subscription.id } });
-    return { triggered: ['webhook_subscription.created', 'webhook_subscription.deleted'], subscriptionId: subscription.id };
-  },
+  'webhook_subscription.created': (api, options) => throwawaySubscription(api, options, []),
+  'webhook_subscription.deleted': (api, options) => throwawaySubscription(api, options, []),
+  'webhook_subscription.key_rotated': (api, options) =>
+    throwawaySubscription(api, options, ['webhook_subscription.key_rotated'], (subscriptionId) => api.rotateWebhookSigningKey({ path: { subscriptionId } })),
+  'webhook_subscription.updated': (api, options) =>
+    throwawaySubscription(api, options, ['webhook_subscription.updated'], (subscriptionId) => api.updateWebhookSubscription({ path: { subscriptionId }, body: { name: 'integrator trigger (renamed)' } })),
 };
 
 export const TRIGGER_TYPES = Object.keys(TRIGGERS).sort();

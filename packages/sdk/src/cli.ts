@@ -38,8 +38,9 @@ const USAGE = `usage: ${COMMAND} <command> [options]
   events list [--type TYPE] [--limit N]
   events tail [--type TYPE]                        prints events as they happen (long poll)
   listen --forward-to URL [--events T1,T2]         re-delivers events to a local URL, signed (Standard Webhooks v1)
-  trigger TYPE [--subscription ID] [--account ID] [--chain-id N] [--url URL]
-                                                   makes an event happen (sandbox); TYPE is one of
+  trigger TYPE [--data JSON|@file] [--subscription ID] [--account ID] [--chain-id N] [--url URL]
+                                                   makes an event happen (sandbox), --data merged into the body
+                                                   of the request that makes it; TYPE is one of
 ${wrap(TRIGGER_TYPES.join(', '), 51, 120)}
 Options: --profile FILE (default $INTEGRATOR_PROFILE or ~/.config/integrator/profile.json)
 Environment: INTEGRATOR_PRIVATE_KEY and INTEGRATOR_BASE_URL override the profile.`;
@@ -222,7 +223,9 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'trigger') {
     if (!sub) throw new UsageError(`${COMMAND} trigger TYPE, TYPE one of ${TRIGGER_TYPES.join(', ')}`);
-    return print(await trigger(api, sub, { subscription: values.subscription, account: values.account, chainId: values['chain-id'], url: values.url, command: COMMAND })), 0;
+    const overrides = bodyOf(values.data);
+    if (overrides !== undefined && (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))) throw new UsageError(`${COMMAND} trigger: --data must be a JSON object`);
+    return print(await trigger(api, sub, { overrides: overrides as Record<string, unknown> | undefined, subscription: values.subscription, account: values.account, chainId: values['chain-id'], url: values.url, command: COMMAND })), 0;
   }
   throw new UsageError(`unknown command ${command}\n${USAGE}`);
 }
