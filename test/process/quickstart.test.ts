@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -140,7 +140,8 @@ describe('docs/quickstart.md, block by block', () => {
     });
 
   /** Saves a `.ts` block under its name, as the reader does. */
-  const save = (name: string) => writeFileSync(join(dir, name), text(name));
+  // Where the page says to save them: scratch/, which git ignores.
+  const save = (name: string) => writeFileSync(join(dir, 'scratch', name), text(name));
 
   /** Starts the server as the server block says (its variables; the harness's entry point in place of npm start). */
   const startServer = async () => {
@@ -155,7 +156,8 @@ describe('docs/quickstart.md, block by block', () => {
     // The scripts import `@integrator-api/sdk`, linked to packages/sdk, whose dist/ `npm ci` built: rebuilt here from
     // the current sources (swapped in whole), so the blocks run the SDK as it is now, not as it was at install.
     execFileSync(process.execPath, [join(ROOT, 'packages/sdk/scripts/build.mjs')], { stdio: 'pipe' });
-    for (const entry of readdirSync(ROOT)) if (!['data', '.git'].includes(entry)) symlinkSync(join(ROOT, entry), join(dir, entry));
+    for (const entry of readdirSync(ROOT)) if (!['data', '.git', 'scratch'].includes(entry)) symlinkSync(join(ROOT, entry), join(dir, entry));
+    mkdirSync(join(dir, 'scratch'));
     ports.chain = await freePort();
     ports.server = await freePort();
     ports.receiver = await freePort();
