@@ -38,6 +38,16 @@ describe('integrator trigger', () => {
     });
   }
 
+  for (const type of ['account.product_disabled', 'account.product_enabled']) {
+    it(`${type}: a verified account's product turned off (and on), with the events about the account`, async () => {
+      server.clock.advance(1000);
+      const result = (await trigger(api, type, {})) as { triggered: string[]; accountId: string };
+      assert.ok(result.triggered.includes(type));
+      const happened = await eventsAbout(result.triggered.filter((t) => t.startsWith('account.')), result.accountId);
+      assert.deepEqual([...happened].sort(), result.triggered.filter((t) => t.startsWith('account.')).sort());
+    });
+  }
+
   it('--data overrides fields of the request that makes the event', async () => {
     server.clock.advance(1000);
     const result = (await trigger(api, 'user.created', { overrides: { userInfo: { firstName: 'Ana', lastName: 'Souza' } } })) as { userId: string };

@@ -132,9 +132,20 @@ async function throwawaySubscription(api: IntegratorClient, options: TriggerOpti
   return { triggered: ['webhook_subscription.created', ...also, 'webhook_subscription.deleted'], subscriptionId: subscription.id };
 }
 
+/** A verified account's fiat deposits turned off (`enable` then on again): --data goes to the products' requests. */
+async function toggledProduct(api: IntegratorClient, options: TriggerOptions, enable: boolean): Promise<Result> {
+  const account = options.account ? { triggered: [], accountId: options.account } : await verifiedAccount(api, { ...options, overrides: undefined });
+  const body = withOverrides({ accountId: account.accountId as string, productId: 'fiat_deposits' }, options.overrides);
+  await api.disableProduct({ body });
+  if (enable) await api.enableProduct({ body });
+  return { ...account, triggered: [...account.triggered, 'account.product_disabled', ...(enable ? ['account.product_enabled'] : [])], productId: body.productId };
+}
+
 /** Each type `trigger` knows, with what it does. */
 const TRIGGERS: Record<string, (api: IntegratorClient, options: TriggerOptions, type: string) => Promise<unknown>> = {
   'account.created': (api, options) => createAccount(api, options),
+  'account.product_disabled': (api, options) => toggledProduct(api, options, false),
+  'account.product_enabled': (api, options) => toggledProduct(api, options, true),
   'credential.created': (api, options) => throwawayKey(api, options, []),
   'credential.deleted': (api, options) => throwawayKey(api, options, []),
   'credential.updated': (api, options) => throwawayKey(api, options, ['credential.updated'], (pubkey) => api.updateCredential({ path: { pubkey }, body: { label: 'integrator trigger (renamed)' } })),
