@@ -5,7 +5,7 @@ import { parseEncryptionKeys } from '../crypto/encryption-key.js';
 import { DEFAULT_HIGH_RISK_COUNTRIES, parseHighRiskCountries } from '../domain/onboarding/reference/high-risk-countries.js';
 import { ConfigError, flag, integer, oneOf, parsed, Problems } from './env.js';
 import { parseCountryRules, parseOfferedProducts } from '../domain/products/product-config.js';
-import { bodyLimits, DEFAULT_REDIS_KEY_PREFIX, depositConfig, invitationBaseUrl, redisKeyPrefix, redisUrl, retrySchedule, smtp, trustProxy, webauthn, tokenConfig, incomingConfig, webhookReach, vaultConfig, withdrawalConfig, screeningConfig } from './sections.js';
+import { bodyLimits, DEFAULT_REDIS_KEY_PREFIX, depositConfig, invitationBaseUrl, serviceTermsUrl, redisKeyPrefix, redisUrl, retrySchedule, smtp, trustProxy, webauthn, tokenConfig, incomingConfig, webhookReach, vaultConfig, withdrawalConfig, screeningConfig } from './sections.js';
 import { LOG_LEVELS, type Config } from './types.js';
 import { custodyKeysConfig, type CustodyKeysConfig } from './custody-keys.js';
 
@@ -73,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPerHour: read(() => integer(env, 'OTP_MAX_PER_HOUR', 10, 1, 1000), 10),
     },
     invitationBaseUrl: invitations,
+    serviceTermsUrl: read(() => serviceTermsUrl(env, appEnv, invitations), undefined),
     products: {
       offered: read(() => parsed('PRODUCTS', () => parseOfferedProducts(env.PRODUCTS)), undefined as never),
       countries: read(() => parsed('PRODUCT_COUNTRIES', () => parseCountryRules(env.PRODUCT_COUNTRIES)), undefined as never),

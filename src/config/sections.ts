@@ -191,6 +191,30 @@ export function invitationBaseUrl(env: NodeJS.ProcessEnv, appEnv: AppEnv, port: 
 }
 
 /**
+ * SERVICE_TERMS_URL: the service terms the hosted invitation page asks the invitee to accept, linked from it. An
+ * http(s) URL (https in production); required in production once invitations are on (INVITATION_BASE_URL), since the
+ * page must link what it asks to accept. Undefined in sandbox: the page links its own sandbox stand-in.
+ */
+export function serviceTermsUrl(env: NodeJS.ProcessEnv, appEnv: AppEnv, invitations: string | undefined): string | undefined {
+  const raw = env.SERVICE_TERMS_URL || undefined;
+  if (raw === undefined) {
+    if (appEnv === 'production' && invitations) throw new ConfigError('SERVICE_TERMS_URL is required when APP_ENV=production and INVITATION_BASE_URL is set: the invitation page links the terms it asks the invitee to accept');
+    return undefined;
+  }
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username !== '' || url.password !== '') {
+    throw new ConfigError(`SERVICE_TERMS_URL must be an http(s) URL without credentials (got ${JSON.stringify(raw)})`);
+  }
+  if (appEnv === 'production' && url.protocol !== 'https:') throw new ConfigError(`SERVICE_TERMS_URL must be https in production (got ${JSON.stringify(raw)})`);
+  return url.href;
+}
+
+/**
  * VAULTS and the VAULT_* settings (docs/products.md#vaults). `chainIds` undefined: CHAIN_RPC_URLS was wrong, so VAULTS
  * (which names its chains) is not checked; the rest is.
  */

@@ -76,6 +76,8 @@ export interface Config {
   otp: OtpConfig;
   /** INVITATION_BASE_URL: where the hosted invitation page is reached (docs/invitations.md); undefined: invitations cannot be sent. */
   invitationBaseUrl: string | undefined;
+  /** SERVICE_TERMS_URL: the terms the invitation page links; undefined: its sandbox stand-in (docs/invitations.md). */
+  serviceTermsUrl: string | undefined;
   /** Fiat deposits: bank details per currency, payout rates, the treasury key (docs/deposits.md). */
   deposits: DepositConfig;
   /** Fiat withdrawals: payout rails, rates, fee, quote validity (docs/withdrawals.md). */

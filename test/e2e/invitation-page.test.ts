@@ -60,10 +60,18 @@ describe('hosted invitation page in Chromium', { skip: skipBrowser ? `${CHROMIUM
 
         await page.getByLabel('First name').fill('Erika');
         await page.getByLabel('Last name').fill('Mustermann');
+        assert.match((await page.locator('#role').textContent()) ?? '', /^administrator: manages initiators and viewers; moves no funds$/);
+        // The terms it asks to accept are a link away (a new tab; the token never travels as a Referer).
+        const [terms] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('link', { name: 'service terms' }).click()]);
+        await terms.waitForLoadState();
+        assert.equal(await terms.getByRole('heading', { level: 1 }).textContent(), 'Service terms (sandbox)');
+        await terms.close();
         await page.getByLabel(/service terms/).check();
         await page.getByRole('button', { name: 'Create passkey and accept' }).click();
         await page.getByRole('status').filter({ hasText: 'you are now a member' }).waitFor();
         assert.equal(await page.locator('#accept-form').isHidden(), true);
+        assert.equal(await page.getByRole('heading', { name: 'What next' }).isVisible(), true, 'what to do next, once accepted');
+        assert.match((await page.locator('#next').textContent()) ?? '', new RegExp(`sign in with ${to.replace(/\./g, '\\.')}`));
 
         const members = await acme.client.get(`/v1/query/list-members?accountId=${team.accountId}`);
         const member = members.body.data.find((m: { email: string }) => m.email === to);

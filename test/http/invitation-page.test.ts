@@ -59,6 +59,26 @@ for (const backend of backends()) {
       assert.match(String(html.headers['content-security-policy']), /default-src 'none'.*script-src 'self'/);
       assert.match(html.text, /<html lang="en">/);
       assert.match(html.text, /on Acme &lt;Wallet&gt; as an <strong>approver<\/strong>/);
+      assert.match(html.text, /<dd id="role"><strong>approver<\/strong>: proposes, approves and rejects transactions<\/dd>/, 'the role in words');
+      assert.match(html.text, /I accept the <a href="\/invitations\/terms" target="_blank" rel="noopener noreferrer">service terms<\/a> of Acme &lt;Wallet&gt;/);
+      assert.match(html.text, /<section id="next" hidden>[\s\S]*sign in with [^<]*@example\.org/, 'what to do next, shown once accepted');
+      const terms = await page(server, 'GET', '/invitations/terms');
+      assert.deepEqual([terms.status, String(terms.headers['content-type']).split(';')[0]], [200, 'text/html']);
+      assert.match(terms.text, /Service terms \(sandbox\)/);
+      // A configuration problem (this host is under no WEBAUTHN_RP_IDS entry) reaches the invitee as an end user's sentence.
+      const { port } = new URL(server.url);
+      const misconfigured = await new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: `/invitations/${token}/registration-options`, headers: { host: `elsewhere.example:${port}` } }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) as Record<string, unknown> }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      assert.equal(misconfigured.status, 503);
+      assert.match(String(misconfigured.body.detail), /^Invitations cannot be accepted here right now/);
+      assert.doesNotMatch(JSON.stringify(misconfigured.body), /WEBAUTHN|INVITATION_BASE_URL|docs\//, 'no configuration detail for the invitee');
       assert.doesNotMatch(html.text, /<script>|style=/, 'no inline script or style');
       const script = await page(server, 'GET', '/invitations/assets/invitation.js');
       assert.deepEqual([script.status, String(script.headers['content-type']).split(';')[0]], [200, 'text/javascript']);
@@ -83,6 +103,9 @@ for (const backend of backends()) {
       const used = await page(server, 'GET', `/invitations/${token}`);
       assert.equal(used.status, 409);
       assert.match(used.text, /already used, or is no longer valid/);
+      const again = await page(server, 'POST', `/invitations/${token}/accept`, { firstName: 'Ada', lastName: 'Lovelace', acceptTerms: true, authenticator: passkey.authenticator({ challenge }) });
+      assert.equal(again.status, 409);
+      assert.match(String(again.json().detail), /^This invitation was already used, or is no longer valid\. If you still need access/, 'the script shows an end user’s sentence');
     });
 
     it('an expired link is 410; unknown tokens count as failed authentications of the address (429 past the limit)', async () => {

@@ -49,6 +49,15 @@ export async function invitationContext(db: Executor, account: AccountRow, invit
 
 export const ROLE_NAMES: Record<Role, string> = { owner: 'owner', admin: 'administrator', approver: 'approver', initiator: 'initiator', viewer: 'viewer' };
 
+/** What each role may do, in words for the invitee (docs/members.md#roles has the whole table). */
+export const ROLE_DESCRIPTIONS: Record<Role, string> = {
+  owner: 'manages the team and the approval policy, and proposes and approves transactions',
+  admin: 'manages initiators and viewers; moves no funds',
+  approver: 'proposes, approves and rejects transactions',
+  initiator: 'proposes transactions for approvers to approve',
+  viewer: 'sees the account and its team, and acts on nothing',
+};
+
 export function invitationLink(baseUrl: string, token: string): string {
   return `${baseUrl}/invitations/${token}`;
 }

@@ -65,7 +65,8 @@ form?.addEventListener('submit', async (event) => {
       },
     });
     form.hidden = true;
-    say('Done: you are now a member, as ' + result.roleName + '. You can close this page.');
+    say('Done: you are now a member, as ' + result.roleName + '.');
+    document.getElementById('next').hidden = false;
     document.getElementById('title').focus();
   } catch (error) {
     say(error && error.name === 'NotAllowedError' ? 'The passkey was not created. Try again when you are ready.' : String(error.message || error), true);

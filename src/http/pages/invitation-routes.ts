@@ -10,7 +10,7 @@ import { AuthenticatorSchema } from '../schemas/onboarding/users.js';
 import { Text } from '../schemas/onboarding/common.js';
 import type { Api, Deps } from '../types.js';
 import { INVITATION_ICON, INVITATION_SCRIPT, INVITATION_STYLE } from './invitation-assets.js';
-import { invitationPage, invitationProblemPage } from './invitation-html.js';
+import { END_USER_MESSAGES, END_USER_UNAVAILABLE, invitationPage, invitationProblemPage, sandboxTermsPage } from './invitation-html.js';
 
 /** Only this origin's script, style and fetches; no inline code, no frames, no form posts elsewhere. */
 export const INVITATION_CSP = [
@@ -32,6 +32,9 @@ const HEADERS = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
 };
+
+/** Where the invitation page links the service terms when SERVICE_TERMS_URL is not set (sandbox only). */
+export const SANDBOX_TERMS_PATH = '/invitations/terms';
 
 /** The token in these paths is the invitation's bearer secret: logged as [redacted] (secret-urls.ts). */
 const SECRET_TOKEN = { secretParams: ['token'] };
@@ -57,6 +60,20 @@ export async function registerInvitationPages(app: Api, deps: Deps, failures: Fa
       throw err instanceof ApiError && err.status === 404 ? failures.fail(request.ip, err) : err;
     }
   };
+  /**
+   * The page's script shows a problem's detail to the invitee: an end user's sentence, never the integrator's or the
+   * operator's (a configuration problem such as WEBAUTHN_RP_IDS goes to the log, where an operator sees it).
+   */
+  const forInvitee = async <T>(request: FastifyRequest, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status === 400) throw err;
+      const message = END_USER_MESSAGES[err.status];
+      if (!message) request.log.error({ code: err.code, problem: err.detail }, 'the invitation page could not go on');
+      throw new ApiError(err.code, message ?? END_USER_UNAVAILABLE, err.options.headers ? { headers: err.options.headers } : {});
+    }
+  };
 
   await app.register(async (plugin) => {
     const scope = plugin.withTypeProvider<TypeBoxTypeProvider>();
@@ -73,7 +90,7 @@ export async function registerInvitationPages(app: Api, deps: Deps, failures: Fa
     scope.get('/invitations/:token', { schema: { hide: true, params: TokenParams }, config: SECRET_TOKEN }, async (request, reply) => {
       try {
         const { view } = await guarded(request, () => openInvitation(ctx(), request.params.token));
-        return html(reply, 200, invitationPage(view));
+        return html(reply, 200, invitationPage(view, deps.config.serviceTermsUrl ?? SANDBOX_TERMS_PATH));
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         if (err.options.headers) reply.headers(err.options.headers);
@@ -81,25 +98,30 @@ export async function registerInvitationPages(app: Api, deps: Deps, failures: Fa
       }
     });
 
-    scope.get('/invitations/:token/registration-options', { schema: { hide: true, params: TokenParams }, config: SECRET_TOKEN }, async (request) => {
-      const context = ctx();
-      const { row, view } = await guarded(request, () => openInvitation(context, request.params.token));
-      return {
-        challenge: pageChallenge(context, row),
-        rp: { id: relyingPartyFor(request.hostname, deps), name: view.integratorName },
-        // No user exists until acceptance: the invitation's id is the passkey's user handle.
-        user: { id: Buffer.from(row.id.replace(/-/g, ''), 'hex').toString('base64url'), name: row.email },
-        pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
-        timeout: 120_000,
-        attestation: 'none',
-        authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
-      };
-    });
+    // The sandbox's terms (a static route: it wins over the token's pattern, and no token is this word).
+    scope.get(SANDBOX_TERMS_PATH, { schema: { hide: true } }, async (_request, reply) => html(reply, 200, sandboxTermsPage()));
+
+    scope.get('/invitations/:token/registration-options', { schema: { hide: true, params: TokenParams }, config: SECRET_TOKEN }, async (request) =>
+      forInvitee(request, async () => {
+        const context = ctx();
+        const { row, view } = await guarded(request, () => openInvitation(context, request.params.token));
+        return {
+          challenge: pageChallenge(context, row),
+          rp: { id: relyingPartyFor(request.hostname, deps), name: view.integratorName },
+          // No user exists until acceptance: the invitation's id is the passkey's user handle.
+          user: { id: Buffer.from(row.id.replace(/-/g, ''), 'hex').toString('base64url'), name: row.email },
+          pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+          timeout: 120_000,
+          attestation: 'none',
+          authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+        };
+      }),
+    );
 
     // The token before the body: an unknown, expired or used link is answered from the URL, its body never read.
     const tokenFirst = async (request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) => {
       try {
-        await guarded(request, () => openInvitation(ctx(), request.params.token));
+        await forInvitee(request, () => guarded(request, () => openInvitation(ctx(), request.params.token)));
       } catch (err) {
         if (bodyPending(request)) reply.header('connection', 'close');
         throw err;
@@ -107,7 +129,7 @@ export async function registerInvitationPages(app: Api, deps: Deps, failures: Fa
     };
     scope.post('/invitations/:token/accept', { schema: { hide: true, params: TokenParams, body: AcceptBody }, config: SECRET_TOKEN, onRequest: tokenFirst }, async (request, reply) => {
       const { firstName, lastName, authenticator } = request.body;
-      const accepted = await guarded(request, () => acceptOnPage(ctx(), request.params.token, { firstName, lastName, authenticator }));
+      const accepted = await forInvitee(request, () => guarded(request, () => acceptOnPage(ctx(), request.params.token, { firstName, lastName, authenticator })));
       return reply.code(201).send({ status: accepted.invitation.status, role: accepted.member.role, roleName: ROLE_NAMES[accepted.member.role] });
     });
   });
