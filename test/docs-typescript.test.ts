@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import ts from 'typescript';
+import { strictDiagnostics } from './harness/typecheck.js';
 
 /*
  * The TypeScript files of docs/quickstart.md type-check against the SDK as it is: test/process/quickstart.test.ts runs
@@ -33,22 +33,7 @@ describe('TypeScript in the docs', () => {
         writeFileSync(file, body.replace(/(['"])@integrator-api\/sdk\1/g, `$1${ROOT}packages/sdk/src/index.js$1`));
         return file;
       });
-      const program = ts.createProgram(files, {
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.NodeNext,
-        moduleResolution: ts.ModuleResolutionKind.NodeNext,
-        lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-        types: ['node'],
-        typeRoots: [join(ROOT, 'node_modules/@types')],
-        strict: true,
-        noUncheckedIndexedAccess: true,
-        skipLibCheck: true,
-        noEmit: true,
-      });
-      const problems = ts
-        .getPreEmitDiagnostics(program)
-        .filter((d) => d.file === undefined || files.includes(d.file.fileName))
-        .map((d) => `${d.file ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : ''} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+      const problems = strictDiagnostics(files, dir);
       assert.deepEqual(problems, []);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import ts from 'typescript';
+import { strictDiagnostics } from '../harness/typecheck.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 
 /*
@@ -59,23 +59,7 @@ describe('docs/sdk.md: signing openapi-fetch requests with the SDK signer', () =
 
   it('type-checks under the strict settings against the generated paths', () => {
     const files = [join(dir, 'signing.ts'), join(dir, 'use.ts')];
-    const program = ts.createProgram(files, {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-      types: ['node'],
-      typeRoots: [join(ROOT, 'node_modules/@types')],
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      exactOptionalPropertyTypes: true,
-      skipLibCheck: true,
-      noEmit: true,
-    });
-    const problems = ts
-      .getPreEmitDiagnostics(program)
-      .filter((d) => d.file === undefined || files.includes(d.file.fileName))
-      .map((d) => `${d.file?.fileName ?? ''}:${d.file?.getLineAndCharacterOfPosition(d.start ?? 0).line ?? 0} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    const problems = strictDiagnostics(files, dir, { exactOptionalPropertyTypes: true });
     assert.deepEqual(problems, []);
   });
 
