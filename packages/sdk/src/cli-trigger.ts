@@ -1,75 +1,17 @@
 // `integrator trigger TYPE`: makes an event happen in the sandbox, with the operations (and sandbox simulations) that
 // produce it, so a developer sees it arrive at a webhook endpoint. Fake but valid data, distinct on every run.
-import { randomBytes, randomInt } from 'node:crypto';
 import type { IntegratorClient } from './client.js';
+import { DEFAULT_CHAIN_ID, individualAccountBody, setup, TriggerRefused, UsageError, withOverrides, type Result, type Trigger, type TriggerOptions } from './cli-trigger-base.js';
+import { ENTITY_TRIGGERS } from './cli-trigger-entity.js';
 import { IntegratorApiError } from './errors.js';
 import { generateSigningKey } from './signing.js';
 
-/** A mistake in the command line: printed as is, exit code 64. */
-export class UsageError extends Error {}
+export { TriggerRefused, UsageError, withOverrides, type TriggerOptions } from './cli-trigger-base.js';
 
-export interface TriggerOptions {
-  /** webhook.test: the subscription to deliver to. */
-  subscription?: string | undefined;
-  /** transaction.*: the deposit's chain (default 31337, the chain of `npm run chain`). */
-  chainId?: string | undefined;
-  /** transaction.*: an active individual account to deposit to, instead of a new one. */
-  account?: string | undefined;
-  /** webhook_subscription.created: the subscription's URL. */
-  url?: string | undefined;
-  /** Fields merged into the body of the request that makes the event (`--data JSON`): objects merged, the rest replaced. */
-  overrides?: Record<string, unknown> | undefined;
-  /** How the CLI was invoked (`integrator`, or `npm run -s cli --` in the repository), for messages. */
-  command?: string | undefined;
-}
-
-type Result = Record<string, unknown> & { triggered: string[] };
-
-const DEFAULT_CHAIN_ID = 31337;
 // An address literal, so the server's endpoint check needs no DNS and the trigger works offline; the subscription is
 // disabled, listens to webhook.test only and is deleted at once, so nothing is ever sent there.
 const DEFAULT_SUBSCRIPTION_URL = 'https://1.1.1.1/integrator-trigger';
 const DEPOSIT_AMOUNT = '100.00';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** `body` with `overrides` merged in, deeply for objects (an array or a scalar replaces what was there). */
-export function withOverrides<T>(body: T, overrides: Record<string, unknown> | undefined): T {
-  if (!overrides) return body;
-  const merged: Record<string, unknown> = { ...(body as Record<string, unknown>) };
-  for (const [key, value] of Object.entries(overrides)) merged[key] = isObject(value) && isObject(merged[key]) ? withOverrides(merged[key], value) : value;
-  return merged as T;
-}
-
-/** A `%PDF-` document whose bytes differ on every call (the checks flag a file shared between people). */
-function pdfDataUrl(label: string): string {
-  return `data:application/pdf;base64,${Buffer.from(`%PDF-1.4 ${label} ${randomBytes(8).toString('hex')}`, 'latin1').toString('base64')}`;
-}
-
-/** A complete individual account (a Californian with a passport and a proof of address): it goes to review at once. */
-function individualAccountBody() {
-  const tag = randomBytes(4).toString('hex');
-  // An SSN the SSA could issue (area 001-665, group 01-99, serial 0001-9999), random so no two people share one.
-  const ssn = `${String(randomInt(1, 666)).padStart(3, '0')}-${String(randomInt(1, 100)).padStart(2, '0')}-${String(randomInt(1, 10000)).padStart(4, '0')}`;
-  return {
-    userInfo: {
-      firstName: 'Maria',
-      lastName: 'Garcia',
-      email: `maria.garcia+${tag}@example.com`,
-      phone: '+14155552671',
-      birthDate: '1988-04-12',
-      nationality: 'USA' as const,
-      countryOfBirth: 'USA' as const,
-      residentialAddress: { streetLine1: '1 Market St', city: 'San Francisco', state: 'US-CA', postalCode: '94105', country: 'USA' as const },
-      socialSecurityNumber: ssn,
-    },
-    serviceTermsSignedAt: new Date(Date.now() - 3600_000).toISOString(),
-    verificationDocuments: [
-      { documentType: 'passport' as const, issuingCountry: 'USA' as const, documentNumber: `P${randomInt(10_000_000, 100_000_000)}`, document: pdfDataUrl('passport') },
-      { documentType: 'proof_of_address' as const, issuingCountry: 'USA' as const, document: pdfDataUrl('utility bill') },
-    ],
-  };
-}
 
 async function createAccount(api: IntegratorClient, options: TriggerOptions): Promise<Result & { userId: string; accountId: string }> {
   const created = await api.createIndividualAccount({ body: withOverrides(individualAccountBody(), options.overrides) });
@@ -86,7 +28,7 @@ async function verifiedAccount(api: IntegratorClient, options: TriggerOptions): 
 async function deposit(api: IntegratorClient, type: string, options: TriggerOptions, arrive: boolean): Promise<Result> {
   const chainId = options.chainId === undefined ? DEFAULT_CHAIN_ID : Number(options.chainId);
   if (!Number.isSafeInteger(chainId) || chainId < 0) throw new UsageError('--chain-id must be a chain id (an integer)');
-  const before: Result = options.account ? { triggered: [], accountId: options.account } : await verifiedAccount(api, { ...options, overrides: undefined });
+  const before: Result = options.account ? { triggered: [], accountId: options.account } : await verifiedAccount(api, setup(options));
   const accountId = before.accountId as string;
   let created;
   try {
@@ -101,7 +43,7 @@ async function deposit(api: IntegratorClient, type: string, options: TriggerOpti
           ? ' The server has no bank details or treasury for deposits (docs/deposits.md#configuration-per-deployment).'
           : '';
     const meanwhile = before.triggered.length > 0 ? ` Made meanwhile: account ${accountId} (${before.triggered.join(', ')}); --account ${accountId} deposits to it next time.` : '';
-    throw new Error(`${options.command ?? 'integrator'} trigger ${type}: the sandbox refused the deposit (${err.status} ${err.code}): ${detail}.${hint}${meanwhile}`);
+    throw new TriggerRefused(`${options.command ?? 'integrator'} trigger ${type}: the sandbox refused the deposit (${err.status} ${err.code}): ${detail}.${hint}${meanwhile}`);
   }
   const result: Result = { ...before, triggered: [...before.triggered, 'transaction.created'], transactionId: created.transactionId, status: created.status, chainId };
   if (!arrive) return result;
@@ -113,6 +55,37 @@ async function deposit(api: IntegratorClient, type: string, options: TriggerOpti
     note: 'the payout from the treasury follows (transaction.status.changed to processing, then transaction.completed) when the treasury has funds',
   };
 }
+
+/** A deposit whose funds arrive, followed until the treasury's payout is mined (transaction.completed) or fails. */
+async function completedDeposit(api: IntegratorClient, type: string, options: TriggerOptions): Promise<Result> {
+  const result = await deposit(api, type, options, true);
+  const transactionId = result.transactionId as string;
+  const deadline = Date.now() + (options.waitMs ?? 60_000);
+  for (;;) {
+    const { status } = (await api.getTransaction({ query: { transactionId } })) as unknown as { status: string };
+    if (status === 'completed') return { ...result, status, triggered: [...result.triggered, 'transaction.completed'], note: undefined };
+    if (status === 'failed' || Date.now() > deadline) {
+      throw new TriggerRefused(
+        `${options.command ?? 'integrator'} trigger ${type}: deposit ${transactionId} is ${status}, not completed${status === 'failed' ? '' : ` after ${Math.round((options.waitMs ?? 60_000) / 1000)} s`}: its payout needs the treasury funded on the chain and the chain mining (\`npm run chain\` funds it; docs/deposits.md).`,
+      );
+    }
+    // The payout is broadcast and mined by the server on its own; ask again shortly.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** Types the public API cannot make on purpose: why, and how to cause them instead. */
+const REFUSED: Record<string, string> = {
+  'integrator.created': 'the operator makes it, once, when creating the integrator (`npm run -s admin -- integrators create --name NAME`); yours is the first of your events: `events list --type integrator.created`',
+  'review_case.opened': 'screening opens it, on a new screening-list hit of an active customer after the lists or its data changed, or on money from a listed wallet address; no operation opens one on purpose (docs/screening.md)',
+  'webhook_subscription.disabled': 'the delivery worker makes it when a subscription\'s endpoint answers 410 Gone, or fails for WEBHOOK_DISABLE_AFTER_SECONDS: subscribe an endpoint of yours that answers 410 and send it a test (`trigger webhook.test --subscription ID`) (docs/webhooks.md)',
+  'invitation.expired': 'an invitation expires 7 days after it was sent, unaccepted, and no operation shortens that; `trigger invitation.created` makes one that will',
+  'account.wallet_created': 'only an entity account made before entities had wallets gets its wallet later (create-entity-wallet); every account made now has one from the start',
+};
+
+const refused = (reason: string): Trigger => async (_api, options, type) => {
+  throw new TriggerRefused(`${options.command ?? 'integrator'} trigger ${type}: the sandbox cannot make this event through the API: ${reason}.`);
+};
 
 /** A throwaway read-only key: created, `also` done with it, then deleted so nothing usable is left behind. */
 async function throwawayKey(api: IntegratorClient, options: TriggerOptions, also: string[], then?: (pubkey: string) => Promise<unknown>): Promise<Result> {
@@ -134,7 +107,7 @@ async function throwawaySubscription(api: IntegratorClient, options: TriggerOpti
 
 /** A verified account's fiat deposits turned off (`enable` then on again): --data goes to the products' requests. */
 async function toggledProduct(api: IntegratorClient, options: TriggerOptions, enable: boolean): Promise<Result> {
-  const account = options.account ? { triggered: [], accountId: options.account } : await verifiedAccount(api, { ...options, overrides: undefined });
+  const account = options.account ? { triggered: [], accountId: options.account } : await verifiedAccount(api, setup(options));
   const body = withOverrides({ accountId: account.accountId as string, productId: 'fiat_deposits' }, options.overrides);
   await api.disableProduct({ body });
   if (enable) await api.enableProduct({ body });
@@ -142,7 +115,10 @@ async function toggledProduct(api: IntegratorClient, options: TriggerOptions, en
 }
 
 /** Each type `trigger` knows, with what it does. */
-const TRIGGERS: Record<string, (api: IntegratorClient, options: TriggerOptions, type: string) => Promise<unknown>> = {
+const TRIGGERS: Record<string, Trigger> = {
+  ...ENTITY_TRIGGERS,
+  ...Object.fromEntries(Object.entries(REFUSED).map(([type, reason]) => [type, refused(reason)])),
+  'transaction.completed': (api, options, type) => completedDeposit(api, type, options),
   'account.created': (api, options) => createAccount(api, options),
   'account.product_disabled': (api, options) => toggledProduct(api, options, false),
   'account.product_enabled': (api, options) => toggledProduct(api, options, true),
@@ -153,7 +129,7 @@ const TRIGGERS: Record<string, (api: IntegratorClient, options: TriggerOptions, 
   'transaction.status.changed': (api, options, type) => deposit(api, type, options, true),
   'user.created': (api, options) => createAccount(api, options),
   'user.updated': async (api, options) => {
-    const created = await createAccount(api, { ...options, overrides: undefined });
+    const created = await createAccount(api, setup(options));
     await api.updateUser({ body: withOverrides({ userId: created.userId, userInfo: { phone: '+14155550123' } }, options.overrides) });
     return { ...created, triggered: [...created.triggered, 'user.updated'] };
   },
@@ -171,6 +147,8 @@ const TRIGGERS: Record<string, (api: IntegratorClient, options: TriggerOptions, 
 };
 
 export const TRIGGER_TYPES = Object.keys(TRIGGERS).sort();
+/** The types refused with a reason (every other type is made). */
+export const REFUSED_TYPES = Object.keys(REFUSED).sort();
 
 /** Runs the trigger of `type`; an unknown type is a usage error listing the known ones. */
 export async function trigger(api: IntegratorClient, type: string, options: TriggerOptions): Promise<unknown> {
