@@ -108,6 +108,13 @@ describe('integrator trigger', () => {
     });
   }
 
+  it('--data reaches a member action before it is signed, so the approval of the member covers it', async () => {
+    server.clock.advance(1000);
+    const result = (await trigger(api, 'member.role_changed', { nowMs: () => server.clock.now().getTime(), overrides: { role: 'initiator' } })) as { accountId: string; memberUserId: string };
+    const { data } = await api.listMembers({ query: { accountId: result.accountId } });
+    assert.equal(data.find((m) => m.userId === result.memberUserId)?.role, 'initiator');
+  });
+
   it('merges objects deeply and replaces arrays and scalars', () => {
     assert.deepEqual(withOverrides({ a: { b: 1, c: [1, 2] }, d: 'x' }, { a: { c: [3] }, d: 'y', e: true }), { a: { b: 1, c: [3] }, d: 'y', e: true });
     assert.deepEqual(withOverrides({ a: 1 }, undefined), { a: 1 });
