@@ -4,7 +4,7 @@ import { problemResponses } from '../../schemas/problem.js';
 import type { Api, Deps } from '../../types.js';
 import { probeDatabase } from '../health/health.js';
 
-const Status = Type.Object({ status: Type.String() }, { additionalProperties: false });
+const Status = Type.Object({ status: Type.String() }, { additionalProperties: false, title: 'ProbeStatus' });
 
 /** Unsigned endpoints for load balancers and for people: outside /v1, never authenticated. */
 export function opsRoutes(api: Api, deps: Deps): void {
