@@ -7,7 +7,7 @@ import { ADMIN_PREFIX } from './admin/admin-api.js';
 import { addDiscriminators, nameTitledSchemas, pruneUnusedComponents } from './openapi-components.js';
 import { declareResponseHeaders } from './openapi-headers.js';
 import { linkGuides } from './openapi-links.js';
-import { REQUEST_EXAMPLES } from './request-examples.js';
+import { REQUEST_EXAMPLE_NOTES, REQUEST_EXAMPLES } from './request-examples.js';
 import { PROBLEM_EXAMPLES } from './schemas/problem.js';
 import { integratorDocsUi } from './pages/docs-try-it-out.js';
 
@@ -31,7 +31,11 @@ const documenting =
     const example = s.operationId ? REQUEST_EXAMPLES[s.operationId] : undefined;
     // A body example is documentation only: @fastify/swagger moves a body schema's `examples` to the media type.
     const withExample = example && s.body ? { ...schema, body: { ...s.body, examples: [example] } } : schema;
-    const described = s.description === undefined && s.summary ? { ...withExample, description: s.summary } : withExample;
+    // An example with values made per request (a stamp, a token) says in the description which helper makes them.
+    const note = s.operationId ? REQUEST_EXAMPLE_NOTES[s.operationId] : undefined;
+    const base = s.description ?? s.summary;
+    const description = note && base ? `${base.replace(/([^.!?])$/, '$1.')} ${note}` : (base ?? note);
+    const described = description ? { ...withExample, description } : withExample;
     // A summary is plain text: its guide mention lives on in the description, where it becomes a link.
     return { schema: s.summary ? { ...described, summary: s.summary.replace(/\s*\(docs\/[^)]*\)/g, '') } : described, url };
   };

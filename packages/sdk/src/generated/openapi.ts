@@ -559,7 +559,7 @@ export type paths = {
         put?: never;
         /**
          * Changes a member’s role, on behalf of a member whose role allows it (the last owner stays an owner)
-         * @description Changes a member’s role, on behalf of a member whose role allows it (the last owner stays an owner)
+         * @description Changes a member’s role, on behalf of a member whose role allows it (the last owner stays an owner). The example’s actingUserId approves with a passkey: signedBody is made per request (timestampMs now, parameters the request’s own fields and operation), and webAuthnStamp by `stampWithPasskey(signedBody)` of the SDK ([docs/sdk.md#passkey-stamps](/guides/sdk#passkey-stamps)); an approvalToken of otp/verify may replace the stamp ([docs/members.md#acting-member](/guides/members#acting-member)).
          */
         post: operations["updateMemberRole"];
         delete?: never;
@@ -579,7 +579,7 @@ export type paths = {
         put?: never;
         /**
          * Removes a member, on behalf of a member whose role allows it; answers the member as it was
-         * @description Removes a member, on behalf of a member whose role allows it; answers the member as it was
+         * @description Removes a member, on behalf of a member whose role allows it; answers the member as it was. The example’s actingUserId approves with a passkey: signedBody is made per request (timestampMs now, parameters the request’s own fields and operation), and webAuthnStamp by `stampWithPasskey(signedBody)` of the SDK ([docs/sdk.md#passkey-stamps](/guides/sdk#passkey-stamps)); an approvalToken of otp/verify may replace the stamp ([docs/members.md#acting-member](/guides/members#acting-member)).
          */
         post: operations["removeMember"];
         delete?: never;
@@ -619,7 +619,7 @@ export type paths = {
         put?: never;
         /**
          * Sets requiredApprovals (1..the members who may approve), on behalf of an owner
-         * @description Sets requiredApprovals (1..the members who may approve), on behalf of an owner
+         * @description Sets requiredApprovals (1..the members who may approve), on behalf of an owner. The example’s actingUserId approves with a passkey: signedBody is made per request (timestampMs now, parameters the request’s own fields and operation), and webAuthnStamp by `stampWithPasskey(signedBody)` of the SDK ([docs/sdk.md#passkey-stamps](/guides/sdk#passkey-stamps)); an approvalToken of otp/verify may replace the stamp ([docs/members.md#acting-member](/guides/members#acting-member)).
          */
         post: operations["updateApprovalPolicy"];
         delete?: never;
@@ -879,7 +879,7 @@ export type paths = {
         put?: never;
         /**
          * Invites someone by email to become a member with a role (a single-use link, 7 days), on behalf of a member whose role allows it
-         * @description Invites someone by email to become a member with a role (a single-use link, 7 days), on behalf of a member whose role allows it
+         * @description Invites someone by email to become a member with a role (a single-use link, 7 days), on behalf of a member whose role allows it. The example invites the first owner of an entity that has none ([docs/members.md#first-owner](/guides/members#first-owner)); on an account with owners the request carries an acting member’s approval, as update-member-role’s example shows.
          */
         post: operations["createInvitation"];
         delete?: never;
@@ -959,7 +959,7 @@ export type paths = {
         put?: never;
         /**
          * Accepts an invitation by its token: a new user (create-user’s rules, the invited email) or an existing one becomes a member
-         * @description Accepts an invitation by its token: a new user (create-user’s rules, the invited email) or an existing one becomes a member
+         * @description Accepts an invitation by its token: a new user (create-user’s rules, the invited email) or an existing one becomes a member. The token is the one of the invitation’s link (in the sandbox: GET /v1/sandbox/mail-outbox).
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -999,7 +999,7 @@ export type paths = {
         put?: never;
         /**
          * An owner’s or approver’s approval of a waiting transaction; the approval that reaches the quorum signs and broadcasts it, once
-         * @description An owner’s or approver’s approval of a waiting transaction; the approval that reaches the quorum signs and broadcasts it, once
+         * @description An owner’s or approver’s approval of a waiting transaction; the approval that reaches the quorum signs and broadcasts it, once. The example’s actingUserId approves with a passkey: signedBody is made per request (timestampMs now, parameters the request’s own fields and operation), and webAuthnStamp by `stampWithPasskey(signedBody)` of the SDK ([docs/sdk.md#passkey-stamps](/guides/sdk#passkey-stamps)); an approvalToken of otp/verify may replace the stamp ([docs/members.md#acting-member](/guides/members#acting-member)).
          */
         post: operations["approveTransaction"];
         delete?: never;
@@ -1019,7 +1019,7 @@ export type paths = {
         put?: never;
         /**
          * An owner or approver ends a waiting transaction: failed, failureReason rejected; nothing is signed
-         * @description An owner or approver ends a waiting transaction: failed, failureReason rejected; nothing is signed
+         * @description An owner or approver ends a waiting transaction: failed, failureReason rejected; nothing is signed. The example’s actingUserId approves with a passkey: signedBody is made per request (timestampMs now, parameters the request’s own fields and operation), and webAuthnStamp by `stampWithPasskey(signedBody)` of the SDK ([docs/sdk.md#passkey-stamps](/guides/sdk#passkey-stamps)); an approvalToken of otp/verify may replace the stamp ([docs/members.md#acting-member](/guides/members#acting-member)).
          */
         post: operations["rejectTransaction"];
         delete?: never;
@@ -1079,7 +1079,7 @@ export type paths = {
         put?: never;
         /**
          * Signs a transaction with the account’s custody wallet, authorised by a passkey stamp, and broadcasts it
-         * @description Signs a transaction with the account’s custody wallet, authorised by a passkey stamp, and broadcasts it ([docs/transactions.md](/guides/transactions))
+         * @description Signs a transaction with the account’s custody wallet, authorised by a passkey stamp, and broadcasts it ([docs/transactions.md](/guides/transactions)). In the example, signedBody is what `signedBodyFor({ organizationId, walletAddress, unsignedTransaction })` of the SDK makes, its unsignedTransaction from `buildUnsignedTransaction()` ([docs/sdk.md#building-a-transfer](/guides/sdk#building-a-transfer)); timestampMs is the moment it is made. webAuthnStamp is `stampWithPasskey(signedBody)` of the SDK ([docs/sdk.md#passkey-stamps](/guides/sdk#passkey-stamps)).
          */
         post: operations["sendTransactionPasskey"];
         delete?: never;
@@ -1159,7 +1159,7 @@ export type paths = {
         put?: never;
         /**
          * Checks the user’s code; the right one returns a single-use approval token (5 minutes) and sets isOtpActivated
-         * @description Checks the user’s code; the right one returns a single-use approval token (5 minutes) and sets isOtpActivated
+         * @description Checks the user’s code; the right one returns a single-use approval token (5 minutes) and sets isOtpActivated. The example’s code is the one the end user received by email (in the sandbox: GET /v1/sandbox/otp-outbox).
          */
         post: operations["verifyOtp"];
         delete?: never;
@@ -1179,7 +1179,7 @@ export type paths = {
         put?: never;
         /**
          * As send-transaction-passkey, approved by an OTP approval token instead of a stamp
-         * @description As send-transaction-passkey, approved by an OTP approval token instead of a stamp ([docs/transactions.md](/guides/transactions))
+         * @description As send-transaction-passkey, approved by an OTP approval token instead of a stamp ([docs/transactions.md](/guides/transactions)). In the example, signedBody is what `signedBodyFor({ organizationId, walletAddress, unsignedTransaction })` of the SDK makes, its unsignedTransaction from `buildUnsignedTransaction()` ([docs/sdk.md#building-a-transfer](/guides/sdk#building-a-transfer)); timestampMs is the moment it is made. approvalToken is the answer of otp/verify ([docs/otp.md](/guides/otp)).
          */
         post: operations["sendTransactionOtp"];
         delete?: never;
@@ -1950,6 +1950,10 @@ export type components = {
             address: string;
             symbol: string;
             decimals: number;
+        };
+        /** ProbeStatus */
+        ProbeStatus: {
+            status: string;
         };
         /**
          * Health
@@ -4190,9 +4194,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: string;
-                    };
+                    "application/json": components["schemas"]["ProbeStatus"];
                 };
             };
         };
@@ -4213,9 +4215,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: string;
-                    };
+                    "application/json": components["schemas"]["ProbeStatus"];
                 };
             };
             /** @description Default Response */
@@ -4227,9 +4227,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: string;
-                    };
+                    "application/json": components["schemas"]["ProbeStatus"];
                 };
             };
         };
@@ -4842,6 +4840,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "CI deploy key (rotated monthly)",
+                 *       "scope": "read_only"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Human-readable name of the credential */
                     label?: string;
@@ -5770,6 +5774,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b73",
+                 *       "entityInfo": {
+                 *         "businessTradeName": "Acme",
+                 *         "website": "https://acme-robotics.example"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     accountId: string;
@@ -6097,6 +6110,35 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b73",
+                 *       "userInfo": {
+                 *         "firstName": "Jonas",
+                 *         "lastName": "Becker",
+                 *         "email": "jonas.becker@example.de",
+                 *         "phone": "+4930123456",
+                 *         "birthDate": "1990-09-30",
+                 *         "nationality": "DEU",
+                 *         "countryOfBirth": "DEU",
+                 *         "residentialAddress": {
+                 *           "streetLine1": "Unter den Linden 77",
+                 *           "city": "Berlin",
+                 *           "state": "DE-BE",
+                 *           "postalCode": "10117",
+                 *           "country": "DEU"
+                 *         }
+                 *       },
+                 *       "beneficiaryDetails": {
+                 *         "beneficiaryType": [
+                 *           "representative",
+                 *           "ubo"
+                 *         ],
+                 *         "title": "Director",
+                 *         "ownershipPercentage": 60
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -6248,6 +6290,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "beneficiaryId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b76",
+                 *       "beneficiaryDetails": {
+                 *         "title": "Chief Financial Officer"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     beneficiaryId: string;
@@ -6398,6 +6448,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "beneficiaryId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b76"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     beneficiaryId: string;
@@ -6640,6 +6695,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b73"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -7281,6 +7341,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "bankAccountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b75"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     bankAccountId: string;
@@ -7429,6 +7494,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "bankAccountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b75",
+                 *       "outcome": "approve"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     bankAccountId: string;
@@ -7680,6 +7751,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b73",
+                 *       "userId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b79",
+                 *       "role": "approver",
+                 *       "actingUserId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7a",
+                 *       "signedBody": {
+                 *         "type": "ACTIVITY_TYPE_MEMBER_ACTION",
+                 *         "timestampMs": "1764288000000",
+                 *         "organizationId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7b",
+                 *         "parameters": {
+                 *           "operation": "update-member-role",
+                 *           "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b73",
+                 *           "userId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b79",
+                 *           "role": "approver",
+                 *           "actingUserId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7a"
+                 *         }
+                 *       },
+                 *       "webAuthnStamp": "<stampWithPasskey(signedBody) from @integrator-api/sdk>"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     accountId: string;
@@ -7848,6 +7940,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b73",
+                 *       "userId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b79",
+                 *       "actingUserId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7a",
+                 *       "signedBody": {
+                 *         "type": "ACTIVITY_TYPE_MEMBER_ACTION",
+                 *         "timestampMs": "1764288000000",
+                 *         "organizationId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7b",
+                 *         "parameters": {
+                 *           "operation": "remove-member",
+                 *           "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b73",
+                 *           "userId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b79",
+                 *           "actingUserId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7a"
+                 *         }
+                 *       },
+                 *       "webAuthnStamp": "<stampWithPasskey(signedBody) from @integrator-api/sdk>"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     accountId: string;
@@ -8100,6 +8211,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b73",
+                 *       "requiredApprovals": 2,
+                 *       "actingUserId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7a",
+                 *       "signedBody": {
+                 *         "type": "ACTIVITY_TYPE_MEMBER_ACTION",
+                 *         "timestampMs": "1764288000000",
+                 *         "organizationId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7b",
+                 *         "parameters": {
+                 *           "operation": "update-approval-policy",
+                 *           "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b73",
+                 *           "requiredApprovals": 2,
+                 *           "actingUserId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7a"
+                 *         }
+                 *       },
+                 *       "webAuthnStamp": "<stampWithPasskey(signedBody) from @integrator-api/sdk>"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     accountId: string;
@@ -8456,6 +8586,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b72",
+                 *       "productId": "yield_vaults",
+                 *       "termsAcceptedAt": "2026-11-02T09:30:00Z"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     accountId: string;
@@ -8610,6 +8747,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b72",
+                 *       "productId": "yield_vaults"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     accountId: string;
@@ -8947,6 +9090,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b72",
+                 *       "vaultId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b78",
+                 *       "amount": "10.5"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     accountId: string;
@@ -9110,6 +9260,13 @@ export interface operations {
         /** @description Exactly one of amount and shares */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b72",
+                 *       "vaultId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b78",
+                 *       "amount": "5"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     accountId: string;
@@ -9658,6 +9815,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b73",
+                 *       "email": "erika.mustermann@example.com",
+                 *       "role": "owner"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     accountId: string;
@@ -9923,6 +10087,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "invitationId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b77"
+                 *     }
+                 */
                 "application/json": components["schemas"]["InvitationChange"];
             };
         };
@@ -10078,6 +10247,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "invitationId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b77"
+                 *     }
+                 */
                 "application/json": components["schemas"]["InvitationChange"];
             };
         };
@@ -10234,6 +10408,17 @@ export interface operations {
         /** @description Exactly one of userInfo (a new user, as create-user) and userId (an existing user) */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "inv_PLACEHOLDERtokenFromTheInvitationEmail00000",
+                 *       "userInfo": {
+                 *         "firstName": "Erika",
+                 *         "lastName": "Mustermann",
+                 *         "email": "erika.mustermann@example.com"
+                 *       },
+                 *       "serviceTermsSignedAt": "2026-11-02T09:30:00Z"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The token of the invitation’s link (inv_…): from the email, or the sandbox mail outbox */
                     token: string;
@@ -10515,6 +10700,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "transactionId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b74",
+                 *       "actingUserId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7a",
+                 *       "signedBody": {
+                 *         "type": "ACTIVITY_TYPE_MEMBER_ACTION",
+                 *         "timestampMs": "1764288000000",
+                 *         "organizationId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7b",
+                 *         "parameters": {
+                 *           "operation": "approve-transaction",
+                 *           "transactionId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b74",
+                 *           "actingUserId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7a"
+                 *         }
+                 *       },
+                 *       "webAuthnStamp": "<stampWithPasskey(signedBody) from @integrator-api/sdk>"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TransactionDecision"];
             };
         };
@@ -10670,6 +10872,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "transactionId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b74",
+                 *       "actingUserId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7a",
+                 *       "signedBody": {
+                 *         "type": "ACTIVITY_TYPE_MEMBER_ACTION",
+                 *         "timestampMs": "1764288000000",
+                 *         "organizationId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7b",
+                 *         "parameters": {
+                 *           "operation": "reject-transaction",
+                 *           "transactionId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b74",
+                 *           "actingUserId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7a"
+                 *         }
+                 *       },
+                 *       "webAuthnStamp": "<stampWithPasskey(signedBody) from @integrator-api/sdk>"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TransactionDecision"];
             };
         };
@@ -10815,6 +11034,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b72"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -11149,6 +11373,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "transactionId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7c",
+                 *       "signedBody": {
+                 *         "type": "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+                 *         "timestampMs": "1764288000000",
+                 *         "organizationId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7b",
+                 *         "parameters": {
+                 *           "signWith": "0x00000000000000000000000000000000000b0b01",
+                 *           "unsignedTransaction": "<unsignedTransaction from buildUnsignedTransaction() of @integrator-api/sdk>",
+                 *           "type": "TRANSACTION_TYPE_ETHEREUM"
+                 *         }
+                 *       },
+                 *       "webAuthnStamp": "<stampWithPasskey(signedBody) from @integrator-api/sdk>"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -11708,6 +11948,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "userId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b71",
+                 *       "code": "123456"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     userId: string;
@@ -11871,6 +12117,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "transactionId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7c",
+                 *       "signedBody": {
+                 *         "type": "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+                 *         "timestampMs": "1764288000000",
+                 *         "organizationId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7b",
+                 *         "parameters": {
+                 *           "signWith": "0x00000000000000000000000000000000000b0b01",
+                 *           "unsignedTransaction": "<unsignedTransaction from buildUnsignedTransaction() of @integrator-api/sdk>",
+                 *           "type": "TRANSACTION_TYPE_ETHEREUM"
+                 *         }
+                 *       },
+                 *       "approvalToken": "<approvalToken from POST /v1/otp/verify>"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -12684,6 +12946,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "transactionId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b74",
+                 *       "outcome": "completed"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -13212,7 +13480,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Verification and money",
-                 *       "url": "https://hooks.example.com/integrator",
+                 *       "url": "https://1.1.1.1/webhooks/integrator",
                  *       "eventTypes": [
                  *         "user.verification_status.changed",
                  *         "transaction.*"
@@ -14298,6 +14566,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-01T00:00:00Z"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: date-time
