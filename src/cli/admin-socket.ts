@@ -103,7 +103,14 @@ export function forwardToServer(dataDir: string, argv: string[], stderr: (line: 
     socket.on('data', (chunk: string) => {
       text += chunk;
       for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n')) {
-        const message = JSON.parse(text.slice(0, end)) as { stderr?: string; outcome?: Outcome };
+        let message: { stderr?: string; outcome?: Outcome };
+        try {
+          message = JSON.parse(text.slice(0, end)) as typeof message;
+        } catch {
+          answered = true;
+          socket.destroy();
+          return resolve({ code: 70, stdout: '', stderr: 'error: the server answered on the admin socket in a form this CLI does not read\n' });
+        }
         text = text.slice(end + 1);
         if (message.stderr !== undefined) stderr(message.stderr);
         if (message.outcome) {
