@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '../../src/client/index.js';
-import { openDatabase, type Database } from '../../src/db/database.js';
 import { wallets } from '../../src/db/schema/index.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
-import { backends, provisionDatabase } from '../harness/backends.js';
+import { backends } from '../harness/backends.js';
+import { processDatabase, type ProcessDatabase } from '../harness/process-database.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { freePort, runAdmin, runToExit, startServerProcess, type ServerProcess } from '../harness/process.js';
 import { createTestToken, SOFTHSM_MODULE, softHsmMissing, type TestToken } from '../harness/softhsm.js';
@@ -19,35 +16,22 @@ const skip = softHsmMissing('the custody token process test');
 
 for (const backend of backends()) {
   describe(`moving custody keys into a token [${backend}, process]`, { skip: skip ? `${SOFTHSM_MODULE} is missing` : false }, () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'iapi-custody-'));
-    const base: Record<string, string> = { DATA_DIR: dataDir, ENCRYPTION_KEY: randomBytes(32).toString('hex') };
+    const base: Record<string, string> = { ENCRYPTION_KEY: randomBytes(32).toString('hex') };
     let token: TestToken;
-    let databaseUrl: string | undefined;
-    let dropDatabase = async () => {};
+    let database: ProcessDatabase;
     let server: ServerProcess | undefined;
 
     before(async () => {
       token = await createTestToken();
-      if (backend === 'postgres') {
-        const { target, drop } = await provisionDatabase('postgres');
-        if (target.kind === 'postgres') base.DATABASE_URL = databaseUrl = target.url;
-        dropDatabase = drop;
-      }
+      database = await processDatabase(backend, 'iapi-custody-');
+      Object.assign(base, database.env);
     });
     after(async () => {
       await server?.stop('SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
-      await dropDatabase();
+      await database?.remove();
     });
 
-    async function walletRows() {
-      const database: Database = await openDatabase(databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'pglite', dataDir });
-      try {
-        return await database.db.select().from(wallets);
-      } finally {
-        await database.close();
-      }
-    }
+    const walletRows = () => database.read((opened) => opened.db.select().from(wallets));
 
     const createAccount = async (url: string, privateKey: string) => {
       const res = await createClient({ baseUrl: url, privateKey }).post('/v1/submit/create-individual-account', {

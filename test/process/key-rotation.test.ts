@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { createClient, type Client } from '../../src/client/index.js';
 import { keyFingerprint, SecretBox } from '../../src/crypto/secret-box.js';
-import { openDatabase, selectRows, type Database } from '../../src/db/database.js';
+import { selectRows } from '../../src/db/database.js';
 import { SEALED_COLUMNS } from '../../src/db/repositories/sealed-values.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
-import { backends, provisionDatabase } from '../harness/backends.js';
+import { backends } from '../harness/backends.js';
+import { processDatabase, type ProcessDatabase } from '../harness/process-database.js';
 import { eventually } from '../harness/eventually.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { runAdmin, startServerProcess, type ServerProcess } from '../harness/process.js';
@@ -31,24 +29,18 @@ interface Sent {
 }
 
 for (const backend of backends()) describe(`rotating the sealing key under load [${backend}, process]`, () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'iapi-rotation-'));
   const [k0, k1] = [randomBytes(32), randomBytes(32)];
-  let dropDatabase = async () => {};
-  let databaseUrl: string | undefined;
+  let database: ProcessDatabase;
   let server: ServerProcess | undefined;
-  const base: Record<string, string> = { DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE: '1' };
+  let base: Record<string, string> = {};
 
   before(async () => {
-    if (backend === 'postgres') {
-      const { target, drop } = await provisionDatabase('postgres');
-      if (target.kind === 'postgres') base.DATABASE_URL = databaseUrl = target.url;
-      dropDatabase = drop;
-    }
+    database = await processDatabase(backend, 'iapi-rotation-');
+    base = { ...database.env, WEBHOOK_ALLOW_PRIVATE: '1' };
   });
   after(async () => {
     await server?.stop('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-    await dropDatabase();
+    await database?.remove();
   });
 
   /** Signed account creations (each sealing an SSN, documents, a wallet key and its stored answer), a few at a time. */
@@ -74,15 +66,6 @@ for (const backend of backends()) describe(`rotating the sealing key under load 
       const res = await client.post('/v1/submit/create-individual-account', s.body, { headers: { 'Idempotency-Key': s.key } });
       assert.equal(res.status, s.status, res.text);
       assert.equal(res.text, s.text, 'the stored answer, opened');
-    }
-  }
-
-  async function withDatabase<T>(read: (database: Database) => Promise<T>): Promise<T> {
-    const database = await openDatabase(databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'pglite', dataDir });
-    try {
-      return await read(database);
-    } finally {
-      await database.close();
     }
   }
 
@@ -146,13 +129,13 @@ for (const backend of backends()) describe(`rotating the sealing key under load 
     assert.equal(dupe[0]!.status, 201, dupe[0]!.text);
     assert.equal(await server.stop(), 0);
 
-    await withDatabase(async (database) => {
+    await database.read(async (db) => {
       const box = new SecretBox(k1);
       let opened = 0;
       for (const c of SEALED_COLUMNS) {
         const columns = [...c.key, ...(c.contextColumns ?? [])];
         const rows = await selectRows<Record<string, unknown>>(
-          database.db,
+          db.db,
           sql`select ${sql.join(columns.map((n) => sql.identifier(n)), sql`, `)}, ${sql.identifier(c.column)} as sealed from ${sql.identifier(c.table)} where ${sql.identifier(c.column)} is not null ${c.where ? sql`and ${c.where}` : sql``}`,
         );
         for (const row of rows) {
@@ -166,7 +149,7 @@ for (const backend of backends()) describe(`rotating the sealing key under load 
       assert.ok(opened > (BEFORE + DURING) * 4, `${opened} sealed values open under the new key alone`);
       // Duplicate SSNs are found by a keyed hash: the one made under the first key matches the one made after it left.
       const hash = new SecretBox(k0).fingerprint('521451000', 'ssn');
-      const ssn = await selectRows<{ n: number }>(database.db, sql`select count(*)::int as n from users where ssn_fingerprint = ${hash}`);
+      const ssn = await selectRows<{ n: number }>(db.db, sql`select count(*)::int as n from users where ssn_fingerprint = ${hash}`);
       assert.equal(ssn[0]!.n, 2, 'the same SSN, hashed under the first key and after it left, has one fingerprint');
     });
 
