@@ -83,16 +83,20 @@ export function smtp(env: NodeJS.ProcessEnv): Pick<OtpConfig, 'smtpUrl' | 'from'
   return problems.result({ smtpUrl, from });
 }
 
+/** The URL `raw` spells, or undefined when it is none. */
+function parsedUrl(raw: string): URL | undefined {
+  try {
+    return new URL(raw);
+  } catch {
+    return undefined;
+  }
+}
+
 /** REDIS_URL: where the per-credential rate limits are counted when set (docs/deployment.md#rate-limits-across-processes). */
 export function redisUrl(env: NodeJS.ProcessEnv): string | undefined {
   const raw = env.REDIS_URL || undefined;
   if (raw === undefined) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
+  const url = parsedUrl(raw);
   // The value is not quoted back: it may carry a password.
   if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
   return raw;
@@ -174,12 +178,7 @@ export function bodyLimits(env: NodeJS.ProcessEnv): Pick<Config, 'bodyLimitBytes
 export function invitationBaseUrl(env: NodeJS.ProcessEnv, appEnv: AppEnv, port: number): string | undefined {
   const raw = env.INVITATION_BASE_URL || undefined;
   if (raw === undefined) return appEnv === 'sandbox' ? `http://localhost:${port}` : undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
+  const url = parsedUrl(raw);
   const problem =
     !url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== ''
       ? 'must be an http(s) URL without query, fragment or credentials'
@@ -201,12 +200,7 @@ export function serviceTermsUrl(env: NodeJS.ProcessEnv, appEnv: AppEnv, invitati
     if (appEnv === 'production' && invitations) throw new ConfigError('SERVICE_TERMS_URL is required when APP_ENV=production and INVITATION_BASE_URL is set: the invitation page links the terms it asks the invitee to accept');
     return undefined;
   }
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
+  const url = parsedUrl(raw);
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username !== '' || url.password !== '') {
     throw new ConfigError(`SERVICE_TERMS_URL must be an http(s) URL without credentials (got ${JSON.stringify(raw)})`);
   }
