@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   adminSocket = await listenAdminSocket(system, api.app.log);
   // The keys by the ids the start-up check, sealed values and `keys status` name them (never the keys themselves).
   const keys = system.secrets.keyFingerprints.map(keyIdOf);
-  api.app.log.info({ database: system.database.kind, env: config.appEnv, sealingKey: keys[0], keyRing: keys }, 'integrator api ready');
+  api.app.log.info({ node: process.version, database: system.database.kind, env: config.appEnv, sealingKey: keys[0], keyRing: keys }, 'integrator api ready');
 }
 
 await main();

@@ -26,13 +26,21 @@ export const freePort = () =>
   });
 
 /** Runs the admin CLI as an operator would, returning its exit code and output. */
-export function runAdmin(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return runToExit('src/cli/admin.ts', args, env);
+export function runAdmin(args: string[], env: Record<string, string>, node?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runToExit('src/cli/admin.ts', args, env, node);
 }
 
-/** Runs an entry point (see entryPoint) until it exits, returning its exit code and output. */
-export async function runToExit(source: string, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...entryPoint(source), ...args], {
+/**
+ * Runs an entry point (see entryPoint) until it exits, returning its exit code and output; `node` is another Node.js
+ * binary to run it with (test/process/node-floor.test.ts).
+ */
+export async function runToExit(
+  source: string,
+  args: string[],
+  env: Record<string, string>,
+  node = process.execPath,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = spawn(node, [...entryPoint(source), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,10 +65,10 @@ export type ServerExit = Error & { code: number | null; output: string };
 
 /**
  * Starts the server (src/main.ts, see entryPoint) in its own process on a free port and resolves once it logs that it listens,
- * or rejects with its output if it exits first.
+ * or rejects with its output if it exits first; `node` as for runToExit.
  */
-export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, entryPoint('src/main.ts'), {
+export function startServerProcess(env: Record<string, string>, node = process.execPath): Promise<ServerProcess> {
+  const child = spawn(node, entryPoint('src/main.ts'), {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
