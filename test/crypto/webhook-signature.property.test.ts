@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createPublicKey, verify } from 'node:crypto';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { verifyWebhook, WebhookVerificationError } from '../../src/client/index.js';
+import { verifyWebhook, WebhookVerificationError } from '../../packages/sdk/src/index.js';
 import {
   anySignatureValid,
   generateEd25519KeyPair,
@@ -154,7 +154,7 @@ describe('webhook signatures (property-based)', () => {
       const { [missing]: _, ...rest } = headers;
       assert.throws(() => verifyWebhook(body, rest, key.text, { now: ts }), WebhookVerificationError);
     }
-    assert.throws(() => verifyWebhook(body, headers, 'whpk_not-a-key', { now: ts }), /not a whpk_ Ed25519 key/);
+    assert.throws(() => verifyWebhook(body, headers, 'whpk_not-a-key', { now: ts }), WebhookVerificationError);
     // Headers may come as a fetch Headers object, with any letter case.
     const fetchHeaders = new Headers({ 'Webhook-Id': 'msg_1', 'Webhook-Timestamp': String(ts), 'Webhook-Signature': headers['webhook-signature'] });
     assert.deepEqual(verifyWebhook(body, fetchHeaders, key.text, { now: ts }), { id: 'x' });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { DestinationStream } from 'pino';
 import type { ChainRegistry } from '../../src/chain/chain-client.js';
 import { treasuryFor, type Treasury } from '../../src/chain/treasury.js';
-import { createClient, type Client } from '../../src/client/index.js';
+import { createClient, type Client } from './client.js';
 import type { CustodyKeys } from '../../src/chain/custody-keys.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openSystem, startApiProcess } from '../../src/composition-root.js';

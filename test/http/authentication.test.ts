@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createClient } from '../../src/client/index.js';
+import { createClient } from '../harness/client.js';
 import { encodeDerSignature, flipS, parseDerSignature } from '../../src/crypto/der-signature.js';
 import { generateP256KeyPair, importPrivateKey } from '../../src/crypto/p256.js';
 import { signRequest } from '../../src/crypto/request-signature.js';

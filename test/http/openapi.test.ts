@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ApiResponse } from '../../src/client/index.js';
+import type { ApiResponse } from '../harness/client.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { generateP256KeyPair } from '../../src/crypto/p256.js';
 import { serializeTransaction } from 'viem';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import type { ApiResponse } from '../../src/client/index.js';
+import type { ApiResponse } from '../harness/client.js';
 import type { WindowCount } from '../../src/db/repositories/rate-limit-windows.js';
 import { CAREFUL_WAIT_MS, PostgresRateCounter, SEND_SHARE } from '../../src/http/auth/postgres-rate-counter.js';
 import { MemoryRateCounter } from '../../src/http/auth/rate-counter.js';

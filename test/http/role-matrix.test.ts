@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
-import type { ApiResponse } from '../../src/client/index.js';
+import type { ApiResponse } from '../harness/client.js';
 import { ROLES, type MemberAction, type Role } from '../../src/domain/members/roles.js';
 import { accountMembers } from '../../src/db/schema/index.js';
 import type { Anvil } from '../harness/anvil.js';

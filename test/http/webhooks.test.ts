@@ -3,7 +3,7 @@ import { createPublicKey, randomUUID, verify } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { isTransientConflict } from '../../src/db/conflicts.js';
-import { verifyWebhook, WebhookVerificationError } from '../../src/client/index.js';
+import { verifyWebhook, WebhookVerificationError } from '../../packages/sdk/src/index.js';
 import { webhookSubscriptions } from '../../src/db/schema/index.js';
 import { sealLegacyWebhookHeaders, startMaintenance } from '../../src/workers/maintenance.js';
 import { eventually } from '../harness/eventually.js';
@@ -701,7 +701,7 @@ for (const backend of backends()) {
       assert.equal(byOld.filter(Boolean).length, 1, 'exactly one entry is the old key’s');
       assert.equal(byNew.filter(Boolean).length, 1, 'exactly one entry is the new key’s');
       assert.notEqual(byOld.indexOf(true), byNew.indexOf(true));
-      for (const key of [oldKey, newKey]) assert.equal(verifyWebhook(both.rawBody, both.headers, key, now()).id, during.id);
+      for (const key of [oldKey, newKey]) assert.equal(verifyWebhook<{ id: string }>(both.rawBody, both.headers, key, now()).id, during.id);
       // Recorded before the clock jumps a day: otherwise the jump would also outlast the delivery's claim lease.
       await settled(integrator, path, during.id, 'succeeded', 1);
 
@@ -712,8 +712,8 @@ for (const backend of backends()) {
       assert.equal(signatureEntries(single).length, 1);
       assert.deepEqual(entriesValidFor(newKey, single), [true]);
       assert.deepEqual(entriesValidFor(oldKey, single), [false]);
-      assert.equal(verifyWebhook(single.rawBody, single.headers, newKey, now()).id, afterGrace.id);
-      assert.throws(() => verifyWebhook(single.rawBody, single.headers, oldKey, now()), /no valid signature/);
+      assert.equal(verifyWebhook<{ id: string }>(single.rawBody, single.headers, newKey, now()).id, afterGrace.id);
+      assert.throws(() => verifyWebhook(single.rawBody, single.headers, oldKey, now()), /no signature verifies/);
       await settled(integrator, path, afterGrace.id, 'succeeded', 1);
     });
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it, type TestContext } from 'node:test';
 import { sql, type SQL } from 'drizzle-orm';
-import { createClient, type ApiResponse, type Client } from '../../src/client/index.js';
+import { createClient, type ApiResponse, type Client } from '../harness/client.js';
 import { openDatabase, selectRows, type Database, type DatabaseTarget } from '../../src/db/database.js';
 import { postgresUrl, provisionDatabase } from '../harness/backends.js';
 import { eventually } from '../harness/eventually.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { createClient, type Client } from '../../src/client/index.js';
+import { createClient, type Client } from '../harness/client.js';
 import { postgresUrl, provisionDatabase } from '../harness/backends.js';
 import { eventually } from '../harness/eventually.js';
 import { berliner, signedAt } from '../harness/fixtures.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { createClient, type Client } from '../../src/client/index.js';
+import { createClient, type Client } from '../harness/client.js';
 import { keyFingerprint, SecretBox } from '../../src/crypto/secret-box.js';
 import { selectRows } from '../../src/db/database.js';
 import { SEALED_COLUMNS } from '../../src/db/repositories/sealed-values.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Agent, setGlobalDispatcher } from 'undici';
-import { createClient, type Client } from '../../src/client/index.js';
+import { createClient, type Client } from '../harness/client.js';
 import { postgresUrl, provisionDatabase } from '../harness/backends.js';
 import { entryPoint, freePort, runAdmin, startServerProcess, type ServerProcess } from '../harness/process.js';
 

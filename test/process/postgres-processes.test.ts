@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { createClient, type ApiResponse } from '../../src/client/index.js';
+import { createClient, type ApiResponse } from '../harness/client.js';
 import { importPrivateKey } from '../../src/crypto/p256.js';
 import { signRequest } from '../../src/crypto/request-signature.js';
 import { SEND_SHARE } from '../../src/http/auth/postgres-rate-counter.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { run, UsageError } from '../../src/cli/admin-commands.js';
-import { createClient } from '../../src/client/index.js';
+import { createClient } from '../harness/client.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { runAdmin, startServerProcess } from '../harness/process.js';
 import type { CaseHistoryEntry, ReviewItem } from '../harness/types.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { keccak256, serializeTransaction, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createClient, type Client } from '../../src/client/index.js';
+import { createClient, type Client } from '../harness/client.js';
 import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends, provisionDatabase } from '../harness/backends.js';

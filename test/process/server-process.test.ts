@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { createClient } from '../../src/client/index.js';
+import { createClient } from '../harness/client.js';
 import { runAdmin, runToExit, startServerProcess, type ServerExit } from '../harness/process.js';
 
 describe('the server process on the embedded database', () => {

@@ -1,4 +1,4 @@
-import type { ApiResponse } from '../../../src/client/index.js';
+import type { ApiResponse } from '../../harness/client.js';
 import { signedAt } from '../../harness/fixtures.js';
 import { inviteeInfo, ownerInvitation, ownerlessEntity } from '../../harness/invitations.js';
 import { post } from '../../harness/members.js';

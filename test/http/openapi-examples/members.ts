@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiResponse } from '../../../src/client/index.js';
+import type { ApiResponse } from '../../harness/client.js';
 import type { Anvil } from '../../harness/anvil.js';
 import { ETH, signedBody, unsignedTransfer } from '../../harness/customers.js';
 import { asMember, post, seatMember, teamAccount, type TeamAccount } from '../../harness/members.js';

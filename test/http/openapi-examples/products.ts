@@ -1,4 +1,4 @@
-import type { ApiResponse } from '../../../src/client/index.js';
+import type { ApiResponse } from '../../harness/client.js';
 import { post } from '../../harness/members.js';
 import type { SeededIntegrator, TestServer } from '../../harness/server.js';
 

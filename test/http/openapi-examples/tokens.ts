@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiResponse } from '../../../src/client/index.js';
+import type { ApiResponse } from '../../harness/client.js';
 import { californian, signedAt } from '../../harness/fixtures.js';
 import type { SeededIntegrator } from '../../harness/server.js';
 

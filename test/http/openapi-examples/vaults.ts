@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Address } from 'viem';
-import type { ApiResponse } from '../../../src/client/index.js';
+import type { ApiResponse } from '../../harness/client.js';
 import { registerVault } from '../../../src/domain/vaults/vault-admin.js';
 import type { Anvil } from '../../harness/anvil.js';
 import { createCustomer, ETH, type Customer } from '../../harness/customers.js';
