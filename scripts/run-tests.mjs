@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs every test/**/*.test.ts with Node's test runner (Node 20 has no glob for --test) under tsx.
-// Extra arguments narrow the run: `npm test -- credentials` runs files whose path contains "credentials".
+// Extra arguments narrow the run: `npm test -- credentials` runs files whose path contains "credentials"; an argument
+// starting with `--` goes to Node's test runner (`npm test -- webhooks --test-name-pattern=rotation`: one test).
 // dist/ is built first when a source changed (scripts/build-if-stale.mjs): the server serves dist/admin-console,
 // which the browser tests load, and the process tests spawn the compiled server, worker and admin CLI, which start
 // a second faster than under tsx (INTEGRATOR_TEST_DIST; test/harness/process.ts).
@@ -15,7 +16,8 @@ const rank = (file) => {
   return i === -1 ? SLOW_FIRST.length : i;
 };
 
-const filters = process.argv.slice(2);
+const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const runnerOptions = process.argv.slice(2).filter((a) => a.startsWith('--'));
 const files = readdirSync('test', { recursive: true })
   .map(String)
   .filter((f) => f.endsWith('.test.ts'))
@@ -46,6 +48,7 @@ const result = spawnSync(
     '--test-reporter-destination=stdout',
     '--test-reporter=./scripts/slowest-files-reporter.mjs',
     '--test-reporter-destination=stdout',
+    ...runnerOptions,
     ...files,
   ],
   { stdio: 'inherit', env: { ...process.env, ...(built ? { INTEGRATOR_TEST_DIST: '1' } : {}) } },

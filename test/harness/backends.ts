@@ -9,8 +9,18 @@ export function postgresUrl(): string | undefined {
   return process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || undefined;
 }
 
-/** Every integration test runs on PGlite, and on PostgreSQL when a server is named. */
+/**
+ * Every integration test runs on PGlite, and on PostgreSQL when a server is named; TEST_BACKEND=pglite or postgres
+ * keeps one of them (`TEST_BACKEND=postgres npm test -- webhooks`, docs in the README).
+ */
 export function backends(): Backend[] {
+  const only = process.env.TEST_BACKEND;
+  if (only === 'pglite') return ['pglite'];
+  if (only === 'postgres') {
+    if (!postgresUrl()) throw new Error('TEST_BACKEND=postgres needs TEST_DATABASE_URL');
+    return ['postgres'];
+  }
+  if (only) throw new Error(`TEST_BACKEND must be pglite or postgres (got "${only}")`);
   return postgresUrl() ? ['pglite', 'postgres'] : ['pglite'];
 }
 
