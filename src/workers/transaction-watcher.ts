@@ -1,5 +1,7 @@
 import type { Hash, Hex } from 'viem';
-import { RpcFailure, type ChainClient, type ChainRegistry, type ReceiptView } from '../chain/chain-client.js';
+import type { ChainClient, ChainRegistry } from '../chain/chain-client.js';
+import type { ReceiptView } from '../chain/receipts.js';
+import { RpcFailure } from '../chain/rpc-failure.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
 import { listExpiredDeposits, listExpiredPreparations, listProcessing, listStaleProposals, settleProcessing, type TransactionRow } from '../db/repositories/transactions.js';
