@@ -1,5 +1,6 @@
 import { encodeDeployData, type Address, type Hex } from 'viem';
-import { classifyRpcError, RpcFailure, type ChainClient } from './chain-client.js';
+import type { ChainClient } from './chain-client.js';
+import { classifyRpcError, RpcFailure } from './rpc-failure.js';
 import { artifact } from './demo-vault.js';
 
 /**

@@ -1,5 +1,7 @@
 import { getAddress, type Address, type Hash } from 'viem';
-import { RpcFailure, type ChainClient, type RpcAnswer } from './chain-client.js';
+import type { ChainClient } from './chain-client.js';
+import type { RpcAnswer } from './rpc-batch.js';
+import { RpcFailure } from './rpc-failure.js';
 
 /** keccak256("Transfer(address,address,uint256)"): an ERC-20's Transfer event (ERC-721's has a fourth topic). */
 export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';

@@ -1,5 +1,6 @@
 import { decodeFunctionData, encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem';
-import { ContractCallError, type ChainClient } from './chain-client.js';
+import type { ChainClient } from './chain-client.js';
+import { ContractCallError } from './rpc-failure.js';
 
 /** The contract at an address did not answer as an ERC-20 (no code, a revert, another contract). */
 export class TokenReadError extends Error {

@@ -1,5 +1,6 @@
 import { decodeFunctionData, encodeFunctionData, erc20Abi, erc4626Abi, type Address, type Hex } from 'viem';
-import { ContractCallError, type ChainClient } from './chain-client.js';
+import type { ChainClient } from './chain-client.js';
+import { ContractCallError } from './rpc-failure.js';
 
 /** The contract at an address did not answer as an ERC-4626 vault (or its asset as an ERC-20). */
 export class VaultReadError extends Error {

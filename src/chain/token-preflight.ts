@@ -1,5 +1,6 @@
 import { erc20Abi, type Address } from 'viem';
-import { ContractCallError, RpcFailure, type ChainClient } from './chain-client.js';
+import type { ChainClient } from './chain-client.js';
+import { ContractCallError, RpcFailure } from './rpc-failure.js';
 
 /**
  * An address's balance of an ERC-20 at the latest block: the pre-flight of a transfer (docs/tokens.md#transfers),

@@ -1,20 +1,22 @@
 import type { Hash, Hex } from 'viem';
-import { RpcFailure, type ChainClient, type ChainRegistry, type ReceiptView } from '../chain/chain-client.js';
+import type { ChainClient, ChainRegistry } from '../chain/chain-client.js';
+import type { ReceiptView } from '../chain/receipts.js';
+import { RpcFailure } from '../chain/rpc-failure.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
-import { listExpiredDeposits, listExpiredPreparations, listProcessing, listStaleProposals, settleProcessing, type TransactionRow } from '../db/repositories/transactions.js';
-import { recordTransactionChanges, WATCHER, type TransactionChange } from '../domain/transactions/record-change.js';
-import type { FailureReason, StoredVaultCall } from '../domain/transactions/transaction-view.js';
+import { listExpiredDeposits, listExpiredPreparations, listProcessing, listStaleProposals, type TransactionRow } from '../db/repositories/transactions.js';
+import { WATCHER } from '../domain/transactions/record-change.js';
 import { settledVaultCall } from '../domain/vaults/settlement.js';
 import type { Treasury } from '../chain/treasury.js';
 import { listPayoutsDue } from '../db/repositories/deposits.js';
 import { payOut, payoutDue } from '../domain/deposits/payout.js';
 import { expireDeposit } from '../domain/deposits/deposits.js';
-import { initiatePayout } from '../domain/withdrawals/withdrawal-payouts.js';
 import { expirePreparation } from '../domain/transactions/prepared.js';
 import { expireProposal, PROPOSAL_LIFETIME_MS } from '../domain/transactions/quorum.js';
 import { beingSent, sendSigned, unsentOf } from '../domain/transactions/send-signed.js';
+import { ReceiptsAtHead, type AskedReceipts } from './receipts-at-head.js';
 import { Rounds } from './rounds.js';
+import { settleAll, type Settlement } from './transaction-settlement.js';
 import type { Log } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { AddressScreen } from '../domain/screening/address-screen.js';
@@ -39,15 +41,6 @@ export interface TransactionWatcher {
   /** Runs a round now (or right after the one under way) and resolves when it has ended: lets tests wait for one. */
   nextRound(): Promise<void>;
   stop(): Promise<void>;
-}
-
-/** How a processing transaction ends, as its receipt (or its absence) says. */
-interface Settlement {
-  row: TransactionRow;
-  status: 'completed' | 'failed';
-  receipt?: ReceiptView;
-  failureReason?: FailureReason;
-  vault?: StoredVaultCall;
 }
 
 /** How long a node may not know a broadcast transaction before it counts as dropped. */
@@ -75,6 +68,8 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
   /** Callers of nextRound(), served by the first round that starts after they asked. */
   let waiting: (() => void)[] = [];
   let lastExpiries = -Infinity;
+  /** Kept across rounds: a hash still pending at the chain's head is not asked again until the head moves. */
+  const receipts = new ReceiptsAtHead(chains);
   const rounds = new Rounds(
     async () => {
       const served = waiting;
@@ -111,7 +106,7 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
       else byWallet.set(sender, [row]);
     }
     const queues = [...byWallet.values()];
-    const asked = await receiptsOfSent(rows);
+    const asked = await receipts.ask(rows);
     const settlements: Settlement[] = [];
     await Promise.all(
       Array.from({ length: Math.min(WATCH_CONCURRENCY, queues.length) }, async () => {
@@ -124,61 +119,11 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
         }
       }),
     );
-    await settleAll(settlements);
-  }
-
-  /**
-   * Each chain's head when a hash was last answered null ("chainId:hash" → block): a receipt can only appear in a
-   * later block, so a pending hash is asked again once the head moved, not on every round (a round runs every
-   * KICK_GAP_MS under load, a block comes every second or more). Entries leave with their row's settlement.
-   */
-  const pendingAt = new Map<string, bigint>();
-  const headOf = new Map<number, bigint>();
-
-  /**
-   * The receipts of the round's sent transactions: the chain's head, then one JSON-RPC batch per chain of the hashes
-   * not yet asked at that head. A hash asked at this head already is pending (null) without asking again.
-   */
-  async function receiptsOfSent(rows: TransactionRow[]): Promise<Map<string, ReceiptView | null | RpcFailure>> {
-    const asked = new Map<string, ReceiptView | null | RpcFailure>();
-    const byChain = new Map<number, Hash[]>();
-    for (const row of rows) {
-      if (row.signedRaw || !row.transactionHash) continue; // unsent: sentAgain asks on its own
-      const hashes = byChain.get(row.chainId);
-      if (hashes) hashes.push(row.transactionHash as Hash);
-      else byChain.set(row.chainId, [row.transactionHash as Hash]);
-    }
-    const watched = new Set<string>();
-    for (const [chainId, hashes] of byChain) {
-      const client = chains.get(chainId);
-      if (!client) continue;
-      // Asked before the receipts, so a null answer means "not in any block up to this head". Unknown (the node
-      // out of reach): every hash is asked, and the receipts' own failures say why.
-      const head = await client.blockNumber().catch(() => undefined);
-      // A head that went back (a reorganization, a node reset): what was asked at the old heads says nothing.
-      if (head !== undefined && head < (headOf.get(chainId) ?? -1n)) for (const key of pendingAt.keys()) if (key.startsWith(`${chainId}:`)) pendingAt.delete(key);
-      if (head !== undefined) headOf.set(chainId, head);
-      const due: Hash[] = [];
-      for (const hash of hashes) {
-        const key = `${chainId}:${hash}`;
-        watched.add(key);
-        const at = pendingAt.get(key);
-        if (head !== undefined && at !== undefined && at >= head) asked.set(key, null);
-        else due.push(hash);
-      }
-      for (const [hash, answer] of await client.receipts(due)) {
-        const key = `${chainId}:${hash}`;
-        asked.set(key, answer);
-        if (answer === null && head !== undefined) pendingAt.set(key, head);
-        else pendingAt.delete(key);
-      }
-    }
-    for (const key of pendingAt.keys()) if (!watched.has(key)) pendingAt.delete(key);
-    return asked;
+    await settleAll({ database, clock, log }, settlements);
   }
 
   /** One processing transaction: sent again, or how it settles (from its receipt, or failed as dropped). */
-  async function watch(row: TransactionRow, asked: Map<string, ReceiptView | null | RpcFailure>): Promise<Settlement | undefined> {
+  async function watch(row: TransactionRow, asked: AskedReceipts): Promise<Settlement | undefined> {
     const client = chains.get(row.chainId);
     if (!client || !row.transactionHash) return;
     try {
@@ -276,49 +221,6 @@ export function startTransactionWatcher(deps: TransactionWatcherDeps): Transacti
       if (stopped) return;
       await database.db.transaction((tx) => expireDeposit(tx, row, now));
     }
-  }
-
-  /**
-   * A round's settlements in one database transaction of four statements however many there are: one update, their
-   * audit rows and events in one statement (recordTransactionChanges), begin and commit. One at a time, six
-   * statements each kept the watcher behind the submissions under load (docs/benchmarks.md#transactions). If the
-   * batch fails, each is tried on its own, so one bad row holds up no other.
-   */
-  async function settleAll(settlements: Settlement[]): Promise<void> {
-    if (settlements.length === 0) return;
-    try {
-      await settle(settlements);
-    } catch (err) {
-      if (settlements.length === 1) return logSettleFailure(err, settlements[0]!.row);
-      for (const one of settlements) await settle([one]).catch((e: unknown) => logSettleFailure(e, one.row));
-    }
-  }
-
-  function logSettleFailure(err: unknown, row: TransactionRow): void {
-    log.warn({ err, chainId: row.chainId, transactionHash: row.transactionHash }, 'transaction watcher: settling failed; retrying next round');
-  }
-
-  async function settle(settlements: Settlement[]): Promise<void> {
-    const now = clock();
-    // A withdrawal's crypto in the treasury is half of it: the fiat payout to the bank account starts now.
-    const payingOut = (s: Settlement) => s.row.kind === 'withdrawal' && s.status === 'completed';
-    await database.db.transaction(async (tx) => {
-      const moved = await settleProcessing(
-        tx,
-        settlements.map((s) => ({ id: s.row.id, status: payingOut(s) ? 'funds_in_transfer' : s.status, receipt: s.receipt, failureReason: s.failureReason, vault: s.vault })),
-        now,
-      );
-      const byId = new Map(moved.map((row) => [row.id, row]));
-      const changes: TransactionChange[] = [];
-      for (const s of settlements) {
-        const updated = byId.get(s.row.id);
-        // Moved meanwhile by another watcher (another server process): recorded there.
-        if (!updated) continue;
-        if (payingOut(s)) await initiatePayout(tx, updated, now);
-        changes.push({ row: updated, from: 'processing', cause: { ...WATCHER, detail: s.failureReason ?? `mined in block ${s.receipt?.blockNumber}` } });
-      }
-      await recordTransactionChanges(tx, changes, now);
-    });
   }
 
   rounds.kick();

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createWalletClient, defineChain, encodeFunctionData, erc20Abi, getAddress, http, parseEther, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { ChainClient, RpcFailure } from '../../src/chain/chain-client.js';
+import { ChainClient } from '../../src/chain/chain-client.js';
+import { RpcFailure } from '../../src/chain/rpc-failure.js';
 import {
   allowance,
   convertToAssets,

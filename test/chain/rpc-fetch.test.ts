@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { ChainClient, RECEIPT_BATCH, RpcFailure } from '../../src/chain/chain-client.js';
+import { ChainClient } from '../../src/chain/chain-client.js';
+import { RECEIPT_BATCH } from '../../src/chain/receipts.js';
+import { RpcFailure } from '../../src/chain/rpc-failure.js';
 
 /*
  * The fetch viem calls for JSON-RPC (src/chain/rpc-fetch.ts), and the bare JSON-RPC post of the request path

@@ -1,5 +1,6 @@
 import { keccak256, type Hash, type Hex } from 'viem';
-import { RpcFailure, type ChainRegistry, type RpcFailureCode } from '../../chain/chain-client.js';
+import type { ChainRegistry } from '../../chain/chain-client.js';
+import { RpcFailure, type RpcFailureCode } from '../../chain/rpc-failure.js';
 import type { Treasury } from '../../chain/treasury.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/database.js';

@@ -1,5 +1,6 @@
 import type { Address } from 'viem';
-import { RpcFailure, type ChainRegistry } from '../../chain/chain-client.js';
+import type { ChainRegistry } from '../../chain/chain-client.js';
+import { RpcFailure } from '../../chain/rpc-failure.js';
 import type { OwnerBalances } from '../../chain/balance-lens.js';
 import type { Executor } from '../../db/database.js';
 import { findAccount } from '../../db/repositories/accounts.js';

@@ -3,8 +3,9 @@ import { exactlyOne, runCheckedWrites } from '../checked-writes.js';
 import type { MutationContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { APPROVAL_TOKEN_PREFIX, approvalTokenHash } from '../otp/otp.js';
+import type { Approval, Approve } from './approval.js';
 import type { TransactionView } from './transaction-view.js';
-import { sendTransaction, type Approval, type Approve, type SendTransactionInput, type TransactionDeps } from './send-transaction.js';
+import { sendTransaction, type SendTransactionInput, type TransactionDeps } from './send-transaction.js';
 
 export interface SendTransactionOtpInput extends SendTransactionInput {
   approvalToken: string;

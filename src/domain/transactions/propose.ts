@@ -5,11 +5,11 @@ import type { transactions } from '../../db/schema/index.js';
 import type { MutationContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { countsAsApprover } from '../members/roles.js';
+import type { Approval } from './approval.js';
 import { approvalsOf } from './approvals-view.js';
 import { quorumReached, recordApprovalAdded, sendAtQuorum } from './quorum.js';
 import { recordTransactionChange, type TransactionCause } from './record-change.js';
 import type { Unsent } from './send-signed.js';
-import type { Approval } from './send-transaction.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
 
 /** The transactionId was taken by a concurrent submission: the caller answers it as a replay. */

@@ -1,4 +1,4 @@
-import type { RpcFailure, RpcFailureCode } from '../../chain/chain-client.js';
+import type { RpcFailure, RpcFailureCode } from '../../chain/rpc-failure.js';
 import { ApiError } from '../errors.js';
 
 /** RpcFailure codes as API problems (docs/transactions.md#errors). */

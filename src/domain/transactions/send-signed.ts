@@ -1,5 +1,6 @@
 import type { Address, Hash, Hex, TransactionSerializable } from 'viem';
-import { RpcFailure, type ChainClient } from '../../chain/chain-client.js';
+import type { ChainClient } from '../../chain/chain-client.js';
+import { RpcFailure } from '../../chain/rpc-failure.js';
 import type { Database } from '../../db/database.js';
 import { markSent, moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
 import type { Log } from '../../log.js';

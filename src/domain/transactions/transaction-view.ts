@@ -1,4 +1,4 @@
-import type { ReceiptView } from '../../chain/chain-client.js';
+import type { ReceiptView } from '../../chain/receipts.js';
 import type { BankDetails } from '../deposits/deposit-config.js';
 import type { TransactionRow } from '../../db/repositories/transactions.js';
 import type { TransactionKind, TransactionStatus } from '../../db/schema/index.js';

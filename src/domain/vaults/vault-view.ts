@@ -1,5 +1,6 @@
 import { formatUnits } from 'viem';
-import { RpcFailure, type ChainClient, type ChainRegistry } from '../../chain/chain-client.js';
+import type { ChainClient, ChainRegistry } from '../../chain/chain-client.js';
+import { RpcFailure } from '../../chain/rpc-failure.js';
 import { VaultReadError, type VaultMetadata, type VaultReadCache, type VaultState } from '../../chain/erc4626.js';
 import type { Executor } from '../../db/database.js';
 import { sharePriceAtOrBefore } from '../../db/repositories/vaults.js';

@@ -1,5 +1,6 @@
 import { serializeTransaction, type Address } from 'viem';
-import { RpcFailure, type ChainClient } from '../../chain/chain-client.js';
+import type { ChainClient } from '../../chain/chain-client.js';
+import { RpcFailure } from '../../chain/rpc-failure.js';
 import { encodeTransfer } from '../../chain/erc20.js';
 import { ApiError } from '../errors.js';
 import type { Token } from '../tokens/token-registry.js';
