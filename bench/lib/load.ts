@@ -24,6 +24,17 @@ export interface Measured extends CpuFigures {
   statusCodes: Record<string, number>;
   /** Max API RSS during warm-up + measured run (absent for the bare baseline). */
   maxRssMb?: number;
+  /**
+   * The server's CPU time (user + system, its own /proc counters) per answered request, in ms: unlike req/s it hardly
+   * moves when the machine is shared, as long as the server gets the cores it asks for.
+   */
+  cpuMsPerRequest?: number;
+}
+
+/** The measured run's figures with its CPU, and the server's CPU per request. */
+function withCpu(measured: Measured, cpu: CpuFigures | undefined, seconds: number): Measured {
+  const perRequest = cpu?.serverCpuPct !== undefined && measured.requests > 0 ? (cpu.serverCpuPct / 100) * seconds * 1000 / measured.requests : undefined;
+  return { ...measured, ...cpu, ...(perRequest === undefined ? {} : { cpuMsPerRequest: perRequest }) };
 }
 
 let current: autocannon.Instance | undefined;
@@ -88,7 +99,7 @@ export async function warmAndMeasure(spec: LoadSpec, watch?: () => { stop: () =>
   const measured = await load({ ...spec.options(), connections: spec.connections }, DURATION_SECONDS);
   const cpu = watching?.stop();
   const ok = await checkAll2xx(spec.label, measured, spec.sample);
-  return { result: { ...summarize(measured, spec.connections), ...cpu }, ok: warmOk && ok };
+  return { result: withCpu(summarize(measured, spec.connections), cpu, DURATION_SECONDS), ok: warmOk && ok };
 }
 
 /** The warm-up alone (interleaved rounds warm every scenario once, then measure in turns). */
@@ -104,7 +115,7 @@ export async function measureRound(spec: LoadSpec, seconds: number, watch?: () =
   const measured = await load({ ...spec.options(), connections: spec.connections }, seconds);
   const cpu = watching?.stop();
   const ok = await checkAll2xx(spec.label, measured, spec.sample);
-  return { result: { ...summarize(measured, spec.connections), ...cpu }, ok };
+  return { result: withCpu(summarize(measured, spec.connections), cpu, seconds), ok };
 }
 
 /** A GET answer now, for failure samples of GET scenarios. */

@@ -90,6 +90,7 @@ export function combineRounds(rounds: ScenarioResult[], maxRssMb: number | undef
     timeouts: sum((m) => m.timeouts),
     statusCodes,
     ...meanCpuFigures(rounds),
+    ...optional('cpuMsPerRequest', mid((m) => m.cpuMsPerRequest)),
     ...optional('maxRssMb', maxRssMb),
   } as ScenarioResult;
 }
@@ -202,6 +203,7 @@ const COLUMNS: [string, number, (r: Row) => string][] = [
   ['vs whoami', 9, (r) => ratioText(r.vsWhoami)],
   ['max RSS MB', 10, (r) => fixed(r.m.maxRssMb, 1)],
   ['srv CPU%', 8, (r) => fixed(r.m.serverCpuPct, 0)],
+  ['CPU ms/req', 10, (r) => fixed(r.m.cpuMsPerRequest, 3)],
   ['pg CPU%', 7, (r) => fixed(r.m.postgresCpuPct, 0)],
   ['body MB/s', 9, (r) => fixed(r.m.requestBodyMBps, 1)],
   ['non-2xx', 7, (r) => String(r.m.non2xx + r.m.errors + r.m.timeouts)],
