@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../database.js';
 import { mailOutbox } from '../schema/index.js';
+import { dueRows } from './due-rows.js';
 
 export type MailRow = typeof mailOutbox.$inferSelect;
 
@@ -20,13 +21,7 @@ export async function claimDueMail(db: Executor, now: Date, leaseUntil: Date, li
   const rows = await selectRows<{ id: string; integrator_id: string; recipient: string; subject_sealed: string; body_sealed: string; attempts: number }>(
     db,
     sql`
-    with due as (
-      select id from mail_outbox
-      where status = 'pending' and next_attempt_at <= ${now.toISOString()}::timestamptz
-      order by next_attempt_at
-      limit ${limit}
-      for update skip locked
-    )
+    with ${dueRows(mailOutbox, now, limit)}
     update mail_outbox m
     set next_attempt_at = ${leaseUntil.toISOString()}::timestamptz, attempts = m.attempts + 1
     from due where m.id = due.id

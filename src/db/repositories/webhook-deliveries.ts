@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../database.js';
 import { webhookAttempts, webhookDeliveries } from '../schema/index.js';
+import { dueRows } from './due-rows.js';
 import { DELIVERY_CHANNEL } from './events.js';
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -23,13 +24,7 @@ export interface Claimed {
  */
 export async function claimDueDeliveries(db: Executor, now: Date, leaseUntil: Date, token: string, limit: number): Promise<Claimed[]> {
   const rows = await selectRows<{ id: string; subscription_id: string; event_id: string; attempts: number; schedule_step: number }>(db, sql`
-    with due as (
-      select id from webhook_deliveries
-      where status = 'pending' and next_attempt_at <= ${now.toISOString()}::timestamptz
-      order by next_attempt_at
-      limit ${limit}
-      for update skip locked
-    )
+    with ${dueRows(webhookDeliveries, now, limit)}
     update webhook_deliveries d
     set next_attempt_at = ${leaseUntil.toISOString()}::timestamptz, claim_token = ${token}, updated_at = ${now.toISOString()}::timestamptz
     from due where d.id = due.id

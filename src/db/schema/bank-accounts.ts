@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt } from './columns.js';
-import { accounts } from './customers.js';
-import { integrators } from './integrators.js';
+import { check, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, createdAt, id, timestamps } from './columns.js';
+import { accountId } from './customers.js';
+import { integratorId } from './integrators.js';
 
 /** docs/bank-accounts.md. `removed` is a soft delete: withdrawals keep pointing at the row. */
 export const BANK_ACCOUNT_STATUSES = ['verified', 'pending_review', 'rejected', 'removed'] as const;
@@ -16,13 +16,9 @@ export type BankAccountStatus = (typeof BANK_ACCOUNT_STATUSES)[number];
 export const bankAccounts = pgTable(
   'bank_accounts',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
-    accountId: uuid('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    id: id(),
+    integratorId: integratorId(),
+    accountId: accountId(),
     currency: text('currency', { enum: ['USD', 'EUR'] }).notNull(),
     rail: text('rail', { enum: ['ach', 'sepa'] }).notNull(),
     accountHolderName: text('account_holder_name').notNull(),
@@ -42,9 +38,8 @@ export const bankAccounts = pgTable(
     /** Whether the holder name matched the KYC or company name when the account was added. */
     nameMatched: text('name_matched', { enum: ['match', 'mismatch'] }).notNull(),
     rejectionReason: text('rejection_reason'),
-    removedAt: timestamp('removed_at', { withTimezone: true, mode: 'date' }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    removedAt: at('removed_at'),
+    ...timestamps(),
   },
   (t) => [
     index('bank_accounts_account_idx').on(t.accountId, t.id),
@@ -68,10 +63,8 @@ export const bankAccounts = pgTable(
 export const bankAccountTransitions = pgTable(
   'bank_account_transitions',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    id: id(),
+    integratorId: integratorId(),
     bankAccountId: uuid('bank_account_id')
       .notNull()
       .references(() => bankAccounts.id),

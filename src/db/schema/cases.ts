@@ -1,17 +1,14 @@
-import { doublePrecision, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.js';
-import { integrators } from './integrators.js';
+import { doublePrecision, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, createdAt, id } from './columns.js';
+import { integratorId } from './integrators.js';
 
 type SubjectType = 'user' | 'associated_person' | 'entity';
 const SUBJECT_TYPES = ['user', 'associated_person', 'entity'] as const;
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /** A row about one customer record of one integrator. */
 const aboutSubject = () => ({
-  id: uuid('id').primaryKey(),
-  integratorId: uuid('integrator_id')
-    .notNull()
-    .references(() => integrators.id),
+  id: id(),
+  integratorId: integratorId(),
   subjectType: text('subject_type', { enum: SUBJECT_TYPES }).notNull(),
   subjectId: uuid('subject_id').notNull(),
 });
@@ -51,9 +48,7 @@ export const reviewCases = pgTable(
   {
     subjectId: uuid('subject_id').primaryKey(),
     subjectType: text('subject_type', { enum: SUBJECT_TYPES }).notNull(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    integratorId: integratorId(),
     assigneeId: uuid('assignee_id'),
     assignedAt: at('assigned_at'),
     openReason: text('open_reason', { enum: ['screening_hit', 'incoming_from_listed_address'] }),

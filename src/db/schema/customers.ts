@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt } from './columns.js';
+import { bigint, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, createdAt, id, timestamps } from './columns.js';
 import { entities } from './entities.js';
-import { integrators } from './integrators.js';
+import { integratorId } from './integrators.js';
 import { statusCheck, type VerificationStatus } from './verification-status.js';
 
 /**
@@ -12,10 +12,8 @@ import { statusCheck, type VerificationStatus } from './verification-status.js';
 export const users = pgTable(
   'users',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    id: id(),
+    integratorId: integratorId(),
     userInfo: jsonb('user_info').notNull(),
     ssnSealed: text('ssn_sealed'),
     ssnLast4: text('ssn_last4'),
@@ -23,12 +21,11 @@ export const users = pgTable(
     ssnFingerprint: text('ssn_fingerprint'),
     additionalUserInfo: jsonb('additional_user_info'),
     partnerSignedAgreementId: text('partner_signed_agreement_id'),
-    serviceTermsSignedAt: timestamp('service_terms_signed_at', { withTimezone: true, mode: 'date' }).notNull(),
+    serviceTermsSignedAt: at('service_terms_signed_at').notNull(),
     verificationStatus: text('verification_status').$type<VerificationStatus>().notNull(),
     /** When the user first verified an OTP (isOtpActivated); null until then. */
-    otpActivatedAt: timestamp('otp_activated_at', { withTimezone: true, mode: 'date' }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    otpActivatedAt: at('otp_activated_at'),
+    ...timestamps(),
   },
   (t) => [
     index('users_integrator_idx').on(t.integratorId, t.id),
@@ -38,14 +35,18 @@ export const users = pgTable(
   ],
 );
 
+/** The user a row belongs to. */
+export const userId = () =>
+  uuid('user_id')
+    .notNull()
+    .references(() => users.id);
+
 /** An account is what the integrator operates: an individual's (with a user) or an entity's. */
 export const accounts = pgTable(
   'accounts',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    id: id(),
+    integratorId: integratorId(),
     type: text('type', { enum: ['individual', 'entity'] }).notNull(),
     userId: uuid('user_id').references(() => users.id),
     entityId: uuid('entity_id').references(() => entities.id),
@@ -55,8 +56,7 @@ export const accounts = pgTable(
     /** The custody organization that signs for a custodial wallet (named by signedBody.organizationId). */
     organizationId: uuid('organization_id'),
     requiredApprovals: integer('required_approvals'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     index('accounts_integrator_idx').on(t.integratorId, t.id),
@@ -74,6 +74,12 @@ export const accounts = pgTable(
   ],
 );
 
+/** The account a row belongs to. */
+export const accountId = () =>
+  uuid('account_id')
+    .notNull()
+    .references(() => accounts.id);
+
 /**
  * Custodial wallets. The secp256k1 private key is either sealed under ENCRYPTION_KEY (CUSTODY_KEYS=sealed) or held by
  * a PKCS#11 token (CUSTODY_KEYS=pkcs11, docs/key-management.md), where only its label and public key are kept here.
@@ -81,13 +87,9 @@ export const accounts = pgTable(
 export const wallets = pgTable(
   'wallets',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
-    accountId: uuid('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    id: id(),
+    integratorId: integratorId(),
+    accountId: accountId(),
     address: text('address').notNull(),
     /** Null once the key lives on the token (created there, or moved by `keys import-to-token`). */
     privateKeySealed: text('private_key_sealed'),
@@ -114,13 +116,9 @@ export const wallets = pgTable(
 export const authenticators = pgTable(
   'authenticators',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    id: id(),
+    integratorId: integratorId(),
+    userId: userId(),
     authenticatorName: text('authenticator_name').notNull(),
     credentialId: text('credential_id').notNull(),
     challenge: text('challenge').notNull(),

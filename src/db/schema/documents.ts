@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytea } from './bytea.js';
-import { createdAt } from './columns.js';
-import { integrators } from './integrators.js';
+import { createdAt, id } from './columns.js';
+import { integratorId } from './integrators.js';
 
 /**
  * Verification documents of users, entities and associated persons. The bytes are sealed with AES-256-GCM
@@ -13,10 +13,8 @@ import { integrators } from './integrators.js';
 export const documents = pgTable(
   'documents',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    id: id(),
+    integratorId: integratorId(),
     ownerType: text('owner_type', { enum: ['user', 'entity', 'associated_person'] }).notNull(),
     ownerId: uuid('owner_id').notNull(),
     documentType: text('document_type').notNull(),

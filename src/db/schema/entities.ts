@@ -1,21 +1,18 @@
-import { check, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt } from './columns.js';
+import { check, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { at, id, timestamps } from './columns.js';
 import { statusCheck, type VerificationStatus } from './verification-status.js';
-import { integrators } from './integrators.js';
+import { integratorId } from './integrators.js';
 
 /** Companies. `entity_info` is the spec's entity info object, deep-merged on update. */
 export const entities = pgTable(
   'entities',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    id: id(),
+    integratorId: integratorId(),
     entityInfo: jsonb('entity_info').notNull(),
-    serviceTermsSignedAt: timestamp('service_terms_signed_at', { withTimezone: true, mode: 'date' }).notNull(),
+    serviceTermsSignedAt: at('service_terms_signed_at').notNull(),
     verificationStatus: text('verification_status').$type<VerificationStatus>().notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     index('entities_integrator_idx').on(t.integratorId, t.id),
@@ -28,10 +25,8 @@ export const entities = pgTable(
 export const associatedPersons = pgTable(
   'associated_persons',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    id: id(),
+    integratorId: integratorId(),
     entityId: uuid('entity_id')
       .notNull()
       .references(() => entities.id),
@@ -42,9 +37,8 @@ export const associatedPersons = pgTable(
     beneficiaryDetails: jsonb('beneficiary_details').notNull(),
     verificationStatus: text('verification_status').$type<VerificationStatus>().notNull(),
     /** Removed persons stay for the audit trail but are invisible to the API. */
-    removedAt: timestamp('removed_at', { withTimezone: true, mode: 'date' }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    removedAt: at('removed_at'),
+    ...timestamps(),
   },
   (t) => [
     index('associated_persons_entity_idx').on(t.entityId),

@@ -1,6 +1,6 @@
-import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.js';
-import { integrators } from './integrators.js';
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, id } from './columns.js';
+import { integratorId } from './integrators.js';
 
 /**
  * Every state change writes one row here in the same transaction as the change. `sequence` counts per
@@ -9,10 +9,8 @@ import { integrators } from './integrators.js';
 export const events = pgTable(
   'events',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    id: id(),
+    integratorId: integratorId(),
     type: text('type').notNull(),
     objectType: text('object_type').notNull(),
     objectId: text('object_id').notNull(),

@@ -1,6 +1,6 @@
 import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.js';
-import { integrators } from './integrators.js';
+import { createdAt, id } from './columns.js';
+import { integratorId } from './integrators.js';
 
 /**
  * Results of the automated verification checks, replaced on every run. Findings about a document are also
@@ -10,10 +10,8 @@ import { integrators } from './integrators.js';
 export const verificationFindings = pgTable(
   'verification_findings',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    id: id(),
+    integratorId: integratorId(),
     subjectType: text('subject_type', { enum: ['user', 'associated_person', 'entity'] }).notNull(),
     subjectId: uuid('subject_id').notNull(),
     documentId: uuid('document_id'),

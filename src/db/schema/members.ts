@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt } from './columns.js';
-import { accounts, authenticators, users } from './customers.js';
-import { integrators } from './integrators.js';
+import { check, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, createdAt, id, timestamps } from './columns.js';
+import { accountId, authenticators, userId, users } from './customers.js';
+import { integratorId } from './integrators.js';
 import { transactions } from './transactions.js';
 
 export const MEMBER_ROLES = ['owner', 'admin', 'approver', 'initiator', 'viewer'] as const;
@@ -12,18 +12,11 @@ const roleCheck = (column: unknown) => sql`${column} in ('owner', 'admin', 'appr
 export const accountMembers = pgTable(
   'account_members',
   {
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
-    accountId: uuid('account_id')
-      .notNull()
-      .references(() => accounts.id),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    integratorId: integratorId(),
+    accountId: accountId(),
+    userId: userId(),
     role: text('role', { enum: MEMBER_ROLES }).notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.userId] }), index('account_members_user_idx').on(t.userId), check('account_members_role_check', roleCheck(t.role))],
 );
@@ -39,24 +32,19 @@ export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 export const invitations = pgTable(
   'invitations',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
-    accountId: uuid('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    id: id(),
+    integratorId: integratorId(),
+    accountId: accountId(),
     email: text('email').notNull(),
     role: text('role', { enum: MEMBER_ROLES }).notNull(),
     tokenHash: text('token_hash').notNull(),
     status: text('status', { enum: INVITATION_STATUSES }).notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: at('expires_at').notNull(),
     invitedByUserId: uuid('invited_by_user_id').references(() => users.id),
     acceptedUserId: uuid('accepted_user_id').references(() => users.id),
     sentCount: integer('sent_count').notNull().default(1),
-    lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }).notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    lastSentAt: at('last_sent_at').notNull(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('invitations_token_hash_key').on(t.tokenHash),
@@ -79,10 +67,8 @@ export const invitations = pgTable(
 export const mailOutbox = pgTable(
   'mail_outbox',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    id: id(),
+    integratorId: integratorId(),
     /** What the message is about (an invitation's id), for the sandbox reader and operators. */
     kind: text('kind', { enum: ['invitation'] }).notNull(),
     subjectId: uuid('subject_id').notNull(),
@@ -92,9 +78,9 @@ export const mailOutbox = pgTable(
     /** pending: to send; sent; held: sandbox without a mailer (kept for the outbox reader); failed: gave up. */
     status: text('status', { enum: ['pending', 'sent', 'held', 'failed'] }).notNull(),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull(),
+    nextAttemptAt: at('next_attempt_at').notNull(),
     lastError: text('last_error'),
-    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    sentAt: at('sent_at'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -113,15 +99,11 @@ export const mailOutbox = pgTable(
 export const transactionApprovals = pgTable(
   'transaction_approvals',
   {
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    integratorId: integratorId(),
     transactionRowId: uuid('transaction_row_id')
       .notNull()
       .references(() => transactions.id),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    userId: userId(),
     approval: text('approval', { enum: ['passkey', 'otp'] }).notNull(),
     authenticatorId: uuid('authenticator_id').references(() => authenticators.id),
     createdAt: createdAt(),

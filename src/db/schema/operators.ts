@@ -1,5 +1,5 @@
-import { boolean, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.js';
+import { boolean, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, id } from './columns.js';
 
 /**
  * Compliance officers. They authenticate to /admin with a bearer token made by the operator CLI; only its
@@ -8,7 +8,7 @@ import { createdAt } from './columns.js';
 export const operators = pgTable(
   'operators',
   {
-    id: uuid('id').primaryKey(),
+    id: id(),
     name: text('name').notNull(),
     tokenHash: text('token_hash').notNull(),
     active: boolean('active').notNull().default(true),

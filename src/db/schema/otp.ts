@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.js';
-import { users } from './customers.js';
-import { integrators } from './integrators.js';
+import { check, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, createdAt, id } from './columns.js';
+import { userId } from './customers.js';
+import { integratorId } from './integrators.js';
 import { transactions } from './transactions.js';
 
 /**
@@ -12,20 +12,16 @@ import { transactions } from './transactions.js';
 export const otpCodes = pgTable(
   'otp_codes',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    id: id(),
+    integratorId: integratorId(),
+    userId: userId(),
     channel: text('channel', { enum: ['email'] }).notNull(),
     /** Where the code went (the user's email address at the time). */
     destination: text('destination').notNull(),
     codeHash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    consumedAt: timestamp('consumed_at', { withTimezone: true, mode: 'date' }),
+    expiresAt: at('expires_at').notNull(),
+    consumedAt: at('consumed_at'),
     createdAt: createdAt(),
   },
   (t) => [index('otp_codes_user_idx').on(t.userId, t.createdAt), check('otp_codes_channel_check', sql`${t.channel} in ('email')`)],
@@ -38,19 +34,15 @@ export const otpCodes = pgTable(
 export const otpApprovalTokens = pgTable(
   'otp_approval_tokens',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    id: id(),
+    integratorId: integratorId(),
+    userId: userId(),
     otpCodeId: uuid('otp_code_id')
       .notNull()
       .references(() => otpCodes.id),
     tokenHash: text('token_hash').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
     transactionRowId: uuid('transaction_row_id').references(() => transactions.id),
     /** A member action the token approved instead (docs/members.md): its operation and subject id. */
     activity: text('activity'),
@@ -67,13 +59,9 @@ export const otpApprovalTokens = pgTable(
 export const sandboxOtpOutbox = pgTable(
   'sandbox_otp_outbox',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    id: id(),
+    integratorId: integratorId(),
+    userId: userId(),
     channel: text('channel', { enum: ['email'] }).notNull(),
     destination: text('destination').notNull(),
     subject: text('subject').notNull(),

@@ -1,8 +1,8 @@
-import { check, index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import { createdAt, updatedAt } from './columns.js';
-import { accounts } from './customers.js';
-import { integrators } from './integrators.js';
+import { at, timestamps } from './columns.js';
+import { accountId } from './customers.js';
+import { integratorId } from './integrators.js';
 
 /**
  * An account's choice about a product (docs/products.md): enabled (with the terms accepted, when the product has
@@ -11,17 +11,12 @@ import { integrators } from './integrators.js';
 export const accountProducts = pgTable(
   'account_products',
   {
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
-    accountId: uuid('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    integratorId: integratorId(),
+    accountId: accountId(),
     productId: text('product_id').notNull(),
     status: text('status', { enum: ['enabled', 'disabled'] }).notNull(),
-    termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true, mode: 'date' }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    termsAcceptedAt: at('terms_accepted_at'),
+    ...timestamps(),
   },
   (t) => [
     primaryKey({ columns: [t.accountId, t.productId] }),

@@ -1,4 +1,5 @@
-import { integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { at } from './columns.js';
 
 /**
  * Requests counted per rate-limit key (a credential's public key) and fixed window, shared by every API process on
@@ -13,8 +14,8 @@ export const rateLimitWindows = pgTable(
   'rate_limit_windows',
   {
     key: text('key').notNull(),
-    windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
-    windowEnd: timestamp('window_end', { withTimezone: true, mode: 'date' }).notNull(),
+    windowStart: at('window_start').notNull(),
+    windowEnd: at('window_end').notNull(),
     count: integer('count').notNull(),
   },
   (t) => [primaryKey({ columns: [t.key, t.windowStart, t.windowEnd] })],

@@ -1,14 +1,12 @@
-import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.js';
-import { integrators } from './integrators.js';
+import { boolean, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { at, createdAt } from './columns.js';
+import { integratorId } from './integrators.js';
 
 /** Stripe-style idempotency records, one per (integrator, key), kept 24 h. */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    integratorId: integratorId(),
     key: text('key').notNull(),
     /** SHA-256 of method, path and raw body: a different request under the same key is refused. */
     fingerprint: text('fingerprint').notNull(),
@@ -24,9 +22,9 @@ export const idempotencyKeys = pgTable(
     /** Whether the stored response carries a secret (a private key, an approval token). */
     responseSecret: boolean('response_secret').notNull().default(false),
     responseContentType: text('response_content_type'),
-    lockedAt: timestamp('locked_at', { withTimezone: true, mode: 'date' }).notNull(),
+    lockedAt: at('locked_at').notNull(),
     createdAt: createdAt(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: at('expires_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.integratorId, t.key] }), index('idempotency_keys_expires_idx').on(t.expiresAt)],
 );
@@ -37,7 +35,7 @@ export const requestNonces = pgTable(
   {
     publicKey: text('public_key').notNull(),
     messageHash: text('message_hash').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: at('expires_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.publicKey, t.messageHash] }), index('request_nonces_expires_idx').on(t.expiresAt)],
 );

@@ -1,6 +1,6 @@
 import { bigint, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.js';
-import { integrators } from './integrators.js';
+import { createdAt, id } from './columns.js';
+import { integratorId } from './integrators.js';
 
 /**
  * Money to or from a wallet address on a sanctions list (docs/screening.md#wallet-addresses): an outgoing transfer,
@@ -10,10 +10,8 @@ import { integrators } from './integrators.js';
 export const addressScreeningHits = pgTable(
   'address_screening_hits',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    id: id(),
+    integratorId: integratorId(),
     accountId: uuid('account_id').notNull(),
     chainId: bigint('chain_id', { mode: 'number' }).notNull(),
     /** transfer, deposit_payout, refund: refused before signing; incoming: recorded, the transfer had happened. */

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt } from './columns.js';
-import { accounts, authenticators, wallets } from './customers.js';
-import { integrators } from './integrators.js';
+import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, createdAt, id, timestamps, updatedAt } from './columns.js';
+import { accountId, authenticators, wallets } from './customers.js';
+import { integratorId } from './integrators.js';
 
 /** The states of a transaction (docs/transactions.md). waiting_for_funds and funds_in_transfer are for deposits. */
 export const TRANSACTION_STATUSES = ['created', 'waiting_for_funds', 'funds_in_transfer', 'processing', 'completed', 'failed'] as const;
@@ -18,14 +18,10 @@ export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 export const transactions = pgTable(
   'transactions',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    id: id(),
+    integratorId: integratorId(),
     transactionId: uuid('transaction_id').notNull(),
-    accountId: uuid('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountId(),
     /** The custody wallet that signs (transfers), or receives (deposits to custodial accounts); null for a deposit to a self-custodial wallet. */
     walletId: uuid('wallet_id').references(() => wallets.id),
     authenticatorId: uuid('authenticator_id').references(() => authenticators.id),
@@ -51,7 +47,7 @@ export const transactions = pgTable(
     value: text('value').notNull(),
     nonce: bigint('nonce', { mode: 'number' }),
     transactionHash: text('transaction_hash'),
-    broadcastedAt: timestamp('broadcasted_at', { withTimezone: true, mode: 'date' }),
+    broadcastedAt: at('broadcasted_at'),
     /** The spec's transactionReceipt (toReceiptView), once mined. */
     receipt: jsonb('receipt'),
     /** failed only: reverted, dropped. */
@@ -91,7 +87,7 @@ export const transactions = pgTable(
      * Transactions this service prepared for the end user's approval (withdrawals, vault calls): approved after
      * this, they fail as quote_expired.
      */
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    expiresAt: at('expires_at'),
     /** Entity wallets: the member who proposed the transaction (docs/members.md#quorum). */
     proposedByUserId: uuid('proposed_by_user_id'),
     /** Refunds: the withdrawal (its row id, which is also its transactionId) whose crypto this pays back; one refund each. */
@@ -113,8 +109,7 @@ export const transactions = pgTable(
     blockHash: text('block_hash'),
     logIndex: integer('log_index'),
     incoming: jsonb('incoming'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('transactions_integrator_transaction_key').on(t.integratorId, t.transactionId),
@@ -161,9 +156,7 @@ export const usedStampChallenges = pgTable(
   'used_stamp_challenges',
   {
     challenge: text('challenge').notNull(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    integratorId: integratorId(),
     authenticatorId: uuid('authenticator_id')
       .notNull()
       .references(() => authenticators.id),
@@ -186,10 +179,8 @@ export const usedStampChallenges = pgTable(
 export const transactionTransitions = pgTable(
   'transaction_transitions',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    id: id(),
+    integratorId: integratorId(),
     transactionRowId: uuid('transaction_row_id')
       .notNull()
       .references(() => transactions.id),

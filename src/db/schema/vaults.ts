@@ -1,5 +1,5 @@
-import { bigint, index, pgTable, primaryKey, text, uniqueIndex, uuid, timestamp } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.js';
+import { bigint, index, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, createdAt, id } from './columns.js';
 
 /**
  * Vaults an operator registered (`npm run admin -- vaults add|deploy-demo`), beside those of the VAULTS setting
@@ -9,7 +9,7 @@ import { createdAt } from './columns.js';
 export const vaults = pgTable(
   'vaults',
   {
-    id: uuid('id').primaryKey(),
+    id: id(),
     chainId: bigint('chain_id', { mode: 'number' }).notNull(),
     /** Lowercase hex. */
     address: text('address').notNull(),
@@ -26,7 +26,7 @@ export const vaultSharePrices = pgTable(
   'vault_share_prices',
   {
     vaultId: uuid('vault_id').notNull(),
-    recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'date' }).notNull(),
+    recordedAt: at('recorded_at').notNull(),
     assetsPerShare: text('assets_per_share').notNull(),
     blockNumber: bigint('block_number', { mode: 'number' }).notNull(),
   },

@@ -1,6 +1,6 @@
 import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.js';
-import { integrators } from './integrators.js';
+import { createdAt, id } from './columns.js';
+import { integratorId } from './integrators.js';
 import type { VerificationStatus } from './verification-status.js';
 
 /**
@@ -10,10 +10,8 @@ import type { VerificationStatus } from './verification-status.js';
 export const verificationTransitions = pgTable(
   'verification_transitions',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    id: id(),
+    integratorId: integratorId(),
     subjectType: text('subject_type', { enum: ['user', 'associated_person', 'entity'] }).notNull(),
     subjectId: uuid('subject_id').notNull(),
     fromStatus: text('from_status').$type<VerificationStatus>().notNull(),

@@ -1,19 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt } from './columns.js';
+import { boolean, check, index, integer, jsonb, pgTable, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, createdAt, id, timestamps } from './columns.js';
 import { events } from './events.js';
-import { integrators } from './integrators.js';
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { integratorId } from './integrators.js';
 
 /** An integrator's outbound webhook endpoint. `eventTypes` is a JSON array of types, `["*"]` for all. */
 export const webhookSubscriptions = pgTable(
   'webhook_subscriptions',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    id: id(),
+    integratorId: integratorId(),
     name: text('name').notNull(),
     url: text('url').notNull(),
     enabled: boolean('enabled').notNull(),
@@ -33,8 +29,7 @@ export const webhookSubscriptions = pgTable(
     disabledReason: text('disabled_reason'),
     /** First failure of the current failing streak; cleared by any success. */
     failingSince: at('failing_since'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [index('webhook_subscriptions_integrator_idx').on(t.integratorId, t.id), check('webhook_subscriptions_algorithm_check', sql`${t.algorithm} in ('ed25519', 'hmac-sha256')`)],
 );
@@ -47,7 +42,7 @@ export const webhookSubscriptions = pgTable(
 export const webhookSigningKeys = pgTable(
   'webhook_signing_keys',
   {
-    id: uuid('id').primaryKey(),
+    id: id(),
     subscriptionId: uuid('subscription_id')
       .notNull()
       .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
@@ -68,7 +63,7 @@ export const webhookSigningKeys = pgTable(
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
-    id: uuid('id').primaryKey(),
+    id: id(),
     integratorId: uuid('integrator_id').notNull(),
     subscriptionId: uuid('subscription_id')
       .notNull()
@@ -86,8 +81,7 @@ export const webhookDeliveries = pgTable(
     nextAttemptAt: at('next_attempt_at').notNull(),
     claimToken: uuid('claim_token'),
     lastError: text('last_error'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('webhook_deliveries_event_subscription_key').on(t.eventId, t.subscriptionId),
@@ -105,7 +99,7 @@ export const webhookDeliveries = pgTable(
 export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
-    id: uuid('id').primaryKey(),
+    id: id(),
     deliveryId: uuid('delivery_id')
       .notNull()
       .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bankAccounts } from './bank-accounts.js';
-import { createdAt, updatedAt } from './columns.js';
-import { integrators } from './integrators.js';
+import { at, id, timestamps } from './columns.js';
+import { integratorId } from './integrators.js';
 import { transactions } from './transactions.js';
 
 /** docs/withdrawals.md: pending (initiated), sent to the bank, settled, or returned by the bank. */
@@ -17,10 +17,8 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 export const withdrawalPayouts = pgTable(
   'withdrawal_payouts',
   {
-    id: uuid('id').primaryKey(),
-    integratorId: uuid('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
+    id: id(),
+    integratorId: integratorId(),
     transactionRowId: uuid('transaction_row_id')
       .notNull()
       .references(() => transactions.id),
@@ -35,12 +33,11 @@ export const withdrawalPayouts = pgTable(
     accountHolderName: text('account_holder_name').notNull(),
     last4: text('last4').notNull(),
     status: text('status').$type<PayoutStatus>().notNull(),
-    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
-    settledAt: timestamp('settled_at', { withTimezone: true, mode: 'date' }),
-    returnedAt: timestamp('returned_at', { withTimezone: true, mode: 'date' }),
+    sentAt: at('sent_at'),
+    settledAt: at('settled_at'),
+    returnedAt: at('returned_at'),
     returnReason: text('return_reason'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('withdrawal_payouts_transaction_key').on(t.transactionRowId),
