@@ -49,7 +49,7 @@ export function cpuChecks(backend: BackendKind, rounds: Round[]) {
     return [
       {
         backend,
-        what: `${scenario} CPU ms/req / bare`,
+        what: `${scenario} CPU/bare`,
         value: ratio.median,
         goal: `<= ${max}`,
         // The goals are PostgreSQL's; PGlite's figure is reported only.
