@@ -5,14 +5,20 @@
  * - whoami: signed GET /v1/integrator/whoami, 50 connections;
  * - get-associated-person-details: signed GET of one representative (of an entity with documents), 50 connections;
  * - create-individual-account: signed POST with one 1 MiB document, custodial, every request distinct, 8 connections;
- * - bare: the same GET as whoami on a bare node:http server that only verifies the signature
- *   (bench/bare-verify-server.ts).
+ * - bare: the same GET as whoami on a bare node:http server that only verifies the signature, inline
+ *   (bench/bare-verify-server.ts): the whoami / bare req/s goal.
  *
- * Each is 2 s warm-up then BENCH_DURATION s. Prints one table, writes bench/results/latest.json, exits non-zero if
- * any response was not 2xx (goal misses are reported, not fatal).
+ * Beside each of the first three, its bare equivalent (bench/bare-equivalent-server.ts, one process per database, on
+ * the API's database with its sealing key): the same essential work with nothing else, measured in the same
+ * alternating rounds, for the API / bare equivalent CPU ms per request goals (bench/lib/cpu-goals.ts).
+ *
+ * Each is 2 s warm-up, then ROUNDS alternating rounds: of BENCH_ROUND_SECONDS for the GETs, of BENCH_DURATION / ROUNDS
+ * for create-individual-account and its equivalent. Prints one table, writes bench/results/latest.json, exits
+ * non-zero if any response was not 2xx (goal misses are reported, not fatal).
  *
  * Env:
- * - BENCH_DURATION: seconds per measured run (default 10).
+ * - BENCH_DURATION: seconds create-individual-account is measured, split over the rounds (default 10).
+ * - BENCH_ROUNDS, BENCH_ROUND_SECONDS: alternating rounds (default 6) and the GETs' seconds per round (default 2).
  * - BENCH_DATABASE_URL: a PostgreSQL server; the API runs on a fresh database there (dropped at the end).
  * - BENCH_BACKENDS: `pglite`, `postgres` or `both`. Default: `postgres` when BENCH_DATABASE_URL is set, else
  *   `pglite`. `postgres`/`both` without BENCH_DATABASE_URL use postgres://postgres@127.0.0.1:5432/test if a server
@@ -22,17 +28,20 @@
  * - BENCH_QUIET_WAIT: before each scenario, wait up to this many seconds (default 30; 0: never) for processes
  *   outside the bench to use under 10 % of a core. Rows measured while others were busy are flagged anyway.
  * - BENCH_CPU_PROF: a directory: profile each API process with --cpu-prof; a .cpuprofile is written there when it
- *   exits (one per database, covering its setup and all its scenarios).
+ *   exits (one per database, covering its setup and all its scenarios; on PGlite the API restarts once after the
+ *   setup, so there are two), and each bare equivalent's in the folder bare-equivalent-<database> under it.
  */
 import { BACKEND_LABEL, DEFAULT_POSTGRES_URL, postgresAnswers, startBackend, stopAllBackends, type Backend, type BackendKind } from './lib/backend.js';
+import { startBareEquivalent } from './lib/bare-equivalents.js';
+import { EQUIVALENT_SCENARIOS, type EquivalentScenario } from './lib/cpu-goals.js';
 import { waitForQuiet, watchCpu } from './lib/cpu.js';
 import { runBench } from './lib/entry.js';
 import { buildServer, freePort, sampleRss, startChild, stopAllChildren, waitForStatus, type Child } from './lib/children.js';
-import { DURATION_SECONDS, ROUNDS, ROUND_SECONDS, WARMUP_SECONDS, measureRound, stopCurrentLoad, warmAndMeasure, warmUp, type LoadSpec } from './lib/load.js';
+import { DURATION_SECONDS, ROUNDS, ROUND_SECONDS, WARMUP_SECONDS, createRoundSeconds, measureRound, stopCurrentLoad, warmUp, type LoadSpec } from './lib/load.js';
 import { SCENARIOS, combineRounds, printTable, writeReport, type BackendRun, type ScenarioName, type ScenarioResult } from './lib/report.js';
 import { randomKey, signedGetHeaders } from './lib/signing.js';
 import { CREATE_CONNECTIONS, CREATE_INDIVIDUAL, DOCUMENT_BYTES, createIndividualLoad } from './scenarios/create-individual-account.js';
-import { PERSON_DETAILS, personDetailsLoad } from './scenarios/person-details.js';
+import { PERSON_DETAILS, personDetailsLoad, setUpPersonDetails } from './scenarios/person-details.js';
 import { GET_CONNECTIONS, signedGet } from './scenarios/signed-get.js';
 
 const WHOAMI_PATH = '/v1/integrator/whoami';
@@ -75,48 +84,44 @@ interface Bare {
   child: Child;
 }
 
-/**
- * One scenario against `server` (the API, or the bare baseline): warm-up + measured run, with the API's RSS
- * sampled throughout and CPU counted over the measured run.
- */
-async function measure(spec: LoadSpec, backend: Backend, server: Child, bare: Bare | undefined): Promise<ScenarioResult> {
-  const own = { serverPid: server.proc.pid!, pids: [backend.api.proc.pid!, ...(bare ? [bare.child.proc.pid!] : [])], database: backend.databaseName };
-  if (QUIET_WAIT_SECONDS > 0) await waitForQuiet(own, QUIET_WAIT_SECONDS);
-  const rss = server === backend.api ? sampleRss(server.proc.pid!) : undefined;
-  const { result, ok } = await warmAndMeasure(spec, () => watchCpu(own));
-  all2xx &&= ok;
-  return rss ? { ...result, maxRssMb: rss.stop() } : result;
-}
-
 interface Compared {
   name: ScenarioName;
   spec: LoadSpec;
   server: Child;
+  /** Set on a bare equivalent: the API scenario whose rows and rounds carry its figures. */
+  equivalentOf?: EquivalentScenario;
 }
 
 /** The API's peak RSS per interleaved scenario (sampled over all its rounds). */
 const rssPeaks = new Map<ScenarioName, number>();
 
 /**
- * Warms each scenario once, then ROUNDS rounds of ROUND_SECONDS each, the order reversed every other round so that
- * a drift of the machine weighs on every scenario alike. Returns each round's figures.
+ * Warms each scenario once, then ROUNDS rounds of `seconds` each, the order reversed every other round so that a
+ * drift of the machine weighs on every scenario alike. Returns each round's figures; a bare equivalent's are folded
+ * into its API scenario's (bareEquivalentCpuMsPerRequest, bareEquivalent).
  */
-async function interleave(compared: Compared[], backend: Backend, bare: Bare | undefined): Promise<Partial<Record<ScenarioName, ScenarioResult>>[]> {
-  const pids = [backend.api.proc.pid!, ...(bare ? [bare.child.proc.pid!] : [])];
+async function interleave(compared: Compared[], backend: Backend, others: Child[], seconds: number): Promise<Partial<Record<ScenarioName, ScenarioResult>>[]> {
+  const pids = [backend.api.proc.pid!, ...others.map((c) => c.proc.pid!)];
   if (QUIET_WAIT_SECONDS > 0) await waitForQuiet({ serverPid: backend.api.proc.pid!, pids, database: backend.databaseName }, QUIET_WAIT_SECONDS);
   for (const c of compared) all2xx &&= await warmUp(c.spec);
-  console.error(`${compared.map((c) => c.name).join(', ')}: ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s`);
+  console.error(`${compared.map((c) => c.spec.label).join(', ')}: ${ROUNDS} alternating rounds of ${seconds} s`);
   const peaks = new Map<ScenarioName, number>();
   const rounds: Partial<Record<ScenarioName, ScenarioResult>>[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    const round: Partial<Record<ScenarioName, ScenarioResult>> = {};
+    const measured = new Map<Compared, ScenarioResult>();
     for (const c of i % 2 === 0 ? compared : [...compared].reverse()) {
       const rss = c.server === backend.api ? sampleRss(backend.api.proc.pid!) : undefined;
-      const { result, ok } = await measureRound(c.spec, ROUND_SECONDS, () => watchCpu({ serverPid: c.server.proc.pid!, pids, database: backend.databaseName }));
+      const { result, ok } = await measureRound(c.spec, seconds, () => watchCpu({ serverPid: c.server.proc.pid!, pids, database: backend.databaseName }));
       all2xx &&= ok;
-      round[c.name] = result;
+      measured.set(c, result);
       const peak = rss?.stop();
       if (peak !== undefined) peaks.set(c.name, Math.max(peaks.get(c.name) ?? 0, peak));
+    }
+    const round: Partial<Record<ScenarioName, ScenarioResult>> = {};
+    for (const [c, result] of measured) if (!c.equivalentOf) round[c.name] = result;
+    for (const [c, result] of measured) {
+      const of = c.equivalentOf && round[c.equivalentOf];
+      if (of) Object.assign(of, { bareEquivalentCpuMsPerRequest: result.cpuMsPerRequest, bareEquivalent: result });
     }
     rounds.push(round);
   }
@@ -124,33 +129,55 @@ async function interleave(compared: Compared[], backend: Backend, bare: Bare | u
   return rounds;
 }
 
-async function benchBackend(backend: Backend, bare: Bare | undefined, scenarios: Set<ScenarioName>): Promise<BackendRun> {
-  const run: BackendRun = { backend: backend.kind, idleRssMb: backend.idleRssMb, scenarios: {} };
-  const label = (name: string) => `${BACKEND_LABEL[backend.kind]} ${name}`;
-  const relabel = (spec: LoadSpec): LoadSpec => ({ ...spec, label: label(spec.label) });
-  const { api, baseUrl, key } = backend;
+/** Each API scenario's row from its rounds. */
+function combined(rounds: Partial<Record<ScenarioName, ScenarioResult>>[], compared: Compared[], api: Child): Partial<Record<ScenarioName, ScenarioResult>> {
+  const rows: Partial<Record<ScenarioName, ScenarioResult>> = {};
+  for (const c of compared) if (!c.equivalentOf) rows[c.name] = combineRounds(rounds.map((r) => r[c.name]!), c.server === api ? rssPeaks.get(c.name) : undefined);
+  return rows;
+}
 
-  // The compared scenarios in alternating rounds (bare, whoami, person details, then the reverse order, ...).
-  const compared: Compared[] = [];
-  if (bare) compared.push({ name: 'bare', spec: signedGet(label('bare'), bare.url, WHOAMI_PATH, key), server: bare.child });
-  if (scenarios.has('whoami')) compared.push({ name: 'whoami', spec: signedGet(label('whoami'), baseUrl, WHOAMI_PATH, key), server: api });
-  if (scenarios.has(PERSON_DETAILS)) compared.push({ name: PERSON_DETAILS, spec: relabel(await personDetailsLoad(backend)), server: api });
-  if (compared.length > 0) {
-    const rounds = await interleave(compared, backend, bare);
-    run.rounds = rounds;
-    for (const c of compared) run.scenarios[c.name] = combineRounds(rounds.map((r) => r[c.name]!), c.server === api ? rssPeaks.get(c.name) : undefined);
-  }
-  if (scenarios.has(CREATE_INDIVIDUAL)) {
-    const create = await createIndividualLoad(backend);
-    const result = create.finish(await measure(relabel(create.spec), backend, api, bare));
-    if (result.nonCustodial201 > 0) {
-      all2xx = false;
-      console.error(`FAIL ${label(CREATE_INDIVIDUAL)}: ${result.nonCustodial201} answers were 201 without a custodial wallet`);
+async function benchBackend(backend: Backend, bare: Bare | undefined, scenarios: Set<ScenarioName>): Promise<BackendRun> {
+  const label = (name: string) => `${BACKEND_LABEL[backend.kind]} ${name}`;
+  // Set up through the API first: on PGlite the bare equivalents open a copy of the data made after it.
+  const personPath = scenarios.has(PERSON_DETAILS) ? await setUpPersonDetails(backend) : undefined;
+  const create = scenarios.has(CREATE_INDIVIDUAL) ? await createIndividualLoad(backend) : undefined;
+  const withEquivalents = EQUIVALENT_SCENARIOS.some((s) => scenarios.has(s));
+  const equivalent = withEquivalents ? await startBareEquivalent(backend) : undefined;
+  try {
+    // After startBareEquivalent: on PGlite the API was restarted (new process, new port).
+    const { api, baseUrl, key } = backend;
+    const run: BackendRun = { backend: backend.kind, idleRssMb: backend.idleRssMb, scenarios: {} };
+    const others = [...(bare ? [bare.child] : []), ...(equivalent ? [equivalent.child] : [])];
+    const versus = (name: EquivalentScenario, spec: (url: string, label: string) => LoadSpec): Compared[] => [
+      { name, spec: spec(baseUrl, label(name)), server: api },
+      { name, spec: spec(equivalent!.url, label(`${name} (bare equivalent)`)), server: equivalent!.child, equivalentOf: name },
+    ];
+
+    // The GETs in alternating rounds (bare, whoami, its equivalent, person details, its equivalent, then reversed, ...).
+    const compared: Compared[] = [];
+    if (bare) compared.push({ name: 'bare', spec: signedGet(label('bare'), bare.url, WHOAMI_PATH, key), server: bare.child });
+    if (scenarios.has('whoami')) compared.push(...versus('whoami', (url, name) => signedGet(name, url, WHOAMI_PATH, key)));
+    if (personPath) compared.push(...versus(PERSON_DETAILS, (url, name) => personDetailsLoad(name, url, personPath, key)));
+    if (compared.length > 0) {
+      run.rounds = await interleave(compared, backend, others, ROUND_SECONDS);
+      run.scenarios = combined(run.rounds, compared, api);
     }
-    run.scenarios[CREATE_INDIVIDUAL] = result;
+    if (create) {
+      const pair = versus(CREATE_INDIVIDUAL, create.specAt);
+      run.createRounds = await interleave(pair, backend, others, createRoundSeconds());
+      const result = create.finish(combined(run.createRounds, pair, api)[CREATE_INDIVIDUAL]!);
+      if (result.nonCustodial201 > 0) {
+        all2xx = false;
+        console.error(`FAIL ${label(CREATE_INDIVIDUAL)}: ${result.nonCustodial201} answers were 201 without a custodial wallet`);
+      }
+      run.scenarios[CREATE_INDIVIDUAL] = result;
+    }
+    if (api.tail()) console.error(`\n${api.name} output (tail):\n${api.tail()}`);
+    if (equivalent?.child.tail()) console.error(`\n${equivalent.child.name} output (tail):\n${equivalent.child.tail()}`);
+    return run;
+  } finally {
+    await equivalent?.stop();
   }
-  if (api.tail()) console.error(`\n${api.name} output (tail):\n${api.tail()}`);
-  return run;
 }
 
 let cleaning: Promise<void> | undefined;

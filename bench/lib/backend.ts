@@ -3,7 +3,7 @@
  * the test harness's provisionDatabase, dropped by stop()), an integrator created with the admin CLI, and the
  * built server (dist/src/main.js) started and answering a signed request.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -26,6 +26,15 @@ export interface Backend {
   idleRssMb: number | undefined;
   /** The PostgreSQL database made for this run (its backends' CPU is counted). */
   databaseName?: string;
+  /** The API's DATA_DIR (its PGlite folder, and its sandbox sealing key when ENCRYPTION_KEY is not set). */
+  dataDir: string;
+  /** The API's environment, without PORT: what a bare equivalent needs to open the same database with the same key. */
+  env: Record<string, string>;
+  /**
+   * Stops the API, copies its DATA_DIR to `copy` (a PGlite folder belongs to one process: a bare equivalent opens
+   * the copy), and starts the API again on the original; `api` is then the new process.
+   */
+  restartOnCopy: (copy: string) => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -88,26 +97,37 @@ export async function startBackend(kind: BackendKind, postgresAdminUrl?: string,
     if (!privateKey) throw new Error(`admin CLI printed no privateKey:\n${created.stdout}`);
     const key = importPrivateKey(privateKey);
 
-    const port = await freePort();
-    const profDir = process.env.BENCH_CPU_PROF;
-    api = startChild(
-      `api (${BACKEND_LABEL[kind]})`,
-      [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), '--enable-source-maps', 'dist/src/main.js'],
-      // RATE_LIMIT_MAX is capped at 1,000,000 by config; a 1 s window makes that unreachable, while the
-      // limiter still does its per-request work.
-      { ...env, PORT: String(port), RATE_LIMIT_MAX: '1000000', RATE_LIMIT_WINDOW_SECONDS: '1' },
-    );
-    const baseUrl = `http://127.0.0.1:${port}`;
-    await waitForStatus(api, `${baseUrl}/livez`, 200);
-    // A signed request must already succeed, or the load runs would only measure 401s.
-    await waitForStatus(api, `${baseUrl}/v1/integrator/whoami`, 200, () => signedGetHeaders(key, '/v1/integrator/whoami'), 5000);
+    const launch = async () => {
+      const port = await freePort();
+      const profDir = process.env.BENCH_CPU_PROF;
+      api = startChild(
+        `api (${BACKEND_LABEL[kind]})`,
+        [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), '--enable-source-maps', 'dist/src/main.js'],
+        // RATE_LIMIT_MAX is capped at 1,000,000 by config; a 1 s window makes that unreachable, while the
+        // limiter still does its per-request work.
+        { ...env, PORT: String(port), RATE_LIMIT_MAX: '1000000', RATE_LIMIT_WINDOW_SECONDS: '1' },
+      );
+      const baseUrl = `http://127.0.0.1:${port}`;
+      await waitForStatus(api, `${baseUrl}/livez`, 200);
+      // A signed request must already succeed, or the load runs would only measure 401s.
+      await waitForStatus(api, `${baseUrl}/v1/integrator/whoami`, 200, () => signedGetHeaders(key, '/v1/integrator/whoami'), 5000);
+      return { api, baseUrl };
+    };
+    const started = await launch();
     const backend: Backend = {
       kind,
-      api,
-      baseUrl,
+      ...started,
       key,
-      idleRssMb: rssMb(api.proc.pid!),
+      idleRssMb: rssMb(started.api.proc.pid!),
       databaseName,
+      dataDir,
+      env,
+      restartOnCopy: async (copy) => {
+        if (api) await stopChild(api);
+        cpSync(dataDir, copy, { recursive: true });
+        Object.assign(backend, await launch());
+        backend.idleRssMb = rssMb(backend.api.proc.pid!);
+      },
       stop: async () => {
         running.delete(backend);
         await stop();

@@ -5,8 +5,11 @@ import { join } from 'node:path';
 import type { CreateExtras } from '../scenarios/create-individual-account.js';
 import { BACKEND_LABEL, type BackendKind } from './backend.js';
 import { ROOT } from './children.js';
+import { cpuChecks, cpuVsBare, cpuVsBareAll, type BareEquivalentFigures, type EquivalentScenario } from './cpu-goals.js';
 import { QUIET_PCT, type CpuFigures } from './cpu.js';
-import { DURATION_SECONDS, ROUNDS, ROUND_SECONDS, WARMUP_SECONDS, type Measured } from './load.js';
+import { DURATION_SECONDS, ROUNDS, ROUND_SECONDS, WARMUP_SECONDS, createRoundSeconds, type Measured } from './load.js';
+
+const CREATE_INDIVIDUAL_LABEL = 'create-individual-account';
 
 /** Rows in table order. */
 export const SCENARIOS = ['whoami', 'get-associated-person-details', 'create-individual-account', 'bare'] as const;
@@ -24,16 +27,18 @@ export const GOALS = {
   uploadsOnPostgres: { minBodyMBps: 60, maxP99Ms: 300, maxRssMb: 400 },
 };
 
-/** What every run measures, plus what only create-individual-account measures. */
-export type ScenarioResult = Measured & Partial<CreateExtras>;
+/** What every run measures, plus what only create-individual-account measures, and the bare equivalent's CPU. */
+export type ScenarioResult = Measured & Partial<CreateExtras> & BareEquivalentFigures;
 
 export interface BackendRun {
   backend: BackendKind;
   idleRssMb: number | undefined;
-  /** Each scenario's row; for the compared ones (bare, whoami, person details), their rounds combined (combineRounds). */
+  /** Each scenario's row: its alternating rounds combined (combineRounds). */
   scenarios: Partial<Record<ScenarioName, ScenarioResult>>;
-  /** The compared scenarios' figures of each alternating round. */
+  /** The compared scenarios' figures of each alternating round (bare, whoami, person details, with bare equivalents). */
   rounds?: Partial<Record<ScenarioName, ScenarioResult>>[];
+  /** create-individual-account's rounds, alternating with its bare equivalent. */
+  createRounds?: Partial<Record<ScenarioName, ScenarioResult>>[];
 }
 
 /** The middle value (the mean of the two middle ones for an even count). */
@@ -91,7 +96,9 @@ export function combineRounds(rounds: ScenarioResult[], maxRssMb: number | undef
     statusCodes,
     ...meanCpuFigures(rounds),
     ...optional('cpuMsPerRequest', mid((m) => m.cpuMsPerRequest)),
+    ...optional('bareEquivalentCpuMsPerRequest', mid((m) => m.bareEquivalentCpuMsPerRequest)),
     ...optional('maxRssMb', maxRssMb),
+    ...(rounds.every((m) => m.bareEquivalent) ? { bareEquivalent: combineRounds(rounds.map((m) => m.bareEquivalent!), undefined) } : {}),
   } as ScenarioResult;
 }
 
@@ -177,8 +184,11 @@ function checksOf(run: BackendRun): GoalCheck[] {
       { backend: run.backend, what: 'create-individual-account max RSS MB', value: upload.maxRssMb, goal: `<= ${u.maxRssMb}`, pass: at(upload.maxRssMb, (v) => v <= u.maxRssMb) },
     );
   }
-  return checks;
+  return [...checks, ...cpuChecks(run.backend, allRounds(run))];
 }
+
+/** Every alternating round of a run, the GETs' and create-individual-account's. */
+const allRounds = (run: BackendRun) => [...(run.rounds ?? []), ...(run.createRounds ?? [])];
 
 const fixed = (v: number | undefined, digits: number) => (v === undefined ? '-' : v.toFixed(digits));
 /** Two decimals, or two significant digits for small ratios (create-individual-account is ~1/100 of whoami). */
@@ -190,6 +200,7 @@ interface Row {
   scenario: ScenarioName;
   m: ScenarioResult;
   vsWhoami: number | undefined;
+  cpuVsBare: number | undefined;
 }
 
 /** Table columns: title, width (negative: left-aligned), cell. */
@@ -204,6 +215,8 @@ const COLUMNS: [string, number, (r: Row) => string][] = [
   ['max RSS MB', 10, (r) => fixed(r.m.maxRssMb, 1)],
   ['srv CPU%', 8, (r) => fixed(r.m.serverCpuPct, 0)],
   ['CPU ms/req', 10, (r) => fixed(r.m.cpuMsPerRequest, 3)],
+  ['bare ms/req', 11, (r) => fixed(r.m.bareEquivalentCpuMsPerRequest, 3)],
+  ['CPU/bare', 8, (r) => fixed(r.cpuVsBare, 2)],
   ['pg CPU%', 7, (r) => fixed(r.m.postgresCpuPct, 0)],
   ['body MB/s', 9, (r) => fixed(r.m.requestBodyMBps, 1)],
   ['non-2xx', 7, (r) => String(r.m.non2xx + r.m.errors + r.m.timeouts)],
@@ -219,7 +232,8 @@ function rowsOf(run: BackendRun): Row[] {
   };
   return SCENARIOS.flatMap((scenario) => {
     const m = run.scenarios[scenario];
-    return m ? [{ database: BACKEND_LABEL[run.backend], scenario, m, vsWhoami: vsWhoami[scenario] }] : [];
+    const cpuVsBareEquivalent = scenario === 'bare' ? undefined : cpuVsBare(allRounds(run), scenario as EquivalentScenario)?.median;
+    return m ? [{ database: BACKEND_LABEL[run.backend], scenario, m, vsWhoami: vsWhoami[scenario], cpuVsBare: cpuVsBareEquivalent }] : [];
   });
 }
 
@@ -227,7 +241,8 @@ export function printTable(runs: BackendRun[], notes: string[]): void {
   const rows = runs.flatMap(rowsOf);
   const lines = [
     '',
-    `bare, whoami, person details: ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s (rows: medians of the rounds; ratios: median of the per-round ratios); others: ${WARMUP_SECONDS} s warm-up + ${DURATION_SECONDS} s; ${availableParallelism()} CPUs, node ${process.version}; load generator on the same machine`,
+    `bare, whoami, person details and their bare equivalents: ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s; ${CREATE_INDIVIDUAL_LABEL} and its bare equivalent: ${ROUNDS} alternating rounds of ${createRoundSeconds()} s (BENCH_DURATION ${DURATION_SECONDS} s in all); rows: medians of the rounds; ratios: median of the per-round ratios; ${availableParallelism()} CPUs, node ${process.version}; load generator on the same machine`,
+    'bare ms/req: the bare equivalent\'s CPU ms per request (bench/bare-equivalent-server.ts); CPU/bare: CPU ms/req over it',
     line(COLUMNS.map(([title]) => title)),
     ...rows.map((r) => line(COLUMNS.map(([, , cell]) => cell(r)))),
   ];
@@ -259,7 +274,13 @@ export function writeReport(runs: BackendRun[], all2xx: boolean, settings: Recor
     goals: GOALS,
     roundSeconds: ROUND_SECONDS,
     rounds: ROUNDS,
-    runs: runs.map((run) => ({ ...run, ratios: ratiosOf(run), ratioRounds: roundRatiosOf(run), checks: checksOf(run).map(({ backend: _b, ...c }) => c) })),
+    runs: runs.map((run) => ({
+      ...run,
+      ratios: ratiosOf(run),
+      ratioRounds: roundRatiosOf(run),
+      cpuVsBareEquivalent: cpuVsBareAll(allRounds(run)),
+      checks: checksOf(run).map(({ backend: _b, ...c }) => c),
+    })),
     all2xx,
   };
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });

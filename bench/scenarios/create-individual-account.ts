@@ -49,6 +49,8 @@ const CUSTODIAL_ANSWER = /"walletAddress":"0x[0-9a-fA-F]{40}"/;
 
 export interface CreateLoad {
   spec: LoadSpec;
+  /** The same load against another server (the bare equivalent); its answers are checked alike. */
+  specAt: (baseUrl: string, label: string) => LoadSpec;
   /** Adds what only this scenario measures to a run's result. */
   finish: (m: Measured) => Measured & CreateExtras;
 }
@@ -85,11 +87,11 @@ export async function createIndividualLoad(backend: Backend): Promise<CreateLoad
   const clientBuildMs = timeBuild(key, makeBody);
   let nonCustodial201 = 0;
   let failure: string | undefined;
-  const spec: LoadSpec = {
-    label: CREATE_INDIVIDUAL,
+  const specAt = (url: string, label: string): LoadSpec => ({
+    label,
     connections: CREATE_CONNECTIONS,
     options: () => ({
-      url: `${baseUrl}${PATH}`,
+      url: `${url}${PATH}`,
       requests: [
         {
           setupRequest: (request) => {
@@ -104,9 +106,10 @@ export async function createIndividualLoad(backend: Backend): Promise<CreateLoad
       ],
     }),
     sample: async () => failure ?? 'no non-2xx answer recorded (connection errors or timeouts only)',
-  };
+  });
   return {
-    spec,
+    spec: specAt(baseUrl, CREATE_INDIVIDUAL),
+    specAt,
     finish: (m) => ({ ...m, bodyBytes, requestBodyMBps: (m.reqPerSec * bodyBytes) / 1e6, clientBuildMs, nonCustodial201 }),
   };
 }

@@ -10,7 +10,8 @@ import { signedGet } from './signed-get.js';
 
 export const PERSON_DETAILS = 'get-associated-person-details';
 
-export async function personDetailsLoad(backend: Backend): Promise<LoadSpec> {
+/** Creates the entity and its representative through the API; answers the signed path to load (with its query). */
+export async function setUpPersonDetails(backend: Backend): Promise<string> {
   const { baseUrl, key } = backend;
   const entity = await postJson<{ accountId: string }>(baseUrl, key, '/v1/submit/create-entity-account', {
     entityInfo: companyInfo(),
@@ -30,5 +31,8 @@ export async function personDetailsLoad(backend: Backend): Promise<LoadSpec> {
   if (res.status !== 200 || view.beneficiaryId !== person.beneficiaryId || view.verificationDocuments?.length !== 2) {
     throw new Error(`${PERSON_DETAILS} before the load: ${res.status} ${JSON.stringify(view).slice(0, 500)}`);
   }
-  return signedGet(PERSON_DETAILS, baseUrl, path, key);
+  return path;
 }
+
+/** The load of `path` (setUpPersonDetails) against `baseUrl`: the API, or its bare equivalent. */
+export const personDetailsLoad = (label: string, baseUrl: string, path: string, key: Backend['key']): LoadSpec => signedGet(label, baseUrl, path, key);

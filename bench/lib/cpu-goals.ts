@@ -1,0 +1,61 @@
+/**
+ * The API's CPU time per request against its bare equivalent's (bench/bare-equivalent-server.ts), both measured in
+ * the same alternating rounds: the ratio says what everything around the essential work costs. Goals on
+ * PostgreSQL; PGlite's ratios are reported without a goal.
+ */
+import type { BackendKind } from './backend.js';
+import type { Measured } from './load.js';
+
+/** Highest API / bare equivalent CPU ms per request, per scenario (docs/benchmarks.md#goals). */
+export const CPU_VS_BARE_GOALS = { whoami: 1.2, 'get-associated-person-details': 1.5, 'create-individual-account': 1.5 } as const;
+export type EquivalentScenario = keyof typeof CPU_VS_BARE_GOALS;
+export const EQUIVALENT_SCENARIOS = Object.keys(CPU_VS_BARE_GOALS) as EquivalentScenario[];
+
+/** What a scenario's row and rounds carry about its bare equivalent. */
+export interface BareEquivalentFigures {
+  /** The bare equivalent's CPU ms per request, measured in the same rounds as the API's cpuMsPerRequest. */
+  bareEquivalentCpuMsPerRequest?: number;
+  /** The bare equivalent's own figures (its rounds combined like the API's). */
+  bareEquivalent?: Measured;
+}
+
+type Round = Partial<Record<string, Measured & BareEquivalentFigures>>;
+
+const middle = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** The per-round ratios API / bare equivalent CPU ms per request: their median, spread and values; undefined without any. */
+export function cpuVsBare(rounds: Round[], scenario: EquivalentScenario): { median: number; min: number; max: number; values: number[] } | undefined {
+  const values = rounds.flatMap((r) => {
+    const m = r[scenario];
+    return m?.cpuMsPerRequest !== undefined && m.bareEquivalentCpuMsPerRequest ? [m.cpuMsPerRequest / m.bareEquivalentCpuMsPerRequest] : [];
+  });
+  return values.length === 0 ? undefined : { median: middle(values), min: Math.min(...values), max: Math.max(...values), values };
+}
+
+/** Every scenario's ratio, for bench/results/latest.json. */
+export const cpuVsBareAll = (rounds: Round[]) => Object.fromEntries(EQUIVALENT_SCENARIOS.flatMap((s) => (cpuVsBare(rounds, s) ? [[s, cpuVsBare(rounds, s)]] : [])));
+
+/** The goal checks (report.ts GoalCheck's shape) of the scenarios measured with a bare equivalent. */
+export function cpuChecks(backend: BackendKind, rounds: Round[]) {
+  return EQUIVALENT_SCENARIOS.flatMap((scenario) => {
+    const ratio = cpuVsBare(rounds, scenario);
+    if (!ratio) return [];
+    const max = CPU_VS_BARE_GOALS[scenario];
+    const spread = `median of ${ratio.values.length} rounds, ${ratio.min.toFixed(2)}-${ratio.max.toFixed(2)}`;
+    return [
+      {
+        backend,
+        what: `${scenario} CPU/bare`,
+        value: ratio.median,
+        goal: `<= ${max}`,
+        // The goals are PostgreSQL's; PGlite's figure is reported only.
+        pass: backend === 'postgres' ? ratio.median <= max : undefined,
+        note: backend === 'postgres' ? spread : `${spread}; reported, the goal is PostgreSQL's`,
+      },
+    ];
+  });
+}
