@@ -25,12 +25,10 @@ import { SecretBox } from '../src/crypto/secret-box.js';
 import { CredentialCache } from '../src/db/credential-cache.js';
 import { openDatabase } from '../src/db/database.js';
 import { getAssociatedPerson } from '../src/domain/onboarding/persons/associated-persons.js';
+// The same cheap format checks and window as the API's (src/http/auth/authenticate.ts), so the baseline does no less work.
+import { SIGNATURE_HEX, TIMESTAMP, TIMESTAMP_TOLERANCE_SECONDS } from '../src/http/auth/authenticate.js';
 import { createIndividualAccount, type Signer } from './lib/bare-create.js';
-
-// The same cheap format checks and window as src/http/auth/authenticate.ts, so the equivalent does no less work.
-const SIGNATURE_HEX = /^0x(?:[0-9a-fA-F]{2}){8,72}$/;
-const TIMESTAMP = /^\d{1,12}$/;
-const TOLERANCE_SECONDS = 60;
+import { header } from './lib/bare-headers.js';
 
 const config = loadConfig();
 // As the API's composition root: ENCRYPTION_KEY(S) when set, else the sandbox key in DATA_DIR (the API's, or its copy).
@@ -43,11 +41,6 @@ const database = await openDatabase(
 const credentials = new CredentialCache(database);
 await credentials.start();
 const keys = new PublicKeyCache();
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /** authenticate.ts's checkHeaders + verify, without its error answers: the signer, or undefined (401). */
 async function verified(req: IncomingMessage, body: Buffer): Promise<Signer | undefined> {
@@ -65,7 +58,7 @@ async function verified(req: IncomingMessage, body: Buffer): Promise<Signer | un
   const sig = Buffer.from(signature.slice(2), 'hex');
   if (!parseDerSignature(sig)) return undefined;
   const seconds = Number(timestamp);
-  if (Math.abs(Math.floor(Date.now() / 1000) - seconds) > TOLERANCE_SECONDS) return undefined;
+  if (Math.abs(Math.floor(Date.now() / 1000) - seconds) > TIMESTAMP_TOLERANCE_SECONDS) return undefined;
   const credential = await credentials.get(normalizePublicKeyHex(pubkey));
   if (!credential?.active) return undefined;
   for (const path of signedPathCandidates(req.url ?? '/')) {

@@ -8,18 +8,11 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { parseDerSignature } from '../src/crypto/der-signature.js';
 import { PublicKeyCache, isCompressedPublicKeyHex, verifyDer } from '../src/crypto/p256.js';
 import { buildSignedMessage } from '../src/crypto/request-signature.js';
-
-// The same cheap format checks as src/http/auth/authenticate.ts, so the baseline does no less work.
-const SIGNATURE_HEX = /^0x(?:[0-9a-fA-F]{2}){8,72}$/;
-const TIMESTAMP = /^\d{1,12}$/;
-const TOLERANCE_SECONDS = 60;
+// The same cheap format checks and window as the API's (src/http/auth/authenticate.ts), so the baseline does no less work.
+import { SIGNATURE_HEX, TIMESTAMP, TIMESTAMP_TOLERANCE_SECONDS } from '../src/http/auth/authenticate.js';
+import { header } from './lib/bare-headers.js';
 
 const keys = new PublicKeyCache();
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 function verified(req: IncomingMessage): boolean {
   const pubkey = header(req, 'x-pubkey');
@@ -27,7 +20,7 @@ function verified(req: IncomingMessage): boolean {
   const signature = header(req, 'x-signature');
   if (!pubkey || !timestamp || !signature) return false;
   if (!isCompressedPublicKeyHex(pubkey) || !SIGNATURE_HEX.test(signature) || !TIMESTAMP.test(timestamp)) return false;
-  if (Math.abs(Math.floor(Date.now() / 1000) - Number(timestamp)) > TOLERANCE_SECONDS) return false;
+  if (Math.abs(Math.floor(Date.now() / 1000) - Number(timestamp)) > TIMESTAMP_TOLERANCE_SECONDS) return false;
   const sig = Buffer.from(signature.slice(2), 'hex');
   if (!parseDerSignature(sig)) return false;
   try {
