@@ -14,6 +14,9 @@ const options = workerData as EngineOptions;
 
 const pg = await PGlite.create(options.dir ?? 'memory://', {
   ...pgliteOptions(),
+  pgliteWasmModule: options.artifacts.pgliteWasmModule,
+  initdbWasmModule: options.artifacts.initdbWasmModule,
+  fsBundle: new Blob([options.artifacts.fsBundle]),
   ...(options.template ? { loadDataDir: new Blob([options.template]) } : {}),
 });
 

@@ -1,3 +1,5 @@
+import type { EngineArtifacts } from './artifacts.js';
+
 /**
  * The messages between the request thread and the thread that owns the embedded database (engine.ts), and how
  * what structured cloning loses crosses anyway: a driver error's fields (code, constraint, ...) and Buffers (they
@@ -37,6 +39,8 @@ export interface EngineOptions {
   dir: string | undefined;
   /** An in-memory database starts from this dump (PGlite's dumpDataDir). */
   template?: ArrayBuffer;
+  /** PGlite's compiled WebAssembly and file-system bundle, shared by the process's engines (artifacts.ts). */
+  artifacts: EngineArtifacts;
 }
 
 export function serializeError(err: unknown): SerializedError {

@@ -1,5 +1,6 @@
 import type { Worker, WorkerOptions } from 'node:worker_threads';
 import { moduleWorker } from '../../threads/module-worker.js';
+import { engineArtifacts } from './artifacts.js';
 import { deserializeError, reviveBuffers, type EngineOptions, type QueryResult, type Reply, type Request } from './protocol.js';
 
 /** A request without its id (the id is added by `call`); distributes over the union so each op keeps its fields. */
@@ -35,8 +36,9 @@ export class RemotePglite {
     worker.on('exit', () => this.fail(closedError()));
   }
 
-  static async start(options: EngineOptions): Promise<RemotePglite> {
-    const init: WorkerOptions = { workerData: options, transferList: options.template ? [options.template] : [] };
+  static async start(options: Omit<EngineOptions, 'artifacts'>): Promise<RemotePglite> {
+    const workerData: EngineOptions = { ...options, artifacts: await engineArtifacts() };
+    const init: WorkerOptions = { workerData, transferList: options.template ? [options.template] : [] };
     const worker = moduleWorker(import.meta.url, 'engine', init);
     const remote = new RemotePglite(worker);
     // The engine says it is ready with the answer to id 0.
