@@ -43,6 +43,7 @@ import { SubscriptionListingSchema, SubscriptionSchema } from './schemas/webhook
 import { CredentialSchema } from './schemas/credentials.js';
 import { ProblemSchema } from './schemas/problem.js';
 import type { Api, Deps, Operation } from './types.js';
+import { buildSerializer } from './serializer-cache.js';
 import { validatorCompiler } from './validation.js';
 import { metricsRoute } from './routes/ops/metrics.js';
 import type { BoundPort } from './bound-port.js';
@@ -85,6 +86,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     // client cannot choose the address its failed authentications are counted against.
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
     ...(options.port ? { serverFactory: options.port.serverFactory } : {}),
+    schemaController: { compilersFactory: { buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   // A graceful stop's first step (drain.ts), run by the server process on SIGTERM.
   app.decorate('drain', new Drain(app.server));
