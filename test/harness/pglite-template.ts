@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/db/database.js';
@@ -40,10 +40,37 @@ export function pgliteTemplate(): Promise<Blob> {
       rmSync(partial, { force: true });
     }
     // Templates of earlier migrations are not read again.
-    for (const name of readdirSync(CACHE)) if (name.startsWith('pglite-template-') && !file.endsWith(name)) rmSync(join(CACHE, name), { force: true });
+    const current = `-${templateKey()}`;
+    for (const name of readdirSync(CACHE)) if (/^pglite-(template|dir)-[0-9a-f]{16}/.test(name) && !name.includes(current)) rmSync(join(CACHE, name), { recursive: true, force: true });
     return dump;
   })();
   return template;
+}
+
+/**
+ * A new data directory (DATA_DIR) whose embedded database is already initialised and migrated, as a server process
+ * leaves it after its first start: for process tests whose subject is not that first start, which took about 5 s
+ * (initdb in a child process, then every migration). The folder is copied from one made once per template key,
+ * under the same temporary folder as the dump. Tests of a first start (quickstart, server-process) use an empty one.
+ */
+export async function seededDataDir(prefix: string): Promise<string> {
+  const made = join(CACHE, `pglite-dir-${templateKey()}`);
+  if (!existsSync(join(made, 'PG_VERSION'))) {
+    mkdirSync(CACHE, { recursive: true });
+    const staging = mkdtempSync(join(CACHE, 'pglite-dir-staging-'));
+    try {
+      await (await openDatabase({ kind: 'pglite', dataDir: staging })).close();
+      renameSync(join(staging, 'pglite'), made);
+    } catch (err) {
+      // Another process renamed its folder into place first: that one serves.
+      if (!existsSync(join(made, 'PG_VERSION'))) throw err;
+    } finally {
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cpSync(made, join(dir, 'pglite'), { recursive: true });
+  return dir;
 }
 
 /** What the template depends on: every file of the migrations folder, and the PGlite that made it. */

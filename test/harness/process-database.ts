@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { provisionDatabase, type Backend } from './backends.js';
+import { seededDataDir } from './pglite-template.js';
 
 /** The database the processes of a process test share, and how the test reads it itself. */
 export interface ProcessDatabase {
@@ -14,9 +15,9 @@ export interface ProcessDatabase {
   remove(): Promise<void>;
 }
 
-/** A fresh data directory, and on PostgreSQL a fresh database beside it. */
+/** A fresh data directory (its embedded database migrated: seededDataDir), and on PostgreSQL a fresh database beside it. */
 export async function processDatabase(backend: Backend, prefix: string): Promise<ProcessDatabase> {
-  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const dataDir = backend === 'pglite' ? await seededDataDir(prefix) : mkdtempSync(join(tmpdir(), prefix));
   const env: Record<string, string> = { DATA_DIR: dataDir };
   let drop = async () => {};
   if (backend === 'postgres') {

@@ -15,6 +15,7 @@ import { postgresUrl, provisionDatabase } from '../harness/backends.js';
 import { eventually } from '../harness/eventually.js';
 import { californian, signedAt } from '../harness/fixtures.js';
 import { entryPoint, runAdmin, startServerProcess, type ServerProcess } from '../harness/process.js';
+import { seededDataDir } from '../harness/pglite-template.js';
 
 /*
  * Crash rounds (issue 19, "Faults"): `kill -9` of the API, and of a standalone webhook worker, under a mixed load of
@@ -292,7 +293,7 @@ interface Stage {
 }
 
 async function stage(backend: 'pglite' | 'postgres', name: string): Promise<Stage> {
-  const dir = mkdtempSync(join(tmpdir(), 'iapi-crash-'));
+  const dir = backend === 'pglite' ? await seededDataDir('iapi-crash-') : mkdtempSync(join(tmpdir(), 'iapi-crash-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const common = {
     DATA_DIR: dir,

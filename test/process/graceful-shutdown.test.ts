@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { importPrivateKey } from '../../src/crypto/p256.js';
 import { signRequest } from '../../src/crypto/request-signature.js';
 import { runAdmin, startServerProcess, type ServerProcess } from '../harness/process.js';
+import { seededDataDir } from '../harness/pglite-template.js';
 
 /*
  * SIGTERM on the server process (src/main.ts, http/drain.ts): no new connection is accepted, a request in progress
@@ -93,12 +92,12 @@ function refused(port: number): Promise<boolean> {
 }
 
 describe('the server process stops gracefully on SIGTERM', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'iapi-drain-'));
-  const env = { DATA_DIR: dataDir };
+  const env: Record<string, string> = {};
   let privateKey: string;
-  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  after(() => env.DATA_DIR && rmSync(env.DATA_DIR, { recursive: true, force: true }));
 
   before(async () => {
+    env.DATA_DIR = await seededDataDir('iapi-drain-');
     const created = await runAdmin(['integrators', 'create', '--name', 'Drain'], env);
     assert.equal(created.code, 0, created.stderr);
     privateKey = JSON.parse(created.stdout).privateKey;

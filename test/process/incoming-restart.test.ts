@@ -14,6 +14,7 @@ import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { runAdmin, startServerProcess, type ServerProcess } from '../harness/process.js';
 import { startRpcProxy, type RpcProxy } from '../harness/rpc-proxy.js';
 import { deployTestToken, type TestToken } from '../harness/tokens.js';
+import { seededDataDir } from '../harness/pglite-template.js';
 
 // docs/incoming.md#restarts: the incoming watcher records a range and moves its cursor in one transaction, so a
 // process killed (kill -9) in the middle of a range records nothing of it, and the next one reads it again: every
@@ -29,7 +30,7 @@ interface Listed {
 }
 
 for (const backend of backends()) describe(`incoming transfers across kill -9 and restarts [${backend}, process]`, () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'iapi-incoming-'));
+  let dataDir = '';
   let dropDatabase = async () => {};
   let anvil: Anvil;
   let proxy: RpcProxy;
@@ -41,6 +42,7 @@ for (const backend of backends()) describe(`incoming transfers across kill -9 an
     anvil = await startAnvil(8453);
     proxy = await startRpcProxy(anvil.url);
     token = await deployTestToken(anvil);
+    dataDir = backend === 'pglite' ? await seededDataDir('iapi-incoming-') : mkdtempSync(join(tmpdir(), 'iapi-incoming-'));
     env = {
       DATA_DIR: dataDir,
       ENCRYPTION_KEY: 'cd'.repeat(32),
@@ -60,7 +62,7 @@ for (const backend of backends()) describe(`incoming transfers across kill -9 an
     for (const server of servers) await server.stop('SIGKILL');
     await proxy?.close();
     await anvil?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     await dropDatabase();
   });
 

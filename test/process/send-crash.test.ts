@@ -14,9 +14,10 @@ import { eventually } from '../harness/eventually.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { runAdmin, startServerProcess, type ServerProcess } from '../harness/process.js';
 import { startRpcProxy, type RpcProxy } from '../harness/rpc-proxy.js';
+import { seededDataDir } from '../harness/pglite-template.js';
 
 for (const backend of backends()) describe(`signed transactions survive a crash between their commit and their send [${backend}, process]`, () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'iapi-refund-'));
+  let dataDir = '';
   let dropDatabase = async () => {};
   const treasuryKey = generatePrivateKey();
   const treasury = privateKeyToAccount(treasuryKey).address;
@@ -29,6 +30,7 @@ for (const backend of backends()) describe(`signed transactions survive a crash 
   before(async () => {
     anvil = await startAnvil(8453);
     proxy = await startRpcProxy(anvil.url);
+    dataDir = backend === 'pglite' ? await seededDataDir('iapi-refund-') : mkdtempSync(join(tmpdir(), 'iapi-refund-'));
     env = { DATA_DIR: dataDir, ENCRYPTION_KEY: 'ab'.repeat(32), CHAIN_RPC_URLS: `8453=${proxy.url}`, TREASURY_PRIVATE_KEY: treasuryKey };
     if (backend === 'postgres') {
       const { target, drop } = await provisionDatabase('postgres');
@@ -41,7 +43,7 @@ for (const backend of backends()) describe(`signed transactions survive a crash 
     await server?.stop('SIGKILL');
     await proxy?.close();
     await anvil?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     await dropDatabase();
   });
 
