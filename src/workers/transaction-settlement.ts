@@ -1,7 +1,8 @@
 import type { ReceiptView } from '../chain/receipts.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
-import { settleProcessing, type TransactionRow } from '../db/repositories/transactions.js';
+import { type TransactionRow } from '../db/repositories/transactions.js';
+import { settleProcessing } from '../db/repositories/transaction-writes.js';
 import { recordTransactionChanges, WATCHER, type TransactionChange } from '../domain/transactions/record-change.js';
 import type { FailureReason, StoredVaultCall } from '../domain/transactions/transaction-view.js';
 import { initiatePayout } from '../domain/withdrawals/withdrawal-payouts.js';

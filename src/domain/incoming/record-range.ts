@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Executor } from '../../db/database.js';
 import { completeIncoming, failIncoming, insertIncoming, listPendingIncoming, moveIncoming, moveScanCursor, type ScanCursor } from '../../db/repositories/incoming.js';
-import { newTransactionRow, type TransactionRow } from '../../db/repositories/transactions.js';
+import { type TransactionRow } from '../../db/repositories/transactions.js';
+import { newTransactionRow } from '../../db/repositories/transaction-writes.js';
 import { newId } from '../ids.js';
 import { recordTransactionChanges, type TransactionCause, type TransactionChange } from '../transactions/record-change.js';
 import { incomingKey, incomingView, type IncomingTransfer } from './detect.js';

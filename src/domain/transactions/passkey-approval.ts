@@ -1,5 +1,6 @@
 import { parseStamp, stampChallenge, stampedBodyText, verifyStamp } from '../../crypto/webauthn/stamp.js';
-import { advanceSignCountWrite, findUserAuthenticator, isChallengeUsed, useChallengeWrite } from '../../db/repositories/transactions.js';
+import { findUserAuthenticator, isChallengeUsed } from '../../db/repositories/transactions.js';
+import { advanceSignCountWrite, useChallengeWrite } from '../../db/repositories/transaction-writes.js';
 import { exactlyOne, runCheckedWrites } from '../checked-writes.js';
 import type { MutationContext } from '../context.js';
 import { ApiError } from '../errors.js';

@@ -1,5 +1,6 @@
 import type { Database, Executor } from '../../db/database.js';
-import { moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
+import { type TransactionRow } from '../../db/repositories/transactions.js';
+import { moveTransaction } from '../../db/repositories/transaction-writes.js';
 import type { TransactionKind } from '../../db/schema/index.js';
 import { ApiError } from '../errors.js';
 import type { ProductId } from '../products/catalogue.js';

@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/database.js';
 import { insertApproval, type MemberRow } from '../../db/repositories/members.js';
-import { insertTransaction, moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
+import { type TransactionRow } from '../../db/repositories/transactions.js';
+import { insertTransaction, moveTransaction } from '../../db/repositories/transaction-writes.js';
 import type { transactions } from '../../db/schema/index.js';
 import type { MutationContext } from '../context.js';
 import { ApiError } from '../errors.js';

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database.js';
-import { transactionTransitionsWrite, type TransactionRow } from '../../db/repositories/transactions.js';
+import { type TransactionRow } from '../../db/repositories/transactions.js';
+import { transactionTransitionsWrite } from '../../db/repositories/transaction-writes.js';
 import type { TransactionStatus } from '../../db/schema/index.js';
 import { recordEvents, type DomainEvent } from '../events/record-event.js';
 import { unchecked, type CheckedWrite } from '../checked-writes.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { formatUnits, serializeTransaction, type Address, type Hex } from 'viem';
 import { allowance, encodeApprove, encodeDeposit, encodeRedeem, encodeWithdraw, maxRedeem, maxWithdraw, previewDeposit, previewRedeem, previewWithdraw, tokenBalance } from '../../chain/erc4626.js';
 import { findDepositAccount } from '../../db/repositories/deposits.js';
-import { insertTransaction } from '../../db/repositories/transactions.js';
+import { insertTransaction } from '../../db/repositories/transaction-writes.js';
 import type { TransactionKind } from '../../db/schema/index.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';

@@ -4,7 +4,7 @@ import type { ChainRegistry } from '../../chain/chain-client.js';
 import type { Treasury } from '../../chain/treasury.js';
 import { findBankAccount } from '../../db/repositories/bank-accounts.js';
 import { findDepositAccount } from '../../db/repositories/deposits.js';
-import { insertTransaction } from '../../db/repositories/transactions.js';
+import { insertTransaction } from '../../db/repositories/transaction-writes.js';
 import { requireProductEnabled } from '../products/account-products.js';
 import type { ProductConfig } from '../products/catalogue.js';
 import { requireChain } from '../chains.js';

@@ -1,6 +1,7 @@
 import type { Executor, Tx } from '../../db/database.js';
 import { findBankAccount, findBankAccountShared, type BankAccountRow } from '../../db/repositories/bank-accounts.js';
-import { moveTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
+import { type TransactionRow } from '../../db/repositories/transactions.js';
+import { moveTransaction } from '../../db/repositories/transaction-writes.js';
 import { ApiError } from '../errors.js';
 import { recordTransactionChange, type TransactionCause } from '../transactions/record-change.js';
 import type { FailureReason, StoredWithdrawal } from '../transactions/transaction-view.js';
