@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { System } from '../composition-root.js';
+import { loadConfig } from '../config.js';
 import type { Log } from '../log.js';
 import { runToOutcome, type Outcome } from './outcome.js';
 
@@ -87,6 +88,17 @@ function readRequest(socket: Socket): Promise<string[]> {
     });
     socket.on('end', () => reject(new Error('closed before a request')));
   });
+}
+
+/**
+ * What `npm run admin` does with one command (admin.ts), and the process tests without a process each
+ * (test/harness/process.ts adminInProcess): runs it here, or, when a running server holds the embedded database,
+ * inside that server through its admin socket. Progress lines go to `stderr` as they come, from either.
+ */
+export async function runAdminCommand(argv: string[], env: NodeJS.ProcessEnv, stderr: (line: string) => void): Promise<Outcome> {
+  const outcome = await runToOutcome(argv, env, { stderr });
+  if (!outcome.dataDirInUse) return outcome;
+  return (await forwardToServer(loadConfig(env).dataDir, argv, stderr)) ?? outcome;
 }
 
 /**

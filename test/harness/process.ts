@@ -31,6 +31,20 @@ export function runAdmin(args: string[], env: Record<string, string>, node?: str
 }
 
 /**
+ * What runAdmin returns, without a process: the CLI's own path (runAdminCommand, which admin.ts runs: the command
+ * here, or inside a running server through its admin socket), in this test process, with the same environment
+ * (`process.env` and `env`), exit code and output. A process per command cost 2 to 3 s of CPU (Node started, the
+ * server imported, PGlite's WebAssembly compiled again); keep runAdmin where the process itself is what is tested.
+ * A command that opens the embedded database holds DATA_DIR's lock in this process until it has finished.
+ */
+export async function adminInProcess(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { runAdminCommand } = await import('../../src/cli/admin-socket.js');
+  let progress = '';
+  const outcome = await runAdminCommand(args, { ...process.env, ...env }, (line) => (progress += line));
+  return { code: outcome.code, stdout: outcome.stdout, stderr: `${progress}${outcome.stderr}` };
+}
+
+/**
  * Runs an entry point (see entryPoint) until it exits, returning its exit code and output; `node` is another Node.js
  * binary to run it with (test/process/node-floor.test.ts).
  */

@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import { run, UsageError } from '../../src/cli/admin-commands.js';
 import { createClient } from '../harness/client.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
-import { runAdmin, startServerProcess } from '../harness/process.js';
+import { adminInProcess, runAdmin, startServerProcess } from '../harness/process.js';
 import type { CaseHistoryEntry, ReviewItem } from '../harness/types.js';
 
 describe('the review CLI', () => {
@@ -16,7 +16,7 @@ describe('the review CLI', () => {
 
   it('lists the queue, shows a case and records an operator’s decisions', async () => {
     const integrator = JSON.parse((await runAdmin(['integrators', 'create', '--name', 'Acme'], env)).stdout);
-    const operator = await runAdmin(['operators', 'create', '--name', 'alice'], env);
+    const operator = await adminInProcess(['operators', 'create', '--name', 'alice'], env);
     assert.equal(operator.code, 0, operator.stderr);
     assert.match(JSON.parse(operator.stdout).token, /^op_[A-Za-z0-9_-]{43}$/);
     assert.equal(JSON.parse(operator.stdout).role, 'reviewer', 'a reviewer unless told');
@@ -44,31 +44,31 @@ describe('the review CLI', () => {
       assert.equal(await server.stop(), 0);
     }
 
-    const queue = JSON.parse((await runAdmin(['review', 'list'], env)).stdout);
+    const queue = JSON.parse((await adminInProcess(['review', 'list'], env)).stdout);
     assert.deepEqual(
       queue.data.map((c: ReviewItem) => [c.subjectType, c.subjectId, c.integratorName]),
       [['user', userId, 'Acme']],
     );
-    const shown = JSON.parse((await runAdmin(['review', 'show', '--type', 'user', '--id', userId], env)).stdout);
+    const shown = JSON.parse((await adminInProcess(['review', 'show', '--type', 'user', '--id', userId], env)).stdout);
     assert.equal(shown.record.userInfo.socialSecurityNumber, '***-**-6789');
     assert.equal(shown.history[0].action, 'created');
 
-    const noReason = await runAdmin(['review', 'reject', '--type', 'user', '--id', userId, '--operator', 'alice'], env);
+    const noReason = await adminInProcess(['review', 'reject', '--type', 'user', '--id', userId, '--operator', 'alice'], env);
     assert.equal(noReason.code, 65);
     assert.match(noReason.stderr, /reason is required/);
-    const unknownOperator = await runAdmin(['review', 'approve', '--type', 'user', '--id', userId, '--operator', 'mallory'], env);
+    const unknownOperator = await adminInProcess(['review', 'approve', '--type', 'user', '--id', userId, '--operator', 'mallory'], env);
     assert.equal(unknownOperator.code, 64);
 
-    const approved = await runAdmin(['review', 'approve', '--type', 'user', '--id', userId, '--operator', 'alice'], env);
+    const approved = await adminInProcess(['review', 'approve', '--type', 'user', '--id', userId, '--operator', 'alice'], env);
     assert.equal(approved.code, 0, approved.stderr);
     assert.equal(JSON.parse(approved.stdout).verificationStatus, 'active');
-    const again = await runAdmin(['review', 'approve', '--type', 'user', '--id', userId, '--operator', 'alice'], env);
+    const again = await adminInProcess(['review', 'approve', '--type', 'user', '--id', userId, '--operator', 'alice'], env);
     assert.equal(again.code, 75, 'a refused move');
     assert.match(again.stderr, /invalid_state_transition/);
 
-    const deactivated = await runAdmin(['review', 'deactivate', '--type', 'user', '--id', userId, '--operator', 'alice', '--reason', 'account closed at the user’s request'], env);
+    const deactivated = await adminInProcess(['review', 'deactivate', '--type', 'user', '--id', userId, '--operator', 'alice', '--reason', 'account closed at the user’s request'], env);
     assert.equal(JSON.parse(deactivated.stdout).verificationStatus, 'inactive');
-    const history = JSON.parse((await runAdmin(['review', 'show', '--type', 'user', '--id', userId], env)).stdout).history;
+    const history = JSON.parse((await adminInProcess(['review', 'show', '--type', 'user', '--id', userId], env)).stdout).history;
     assert.deepEqual(
       history.map((h: CaseHistoryEntry) => [h.action, h.actorType, h.reason]).slice(1),
       [
@@ -76,6 +76,6 @@ describe('the review CLI', () => {
         ['deactivate', 'operator', 'account closed at the user’s request'],
       ],
     );
-    assert.equal((await runAdmin(['review', 'show', '--type', 'user', '--id', '00000000-0000-7000-8000-000000000000'], env)).code, 66);
+    assert.equal((await adminInProcess(['review', 'show', '--type', 'user', '--id', '00000000-0000-7000-8000-000000000000'], env)).code, 66);
   });
 });

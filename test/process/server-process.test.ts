@@ -5,7 +5,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createClient } from '../harness/client.js';
-import { runAdmin, runToExit, startServerProcess, type ServerExit } from '../harness/process.js';
+import { adminInProcess, runAdmin, runToExit, startServerProcess, type ServerExit } from '../harness/process.js';
 
 describe('the server process on the embedded database', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'iapi-'));
@@ -34,19 +34,20 @@ describe('the server process on the embedded database', () => {
         assert.match(err.output, /DATA_DIR .* is in use by process \d+/);
         return true;
       });
-      // The admin CLI runs beside it: the server takes the command through its socket under DATA_DIR.
+      // The admin CLI runs beside it: the server takes the command through its socket under DATA_DIR. One command
+      // from a process of its own, the others through the same code (runAdminCommand) in this one.
       const listed = await runAdmin(['integrators', 'list'], env);
       assert.equal(listed.code, 0, listed.stderr);
       assert.deepEqual((JSON.parse(listed.stdout) as { integrators: { name: string }[] }).integrators.map((i) => i.name), ['Acme Pay']);
-      const second = await runAdmin(['integrators', 'create', '--name', 'Beside'], env);
+      const second = await adminInProcess(['integrators', 'create', '--name', 'Beside'], env);
       assert.equal(second.code, 0, second.stderr);
       const beside = JSON.parse(second.stdout) as { integratorId: string; privateKey: string };
       const whoBeside = await createClient({ baseUrl: server.url, privateKey: beside.privateKey }).get('/v1/integrator/whoami');
       assert.equal(whoBeside.body.integratorId, beside.integratorId, 'created in the running server\'s database, usable at once');
-      const usage = await runAdmin(['integrators', 'create'], env);
+      const usage = await adminInProcess(['integrators', 'create'], env);
       assert.equal(usage.code, 64, 'a usage error keeps its exit code');
       assert.match(usage.stderr, /--name is required/);
-      const status = await runAdmin(['keys', 'status'], env);
+      const status = await adminInProcess(['keys', 'status'], env);
       assert.equal(status.code, 0, status.stderr);
       assert.equal(statSync(join(dataDir, 'run')).mode & 0o777, 0o700, 'only the owner enters the socket\'s directory');
       assert.equal(statSync(join(dataDir, 'run', 'admin.sock')).mode & 0o777, 0o600);
@@ -63,7 +64,7 @@ describe('the server process on the embedded database', () => {
     assert.ok(!existsSync(join(dataDir, 'run', 'admin.sock')), 'socket removed');
 
     // Data survives the restart; the CLI opens the database itself while the server is stopped.
-    const listed = await runAdmin(['integrators', 'list'], env);
+    const listed = await adminInProcess(['integrators', 'list'], env);
     assert.equal(listed.code, 0, listed.stderr);
     assert.deepEqual(JSON.parse(listed.stdout).integrators.map((i: { name: string }) => i.name), ['Acme Pay', 'Beside']);
   });
@@ -71,16 +72,18 @@ describe('the server process on the embedded database', () => {
   it('takes over a lock left by a dead process', async () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(dataDir, 'LOCK'), '999999\n');
-    const res = await runAdmin(['integrators', 'list'], env);
+    // In this process (adminInProcess): the command takes the stale lock with this process's pid, and lets it go.
+    const res = await adminInProcess(['integrators', 'list'], env);
     assert.equal(res.code, 0, res.stderr);
+    assert.ok(!existsSync(join(dataDir, 'LOCK')), 'released once the command has closed the database');
   });
 
   it('deactivates a credential from the CLI', async () => {
-    const created = JSON.parse((await runAdmin(['integrators', 'create', '--name', 'Second', '--scope', 'read_only'], env)).stdout);
-    const res = await runAdmin(['credentials', 'deactivate', '--public-key', created.publicKey], env);
+    const created = JSON.parse((await adminInProcess(['integrators', 'create', '--name', 'Second', '--scope', 'read_only'], env)).stdout);
+    const res = await adminInProcess(['credentials', 'deactivate', '--public-key', created.publicKey], env);
     assert.equal(res.code, 0, res.stderr);
     assert.equal(JSON.parse(res.stdout).credential.active, false);
-    const bad = await runAdmin(['credentials', 'deactivate', '--public-key', '0x1234'], env);
+    const bad = await adminInProcess(['credentials', 'deactivate', '--public-key', '0x1234'], env);
     assert.equal(bad.code, 65);
     assert.match(bad.stderr, /publicKey/);
   });
@@ -95,7 +98,7 @@ describe('the server process on the embedded database', () => {
     const cli = await runAdmin(['integrators', 'list'], other);
     assert.equal(cli.code, 78, cli.stderr);
     assert.match(cli.stderr, /^configuration error: ENCRYPTION_KEY is not the key/);
-    const again = await runAdmin(['integrators', 'list'], env);
+    const again = await adminInProcess(['integrators', 'list'], env);
     assert.equal(again.code, 0, again.stderr);
   });
 
@@ -103,7 +106,7 @@ describe('the server process on the embedded database', () => {
     const usage = await runAdmin(['integrators', 'create'], env);
     assert.equal(usage.code, 64);
     assert.match(usage.stderr, /--name is required/);
-    const unknown = await runAdmin(['nope'], env);
+    const unknown = await adminInProcess(['nope'], env);
     assert.equal(unknown.code, 64);
     await assert.rejects(startServerProcess({ ...env, PORT: 'abc' }), (err: ServerExit) => {
       assert.equal(err.code, 78);
