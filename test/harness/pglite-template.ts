@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/db/database.js';
@@ -39,9 +39,13 @@ export function pgliteTemplate(): Promise<Blob> {
     } finally {
       rmSync(partial, { force: true });
     }
-    // Templates of earlier migrations are not read again.
+    // Templates of other migrations a day old: another checkout on this machine (a branch with other migrations)
+    // may still be reading a younger one.
     const current = `-${templateKey()}`;
-    for (const name of readdirSync(CACHE)) if (/^pglite-(template|dir)-[0-9a-f]{16}/.test(name) && !name.includes(current)) rmSync(join(CACHE, name), { recursive: true, force: true });
+    for (const name of readdirSync(CACHE)) {
+      const path = join(CACHE, name);
+      if (/^pglite-(template|dir)-[0-9a-f]{16}/.test(name) && !name.includes(current) && statSync(path).mtimeMs < Date.now() - 86_400_000) rmSync(path, { recursive: true, force: true });
+    }
     return dump;
   })();
   return template;
