@@ -22,6 +22,8 @@ export function buildSerializer(externalSchemas: unknown = {}, serializerOpts: O
   const context = createHash('sha256').update(JSON.stringify([shared, serializerOpts])).digest('hex');
   return (route) => {
     const schema = route.schema as { $id?: string };
+    // A boolean schema (JSON Schema allows one) cannot key a WeakMap; none of ours is one.
+    if (typeof schema !== 'object' || schema === null) return fastJsonStringify(schema, { ...serializerOpts, schema: shared as Options['schema'] }) as Serialize;
     const known = compiled.get(schema) ?? new Map<string, Serialize>();
     compiled.set(schema, known);
     const cached = known.get(context);
