@@ -113,6 +113,9 @@ describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${
         assert.deepEqual(await shown(), ['Elena Volkova', 'Wei Min Zhang']);
 
         await rita.locator('#flag-filter').selectOption('');
+        // The change navigates (the hash), and the queue is mounted again, on hashchange, with new filters: type into
+        // those, not into the old ones the mount replaces (on a loaded machine the text once went with them).
+        await rita.waitForFunction(() => document.querySelectorAll('tbody tr[data-subject-id]').length > 2);
         await rita.locator('#search-filter').fill('mendez');
         await rita.locator('#search-filter').press('Enter');
         await rita.waitForURL(/q=mendez/);
