@@ -37,7 +37,7 @@ export interface TestDatabase {
 
 /** A fresh, migrated database of `backend`, for tests that need the database without a server. */
 export async function openTestDatabase(backend: Backend): Promise<TestDatabase> {
-  const { target, drop } = await provisionDatabase(backend);
+  const { target, drop } = await provisionDatabase(backend, undefined, { migrated: true });
   let database: Database;
   try {
     database = await openDatabase(target);

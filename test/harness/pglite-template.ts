@@ -77,8 +77,8 @@ export async function seededDataDir(prefix: string): Promise<string> {
   return dir;
 }
 
-/** What the template depends on: every file of the migrations folder, and the PGlite that made it. */
-function templateKey(): string {
+/** What a template depends on: every file of the migrations folder, and the PGlite that made it. */
+export function templateKey(): string {
   const hash = createHash('sha256');
   const drizzle = new URL('drizzle/', ROOT);
   for (const name of readdirSync(drizzle, { recursive: true }).map(String).sort()) {

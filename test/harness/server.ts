@@ -80,7 +80,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
   // Every test shares 127.0.0.1: the per-address limit on failed authentications is lifted unless a test sets it.
   // The harness supplies the database itself (PGlite or PostgreSQL), production included.
   const config = loadConfig({ APP_ENV: 'sandbox', LOG_LEVEL: 'silent', AUTH_FAILURE_LIMIT: '1000000', ALLOW_EMBEDDED_DATABASE_IN_PRODUCTION: '1', ...relyingParty, ...env });
-  const { target, drop } = await provisionDatabase(backend);
+  const { target, drop } = await provisionDatabase(backend, undefined, { migrated: true });
   const clock = new TestClock();
   // The server as main.ts composes it, over this test's database, clock and key. Maintenance stays off: tests move
   // the clock by days and purge on purpose (background.ts says why).
