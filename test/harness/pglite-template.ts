@@ -77,8 +77,15 @@ export async function seededDataDir(prefix: string): Promise<string> {
   return dir;
 }
 
-/** What a template depends on: every file of the migrations folder, and the PGlite that made it. */
+let key: string | undefined;
+
+/** What a template depends on: every file of the migrations folder, and the PGlite that made it (hashed once per process). */
 export function templateKey(): string {
+  key ??= hashMigrationsAndPglite();
+  return key;
+}
+
+function hashMigrationsAndPglite(): string {
   const hash = createHash('sha256');
   const drizzle = new URL('drizzle/', ROOT);
   for (const name of readdirSync(drizzle, { recursive: true }).map(String).sort()) {
