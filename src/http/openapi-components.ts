@@ -101,7 +101,9 @@ export function pruneUnusedComponents<T extends object>(doc: T): T {
   for (const kind of ['schemas', 'headers', 'examples']) {
     const section = components[kind];
     if (!isObject(section)) continue;
-    for (const name of Object.keys(section)) if (!reached.has(`${kind}/${name}`)) delete section[name];
+    // A new section, not deletions from this one: the examples are one object shared by both documents (and by
+    // every app a process builds), and the admin document reaches fewer of them than the public one.
+    components[kind] = Object.fromEntries(Object.entries(section).filter(([name]) => reached.has(`${kind}/${name}`)));
   }
   return doc;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ComponentNameConflict, nameTitledSchemas } from '../../src/http/openapi-components.js';
+import { ComponentNameConflict, nameTitledSchemas, pruneUnusedComponents } from '../../src/http/openapi-components.js';
 
 const address = { type: 'object', title: 'Address', properties: { city: { type: 'string' }, country: { type: 'string' } }, required: ['city'] };
 const { title: _title, ...addressShape } = address;
@@ -67,5 +67,19 @@ describe('named components in the OpenAPI document (nameTitledSchemas)', () => {
     const other = { ...address, properties: { street: { type: 'string' }, zip: { type: 'string' } } };
     const doc = { paths: { '/a': { get: { responses: { 200: json(address), 201: json(other) } } } } };
     assert.throws(() => nameTitledSchemas(doc), ComponentNameConflict);
+  });
+});
+
+describe('unused components (pruneUnusedComponents)', () => {
+  it('drops what no operation reaches without touching the objects the documents share', () => {
+    // Both documents are given the same examples object; the admin document, pruned first, reaches fewer of them
+    // (the public document once lost the others when both were built in one process).
+    const shared = { Problem404: { value: { status: 404 } }, Problem409: { value: { status: 409 } } };
+    const ref = (status: number) => ({ content: { 'application/problem+json': { examples: { x: { $ref: `#/components/examples/Problem${status}` } } } } });
+    const admin = pruneUnusedComponents({ components: { examples: shared }, paths: { '/a': { get: { responses: { 404: ref(404) } } } } });
+    assert.deepEqual(Object.keys(admin.components.examples), ['Problem404']);
+    assert.deepEqual(Object.keys(shared), ['Problem404', 'Problem409'], 'the shared object keeps every example');
+    const pub = pruneUnusedComponents({ components: { examples: shared }, paths: { '/b': { get: { responses: { 404: ref(404), 409: ref(409) } } } } });
+    assert.deepEqual(Object.keys(pub.components.examples), ['Problem404', 'Problem409']);
   });
 });
