@@ -6,8 +6,10 @@
 // which the browser tests load, and the process tests spawn the compiled server, worker and admin CLI, which start
 // a second faster than under tsx (INTEGRATOR_TEST_DIST; test/harness/process.ts).
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { buildIfStale } from './build-if-stale.mjs';
 
 const SLOW_FIRST = [/^test\/process\//, /^test\/e2e\//, /operations-fuzz|openapi\.test|quorum|vaults\.test/];
@@ -31,6 +33,36 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+// Test files share a process, a few to a process: each process pays Node's and tsx's start, the server's import and
+// the first compile of its schemas once for its files instead of once per file (about 7 s of CPU each, which was
+// most of the suite's time). The files of one process run one after the other, each with its own suites. Files under
+// test/process/ run alone: they are long and mostly wait on the processes they spawn, so grouping them would only
+// queue them. INTEGRATOR_TEST_ISOLATION=process runs every file alone, as `node --test` does.
+const GROUP_SIZE = Number(process.env.INTEGRATOR_TEST_GROUP_SIZE ?? 8);
+const alone = (file) => process.env.INTEGRATOR_TEST_ISOLATION === 'process' || /^test\/process\//.test(file);
+const single = files.filter(alone).map((file) => [file]);
+const rest = files.filter((file) => !alone(file));
+const shared = [];
+for (let i = 0; i < rest.length; i += GROUP_SIZE) shared.push(rest.slice(i, i + GROUP_SIZE));
+// Alternately one of each: the process tests mostly wait, the groups mostly compute, so the workers keep both cores busy.
+const groups = [];
+for (let i = 0; i < Math.max(single.length, shared.length); i++) groups.push(...[single[i], shared[i]].filter((g) => g !== undefined));
+// Each process's entry file is written under a numbered name: `node --test` sorts the files it is given, and only
+// these names keep the order above (the longest first). One named file runs as itself.
+const groupDir = join(tmpdir(), 'integrator-api-tests', `groups-${process.pid}`);
+const entries =
+  files.length === 1
+    ? files
+    : groups.map((members, i) => {
+        mkdirSync(groupDir, { recursive: true });
+        const first = members[0].replace(/^test\//, '').replace(/\.test\.ts$/, '').replaceAll('/', '-');
+        const more = members.length > 1 ? `-and-${members.length - 1}-more` : '';
+        const entry = join(groupDir, `${String(i).padStart(3, '0')}-${first}${more}.test.mjs`);
+        // The spec reporter's failures name each test's own file and line, not this one.
+        writeFileSync(entry, members.map((f) => `import ${JSON.stringify(pathToFileURL(resolve(f)).href)};\n`).join(''));
+        return entry;
+      });
+
 // A tree that does not compile still runs its tests under tsx (the process tests too); CI type-checks first.
 const built = await buildIfStale({ quiet: true });
 if (!built) console.error('build failed: the process tests run from source under tsx');
@@ -49,8 +81,9 @@ const result = spawnSync(
     '--test-reporter=./scripts/slowest-files-reporter.mjs',
     '--test-reporter-destination=stdout',
     ...runnerOptions,
-    ...files,
+    ...entries,
   ],
   { stdio: 'inherit', env: { ...process.env, ...(built ? { INTEGRATOR_TEST_DIST: '1' } : {}) } },
 );
+rmSync(groupDir, { recursive: true, force: true });
 process.exit(result.status ?? 1);
