@@ -7,7 +7,7 @@ import { openDatabase } from '../../src/db/database.js';
 const ROOT = new URL('../../', import.meta.url);
 const CACHE = join(tmpdir(), 'integrator-api-tests');
 
-let template: Promise<Blob> | undefined;
+let template: Promise<Uint8Array> | undefined;
 
 /**
  * A dump of a freshly migrated in-memory PGlite: each test database starts from it (about 0.3 s) instead of running
@@ -16,25 +16,25 @@ let template: Promise<Blob> | undefined;
  * that finds none makes it and renames it into place, so a reader never sees half a file. openDatabase still runs the
  * migrator over it, which finds every migration applied.
  */
-export function pgliteTemplate(): Promise<Blob> {
+export function pgliteTemplate(): Promise<Uint8Array> {
   template ??= (async () => {
     const file = join(CACHE, `pglite-template-${templateKey()}.tar`);
     try {
-      return new Blob([readFileSync(file)]);
+      return readFileSync(file);
     } catch {
       // not made yet
     }
     const database = await openDatabase({ kind: 'pglite', dataDir: undefined });
-    let dump: Blob;
+    let dump: Uint8Array;
     try {
-      dump = await database.dumpPglite!();
+      dump = new Uint8Array(await (await database.dumpPglite!()).arrayBuffer());
     } finally {
       await database.close();
     }
     mkdirSync(CACHE, { recursive: true });
     const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
     try {
-      writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+      writeFileSync(partial, dump);
       renameSync(partial, file);
     } finally {
       rmSync(partial, { force: true });

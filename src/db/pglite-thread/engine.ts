@@ -16,9 +16,17 @@ const pg = await PGlite.create(options.dir ?? 'memory://', {
   ...pgliteOptions(),
   pgliteWasmModule: options.artifacts.pgliteWasmModule,
   initdbWasmModule: options.artifacts.initdbWasmModule,
-  fsBundle: new Blob([options.artifacts.fsBundle]),
-  ...(options.template ? { loadDataDir: new Blob([options.template]) } : {}),
+  fsBundle: asBlob(options.artifacts.fsBundle),
+  ...(options.template ? { loadDataDir: asBlob(options.template) } : {}),
 });
+
+/**
+ * What PGlite reads of a Blob (its bytes, its type) over bytes this thread already owns: a real Blob copied them in
+ * and again out through a stream, about 0.4 s of CPU per test database for the 43 MB dump.
+ */
+function asBlob(bytes: ArrayBuffer): Blob {
+  return { type: '', size: bytes.byteLength, arrayBuffer: () => Promise.resolve(bytes) } as unknown as Blob;
+}
 
 interface OpenTransaction {
   tx: Transaction;
