@@ -138,14 +138,23 @@ export function createMetrics(deps: { database: Database; clock: Clock }): Metri
     },
   });
 
+  const byRequest = new Map<string, { count: ReturnType<typeof requests.labels>; latency: ReturnType<typeof latency.labels> }>();
   // Merged once every metric of this system is registered: the merge copies the metrics it is given.
   const registry = Registry.merge([processMetrics(), own]);
   return {
     registry,
     request(method, route, status, duration) {
-      const labels = { method, route, status: String(status) };
-      requests.inc(labels);
-      latency.observe(labels, duration);
+      // The counter and histogram of each (method, route, status), found once: prom-client hashes the labels
+      // object on every inc and observe otherwise. Bounded like the series themselves (route patterns).
+      const key = `${method} ${route} ${status}`;
+      let series = byRequest.get(key);
+      if (!series) {
+        const labels = [method, route, String(status)];
+        series = { count: requests.labels(...labels), latency: latency.labels(...labels) };
+        byRequest.set(key, series);
+      }
+      series.count.inc();
+      series.latency.observe(duration);
     },
     webhookAttempt(outcome, duration) {
       attempts.inc({ outcome });
