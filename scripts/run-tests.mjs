@@ -50,11 +50,11 @@ for (let i = 0; i < Math.max(single.length, shared.length); i++) groups.push(...
 // Each process's entry file is written under a numbered name: `node --test` sorts the files it is given, and only
 // these names keep the order above (the longest first). One named file runs as itself.
 const groupDir = join(tmpdir(), 'integrator-api-tests', `groups-${process.pid}`);
+if (files.length > 1) mkdirSync(groupDir, { recursive: true });
 const entries =
   files.length === 1
     ? files
     : groups.map((members, i) => {
-        mkdirSync(groupDir, { recursive: true });
         const first = members[0].replace(/^test\//, '').replace(/\.test\.ts$/, '').replaceAll('/', '-');
         const more = members.length > 1 ? `-and-${members.length - 1}-more` : '';
         const entry = join(groupDir, `${String(i).padStart(3, '0')}-${first}${more}.test.mjs`);
