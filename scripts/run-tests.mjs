@@ -6,7 +6,7 @@
 // which the browser tests load, and the process tests spawn the compiled server, worker and admin CLI, which start
 // a second faster than under tsx (INTEGRATOR_TEST_DIST; test/harness/process.ts).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -50,7 +50,9 @@ for (let i = 0; i < Math.max(single.length, shared.length); i++) groups.push(...
 // Each process's entry file is written under a numbered name: `node --test` sorts the files it is given, and only
 // these names keep the order above (the longest first). One named file runs as itself.
 const groupDir = join(tmpdir(), 'integrator-api-tests', `groups-${process.pid}`);
-if (files.length > 1) mkdirSync(groupDir, { recursive: true });
+mkdirSync(groupDir, { recursive: true });
+// Where the slowest-files reporter lists failed tests, for telling a crashed process from a failed test (onlyCrashes).
+const failuresFile = join(groupDir, 'failures.jsonl');
 const entries =
   files.length === 1
     ? files
@@ -69,21 +71,62 @@ if (!built) console.error('build failed: the process tests run from source under
 // One more file than cores: most files spend much of their time waiting on a child process, a browser or a chain
 // node, and the extra worker fills that time (measured on 2 cores: 952 s at 2, about 700 s at 3).
 const concurrency = process.env.TEST_CONCURRENCY ?? String(Math.max(3, availableParallelism() + 1));
-const result = spawnSync(
-  process.execPath,
-  [
-    '--import',
-    'tsx',
-    '--test',
-    `--test-concurrency=${concurrency}`,
-    '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    '--test-reporter=./scripts/slowest-files-reporter.mjs',
-    '--test-reporter-destination=stdout',
-    ...runnerOptions,
-    ...entries,
-  ],
-  { stdio: 'inherit', env: { ...process.env, ...(built ? { INTEGRATOR_TEST_DIST: '1' } : {}) } },
-);
+// A test process opens and closes many PGlite engines, each a thread running the one compiled module, and Node 24's
+// V8 now and then aborts on its registry of JIT code pages under that churn (nodejs/node#64500: `Check failed:
+// jit_page...`). Without dynamic tiering, no optimised code is compiled in the background to replace the baseline
+// code of a module that several engines share. The runner passes the flag, so every test process has it from its
+// first line: set by test/harness/backends.ts instead, it missed test/process/review-cli.test.ts (which never
+// imports that file), and both aborts seen since came from that file. Servers keep V8's default: one engine for life.
+const run = (paths) => {
+  rmSync(failuresFile, { force: true });
+  return spawnSync(
+    process.execPath,
+    [
+      '--no-wasm-dynamic-tiering',
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=./scripts/slowest-files-reporter.mjs',
+      '--test-reporter-destination=stdout',
+      ...runnerOptions,
+      ...paths,
+    ],
+    { stdio: 'inherit', env: { ...process.env, INTEGRATOR_TEST_FAILURES: failuresFile, ...(built ? { INTEGRATOR_TEST_DIST: '1' } : {}) } },
+  ).status ?? 1;
+};
+
+let status = run(entries);
+const crashed = status === 0 ? [] : onlyCrashes(entries);
+if (crashed.length > 0) {
+  // Not a failed test but a process killed by a native crash (V8's abort above is the one seen): its files run once
+  // more, loudly, and decide the result. A second crash, or any failed test anywhere, fails the run.
+  console.error(`\n${crashed.length} test process(es) died of a native crash, not of a failed test; running them once more:\n${crashed.map((e) => `  ${e}${files.length > 1 ? `: ${groups[entries.indexOf(e)].join(', ')}` : ''}`).join('\n')}\n`);
+  status = run(crashed);
+}
 rmSync(groupDir, { recursive: true, force: true });
-process.exit(result.status ?? 1);
+process.exit(status);
+
+/**
+ * The entries whose process a signal of a native crash ended, when nothing else failed: every failed test belongs
+ * to one of them (a test of a group is reported under its own file, which maps to its group's entry).
+ */
+function onlyCrashes(paths) {
+  const NATIVE_CRASH = new Set(['SIGABRT', 'SIGTRAP', 'SIGILL', 'SIGSEGV', 'SIGBUS']);
+  let failed;
+  try {
+    failed = readFileSync(failuresFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  } catch {
+    return [];
+  }
+  const entryOf = new Map();
+  paths.forEach((entry, i) => {
+    entryOf.set(resolve(entry), entry);
+    if (files.length > 1) for (const member of groups[i]) entryOf.set(resolve(member), entry);
+  });
+  const crashedEntries = new Set(failed.filter((f) => NATIVE_CRASH.has(f.signal) && entryOf.has(f.file)).map((f) => entryOf.get(f.file)));
+  const explained = failed.every((f) => crashedEntries.has(entryOf.get(f.file)));
+  return explained ? [...crashedEntries] : [];
+}

@@ -1,18 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { setFlagsFromString } from 'node:v8';
 import pg from 'pg';
 import { openDatabase, type DatabaseTarget } from '../../src/db/database.js';
 import { pgliteTemplate, templateKey } from './pglite-template.js';
 
 export type Backend = 'pglite' | 'postgres';
-
-// A test process opens and closes many PGlite engines, each a thread running the one compiled module, and Node 24's
-// V8 now and then aborts on its registry of JIT code pages under that churn (nodejs/node#64500: `Check failed:
-// jit_page...`; seen here about once in three full runs). Without dynamic tiering no optimised code is compiled in
-// the background to replace the baseline code while engines start and stop. Whether that makes the abort rarer is
-// not measured yet; it costs nothing measurable (two files' CPU within their noise). Set before the first engine
-// compiles the module (src/db/pglite-thread/artifacts.ts); the server keeps V8's default, with one engine for life.
-setFlagsFromString('--no-wasm-dynamic-tiering');
 
 /** The PostgreSQL server to test against, if any: TEST_DATABASE_URL, else DATABASE_URL. */
 export function postgresUrl(): string | undefined {
