@@ -55,6 +55,8 @@ export class ScreeningLists implements AddressScreen {
   private current: Snapshot;
   private readonly listeners = new Set<(change: ListChange) => void>();
   private checking: Promise<CheckOutcome> | undefined;
+  /** The check that runs after the one under way, for the callers that asked during it. */
+  private again: Promise<CheckOutcome> | undefined;
 
   constructor(
     readonly sources: readonly ListSource[],
@@ -88,9 +90,20 @@ export class ScreeningLists implements AddressScreen {
     return () => this.listeners.delete(listener);
   }
 
-  /** Reads every list's files again; those whose fingerprint changed are parsed and swapped in together. One check at a time. */
+  /**
+   * Reads every list's files again; those whose fingerprint changed are parsed and swapped in together. One check at a
+   * time: asked for during one, which may have read the files before they changed (an operator's SIGHUP just after
+   * the interval's check began), it runs again once that one ends, for everyone who asked meanwhile.
+   */
   check(): Promise<CheckOutcome> {
-    this.checking ??= this.checkOnce().finally(() => (this.checking = undefined));
+    if (this.checking) {
+      this.again ??= this.checking.then(() => {
+        this.again = undefined;
+        return this.check();
+      });
+      return this.again;
+    }
+    this.checking = this.checkOnce().finally(() => (this.checking = undefined));
     return this.checking;
   }
 

@@ -49,19 +49,35 @@ describe('reloading the lists', () => {
     assert.equal(lists.versions()[0]!.entries, 2);
   });
 
-  it('watch() checks on its interval and logs what happened; now() checks at once (SIGHUP)', async () => {
+  it('a check asked for during one is another check after it, one for everyone who asked meanwhile', async () => {
+    const dir = ofacFolder({ sdn: [sdnRow(1, 'DOE, John', 'individual', 'SDGT', null)] });
+    const lists = new ScreeningLists([{ label: 'OFAC-SDN', path: dir, kind: 'folder' }]);
+    const first = lists.check();
+    const second = lists.check();
+    assert.notEqual(second, first, 'the first may have read the files before a change the caller knows of');
+    assert.equal(lists.check(), second);
+    assert.deepEqual(await first, { changed: [], failed: [] });
+    assert.deepEqual(await second, { changed: [], failed: [] });
+    assert.notEqual(lists.check(), second, 'once both ended, a check is a new one');
+  });
+
+  it('watch() checks on its interval and logs what happened; now() checks at once (SIGHUP)', { timeout: 30_000 }, async () => {
     const dir = ofacFolder({ sdn: [sdnRow(1, 'DOE, John', 'individual', 'SDGT', null)] });
     const lists = new ScreeningLists([{ label: 'OFAC-SDN', path: dir, kind: 'folder' }]);
     const logged: string[] = [];
     const log = { info: (_: unknown, msg: string) => logged.push(msg), warn: (_: unknown, msg: string) => logged.push(msg), error: (_: unknown, msg: string) => logged.push(msg) };
     const watch = lists.watch(20, log);
     try {
+      // The interval's check finds the change (told by the listener, not polled for); the log line comes just before.
+      const reloaded = new Promise((resolve) => lists.onChange(resolve));
       writeOfac(dir, { sdn: [sdnRow(1, 'DOE, John', 'individual', 'SDGT', null), sdnRow(2, 'ROE, Jane', 'individual', 'SDGT', null)] });
-      for (let i = 0; i < 100 && lists.versions()[0]!.entries !== 2; i++) await new Promise((r) => setTimeout(r, 10));
+      await reloaded;
       assert.equal(lists.versions()[0]!.entries, 2);
-      assert.ok(logged.includes('screening list reloaded'));
+      // now() reads the files as they are when it is called, even while the interval's check is under way.
       writeFileSync(join(dir, 'ALT.CSV'), 'nonsense');
-      await watch.now();
+      const outcome = await watch.now();
+      assert.equal(outcome.failed.length, 1, JSON.stringify(outcome));
+      assert.ok(logged.includes('screening list reloaded'));
       assert.ok(logged.includes('screening list could not be reloaded; the loaded version stays'));
     } finally {
       watch.stop();
