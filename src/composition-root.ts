@@ -11,15 +11,14 @@ import { loadTokenRegistry, TokenRegistryError, type TokenRegistry } from './dom
 import { openDatabase, type Database } from './db/database.js';
 import type { Policy } from './domain/context.js';
 import { checkEncryptionKeys, EncryptionKeyMismatchError } from './domain/keys/key-check.js';
-import { buildApp } from './http/app.js';
 import { BoundPort, PortUnavailableError } from './http/bound-port.js';
 import type { DrainOptions } from './http/drain.js';
 import type { Api } from './http/types.js';
 import { smtpMailer, type Mailer } from './mail/mailer.js';
 import { policyFromConfig } from './policy.js';
-import { startBackgroundWork, type Background, type BackgroundOptions } from './workers/background.js';
+import type { Background, BackgroundOptions } from './workers/background.js';
 import { Signal } from './workers/signal.js';
-import { startWebhookWorker, type WebhookWorker } from './workers/webhook-worker.js';
+import type { WebhookWorker } from './workers/webhook-worker.js';
 import type { Log } from './log.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 
@@ -132,6 +131,9 @@ export async function startApiProcess(
   options: { logger?: FastifyServerOptions['logger']; background?: BackgroundOptions; port?: BoundPort } = {},
 ): Promise<ApiProcess> {
   const { config, database, clock, secrets, custody, policy, chains, tokens, transactionBroadcast, mailQueued, mailer, metrics } = system;
+  // Imported here, not above: the operator CLI and the standalone worker open a System too, and the HTTP layer (Fastify,
+  // every route and schema) was most of their start-up.
+  const [{ buildApp }, { startBackgroundWork }] = await Promise.all([import('./http/app.js'), import('./workers/background.js')]);
   const app = await buildApp(
     { config, database, clock, secrets, custody, policy, chains, tokens, transactionBroadcast, mailQueued, metrics, ...(mailer ? { mailer } : {}) },
     { ...(options.logger === undefined ? {} : { logger: options.logger }), ...(options.port ? { port: options.port } : {}) },
@@ -157,6 +159,7 @@ export async function startApiProcess(
 
 /** `npm run worker`: a webhook delivery worker alone. */
 export async function startWorkerProcess(system: System, log: Log): Promise<{ worker: WebhookWorker; stop(): Promise<void> }> {
+  const { startWebhookWorker } = await import('./workers/webhook-worker.js');
   const worker = await startWebhookWorker({ database: system.database, secrets: system.secrets, clock: system.clock, config: system.config.webhooks, log, metrics: system.metrics });
   return {
     worker,
