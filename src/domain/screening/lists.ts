@@ -97,10 +97,12 @@ export class ScreeningLists implements AddressScreen {
    */
   check(): Promise<CheckOutcome> {
     if (this.checking) {
-      this.again ??= this.checking.then(() => {
+      // After the current check however it ended: a failed one must not leave `again` standing for later callers.
+      const next = () => {
         this.again = undefined;
         return this.check();
-      });
+      };
+      this.again ??= this.checking.then(next, next);
       return this.again;
     }
     this.checking = this.checkOnce().finally(() => (this.checking = undefined));
