@@ -71,18 +71,11 @@ if (!built) console.error('build failed: the process tests run from source under
 // One more file than cores: most files spend much of their time waiting on a child process, a browser or a chain
 // node, and the extra worker fills that time (measured on 2 cores: 952 s at 2, about 700 s at 3).
 const concurrency = process.env.TEST_CONCURRENCY ?? String(Math.max(3, availableParallelism() + 1));
-// A test process opens and closes many PGlite engines, each a thread running the one compiled module, and Node 24's
-// V8 now and then aborts on its registry of JIT code pages under that churn (nodejs/node#64500: `Check failed:
-// jit_page...`). Without dynamic tiering, no optimised code is compiled in the background to replace the baseline
-// code of a module that several engines share. The runner passes the flag, so every test process has it from its
-// first line: set by test/harness/backends.ts instead, it missed test/process/review-cli.test.ts (which never
-// imports that file), and both aborts seen since came from that file. Servers keep V8's default: one engine for life.
 const run = (paths) => {
   rmSync(failuresFile, { force: true });
   return spawnSync(
     process.execPath,
     [
-      '--no-wasm-dynamic-tiering',
       '--import',
       'tsx',
       '--test',
@@ -101,8 +94,9 @@ const run = (paths) => {
 let status = run(entries);
 const crashed = status === 0 ? [] : onlyCrashes(entries);
 if (crashed.length > 0) {
-  // Not a failed test but a process killed by a native crash (V8's abort above is the one seen): its files run once
-  // more, loudly, and decide the result. A second crash, or any failed test anywhere, fails the run.
+  // Not a failed test but a process killed by a native crash: Node 24's V8 now and then aborts a process that opens
+  // and closes many PGlite engines (nodejs/node#64500, `Check failed: jit_page...`; docs/architecture.md#tests). Its
+  // files run once more, loudly, and decide the result. A second crash, or any failed test anywhere, fails the run.
   console.error(`\n${crashed.length} test process(es) died of a native crash, not of a failed test; running them once more:\n${crashed.map((e) => `  ${e}${files.length > 1 ? `: ${groups[entries.indexOf(e)].join(', ')}` : ''}`).join('\n')}\n`);
   status = run(crashed);
 }
