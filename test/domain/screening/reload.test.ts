@@ -68,7 +68,7 @@ describe('reloading the lists', () => {
     const log = { info: (_: unknown, msg: string) => logged.push(msg), warn: (_: unknown, msg: string) => logged.push(msg), error: (_: unknown, msg: string) => logged.push(msg) };
     const watch = lists.watch(20, log);
     try {
-      // The interval's check finds the change (told by the listener, not polled for); the log line comes just before.
+      // The interval's check finds the change (told by the listener, not polled for); its log line follows as it ends.
       const reloaded = new Promise((resolve) => lists.onChange(resolve));
       writeOfac(dir, { sdn: [sdnRow(1, 'DOE, John', 'individual', 'SDGT', null), sdnRow(2, 'ROE, Jane', 'individual', 'SDGT', null)] });
       await reloaded;
