@@ -4,7 +4,7 @@
 // test/sdk/generated.test.ts fails when the committed files differ from what this produces.
 import { TokenRegistry } from '../src/domain/tokens/token-registry.js';
 import { writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { ChainRegistry } from '../src/chain/chain-client.js';
@@ -13,8 +13,8 @@ import { SecretBox } from '../src/crypto/secret-box.js';
 import type { Database } from '../src/db/database.js';
 import { buildApp } from '../src/http/app.js';
 import { policyFromConfig } from '../src/policy.js';
+import { ROOT } from '../test/harness/root.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const SDK = join(ROOT, 'packages', 'sdk');
 
 interface JsonSchema {

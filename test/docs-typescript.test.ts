@@ -2,16 +2,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { strictDiagnostics } from './harness/typecheck.js';
+import { ROOT } from './harness/root.js';
 
 /*
  * The TypeScript files of docs/quickstart.md type-check against the SDK as it is: test/process/quickstart.test.ts runs
  * them (tsx does not check types), this says a reader's editor shows no error in them either. Each is compiled where
  * a reader saves it, beside the repository, with the repository's strict settings.
  */
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 function tsBlocks(page: string): { name: string; body: string }[] {
   const text = readFileSync(join(ROOT, page), 'utf8');

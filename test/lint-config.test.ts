@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
+import { ROOT_URL } from './harness/root.js';
 
 /**
  * The house limits (docs/architecture.md#how-we-keep-the-house) hold only while the lint configuration says them:
  * this lints files laid out like the project's, in a folder of their own (nothing is written into the tree the other
  * tests build from), with the project's own eslint.config.js, and expects the limits refused at the line they draw.
  */
-const CONFIG = fileURLToPath(new URL('../eslint.config.js', import.meta.url));
+const CONFIG = fileURLToPath(new URL('eslint.config.js', ROOT_URL));
 const tree = mkdtempSync(join(tmpdir(), 'iapi-lint-'));
 after(() => rmSync(tree, { recursive: true, force: true }));
 const eslint = new ESLint({ cwd: tree, overrideConfigFile: CONFIG });

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { API_VERSION } from '../src/version.js';
+import { ROOT_URL } from './harness/root.js';
 
-const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
+const read = (path: string) => readFileSync(new URL(path, ROOT_URL), 'utf8');
 
 // docs/versioning.md: the API, its document, every event's apiVersion and the SDK share one version, and the
 // changelog has a section for it.

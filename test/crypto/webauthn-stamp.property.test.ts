@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseStamp, stampChallenge, stampedBodyText, verifyStamp, type RegisteredCredential, type VerifyStampResult } from '../../src/crypto/webauthn/stamp.js';
 import { FLAG, SoftwareAuthenticator, stampOf, type AssertionOptions } from '../harness/authenticator.js';
+import { ROOT_URL } from '../harness/root.js';
 
 const ORIGINS = ['https://wallet.example', 'http://localhost:*'];
 
@@ -54,7 +55,7 @@ describe('webauthn stamps: examples', () => {
     assert.equal(createHash('sha256').update(text).digest('hex'), EXAMPLE_HASH);
     assert.equal(stampChallenge(text), EXAMPLE_CHALLENGE);
     assert.equal(Buffer.from(EXAMPLE_CHALLENGE, 'base64url').toString('utf8'), EXAMPLE_HASH);
-    const page = readFileSync(new URL('../../docs/passkeys.md', import.meta.url), 'utf8');
+    const page = readFileSync(new URL('docs/passkeys.md', ROOT_URL), 'utf8');
     for (const value of [EXAMPLE_TEXT, EXAMPLE_HASH, EXAMPLE_CHALLENGE]) assert.ok(page.includes(value), `docs/passkeys.md shows ${value.slice(0, 40)}…`);
   });
 

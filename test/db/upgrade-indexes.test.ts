@@ -8,15 +8,14 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { openDatabase } from '../../src/db/database.js';
 import { postgresUrl, provisionDatabase } from '../harness/backends.js';
+import { ROOT } from '../harness/root.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MIGRATION = '0027_scale_indexes';
 
 /** The n-th ```sql block of the guide's section (from 0), one statement per line. */

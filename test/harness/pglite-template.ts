@@ -3,8 +3,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/db/database.js';
+import { ROOT_URL as ROOT } from './root.js';
 
-const ROOT = new URL('../../', import.meta.url);
 const CACHE = join(tmpdir(), 'integrator-api-tests');
 
 let template: Promise<Uint8Array> | undefined;

@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { ROOT_URL as ROOT } from './root.js';
 
-const ROOT = new URL('../../', import.meta.url);
 
 /**
  * How to run one of the service's entry points (`src/main.ts`, `src/worker-main.ts`, `src/cli/admin.ts`): compiled

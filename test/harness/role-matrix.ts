@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { ROLES, type MemberAction, type Role } from '../../src/domain/members/roles.js';
+import { ROOT_URL } from './root.js';
 
 // The role matrix as docs/members.md#roles writes it, read from the page itself, for the tests that walk its cells
 // (test/domain/members/roles.test.ts against the code, test/http/role-matrix.test.ts over HTTP): the expectations
@@ -10,7 +11,7 @@ type Cell = Record<Role, boolean>;
 
 /** The rows of the matrix table: the action's label (backticks dropped) -> the answer per acting role. */
 export function documentedMatrix(): Map<string, Cell> {
-  const page = readFileSync(new URL('../../docs/members.md', import.meta.url), 'utf8');
+  const page = readFileSync(new URL('docs/members.md', ROOT_URL), 'utf8');
   const section = page.slice(page.indexOf('## Roles'), page.indexOf('## Verified members'));
   const rows = new Map<string, Cell>();
   const lines = section.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Action') && !l.startsWith('|---'));

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { ROOT } from './root.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * The diagnostics of `files` under the repository's strict settings (ES modules, Node's resolution, Node's types):

@@ -11,6 +11,7 @@ import { createCustomer, type Customer } from '../harness/customers.js';
 import { eventsFor, rowsContaining } from '../harness/db.js';
 import { activeEntity } from '../harness/money.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import { ROOT_URL } from '../harness/root.js';
 
 interface BankAccount {
   bankAccountId: string;
@@ -83,7 +84,7 @@ for (const backend of backends()) {
       assert.equal(b.bankName, 'Chase');
       assert.ok(!res.text.includes('9876543210'), 'the full number is never returned');
       // docs/bank-accounts.md shows this answer: same fields, same kinds of values.
-      const documented = [...readFileSync(new URL('../../docs/bank-accounts.md', import.meta.url), 'utf8').matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1]!));
+      const documented = [...readFileSync(new URL('docs/bank-accounts.md', ROOT_URL), 'utf8').matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1]!));
       const example = documented.find((d) => 'bankAccountId' in d);
       assert.deepEqual(Object.keys(example).sort(), VIEW_KEYS);
       for (const key of VIEW_KEYS) if (!key.endsWith('Id')) assert.equal(typeof example[key], typeof (b as unknown as Record<string, unknown>)[key], key);

@@ -18,8 +18,9 @@ import { startServer, type SeededIntegrator, type TestServer } from '../harness/
 import { unsignedTransfer } from '../harness/customers.js';
 import { asMember, seatMember, teamAccount } from '../harness/members.js';
 import { inviteeInfo, ownerInvitation, ownerlessEntity } from '../harness/invitations.js';
+import { ROOT_URL } from '../harness/root.js';
 
-const DOC = new URL('../../docs/event-types.md', import.meta.url);
+const DOC = new URL('docs/event-types.md', ROOT_URL);
 
 /** Keys of an object, recursively for nested plain objects (arrays count as leaves). */
 function shape(value: unknown): unknown {

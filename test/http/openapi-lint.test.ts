@@ -6,13 +6,14 @@ import { Document, Spectral } from '@stoplight/spectral-core';
 import spectralParsers, { type Json } from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import { startServer, type TestServer } from '../harness/server.js';
+import { ROOT_URL } from '../harness/root.js';
 
 // Both OpenAPI documents, as the running server serves them, through Redocly's `recommended` ruleset and
 // Spectral's `spectral:oas`: no errors, and exactly the warnings docs/openapi.md lists (so the page stays true).
 
 // The package is CommonJS: its parsers are members of the default export.
 const { Json: JsonParser } = spectralParsers as unknown as { Json: typeof Json };
-const DOC = new URL('../../docs/openapi.md', import.meta.url);
+const DOC = new URL('docs/openapi.md', ROOT_URL);
 
 /** The documented warnings: the rows `| linter | document | rule | where |` of docs/openapi.md's table. */
 function documentedWarnings(): string[] {

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
+import { ROOT } from '../harness/root.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 // `npm start` and `npm run worker` build through scripts/build-if-stale.mjs: an unchanged tree starts at once.
 describe('build-if-stale', () => {

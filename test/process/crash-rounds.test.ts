@@ -16,6 +16,7 @@ import { eventually } from '../harness/eventually.js';
 import { californian, signedAt } from '../harness/fixtures.js';
 import { entryPoint, runAdmin, startServerProcess, type ServerProcess } from '../harness/process.js';
 import { seededDataDir } from '../harness/pglite-template.js';
+import { ROOT_URL as ROOT } from '../harness/root.js';
 
 /*
  * Crash rounds (issue 19, "Faults"): `kill -9` of the API, and of a standalone webhook worker, under a mixed load of
@@ -39,7 +40,6 @@ import { seededDataDir } from '../harness/pglite-template.js';
  */
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS || 3);
-const ROOT = new URL('../../', import.meta.url);
 
 /**
  * Short attempts, leases and retries, so that what a killed process held is taken over within seconds. Not shorter:

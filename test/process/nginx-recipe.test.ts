@@ -12,6 +12,7 @@ import { Agent, setGlobalDispatcher } from 'undici';
 import { createClient, type Client } from '../harness/client.js';
 import { postgresUrl, provisionDatabase } from '../harness/backends.js';
 import { entryPoint, freePort, runAdmin, startServerProcess, type ServerProcess } from '../harness/process.js';
+import { ROOT_URL as ROOT } from '../harness/root.js';
 
 /*
  * The deployment recipe of docs/deployment.md#behind-nginx-several-processes, run as written: two API processes and
@@ -21,7 +22,6 @@ import { entryPoint, freePort, runAdmin, startServerProcess, type ServerProcess 
  * request, every stopped process exiting 0, and the API seeing the client's own address.
  */
 
-const ROOT = new URL('../../', import.meta.url);
 const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'].find((path) => existsSync(path));
 const HAS_CURL = spawnSync('curl', ['--version']).status === 0;
 /** The address the test's client connects to nginx from (any 127.0.0.0/8 address is the loopback on Linux). */

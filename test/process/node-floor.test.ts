@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { createIntegratorClient } from '@integrator-api/sdk';
 import { eventually } from '../harness/eventually.js';
 import { runAdmin, startServerProcess } from '../harness/process.js';
+import { ROOT } from '../harness/root.js';
 
 /**
  * The suite runs on the recommended Node.js (.nvmrc); this file runs the service on the oldest one still supported
@@ -16,7 +17,6 @@ import { runAdmin, startServerProcess } from '../harness/process.js';
  */
 const FLOOR = process.env.NODE_FLOOR_BIN;
 const run = promisify(execFile);
-const ROOT = new URL('../../', import.meta.url).pathname;
 
 describe('the service on the oldest supported Node.js', { skip: FLOOR ? false : 'NODE_FLOOR_BIN is not set (scripts/use-node.sh sets it in CI)' }, () => {
   const node = FLOOR!;

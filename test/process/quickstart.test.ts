@@ -3,9 +3,9 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { freePort, startServerProcess, type ServerProcess } from '../harness/process.js';
+import { ROOT } from '../harness/root.js';
 
 /*
  * docs/quickstart.md, run as a reader runs it: every marked block, in order. Shell blocks run in bash, `.ts` blocks
@@ -20,7 +20,6 @@ import { freePort, startServerProcess, type ServerProcess } from '../harness/pro
  * the environment the block sets, on the data directory the blocks use.
  */
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 interface Block {
   name: string;

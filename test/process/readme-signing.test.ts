@@ -7,12 +7,13 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenants } from '../harness/tenants.js';
+import { ROOT_URL } from '../harness/root.js';
 
 const run = promisify(execFile);
 
 /** The README's openssl + curl block, exactly as documented. */
 function readmeSigningExample(): string {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('README.md', ROOT_URL), 'utf8');
   const block = /<!-- signing-example:start -->\s*```sh\n([\s\S]*?)```\s*<!-- signing-example:end -->/.exec(readme);
   assert.ok(block, 'README has the signing example block');
   return block[1]!;

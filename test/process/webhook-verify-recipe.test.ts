@@ -9,12 +9,13 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { berliner, signedAt } from '../harness/fixtures.js';
 import { startServer, type TestServer } from '../harness/server.js';
+import { ROOT_URL } from '../harness/root.js';
 
 const run = promisify(execFile);
 
 /** docs/webhooks.md's openssl recipe, exactly as documented. */
 function recipe(): string {
-  const page = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
+  const page = readFileSync(new URL('docs/webhooks.md', ROOT_URL), 'utf8');
   const block = /<!-- verify-recipe:start -->\s*```sh\n([\s\S]*?)```\s*<!-- verify-recipe:end -->/.exec(page);
   assert.ok(block, 'docs/webhooks.md has the verification recipe block');
   return block[1]!;

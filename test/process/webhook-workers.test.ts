@@ -16,6 +16,7 @@ import { createSubscription } from '../../src/domain/webhooks/subscriptions.js';
 import { postgresUrl } from '../harness/backends.js';
 import { openTestDatabase, statementsWaitingOnLocks } from '../harness/db.js';
 import { entryPoint, freePort } from '../harness/process.js';
+import { ROOT_URL as ROOT } from '../harness/root.js';
 
 /*
  * Standalone webhook workers (`src/worker-main.ts`, each its own process) against one PostgreSQL database:
@@ -23,7 +24,6 @@ import { entryPoint, freePort } from '../harness/process.js';
  * taken over once the lease ends). Several processes cannot share the embedded database, so PostgreSQL only.
  */
 
-const ROOT = new URL('../../', import.meta.url);
 const CHANNEL_LISTEN = 'listen webhook_deliveries';
 const CONCURRENCY = 32;
 

@@ -2,16 +2,15 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import { ROOT } from '../harness/root.js';
 
 /*
  * The CLI's messages as a user meets them: `trigger webhook_subscription.created` succeeds with its default URL on a
  * server that allows public endpoints only and needs no DNS for it (offline); a usage error names the command as it
  * was run (the bin, or the repository's npm script); a server that cannot be reached is named with where its URL came from.
  */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'packages/sdk/src/cli.ts');
 const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_|^INTEGRATOR_|^NODE_OPTIONS$/.test(k)));
 

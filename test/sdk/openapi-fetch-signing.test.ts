@@ -2,17 +2,18 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
 import { after, before, describe, it } from 'node:test';
 import { strictDiagnostics } from '../harness/typecheck.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import { ROOT } from '../harness/root.js';
 
 /*
  * The openapi-fetch middleware of docs/sdk.md, taken from the page as written: it type-checks strictly with the
  * SDK's generated `paths`, and signs a GET with a query and a POST with a body (non-ASCII, so a signature over
  * anything but the bytes sent would fail) that the real server accepts.
  */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SDK_SOURCE = join(ROOT, 'packages/sdk/src/index.js');
 
 function snippet(): string {
@@ -67,7 +68,8 @@ describe('docs/sdk.md: signing openapi-fetch requests with the SDK signer', () =
     // The block reads its key and base URL from the environment when it is loaded, as a reader's program does.
     process.env.INTEGRATOR_PRIVATE_KEY = acme.privateKey;
     process.env.INTEGRATOR_BASE_URL = server.url;
-    const use = (await import(pathToFileURL(join(dir, 'use.ts')).href)) as {
+    // Through tsx, as a reader runs a TypeScript program (the test itself runs compiled, without a loader).
+    const use = (await tsImport(pathToFileURL(join(dir, 'use.ts')).href, import.meta.url)) as {
       whoami(): Promise<{ data?: { integratorId: string }; response: Response }>;
       events(): Promise<{ data?: unknown; response: Response }>;
       createKey(label: string): Promise<{ data?: { credential: { label: string } }; error?: unknown; response: Response }>;

@@ -3,10 +3,10 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
+import { ROOT } from '../harness/root.js';
 
 /*
  * @integrator-api/sdk as an integrator gets it: `npm pack` (its prepack builds dist/), the tarball installed into a
@@ -14,7 +14,6 @@ import { startServer, type SeededIntegrator, type TestServer } from '../harness/
  * type-checked and compiled by that project's own tsc, then run against a real server, and `npx integrator whoami`.
  * About a minute: the build (~12 s), the install from npm's cache (typescript, @types/node, @noble/*), the server.
  */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
 const rootDev = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies;
 // A fresh terminal: none of the test runner's npm variables (npm test sets npm_config_*), nor this process's keys.

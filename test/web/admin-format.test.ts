@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { formatUnits } from 'viem';
+import { ROOT_URL } from '../harness/root.js';
 
 // The console's amount helpers (web/admin/src/format.ts), run here under Node: they touch no DOM. Amounts stay the
 // API's decimal strings throughout, so an 18-decimal figure is never rounded through a float.
@@ -17,7 +18,7 @@ interface Format {
   cryptoAmount(amount: string, asset: string, chainId: number): string;
   depositPayoutState(status: string, payoutError?: string, failureReason?: string): string;
 }
-const formatModule = new URL('../../web/admin/src/format.ts', import.meta.url).href;
+const formatModule = new URL('web/admin/src/format.ts', ROOT_URL).href;
 const { money, chainName, nativeSymbol, unitsAmount, fromBaseUnits, cryptoAmount, depositPayoutState } = (await import(formatModule)) as Format;
 
 /** An exact decimal as an integer count of 10^-SCALE: enough for any token's decimals (at most 36). */

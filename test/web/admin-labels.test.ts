@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ROOT_URL } from '../harness/root.js';
 
 // The console's field labels (humanize in web/admin/src/format.ts, which record-details.ts uses for every key of a
 // record): words an officer reads, acronyms in capitals, not a field path with its first letter raised.
@@ -8,7 +9,7 @@ import { describe, it } from 'node:test';
 interface Format {
   humanize(key: string): string;
 }
-const { humanize } = (await import(new URL('../../web/admin/src/format.ts', import.meta.url).href)) as Format;
+const { humanize } = (await import(new URL('web/admin/src/format.ts', ROOT_URL).href)) as Format;
 
 describe('console field labels', () => {
   it('splits camelCase and snake_case into a sentence', () => {

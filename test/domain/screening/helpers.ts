@@ -1,9 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ROOT_URL } from '../../harness/root.js';
 
 /** The shipped sample (OFAC's format). */
-export const SAMPLE = new URL('../../../config/screening/ofac-sample', import.meta.url).pathname;
+export const SAMPLE = new URL('config/screening/ofac-sample', ROOT_URL).pathname;
 
 const q = (s: string | null) => (s === null ? '-0- ' : `"${s.replace(/"/g, '""')}"`);
 
