@@ -1,18 +1,20 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { rmSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
 import { run, UsageError } from '../../src/cli/admin-commands.js';
 import { createClient } from '../harness/client.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
+import { seededDataDir } from '../harness/pglite-template.js';
 import { adminInProcess, runAdmin, startServerProcess } from '../harness/process.js';
 import type { CaseHistoryEntry, ReviewItem } from '../harness/types.js';
 
 describe('the review CLI', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'iapi-review-'));
-  after(() => rmSync(dataDir, { recursive: true, force: true }));
-  const env = { DATA_DIR: dataDir };
+  // Already migrated: this file's subject is the review commands, not a first start (initdb in the CLI's process).
+  const env: Record<string, string> = {};
+  before(async () => {
+    env.DATA_DIR = await seededDataDir('iapi-review-');
+  });
+  after(() => env.DATA_DIR && rmSync(env.DATA_DIR, { recursive: true, force: true }));
 
   it('lists the queue, shows a case and records an operator’s decisions', async () => {
     const integrator = JSON.parse((await runAdmin(['integrators', 'create', '--name', 'Acme'], env)).stdout);
