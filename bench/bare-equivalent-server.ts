@@ -4,7 +4,9 @@
  * divided by this one's is what the framework and everything else around the essential work costs.
  *
  * - GET /v1/integrator/whoami: the signature check as the API does it (format checks, the credential from the same
- *   cache, verifyDerOffThread on libuv's pool, then the async sha256 of the message), then a tiny JSON answer.
+ *   cache, verifyDerOffThread on libuv's pool, then the async sha256 of the message), then the same answer as the
+ *   API's, JSON.stringify of the credential's fields and its capabilities (the API's list, which the bench reads
+ *   from the API once and hands over in BARE_WHOAMI_CAPABILITIES: the bare server has no operations to list).
  * - GET /v1/query/get-associated-person-details: the same check, then the domain function the API's handler calls
  *   (the same SQL through the same driver, the same view), JSON.stringify of it.
  * - POST /v1/submit/create-individual-account: the same check over the body bytes, then the same writes
@@ -41,9 +43,10 @@ const database = await openDatabase(
 const credentials = new CredentialCache(database);
 await credentials.start();
 const keys = new PublicKeyCache();
+const capabilities = JSON.parse(process.env.BARE_WHOAMI_CAPABILITIES ?? '[]') as string[];
 
 /** authenticate.ts's checkHeaders + verify, without its error answers: the signer, or undefined (401). */
-async function verified(req: IncomingMessage, body: Buffer): Promise<Signer | undefined> {
+async function verified(req: IncomingMessage, body: Buffer): Promise<(Signer & { label: string; scope: string }) | undefined> {
   const pubkey = header(req, 'x-pubkey');
   const timestamp = header(req, 'x-timestamp');
   const signature = header(req, 'x-signature');
@@ -64,7 +67,8 @@ async function verified(req: IncomingMessage, body: Buffer): Promise<Signer | un
   for (const path of signedPathCandidates(req.url ?? '/')) {
     const message = buildSignedMessage(timestamp, req.method ?? 'GET', path, body);
     if (await verifyDerOffThread(key, message, sig)) {
-      return { integratorId: credential.integratorId, credentialId: credential.id, publicKey: credential.publicKey, messageHash: (await sha256(message)).toString('hex'), timestamp: seconds };
+      const messageHash = (await sha256(message)).toString('hex');
+      return { integratorId: credential.integratorId, credentialId: credential.id, publicKey: credential.publicKey, label: credential.label, scope: credential.scope, messageHash, timestamp: seconds };
     }
   }
   return undefined;
@@ -86,7 +90,10 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const signer = await verified(req, body);
   if (!signer) return send(res, 401, '{"ok":false}');
   const url = new URL(req.url ?? '/', 'http://bare');
-  if (req.method === 'GET' && url.pathname === '/v1/integrator/whoami') return send(res, 200, `{"integratorId":"${signer.integratorId}"}`);
+  if (req.method === 'GET' && url.pathname === '/v1/integrator/whoami') {
+    const { integratorId, credentialId, publicKey, label, scope } = signer;
+    return send(res, 200, JSON.stringify({ integratorId, credentialId, publicKey, label, scope, active: true, capabilities }));
+  }
   if (req.method === 'GET' && url.pathname === '/v1/query/get-associated-person-details') {
     const view = await getAssociatedPerson(database.db, signer.integratorId, url.searchParams.get('beneficiaryId') ?? '');
     return send(res, 200, JSON.stringify(view));

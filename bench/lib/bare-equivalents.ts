@@ -28,6 +28,10 @@ export async function startBareEquivalent(backend: Backend): Promise<BareEquival
     await backend.restartOnCopy(copy);
     env.DATA_DIR = copy;
   }
+  // The API's own list of the key's capabilities: the equivalent answers whoami with the same body.
+  const whoami = await fetch(`${backend.baseUrl}${WHOAMI_PATH}`, { headers: signedGetHeaders(backend.key, WHOAMI_PATH) });
+  if (whoami.status !== 200) throw new Error(`the API answered whoami with ${whoami.status}`);
+  env.BARE_WHOAMI_CAPABILITIES = JSON.stringify(((await whoami.json()) as { capabilities: string[] }).capabilities);
   const port = await freePort();
   // Through tsx, like the inline bare server: the loader only costs at import time.
   // BENCH_CPU_PROF profiles it too, so that a missed goal's profile can be set beside the API's.
