@@ -6,7 +6,7 @@
 // which the browser tests load, and the process tests spawn the compiled server, worker and admin CLI, which start
 // a second faster than under tsx (INTEGRATOR_TEST_DIST; test/harness/process.ts). The tests themselves are compiled
 // into dist/test (scripts/build-tests.mjs) and run as JavaScript against dist/src: under tsx each test process spent
-// about a fifth of its CPU in tsx's hooks. INTEGRATOR_TEST_SOURCE=1, or a tree tsc cannot build, runs them from source.
+// about a sixth of its CPU in tsx's hooks. INTEGRATOR_TEST_SOURCE=1, or a tree tsc cannot build, runs them from source.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -50,8 +50,6 @@ for (let i = 0; i < rest.length; i += GROUP_SIZE) shared.push(rest.slice(i, i + 
 // Alternately one of each: the process tests mostly wait, the groups mostly compute, so the workers keep both cores busy.
 const groups = [];
 for (let i = 0; i < Math.max(single.length, shared.length); i++) groups.push(...[single[i], shared[i]].filter((g) => g !== undefined));
-// Each process's entry file is written under a numbered name: `node --test` sorts the files it is given, and only
-// these names keep the order above (the longest first). One named file runs as itself.
 // A tree that does not compile still runs its tests under tsx (the process tests too); CI type-checks first.
 const built = await buildIfStale({ quiet: true });
 if (!built) console.error('build failed: the tests run from source under tsx');
@@ -59,6 +57,8 @@ const compiled = built && process.env.INTEGRATOR_TEST_SOURCE !== '1';
 if (compiled) await buildTests();
 /** What the runner loads for a test file: its compiled copy, or the file itself under tsx. */
 const target = (file) => (compiled ? join('dist', file.replace(/\.ts$/, '.js')) : file);
+// Each process's entry file is written under a numbered name: `node --test` sorts the files it is given, and only
+// these names keep the order above (the longest first). One named file runs as itself.
 const groupDir = join(tmpdir(), 'integrator-api-tests', `groups-${process.pid}`);
 mkdirSync(groupDir, { recursive: true });
 // Where the slowest-files reporter lists failed tests, for telling a crashed process from a failed test (onlyCrashes).
@@ -126,7 +126,8 @@ function onlyCrashes(paths) {
   const entryOf = new Map();
   paths.forEach((entry, i) => {
     entryOf.set(resolve(entry), entry);
-    if (files.length > 1) for (const member of groups[i]) entryOf.set(resolve(target(member)), entry);
+    // Failures name a test's source file (source maps), or its compiled copy where none maps it.
+    if (files.length > 1) for (const member of groups[i]) for (const file of [member, target(member)]) entryOf.set(resolve(file), entry);
   });
   const crashedEntries = new Set(failed.filter((f) => NATIVE_CRASH.has(f.signal) && entryOf.has(f.file)).map((f) => entryOf.get(f.file)));
   const explained = failed.every((f) => crashedEntries.has(entryOf.get(f.file)));

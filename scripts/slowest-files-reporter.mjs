@@ -26,7 +26,7 @@ export default async function* slowestFiles(source) {
     files.set(file, seen);
   }
   const rows = [...files.entries()]
-    .map(([file, s]) => ({ file: file.replace(`${process.cwd()}/`, '').replace(/^dist\/(test\/.*)\.js$/, '$1.ts'), wall: (s.last - s.first) / 1000, sum: s.sum / 1000, tests: s.tests }))
+    .map(([file, s]) => ({ file: file.replace(`${process.cwd()}/`, ''), wall: (s.last - s.first) / 1000, sum: s.sum / 1000, tests: s.tests }))
     .sort((a, b) => b.wall - a.wall)
     .slice(0, SHOWN);
   yield `\nslowest files (seconds from first to last test; sum of top-level test durations):\n`;
