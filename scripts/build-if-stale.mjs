@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const STAMP = join(ROOT, 'dist/.build-stamp.json');
 const CONSOLE_OUT = join(ROOT, 'dist/admin-console');
 const OUTPUTS = [join(ROOT, 'dist/src/main.js'), join(ROOT, 'dist/src/worker-main.js'), join(CONSOLE_OUT, 'index.html')];

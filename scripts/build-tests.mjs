@@ -8,8 +8,8 @@ import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ROOT } from './build-if-stale.mjs';
 
-const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const SOURCES = ['test', 'bench', 'scripts', 'packages/sdk/src'];
 const OUT = join(ROOT, 'dist');
 

@@ -4,7 +4,6 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { ROOT_URL as ROOT } from './root.js';
 
-
 /**
  * How to run one of the service's entry points (`src/main.ts`, `src/worker-main.ts`, `src/cli/admin.ts`): compiled
  * from dist/ when `npm test` has just built it (INTEGRATOR_TEST_DIST, scripts/run-tests.mjs), which starts about a
