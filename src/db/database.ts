@@ -70,10 +70,10 @@ const MIGRATION_LOCK_ID = 7_240_311_001;
 
 export type DatabaseTarget =
   /**
-   * dataDir undefined: in memory (tests), from `template` when given: the bytes of a dump (PGlite's dumpDataDir) of
-   * a migrated database, restored in a fraction of the time the migrations take. The engine gets a copy of its own.
+   * dataDir undefined: in memory (tests), on the engine `engine` gives when given (the test harness lends engines
+   * started from a dump of a migrated database and resets them between tests), else on a new empty one.
    */
-  | { kind: 'pglite'; dataDir: string | undefined; template?: Uint8Array }
+  | { kind: 'pglite'; dataDir: string | undefined; engine?: () => Promise<PgliteEngine> }
   | { kind: 'postgres'; url: string; poolMax?: number } & Partial<PostgresTimeouts>;
 
 /** How long the PostgreSQL pool waits on the server (DATABASE_QUERY_TIMEOUT_MS, DATABASE_CONNECT_TIMEOUT_MS). */
@@ -103,13 +103,15 @@ function initPgliteDir(dir: string): Promise<void> {
   });
 }
 
+/** What the database uses of an in-memory engine: RemotePglite's interface, or a stand-in for one (DatabaseTarget). */
+export type PgliteEngine = Pick<RemotePglite, 'query' | 'transaction' | 'listen' | 'dumpDataDir' | 'close'>;
+
 /** The embedded database runs on a thread of its own (pglite-thread/), not on the thread answering requests. */
-async function openPglite(dataDir: string | undefined, template?: Uint8Array): Promise<Database> {
+async function openPglite(dataDir: string | undefined, engine?: () => Promise<PgliteEngine>): Promise<Database> {
   let release = () => {};
-  let client: RemotePglite;
+  let client: PgliteEngine;
   if (dataDir === undefined) {
-    // A copy (one memcpy), since the engine thread takes it over: the caller's bytes serve the next database too.
-    client = await RemotePglite.start({ dir: undefined, ...(template ? { template: new Uint8Array(template).buffer } : {}) });
+    client = engine ? await engine() : await RemotePglite.start({ dir: undefined });
   } else {
     release = lockDataDir(dataDir);
     try {
@@ -207,7 +209,7 @@ async function migrate(connection: pg.ClientConfig): Promise<void> {
 
 /** Opens the database and applies every pending migration before returning. */
 export function openDatabase(target: DatabaseTarget): Promise<Database> {
-  if (target.kind === 'pglite') return openPglite(target.dataDir, target.template);
+  if (target.kind === 'pglite') return openPglite(target.dataDir, target.engine);
   return openPostgres(target.url, target.poolMax, {
     queryTimeoutMs: target.queryTimeoutMs ?? DEFAULT_POSTGRES_TIMEOUTS.queryTimeoutMs,
     connectTimeoutMs: target.connectTimeoutMs ?? DEFAULT_POSTGRES_TIMEOUTS.connectTimeoutMs,

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type DatabaseTarget } from '../../src/db/database.js';
-import { pgliteTemplate, templateKey } from './pglite-template.js';
+import { leasePgliteEngine } from './pglite-engines.js';
+import { templateKey } from './pglite-template.js';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -27,7 +28,7 @@ export function backends(): Backend[] {
 
 /**
  * A fresh database per test server; `drop` removes it (and its connections) afterwards. PGlite's starts migrated (from
- * its template); a PostgreSQL one is empty unless `migrated` asks for a copy of the migrated template (postgresTemplate),
+ * its template, on an engine the process may have used before and reset: pglite-engines.ts); a PostgreSQL one is empty unless `migrated` asks for a copy of the migrated template (postgresTemplate),
  * for tests whose subject is not migrating (the test server, test databases).
  */
 export async function provisionDatabase(
@@ -35,7 +36,7 @@ export async function provisionDatabase(
   adminUrl = postgresUrl(),
   options: { migrated?: boolean } = {},
 ): Promise<{ target: DatabaseTarget; drop: () => Promise<void> }> {
-  if (backend === 'pglite') return { target: { kind: 'pglite', dataDir: undefined, template: await pgliteTemplate() }, drop: async () => {} };
+  if (backend === 'pglite') return { target: { kind: 'pglite', dataDir: undefined, engine: leasePgliteEngine }, drop: async () => {} };
   if (!adminUrl) throw new Error('postgres backend requested but TEST_DATABASE_URL is not set');
   const name = `it_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const template = options.migrated ? await postgresTemplate(adminUrl) : undefined;
