@@ -76,6 +76,11 @@ const entries =
         return entry;
       });
 
+// Every Node process of the run (test processes, the servers, workers and CLIs they start) resolves relative imports
+// inside packages through this hook: about a second of CPU less per process (the hook says why).
+const hook = pathToFileURL(resolve('scripts/relative-imports-hook.mjs')).href;
+const nodeOptions = [process.env.NODE_OPTIONS, `--import=${hook}`].filter(Boolean).join(' ');
+
 // One more file than cores: most files spend much of their time waiting on a child process, a browser or a chain
 // node, and the extra worker fills that time (measured on 2 cores: 952 s at 2, about 700 s at 3).
 const concurrency = process.env.TEST_CONCURRENCY ?? String(Math.max(3, availableParallelism() + 1));
@@ -96,7 +101,7 @@ const run = (paths) => {
       ...runnerOptions,
       ...paths,
     ],
-    { stdio: 'inherit', env: { ...process.env, INTEGRATOR_TEST_FAILURES: failuresFile, ...(built ? { INTEGRATOR_TEST_DIST: '1' } : {}) } },
+    { stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: nodeOptions, INTEGRATOR_TEST_FAILURES: failuresFile, ...(built ? { INTEGRATOR_TEST_DIST: '1' } : {}) } },
   ).status ?? 1;
 };
 
