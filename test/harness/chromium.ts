@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { after } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's chromium package: Playwright never downloads a browser here. */
@@ -18,8 +19,46 @@ export function chromiumMissing(what: string): boolean {
   return true;
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The test process's Chromium, launched on first use and closed when the process's last test has run: a launch
+ * costs about 3 s of CPU, and the files sharing a process each asked for one. Each caller gets a handle of its own
+ * whose `close()` closes the contexts and pages it opened, so nothing one file opened (cookies, storage, virtual
+ * authenticators: all per context) outlives it or reaches the next.
+ */
+export async function launchChromium(): Promise<Browser> {
+  if (!shared || !(await shared.catch(() => undefined))?.isConnected()) {
+    shared = chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  }
+  return ownHandle(await shared);
+}
+// Registered as this module loads, with the test files: a hook of the process's root test, so it runs after the
+// last test of every file the process runs, not after the suite that launched the browser.
+after(async () => (await shared?.catch(() => undefined))?.close());
+
+function ownHandle(browser: Browser): Browser {
+  const contexts = new Set<BrowserContext>();
+  const track = (context: BrowserContext) => {
+    contexts.add(context);
+    context.once('close', () => contexts.delete(context));
+    return context;
+  };
+  return new Proxy(browser, {
+    get(target, property) {
+      if (property === 'newContext') return async (...args: Parameters<Browser['newContext']>) => track(await target.newContext(...args));
+      if (property === 'newPage') {
+        return async (...args: Parameters<Browser['newPage']>) => {
+          const page = await target.newPage(...args);
+          track(page.context());
+          return page;
+        };
+      }
+      if (property === 'close') return async () => void (await Promise.all([...contexts].map((context) => context.close())));
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /**
