@@ -28,8 +28,9 @@ export function backends(): Backend[] {
 
 /**
  * A fresh database per test server; `drop` removes it (and its connections) afterwards. PGlite's starts migrated (from
- * its template, on an engine the process may have used before and reset: pglite-engines.ts); a PostgreSQL one is empty unless `migrated` asks for a copy of the migrated template (postgresTemplate),
- * for tests whose subject is not migrating (the test server, test databases).
+ * its template, on an engine the process may have used before and reset: pglite-engines.ts); a PostgreSQL one is
+ * empty unless `migrated` asks for a copy of the migrated template (postgresTemplate), for tests whose subject is not
+ * migrating (the test server, test databases).
  */
 export async function provisionDatabase(
   backend: Backend,
