@@ -6,9 +6,10 @@
 // CPU without this hook and 1.2 to 1.3 s with it (three runs each, 2 cores).
 //
 // Only what gives the same answer as Node's resolution is short-circuited: a `./` or `../` specifier of plain
-// characters (no escapes, queries or fragments) naming a .js, .mjs or .cjs file that exists under node_modules, whose format its extension or its package's `type` field
-// says outright. The URL is the file's real path, as Node's (symlinks resolved). Everything else, and every Node
-// without module.registerHooks (before 22.15), goes Node's own way.
+// characters (no escapes, queries or fragments) naming a .js, .mjs or .cjs file that exists under node_modules,
+// whose format its extension or its package's `type` field says outright. The URL is the file's real path, as
+// Node's (symlinks resolved). Everything else, and every Node without module.registerHooks (before 22.15), goes
+// Node's own way.
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import module from 'node:module';
 import { dirname, join } from 'node:path';

@@ -1,5 +1,5 @@
 import type { PgliteEngine } from '../../src/db/database.js';
-import { RemotePglite, type RemoteTransaction } from '../../src/db/pglite-thread/remote.js';
+import { closedError, RemotePglite, type RemoteTransaction } from '../../src/db/pglite-thread/remote.js';
 import { pgliteTemplate } from './pglite-template.js';
 
 /**
@@ -53,6 +53,8 @@ class LeasedEngine implements PgliteEngine {
   /** Calls and transactions still running: an engine closed with some is not reused. */
   private running = 0;
   private readonly unlisteners = new Set<() => Promise<void>>();
+  /** Set by a close mid-call: closes the engine once the last call has ended. */
+  private drained: (() => void) | undefined;
 
   constructor(private readonly engine: RemotePglite) {}
 
@@ -100,8 +102,6 @@ class LeasedEngine implements PgliteEngine {
     await giveBack(this.engine);
   }
 
-  private drained: (() => void) | undefined;
-
   private async track<T>(call: () => Promise<T>): Promise<T> {
     if (this.closed) throw closedError();
     this.running++;
@@ -112,8 +112,6 @@ class LeasedEngine implements PgliteEngine {
     }
   }
 }
-
-const closedError = () => new Error('PGlite is closed');
 
 async function emptyTables(engine: RemotePglite): Promise<void> {
   const names = await tables!;

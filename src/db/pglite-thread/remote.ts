@@ -17,7 +17,8 @@ export interface RemoteTransaction {
   query(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult>;
 }
 
-const closedError = () => new Error('PGlite is closed');
+/** What every call on a closed engine fails with (the API answers it with a 503). */
+export const closedError = () => new Error('PGlite is closed');
 
 /**
  * The request thread's handle on the engine thread (engine.ts): the part of PGlite's interface that drizzle and
