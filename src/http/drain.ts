@@ -86,8 +86,12 @@ export class Drain {
   }
 }
 
-/** Behind a proxy: longer than the upstream keepalive_timeout of deploy/nginx/integrator-api.conf (4 s). */
-export const PROXY_IDLE_CLOSE_MS = 5_000;
+/**
+ * Behind a proxy: well beyond the upstream keepalive_timeout of deploy/nginx/integrator-api.conf (4 s). At 5 s a
+ * loaded CI machine (servers taking 17 s to start) once saw nginx send a POST on a connection idle past its 4 s just
+ * as the drain closed it: a 502. A proxy that closes on time ends the drain as soon as before.
+ */
+export const PROXY_IDLE_CLOSE_MS = 10_000;
 /** As long as a request may last (requestTimeout in app.ts). */
 export const DRAIN_DEADLINE_MS = 30_000;
 
