@@ -6,7 +6,7 @@ import { encodeDerSignature, P256_N, parseDerSignature } from '../../src/crypto/
 import { importCompressedPublicKey, importPrivateKey, verifyDer, generateP256KeyPair } from '../../src/crypto/p256.js';
 import { DOCS_CSP, DOCS_KEY_STORAGE } from '../../src/http/pages/docs-try-it-out.js';
 import { backends } from '../harness/backends.js';
-import { CHROMIUM, chromiumMissing, consolePage, launchChromium, TIMEOUT } from '../harness/chromium.js';
+import { CHROMIUM, chromiumMissing, consolePage, DOCS_TIMEOUT, launchChromium } from '../harness/chromium.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 import { startTenants } from '../harness/tenants.js';
 
@@ -24,7 +24,6 @@ declare const window: {
 declare const sessionStorage: { getItem(key: string): string | null };
 declare const localStorage: { length: number };
 
-const DOCS_TIMEOUT = 3 * TIMEOUT;
 const skipBrowser = chromiumMissing('the /docs Try it out browser test is');
 
 /** Expands the operation, switches Try it out on, optionally fills query parameters and its JSON body, executes; the status shown. */
@@ -69,7 +68,6 @@ describe('/docs Try it out in Chromium', { skip: skipBrowser ? `${CHROMIUM} is m
         if (started[2].status === 'fulfilled') production = started[2].value;
         for (const result of started) if (result.status === 'rejected') throw result.reason;
         const opened = await consolePage(browser);
-        // swagger-ui renders the whole document on the page's one thread; on a loaded 2-core machine that takes seconds.
         opened.context.setDefaultTimeout(DOCS_TIMEOUT);
         const sent: SentRequest[] = [];
         opened.page.on('request', (request) => sent.push({ url: request.url(), headers: request.headers(), body: request.postData() }));

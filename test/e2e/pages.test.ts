@@ -2,15 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { API_VERSION } from '../../src/version.js';
-import { CHROMIUM, chromiumMissing, consolePage, launchChromium, TIMEOUT } from '../harness/chromium.js';
+import { CHROMIUM, chromiumMissing, consolePage, DOCS_TIMEOUT, launchChromium } from '../harness/chromium.js';
 import { startServer, type TestServer } from '../harness/server.js';
 
 // The front door, the HTML 404, the guides' order and /docs' chrome in a real headless Chromium (docs/pages.md). Every
 // page's CSP holds throughout: a violation is a console error, and each test ends with none.
 
 const skipBrowser = chromiumMissing('the pages browser test is');
-// swagger-ui renders the whole document on the page's one thread; on a loaded 2-core machine that takes seconds.
-const DOCS_TIMEOUT = 3 * TIMEOUT;
 
 declare const document: { documentElement: { scrollWidth: number }; querySelector(s: string): { getAttribute(n: string): string | null } | null };
 

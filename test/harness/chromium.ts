@@ -7,6 +7,11 @@ export const CHROMIUM = '/usr/bin/chromium';
 const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** Generous, for a loaded CI machine: waits end as soon as the page is ready, and only a failure waits this long. */
 export const TIMEOUT = 10_000;
+/**
+ * For /docs: swagger-ui renders the whole document (about 500 KB) on the page's one thread, about 5 s of CPU on an
+ * idle 2-core machine; a loaded CI run once needed more than 30 s (stop 48), so a failure waits 90 s instead.
+ */
+export const DOCS_TIMEOUT = 90_000;
 
 /**
  * Whether the browser tests of `what` must be skipped: true, with a warning nobody can miss, when chromium is not
