@@ -26,7 +26,7 @@ export function verifySignature(alg: number, key: KeyObject, data: Buffer, signa
     const ec = EC[alg];
     if (ec) {
       if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== ec.curve) return false;
-      return verify(ec.hash, data, { key, dsaEncoding: 'der' }, signature);
+      return verify(ec.hash, data, key, signature); // DER, the default (p256.ts says why not the options form)
     }
     const rsa = RSA[alg];
     if (rsa) {
