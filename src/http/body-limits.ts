@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 
 export interface BodyLimits {
@@ -93,13 +93,8 @@ function isLarge(request: FastifyRequest, limit: number): boolean {
 export function registerBodyLimits(app: FastifyInstance, limits: BodyLimits): void {
   const slots = new Slots(limits.largeBodyConcurrency);
 
-  app.addHook('onRoute', (route) => {
-    if (route.bodyLimit === undefined && carriesDocuments(route.schema?.body)) route.bodyLimit = limits.documentBodyLimitBytes;
-  });
-
-  app.addHook('preParsing', async (request: FastifyRequest, reply: FastifyReply, payload) => {
-    const routeLimit = request.routeOptions.bodyLimit ?? limits.bodyLimitBytes;
-    if (routeLimit <= limits.bodyLimitBytes || !isLarge(request, limits.bodyLimitBytes)) return payload;
+  const largeBody = async (request: FastifyRequest, reply: FastifyReply, payload: RequestPayload) => {
+    if (!isLarge(request, limits.bodyLimitBytes)) return payload;
     if (!(await slots.acquire(LARGE_BODY_WAIT_MS))) {
       reply.header('connection', 'close');
       throw new ApiError('service_unavailable', 'Too many large request bodies are being received; retry shortly', { headers: { 'retry-after': '5' } });
@@ -119,5 +114,12 @@ export function registerBodyLimits(app: FastifyInstance, limits: BodyLimits): vo
     reply.raw.once('close', release);
     request.raw.once('error', release);
     return payload;
+  };
+  // Only routes that take more than BODY_LIMIT_BYTES get the slot hook: every other request (every GET) skips it.
+  app.addHook('onRoute', (route) => {
+    if (route.bodyLimit === undefined && carriesDocuments(route.schema?.body)) route.bodyLimit = limits.documentBodyLimitBytes;
+    if ((route.bodyLimit ?? limits.bodyLimitBytes) <= limits.bodyLimitBytes) return;
+    const existing = route.preParsing ? (Array.isArray(route.preParsing) ? route.preParsing : [route.preParsing]) : [];
+    route.preParsing = [...existing, largeBody] as typeof route.preParsing;
   });
 }

@@ -137,17 +137,18 @@ const BODYLESS = new Set(['GET', 'HEAD', 'TRACE']);
 export function registerJsonBody(app: FastifyInstance): (request: FastifyRequest) => Promise<void> {
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addHook('preParsing', async (request, reply, payload) => {
+  // A callback hook, decided without waiting: an async one costs a promise on every request, bodyless ones included.
+  app.addHook('preParsing', (request, reply, payload, done) => {
     // A path no route takes is a 404 (or 405) whatever its body; a request without a body needs no type.
-    if (request.is404 || BODYLESS.has(request.method)) return payload;
+    if (request.is404 || BODYLESS.has(request.method)) return done(null, payload);
     const contentType = request.headers['content-type'];
-    if (contentType === undefined && !bodyPending(request)) return payload;
+    if (contentType === undefined && !bodyPending(request)) return done(null, payload);
     const refused = jsonContentTypeRefusal(contentType);
     if (refused) {
       if (bodyPending(request)) reply.header('connection', 'close');
-      throw refused;
+      return done(refused);
     }
-    return payload;
+    done(null, payload);
   });
   // Every media type reaching the parser has passed the hook above: the parser only collects the bytes.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
@@ -165,6 +166,8 @@ export function registerJsonBody(app: FastifyInstance): (request: FastifyRequest
   }
 
   app.addHook('onRoute', (route) => {
+    // Fastify reads no body of these: nothing to parse.
+    if ((Array.isArray(route.method) ? route.method : [route.method]).every((method) => BODYLESS.has(method))) return;
     const existing = route.preValidation ? (Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation]) : [];
     // Route-level hooks run after every scope's hooks: the signed scope has parsed by then, others parse here.
     route.preValidation = [...existing, parseBody] as typeof route.preValidation;

@@ -185,6 +185,9 @@ for (const backend of backends()) {
       assert.equal(limited.status, 429);
       assert.equal(limited.body.code, 'rate_limited');
       assert.ok(Number(limited.headers.get('retry-after')) > 0);
+      // The limit is decided before the body is parsed: a throttled caller's malformed JSON is a 429, not a 400.
+      const unparsed = await acme.client.request('POST', '/v1/submit/create-individual-account', { rawBody: '{"email": ' });
+      assert.deepEqual([unparsed.status, unparsed.body.code], [429, 'rate_limited']);
       // Another credential has its own budget; unsigned probes are never limited.
       assert.equal((await globex.client.get('/v1/integrator/whoami')).status, 200);
       for (let i = 0; i < 5; i++) assert.equal((await fetch(`${server.url}/livez`)).status, 200);

@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CredentialCache } from '../../db/credential-cache.js';
 import { scopeAllows, type Access } from '../../domain/credentials/scopes.js';
 import { ApiError } from '../../domain/errors.js';
@@ -19,6 +19,11 @@ export function accessOf(request: FastifyRequest): Access {
 }
 
 const CREDENTIAL_ROUTES = '/v1/integrator/credentials';
+
+/** A route option's hooks as a list (none, one, or several). */
+function hooksOf<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -56,9 +61,37 @@ export async function registerSignedScope(
   /** Counts a 401 against the caller's address (a 429 once over the limit); anything else passes through. */
   const refuse = (request: FastifyRequest, err: unknown): unknown => (err instanceof ApiError && err.status === 401 ? body.failures.fail(request.ip, err) : err);
 
+  /** preHandler of a mutation: its Idempotency-Key claimed (or its stored answer replayed), then the replay guard. */
+  const mutationGuards = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (await idempotency.claim(request, reply)) return reply;
+    // A route may take a read as well as a mutation.
+    if (!MUTATING.has(request.method)) return undefined;
+    try {
+      await replayGuard(request);
+    } catch (err) {
+      await idempotency.release(request);
+      throw err;
+    }
+    return undefined;
+  };
+  /** onSend of a mutation: its answer stored under its Idempotency-Key. */
+  const settleMutation = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    await idempotency.settle(request, reply, payload);
+    // Other processes drop cached credentials on the NOTIFY; this one must not wait for its own: the client
+    // may send its next request the moment this answer arrives.
+    if (MUTATING.has(request.method) && reply.statusCode < 300 && request.routeOptions.url?.startsWith(CREDENTIAL_ROUTES)) credentials.clear();
+    return payload;
+  };
+
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
+      // The Idempotency-Key and the replay guard are a mutation's: a read never runs their hooks. Ahead of any hook
+      // of the route's own, as a scope's hooks would be.
+      if (methods.some((method) => MUTATING.has(method))) {
+        route.preHandler = [mutationGuards, ...hooksOf(route.preHandler)] as typeof route.preHandler;
+        route.onSend = [settleMutation, ...hooksOf(route.onSend)] as typeof route.onSend;
+      }
       const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
       if (!operationId || methods.includes('HEAD')) return;
       for (const method of methods) {
@@ -86,7 +119,10 @@ export async function registerSignedScope(
       }
     });
 
+    // The plugin's limiter as a hook of this scope (global: false), after the signature's: the plugin's own
+    // would be a route-level hook, run after every hook of the scope, the body's parsing included.
     await scope.register(rateLimit, {
+      global: false,
       hook: 'preValidation',
       max: deps.config.rateLimitMax,
       timeWindow: deps.config.rateLimitWindowSeconds * 1000,
@@ -96,29 +132,13 @@ export async function registerSignedScope(
       errorResponseBuilder: (_request, context) =>
         new ApiError('rate_limited', `Rate limit of ${context.max} requests per ${context.after} exceeded for this credential`),
     });
+    scope.addHook('preValidation', scope.rateLimit());
 
-    // Registered after the rate limit: a throttled caller's body is not parsed either.
-    scope.addHook('preValidation', body.parse);
-
-    scope.addHook('preHandler', async (request, reply) => {
-      if (await idempotency.claim(request, reply)) return reply;
-      if (MUTATING.has(request.method)) {
-        try {
-          await replayGuard(request);
-        } catch (err) {
-          await idempotency.release(request);
-          throw err;
-        }
-      }
-      return undefined;
-    });
-
-    scope.addHook('onSend', async (request, reply, payload) => {
-      await idempotency.settle(request, reply, payload);
-      // Other processes drop cached credentials on the NOTIFY; this one must not wait for its own: the client
-      // may send its next request the moment this answer arrives.
-      if (MUTATING.has(request.method) && reply.statusCode < 300 && request.routeOptions.url?.startsWith(CREDENTIAL_ROUTES)) credentials.clear();
-      return payload;
+    // After the rate limit: a throttled caller's body is not parsed either. A callback hook: a request without a
+    // body (every GET) passes without a promise.
+    scope.addHook('preValidation', (request, _reply, done) => {
+      if (!request.rawBody) return done();
+      body.parse(request).then(() => done(), done);
     });
 
     routes(scope as unknown as Api);
