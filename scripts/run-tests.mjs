@@ -41,7 +41,8 @@ if (files.length === 0) {
 // of the suite's time). The files of one process run one after the other, each with its own suites. Files under
 // test/process/ run alone: they are long and mostly wait on the processes they spawn, so grouping them would only
 // queue them. INTEGRATOR_TEST_ISOLATION=process runs every file alone, as `node --test` does.
-// Twelve rather than eight: the whole PGlite run took 595 and 614 s against 636 s (2 cores, compiled tests).
+// Twelve rather than eight: the whole PGlite run took 595 and 614 s against 636 s (2 cores, compiled tests). Twice
+// as many to a process did not help: 695 s and 1,147 s of CPU against 695 s and 1,150 s (2026-11-29, an hour apart).
 const GROUP_SIZE = Number(process.env.INTEGRATOR_TEST_GROUP_SIZE ?? 12);
 const alone = (file) => process.env.INTEGRATOR_TEST_ISOLATION === 'process' || /^test\/process\//.test(file);
 const single = files.filter(alone).map((file) => [file]);
