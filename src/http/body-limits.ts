@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import { ApiError } from '../domain/errors.js';
+import { listOf } from './route-options.js';
 
 export interface BodyLimits {
   /** Every operation without documents (BODY_LIMIT_BYTES). */
@@ -119,7 +120,6 @@ export function registerBodyLimits(app: FastifyInstance, limits: BodyLimits): vo
   app.addHook('onRoute', (route) => {
     if (route.bodyLimit === undefined && carriesDocuments(route.schema?.body)) route.bodyLimit = limits.documentBodyLimitBytes;
     if ((route.bodyLimit ?? limits.bodyLimitBytes) <= limits.bodyLimitBytes) return;
-    const existing = route.preParsing ? (Array.isArray(route.preParsing) ? route.preParsing : [route.preParsing]) : [];
-    route.preParsing = [...existing, largeBody] as typeof route.preParsing;
+    route.preParsing = [...listOf(route.preParsing), largeBody] as typeof route.preParsing;
   });
 }

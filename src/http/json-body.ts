@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, invalidFields, type FieldError } from '../domain/errors.js';
 import { bodyPending } from './body-limits.js';
 import { jsonContentTypeRefusal } from './media-type.js';
+import { listOf } from './route-options.js';
 
 const MAX_REPORTED = 20;
 
@@ -167,10 +168,9 @@ export function registerJsonBody(app: FastifyInstance): (request: FastifyRequest
 
   app.addHook('onRoute', (route) => {
     // Fastify reads no body of these: nothing to parse.
-    if ((Array.isArray(route.method) ? route.method : [route.method]).every((method) => BODYLESS.has(method))) return;
-    const existing = route.preValidation ? (Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation]) : [];
+    if (listOf(route.method).every((method) => BODYLESS.has(method))) return;
     // Route-level hooks run after every scope's hooks: the signed scope has parsed by then, others parse here.
-    route.preValidation = [...existing, parseBody] as typeof route.preValidation;
+    route.preValidation = [...listOf(route.preValidation), parseBody] as typeof route.preValidation;
   });
   return parseBody;
 }

@@ -5,6 +5,7 @@ import { databaseUnavailableCause } from '../db/unavailable.js';
 import { ApiError, ERROR_CODES, type ErrorCode, type FieldError, type ProblemExtensions } from '../domain/errors.js';
 import type { Problem } from './schemas/problem.js';
 import { toFieldErrors } from './validation.js';
+import { listOf } from './route-options.js';
 
 export function problemBody(request: FastifyRequest, code: ErrorCode, detail: string, errors?: FieldError[], extensions?: ProblemExtensions): Problem {
   const { status, title } = ERROR_CODES[code];
@@ -106,7 +107,7 @@ export function registerProblemHandling(app: FastifyInstance): void {
   // A shadow router answers "is there a route at this path for another method?" so that case is a 405.
   const shadow = FindMyWay();
   app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const methods = listOf(route.method);
     for (const method of methods) {
       if (!shadow.hasRoute(method as HTTPMethod, route.url)) shadow.on(method as HTTPMethod, route.url, () => {});
     }

@@ -6,6 +6,7 @@ import { ApiError } from '../../domain/errors.js';
 import type { Api, Deps, Operation } from '../types.js';
 import { createAuthenticator, type PendingAuth } from './authenticate.js';
 import { bodyPending } from '../body-limits.js';
+import { listOf } from '../route-options.js';
 import type { FailureLimiter } from './failure-limiter.js';
 import { createIdempotency } from './idempotency.js';
 import { createReplayGuard } from './replay-guard.js';
@@ -19,11 +20,6 @@ export function accessOf(request: FastifyRequest): Access {
 }
 
 const CREDENTIAL_ROUTES = '/v1/integrator/credentials';
-
-/** A route option's hooks as a list (none, one, or several). */
-function hooksOf<T>(hooks: T | T[] | undefined): T[] {
-  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
-}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -85,12 +81,12 @@ export async function registerSignedScope(
 
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
-      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      const methods = listOf(route.method);
       // The Idempotency-Key and the replay guard are a mutation's: a read never runs their hooks. Ahead of any hook
       // of the route's own, as a scope's hooks would be.
       if (methods.some((method) => MUTATING.has(method))) {
-        route.preHandler = [mutationGuards, ...hooksOf(route.preHandler)] as typeof route.preHandler;
-        route.onSend = [settleMutation, ...hooksOf(route.onSend)] as typeof route.onSend;
+        route.preHandler = [mutationGuards, ...listOf(route.preHandler)] as typeof route.preHandler;
+        route.onSend = [settleMutation, ...listOf(route.onSend)] as typeof route.onSend;
       }
       const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
       if (!operationId || methods.includes('HEAD')) return;
