@@ -185,6 +185,9 @@ for (const backend of backends()) {
       assert.equal(limited.status, 429);
       assert.equal(limited.body.code, 'rate_limited');
       assert.ok(Number(limited.headers.get('retry-after')) > 0);
+      assert.deepEqual([limited.headers.get('ratelimit-limit'), limited.headers.get('ratelimit-remaining')], ['3', '0']);
+      assert.equal(limited.headers.get('ratelimit-reset'), limited.headers.get('retry-after'));
+      assert.match(limited.body.detail, /^Rate limit of 3 requests per 3600 s exceeded for this credential; the window ends in \d+ s$/);
       // The limit is decided before the body is parsed: a throttled caller's malformed JSON is a 429, not a 400.
       const unparsed = await acme.client.request('POST', '/v1/submit/create-individual-account', { rawBody: '{"email": ' });
       assert.deepEqual([unparsed.status, unparsed.body.code], [429, 'rate_limited']);

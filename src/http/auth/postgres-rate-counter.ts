@@ -75,7 +75,7 @@ export class PostgresRateCounter implements RateCounter {
     this.trouble = new TroubleLog(options.log, 'sharing rate-limit counts through PostgreSQL');
   }
 
-  async incr(key: string, windowMs: number, max: number): Promise<RateCount> {
+  incr(key: string, windowMs: number, max: number): RateCount | Promise<RateCount> {
     const now = this.options.now();
     const window = this.windowOf(key, windowMs, now);
     const local = ++window.counted;
@@ -89,6 +89,11 @@ export class PostgresRateCounter implements RateCounter {
       else this.schedule();
       return { current: estimate, ttl: window.windowEnd - now };
     }
+    return this.waitForRank(window, local);
+  }
+
+  /** A count near the limit, or a key's first: its rank in the total every process sent, or an estimate after CAREFUL_WAIT_MS. */
+  private async waitForRank(window: KeyWindow, local: number): Promise<RateCount> {
     const rank = await new Promise<number>((resolve) => {
       const timer = setTimeout(() => resolve(window.shared + (local - window.acked)), CAREFUL_WAIT_MS);
       window.waiters.push({

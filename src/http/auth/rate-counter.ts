@@ -14,31 +14,15 @@ export interface RateCount {
 export interface RateCounter {
   /** Where the counts live: `redis` and `postgres` are shared by every process, `memory` is this process's alone. */
   readonly kind: 'memory' | 'postgres' | 'redis';
-  incr(key: string, windowMs: number, max: number): Promise<RateCount>;
+  /** A count known at once comes back as it is: no promise on the path of every signed request (rate-limit-hook.ts). */
+  incr(key: string, windowMs: number, max: number): RateCount | Promise<RateCount>;
   /** Stops timers and connections; counts not yet shared are sent first where that can be done. */
   close(): Promise<void>;
 }
 
-/** The store class @fastify/rate-limit instantiates (its `store` option), over a counter built beforehand. */
-export function rateLimitStore(counter: RateCounter) {
-  return class CounterStore {
-    incr(key: string, callback: (err: Error | null, result?: RateCount) => void, timeWindow: number, max: number): void {
-      counter.incr(key, timeWindow, max).then(
-        (result) => callback(null, result),
-        (err: unknown) => callback(err instanceof Error ? err : new Error(String(err))),
-      );
-    }
-
-    /** A route with its own limits (none today) shares the counter: keys are already per credential. */
-    child(): CounterStore {
-      return new CounterStore();
-    }
-  };
-}
-
 /**
- * Counts in this process alone, each key's window starting at its first request (as @fastify/rate-limit's own
- * store does). The Redis counter's stand-in while Redis does not answer.
+ * Counts in this process alone, each key's window starting at its first request (as @fastify/rate-limit's store
+ * did). The embedded database's counter (one process), and the Redis counter's stand-in while Redis does not answer.
  */
 export class MemoryRateCounter implements RateCounter {
   readonly kind = 'memory';
@@ -50,7 +34,7 @@ export class MemoryRateCounter implements RateCounter {
     private readonly maxKeys = 10_000,
   ) {}
 
-  async incr(key: string, windowMs: number, _max?: number): Promise<RateCount> {
+  incr(key: string, windowMs: number, _max?: number): RateCount {
     const now = this.now();
     const id = `${windowMs}:${key}`;
     let window = this.windows.get(id);

@@ -4,17 +4,17 @@ import type { Database } from '../../db/database.js';
 import { addToRateLimitWindows } from '../../db/repositories/rate-limit-windows.js';
 import type { Log } from '../../log.js';
 import { PostgresRateCounter } from './postgres-rate-counter.js';
-import type { RateCounter } from './rate-counter.js';
+import { MemoryRateCounter, type RateCounter } from './rate-counter.js';
 import { RedisRateCounter } from './redis-rate-counter.js';
 
 /**
  * Where this process counts the per-credential rate limit (docs/deployment.md#rate-limits-across-processes): in
- * Redis when REDIS_URL is set, else in PostgreSQL (shared by every process on the database), else undefined: the
- * embedded database is one process, which counts in memory (@fastify/rate-limit's own store).
+ * Redis when REDIS_URL is set, else in PostgreSQL (shared by every process on the database), else in memory: the
+ * embedded database is one process.
  */
-export async function openRateCounter(deps: { config: Config; database: Database; clock: Clock }, log: Log): Promise<RateCounter | undefined> {
+export async function openRateCounter(deps: { config: Config; database: Database; clock: Clock }, log: Log): Promise<RateCounter> {
   const now = () => deps.clock().getTime();
   if (deps.config.redisUrl) return RedisRateCounter.open({ url: deps.config.redisUrl, keyPrefix: deps.config.redisKeyPrefix, log, now });
   if (deps.database.kind === 'postgres') return new PostgresRateCounter({ add: (deltas) => addToRateLimitWindows(deps.database.db, deltas), now, log });
-  return undefined;
+  return new MemoryRateCounter(now);
 }

@@ -1,4 +1,3 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CredentialCache } from '../../db/credential-cache.js';
 import { scopeAllows, type Access } from '../../domain/credentials/scopes.js';
@@ -10,7 +9,7 @@ import { listOf } from '../route-options.js';
 import type { FailureLimiter } from './failure-limiter.js';
 import { createIdempotency } from './idempotency.js';
 import { createReplayGuard } from './replay-guard.js';
-import { rateLimitStore } from './rate-counter.js';
+import { rateLimitHook } from './rate-limit-hook.js';
 import { openRateCounter } from './rate-limits.js';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -50,9 +49,9 @@ export async function registerSignedScope(
   const authenticator = createAuthenticator({ credentials, clock: deps.clock });
   const idempotency = createIdempotency({ db: deps.database.db, clock: deps.clock, secrets: deps.secrets });
   const replayGuard = createReplayGuard({ db: deps.database.db, clock: deps.clock });
-  // Per credential, counted where every process sees it (Redis or PostgreSQL, rate-limits.ts); none: in this process.
+  // Per credential, counted where every process sees it (Redis or PostgreSQL), or in this process (rate-limits.ts).
   const rateCounter = await openRateCounter(deps, app.log);
-  if (rateCounter) app.addHook('onClose', () => rateCounter.close());
+  app.addHook('onClose', () => rateCounter.close());
 
   /** Counts a 401 against the caller's address (a 429 once over the limit); anything else passes through. */
   const refuse = (request: FastifyRequest, err: unknown): unknown => (err instanceof ApiError && err.status === 401 ? body.failures.fail(request.ip, err) : err);
@@ -115,20 +114,8 @@ export async function registerSignedScope(
       }
     });
 
-    // The plugin's limiter as a hook of this scope (global: false), after the signature's: the plugin's own
-    // would be a route-level hook, run after every hook of the scope, the body's parsing included.
-    await scope.register(rateLimit, {
-      global: false,
-      hook: 'preValidation',
-      max: deps.config.rateLimitMax,
-      timeWindow: deps.config.rateLimitWindowSeconds * 1000,
-      keyGenerator: (request) => request.auth?.publicKey ?? request.ip,
-      enableDraftSpec: true,
-      ...(rateCounter ? { store: rateLimitStore(rateCounter) } : {}),
-      errorResponseBuilder: (_request, context) =>
-        new ApiError('rate_limited', `Rate limit of ${context.max} requests per ${context.after} exceeded for this credential`),
-    });
-    scope.addHook('preValidation', scope.rateLimit());
+    // After the signature's: a request counts against the credential that signed it.
+    scope.addHook('preValidation', rateLimitHook(rateCounter, { max: deps.config.rateLimitMax, windowMs: deps.config.rateLimitWindowSeconds * 1000 }));
 
     // After the rate limit: a throttled caller's body is not parsed either. A callback hook: a request without a
     // body (every GET) passes without a promise.
