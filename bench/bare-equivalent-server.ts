@@ -22,7 +22,7 @@ import { loadConfig } from '../src/config.js';
 import { parseDerSignature } from '../src/crypto/der-signature.js';
 import { loadOrCreateSandboxKey } from '../src/crypto/encryption-key.js';
 import { PublicKeyCache, isCompressedPublicKeyHex, normalizePublicKeyHex, verifyDerOffThread } from '../src/crypto/p256.js';
-import { buildSignedMessage, sha256, signedPathCandidates } from '../src/crypto/request-signature.js';
+import { buildSignedMessage, signedPathCandidates } from '../src/crypto/request-signature.js';
 import { SecretBox } from '../src/crypto/secret-box.js';
 import { CredentialCache } from '../src/db/credential-cache.js';
 import { openDatabase } from '../src/db/database.js';
@@ -67,8 +67,7 @@ async function verified(req: IncomingMessage, body: Buffer): Promise<(Signer & {
   for (const path of signedPathCandidates(req.url ?? '/')) {
     const message = buildSignedMessage(timestamp, req.method ?? 'GET', path, body);
     if (await verifyDerOffThread(key, message, sig)) {
-      const messageHash = (await sha256(message)).toString('hex');
-      return { integratorId: credential.integratorId, credentialId: credential.id, publicKey: credential.publicKey, label: credential.label, scope: credential.scope, messageHash, timestamp: seconds };
+      return { integratorId: credential.integratorId, credentialId: credential.id, publicKey: credential.publicKey, label: credential.label, scope: credential.scope, message, timestamp: seconds };
     }
   }
   return undefined;

@@ -9,6 +9,7 @@
  * (checkIfEnteredReview; the sandbox's sample list).
  */
 import { sealedCustodyKeys } from '../../src/chain/custody-keys.js';
+import { sha256 } from '../../src/crypto/request-signature.js';
 import type { SecretBox } from '../../src/crypto/secret-box.js';
 import type { Database } from '../../src/db/database.js';
 import { insertAccount, insertWallet } from '../../src/db/repositories/accounts.js';
@@ -31,7 +32,8 @@ export interface Signer {
   integratorId: string;
   credentialId: string;
   publicKey: string;
-  messageHash: string;
+  /** The signed message: a mutation's replay key is its SHA-256, as in src/http/auth/replay-guard.ts. */
+  message: Buffer;
   timestamp: number;
 }
 
@@ -40,7 +42,8 @@ const NONCE_SECONDS = 61;
 
 export async function createIndividualAccount(database: Database, secrets: SecretBox, signer: Signer, body: Buffer): Promise<object> {
   const now = new Date();
-  if (!(await rememberNonce(database.db, signer.publicKey, signer.messageHash, new Date((signer.timestamp + NONCE_SECONDS) * 1000), now))) {
+  const messageHash = (await sha256(signer.message)).toString('hex');
+  if (!(await rememberNonce(database.db, signer.publicKey, messageHash, new Date((signer.timestamp + NONCE_SECONDS) * 1000), now))) {
     throw new Error('duplicate request');
   }
   const input = JSON.parse(body.toString('utf8')) as CreateUserInput;

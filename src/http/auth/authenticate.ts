@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.js';
 import { parseDerSignature } from '../../crypto/der-signature.js';
 import { PublicKeyCache, isCompressedPublicKeyHex, normalizePublicKeyHex, verifyDerOffThread } from '../../crypto/p256.js';
-import { buildSignedMessage, sha256, signedPathCandidates } from '../../crypto/request-signature.js';
+import { buildSignedMessage, signedPathCandidates } from '../../crypto/request-signature.js';
 import type { CredentialCache } from '../../db/credential-cache.js';
 import type { CredentialRow } from '../../db/repositories/credentials.js';
 import type { Scope } from '../../domain/credentials/credentials.js';
@@ -18,8 +18,8 @@ export interface Authenticated {
   publicKey: string;
   label: string;
   scope: Scope;
-  /** SHA-256 of the signed message, hex: the replay guard's key. */
-  messageHash: string;
+  /** The signed message as verified: the replay guard keys a mutation on its SHA-256 (a read never hashes it). */
+  message: Buffer;
   /** X-Timestamp as a number, for the replay guard's expiry. */
   timestamp: number;
 }
@@ -134,7 +134,7 @@ export function createAuthenticator(deps: { credentials: CredentialCache; clock:
       publicKey: credential.publicKey,
       label: credential.label,
       scope: credential.scope,
-      messageHash: (await sha256(verified)).toString('hex'),
+      message: verified,
       timestamp: pending.seconds,
     };
   }
