@@ -24,10 +24,11 @@ export function notFoundPage(path: string): string {
  * the HTML 404 page instead. The problem handler still decides what the answer is (404, or 405 with Allow), so
  * the JSON API and every client that does not ask for HTML keep their RFC 9457 body.
  */
-export async function htmlNotFound(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-  if (reply.statusCode !== 404 || !wantsHtmlPage(request)) return payload;
-  if (!String(reply.getHeader('content-type') ?? '').startsWith('application/problem+json')) return payload;
+export function htmlNotFound(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void): void {
+  // A callback hook: it runs on every answer of the server, and an async one costs a promise each time.
+  if (reply.statusCode !== 404 || !wantsHtmlPage(request)) return done(null, payload);
+  if (!String(reply.getHeader('content-type') ?? '').startsWith('application/problem+json')) return done(null, payload);
   reply.headers({ ...PAGE_HEADERS, 'cache-control': 'no-store' });
   reply.type('text/html; charset=utf-8');
-  return notFoundPage(request.url.split('?')[0] ?? '/');
+  done(null, notFoundPage(request.url.split('?')[0] ?? '/'));
 }
