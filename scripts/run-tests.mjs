@@ -41,9 +41,12 @@ if (files.length === 0) {
 // of the suite's time). The files of one process run one after the other, each with its own suites. Files under
 // test/process/ run alone: they are long and mostly wait on the processes they spawn, so grouping them would only
 // queue them. INTEGRATOR_TEST_ISOLATION=process runs every file alone, as `node --test` does.
-// Twelve rather than eight: the whole PGlite run took 595 and 614 s against 636 s (2 cores, compiled tests). Twice
-// as many to a process did not help: 695 s and 1,147 s of CPU against 695 s and 1,150 s (2026-11-29, an hour apart).
-const GROUP_SIZE = Number(process.env.INTEGRATOR_TEST_GROUP_SIZE ?? 12);
+// Twenty-four rather than twelve (2026-11-29, whole PGlite runs, 2 cores, within two hours): 327 and 364 s (558 and
+// 628 s of CPU) against 434 s (746 s) at twelve for the same tree and 455 s (751 s) for the one before; 48 took
+// 356 s (605 s), no better.
+// Each process pays about 4.4 s of CPU for its first server. (A run the day before, on a slower machine, had shown
+// no difference between 12 and 24: 695 s both.) Twelve had beaten eight: 595 and 614 s against 636 s.
+const GROUP_SIZE = Number(process.env.INTEGRATOR_TEST_GROUP_SIZE ?? 24);
 const alone = (file) => process.env.INTEGRATOR_TEST_ISOLATION === 'process' || /^test\/process\//.test(file);
 const single = files.filter(alone).map((file) => [file]);
 const rest = files.filter((file) => !alone(file));
