@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, invalidFields, type FieldError } from '../domain/errors.js';
+import { joinPointer } from '../domain/onboarding/validation/fields.js';
 import { bodyPending } from './body-limits.js';
 import { jsonContentTypeRefusal } from './media-type.js';
 import { listOf } from './route-options.js';
@@ -22,16 +23,11 @@ function nulCharacters(value: unknown, pointer: string, out: FieldError[]): void
   }
   if (value && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
-      const child = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const child = joinPointer(pointer, key);
       if (key.includes('\u0000')) out.push({ pointer: child, code: 'invalid_characters', detail: 'a field name contains a NUL character', in: 'body' });
       else nulCharacters(item, child, out);
     }
   }
-}
-
-/** A JSON Pointer (RFC 6901) to `path`. */
-function toPointer(path: readonly string[]): string {
-  return path.map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
 /**
@@ -60,7 +56,7 @@ function forbiddenKeys(value: unknown, path: string[], out: FieldError[]): void 
     const item = record[key];
     const holdsObject = item !== null && typeof item === 'object';
     if (key === '__proto__' || (key === 'constructor' && holdsObject && Object.hasOwn(item, 'prototype'))) {
-      out.push({ pointer: toPointer([...path, key]), code: 'forbidden_field_name', detail: `${key} is not accepted as a field name`, in: 'body' });
+      out.push({ pointer: joinPointer('', ...path, key), code: 'forbidden_field_name', detail: `${key} is not accepted as a field name`, in: 'body' });
     } else if (holdsObject) {
       path.push(key);
       forbiddenKeys(item, path, out);
