@@ -13,6 +13,7 @@ import { missingCompanyData, missingEntityDocuments } from '../requirements.js';
 import { initialEntityStatus } from '../status.js';
 import { recordInitialStatus } from '../../verification/apply-transition.js';
 import { credentialCause } from '../../verification/cause.js';
+import { checkIfEnteredReview } from '../../verification/checks/run-checks.js';
 import type { EntityInfo, SubmittedDocument } from '../types.js';
 import { validateEntityInfo } from '../validation/index.js';
 import { checkSignedAt, throwIfInvalid } from '../validation-result.js';
@@ -87,6 +88,8 @@ export async function createEntityAccount(
     // Every entity holds a custodial wallet from the start, operated by its members (docs/members.md).
     const account = (await giveEntityWallet(tx, created, ctx.now, ctx))!;
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'entity', id: entityId }, documents.prepared, ctx.now);
+    // Screened as it is created, like a user or a person (docs/screening.md): its hits are on record before any change.
+    await checkIfEnteredReview(tx, { type: 'entity', id: entityId, integratorId, status }, 'not_started', ctx.policy, ctx.now);
     const view = await viewOf(tx, entity);
     await recordEvent(tx, { integratorId, type: 'entity.created', objectType: 'entity', objectId: entityId, object: view, at: ctx.now });
     await recordEvent(tx, { integratorId, type: 'account.created', objectType: 'account', objectId: accountId, object: toAccountView(account, entity.verificationStatus), at: ctx.now });
