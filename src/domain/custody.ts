@@ -4,6 +4,8 @@ import { SignatureMismatchError } from '../chain/token-signature.js';
 import { CustodyUnavailableError, TokenObjectMissingError } from '../crypto/pkcs11/errors.js';
 import type { MutationContext } from './context.js';
 import { ApiError } from './errors.js';
+import { sanctionedAddressProblem } from './screening/address-hits.js';
+import { firstListedRecipient } from './screening/value-recipients.js';
 
 /** How long a client waits before retrying after the token failed: a restarted HSM or a re-plugged token. */
 const RETRY_AFTER_SECONDS = '5';
@@ -16,7 +18,11 @@ export function custodyOf(ctx: Pick<MutationContext, 'custody' | 'secrets'>): Cu
  * The wallet's signature on `tx`, or 503 custody_unavailable when the token cannot give it. Callers sign before
  * their write, or inside their database transaction, so a refusal here leaves nothing written (docs/key-management.md).
  */
-export async function signForWallet(ctx: Pick<MutationContext, 'custody' | 'secrets'>, wallet: WalletKey, tx: TransactionSerializable): Promise<Hex> {
+export async function signForWallet(ctx: Pick<MutationContext, 'custody' | 'secrets' | 'policy'>, wallet: WalletKey, tx: TransactionSerializable): Promise<Hex> {
+  // Every custody signature passes here: whatever path forgot to screen (and record) first, nothing the service signs
+  // moves or grants value to a listed address (docs/screening.md#wallet-addresses).
+  const listed = firstListedRecipient(ctx.policy.addressScreen, tx);
+  if (listed) throw sanctionedAddressProblem(listed);
   try {
     return await custodyOf(ctx).signForWallet(wallet, tx);
   } catch (err) {

@@ -11,7 +11,8 @@ import { recordTransactionChange, WATCHER } from '../transactions/record-change.
 import type { Log } from '../../log.js';
 import { payoutCall, requireTreasuryTokens, TreasuryShortfall } from './payout-call.js';
 import type { AddressScreen } from '../screening/address-screen.js';
-import { describeHit, firstListed, recordAddressHit } from '../screening/address-hits.js';
+import { describeHit, recordAddressHit } from '../screening/address-hits.js';
+import { firstListedRecipient } from '../screening/value-recipients.js';
 
 export interface PayoutDeps {
   database: Database;
@@ -59,16 +60,18 @@ export async function payOut(deps: PayoutDeps, row: TransactionRow): Promise<voi
 
   try {
     if (!raw || !hash) {
-      // Nothing is signed to a listed wallet; operators see why (payoutError) and the hit, recorded once.
-      const listed = firstListed(deps.addressScreen?.(), [row.toAddress]);
+      const call = payoutCall(row);
+      // Nothing is signed that pays a listed address (the wallet; a token payout's contract too), screened on the call
+      // itself; operators see why (payoutError) and the hit, recorded once.
+      const listed = firstListedRecipient(deps.addressScreen?.(), call);
       if (listed) {
         const first = !row.payoutError?.startsWith(SANCTIONED);
         if (first) await recordAddressHit(database.db, { integratorId: row.integratorId, accountId: row.accountId, chainId: row.chainId, activity: row.kind === 'refund' ? 'refund' : 'deposit_payout', transactionRowId: row.id }, listed, clock());
-        await recordPayoutFailure(database.db, row.id, `${SANCTIONED}: the wallet ${describeHit(listed)}; nothing was signed`.slice(0, 500), false, clock());
-        if (first) log.warn({ transactionId: row.transactionId, chainId: row.chainId, list: listed.listed.list, entry: listed.listed.entryNumber }, 'payout held: the wallet is on a screening list');
+        const who = listed.address.toLowerCase() === row.toAddress.toLowerCase() ? 'wallet' : listed.role;
+        await recordPayoutFailure(database.db, row.id, `${SANCTIONED}: the ${who} ${describeHit(listed)}; nothing was signed`.slice(0, 500), false, clock());
+        if (first) log.warn({ transactionId: row.transactionId, chainId: row.chainId, list: listed.listed.list, entry: listed.listed.entryNumber }, 'payout held: an address it pays is on a screening list');
         return;
       }
-      const call = payoutCall(row);
       const { to, value, data } = call;
       const transferParameters = data ? undefined : await chain.transferParameters(treasury.address, to, value);
       const signed = await database.db.transaction(async (tx) => {

@@ -8,6 +8,8 @@ import type { AddressScreen, ListedAddress } from './address-screen.js';
 export interface AddressHit {
   address: string;
   listed: ListedAddress;
+  /** What the address is to the transaction (value-recipients.ts): "spender of approve", ...; unset: its recipient. */
+  role?: string;
 }
 
 /** The first of `addresses` on a list; undefined when none is (or nothing is screened: no lists loaded). */
@@ -55,5 +57,5 @@ export function describeHit(hit: AddressHit): string {
 
 /** 403 sanctioned_address: nothing was signed or used up (docs/screening.md#wallet-addresses). */
 export function sanctionedAddressProblem(hit: AddressHit): ApiError {
-  return new ApiError('sanctioned_address', `The recipient ${describeHit(hit)}: nothing was signed, and the approval was not used up`);
+  return new ApiError('sanctioned_address', `The ${hit.role ?? 'recipient'} ${describeHit(hit)}: nothing was signed, and the approval was not used up`);
 }

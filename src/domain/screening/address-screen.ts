@@ -20,4 +20,9 @@ export interface ListedAddress {
 /** Looks an address up on the loaded lists (case does not matter for 0x addresses); undefined when it is on none. */
 export interface AddressScreen {
   addressHit(address: string): ListedAddress | undefined;
+  /**
+   * Every listed address of one version of the lists, by its key (0x addresses lower-case): a reload gives a new map.
+   * Scanning calldata reads it whole (value-recipients.ts), which a lookup per byte offset would make slow.
+   */
+  addressIndex(): ReadonlyMap<string, ListedAddress>;
 }

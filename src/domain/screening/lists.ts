@@ -84,6 +84,10 @@ export class ScreeningLists implements AddressScreen {
     return this.current.addresses.get(addressKey(address));
   }
 
+  addressIndex(): ReadonlyMap<string, ListedAddress> {
+    return this.current.addresses;
+  }
+
   /** Called after a list was swapped for a new version (re-screening the customers will hang here). */
   onChange(listener: (change: ListChange) => void): () => void {
     this.listeners.add(listener);

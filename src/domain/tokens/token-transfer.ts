@@ -64,12 +64,3 @@ export async function requireTokenBalance(chain: ChainClient, from: Address, tok
     `The wallet holds ${tokenAmount(held, decimals).amount} ${symbol}, ${needs} ${tokenAmount(raw, decimals).amount} ${symbol} (chain ${chain.chainId}, token ${token.address})`,
   );
 }
-
-/**
- * Where an unsigned transaction sends money, for address screening (docs/screening.md#wallet-addresses): its `to`, and
- * the recipient of an ERC-20 `transfer(to, amount)` it calls, of any token, listed or not.
- */
-export function recipientsOf(unsigned: TransactionSerializable): Address[] {
-  const call = decodeTransfer(unsigned.data);
-  return [unsigned.to, call?.to].filter((a): a is Address => typeof a === 'string');
-}

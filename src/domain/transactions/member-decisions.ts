@@ -15,8 +15,7 @@ import { approvalsOf } from './approvals-view.js';
 import { expireProposal, proposalExpired, quorumReached, recordApprovalAdded, sendAtQuorum, wouldReachQuorum } from './quorum.js';
 import { recordTransactionChange, signingKeyCause, type TransactionCause } from './record-change.js';
 import { preflight, sendAfterCommit, type Unsent } from './send-signed.js';
-import { firstListed, recordAddressHit, sanctionedAddressProblem } from '../screening/address-hits.js';
-import { recipientsOf } from '../tokens/token-transfer.js';
+import { refuseListedRecipients } from '../screening/value-recipients.js';
 import type { TransactionDeps } from './send-transaction.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
 
@@ -55,15 +54,13 @@ export async function approveTransaction(ctx: MutationContext, deps: Transaction
   const { row: found, account } = await proposalOf(ctx, input.transactionId, (row) => approvalRefused(ctx.db.db, row));
   const chain = requireChain(deps.chains, found.chainId, 'chain_id');
   const approval = await checkMemberApproval(ctx, account, 'approve-transaction', input);
+  const unsigned = parseUnsignedTransaction((found.signedBody as { parameters: { unsignedTransaction: string } }).parameters.unsignedTransaction);
+  // A list may have changed since the proposal: every approval of it is refused, not only the one that reaches the
+  // quorum, which a concurrent approval can make any of them (docs/screening.md#wallet-addresses).
+  const about = { integratorId: ctx.actor.integratorId, accountId: account.id, chainId: found.chainId, activity: 'transfer' as const, transactionRowId: found.id };
+  await refuseListedRecipients(ctx.db.db, ctx.policy.addressScreen, about, unsigned, ctx.now);
   const acting = await findMember(ctx.db.db, ctx.actor.integratorId, account.id, input.actingUserId!);
   if (acting && found.fromAddress && (await wouldReachQuorum(ctx.db.db, found, account, acting))) {
-    const unsigned = parseUnsignedTransaction((found.signedBody as { parameters: { unsignedTransaction: string } }).parameters.unsignedTransaction);
-    // A list may have changed since the proposal: the approval that would sign it is refused (docs/screening.md).
-    const listed = firstListed(ctx.policy.addressScreen, recipientsOf(unsigned));
-    if (listed) {
-      await recordAddressHit(ctx.db.db, { integratorId: ctx.actor.integratorId, accountId: account.id, chainId: found.chainId, activity: 'transfer', transactionRowId: found.id }, listed, ctx.now);
-      throw sanctionedAddressProblem(listed);
-    }
     try {
       await preflight(chain, found.fromAddress, unsigned, deps.tokens);
     } catch (err) {

@@ -36,7 +36,7 @@ export interface SignedTransfer {
  * Signs what the row's signedBody approved with the account's custody key, inside the caller's database transaction:
  * a token that fails (503 custody_unavailable) rolls the approval back with everything else.
  */
-export async function signRow(ctx: Pick<MutationContext, 'secrets' | 'custody'>, tx: Tx, row: TransactionRow): Promise<SignedTransfer> {
+export async function signRow(ctx: Pick<MutationContext, 'secrets' | 'custody' | 'policy'>, tx: Tx, row: TransactionRow): Promise<SignedTransfer> {
   const wallet = await findWalletOfAccount(tx, row.accountId);
   if (!wallet) throw notFound('Organization');
   const unsignedHex = (row.signedBody as { parameters: { unsignedTransaction: string } }).parameters.unsignedTransaction;
@@ -75,7 +75,7 @@ export async function wouldReachQuorum(db: Executor, row: TransactionRow | undef
  * to send after the commit (send-signed.ts). Undefined when the row was moved meanwhile.
  */
 export async function sendAtQuorum(
-  ctx: Pick<MutationContext, 'secrets' | 'custody' | 'now'>,
+  ctx: Pick<MutationContext, 'secrets' | 'custody' | 'policy' | 'now'>,
   tx: Tx,
   row: TransactionRow,
   cause: TransactionCause,

@@ -23,8 +23,7 @@ import { approvalsOf } from './approvals-view.js';
 import { propose, TransactionIdTaken } from './propose.js';
 import { wouldReachQuorum } from './quorum.js';
 import { preflight, sendAfterCommit, type Unsent } from './send-signed.js';
-import { firstListed, recordAddressHit, sanctionedAddressProblem } from '../screening/address-hits.js';
-import { recipientsOf } from '../tokens/token-transfer.js';
+import { refuseListedRecipients } from '../screening/value-recipients.js';
 import { signingKeyCause, recordTransactionChange } from './record-change.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
 import { newTransferFields } from './transfer-row.js';
@@ -194,12 +193,8 @@ export async function sendTransaction(
 
   const approver = await approverOf(ctx, account, input.actingUserId);
   const approval = await approve(ctx, approver.userId, signedBody, passkey);
-  // Nothing goes to a listed wallet: refused before anything is signed or used up, and recorded for operators.
-  const listed = firstListed(ctx.policy.addressScreen, recipientsOf(unsigned));
-  if (listed) {
-    await recordAddressHit(ctx.db.db, { integratorId, accountId: account.id, chainId, activity: 'transfer', transactionRowId: prepared?.id ?? null }, listed, ctx.now);
-    throw sanctionedAddressProblem(listed);
-  }
+  // Nothing moves or grants value to a listed address: refused before anything is signed or used up, and recorded.
+  await refuseListedRecipients(ctx.db.db, ctx.policy.addressScreen, { integratorId, accountId: account.id, chainId, activity: 'transfer', transactionRowId: prepared?.id ?? null }, unsigned, ctx.now);
   // What the node would refuse at once is refused before anything is written, when this request sends (a member's
   // proposal short of its quorum waits, and the wallet may be funded by then).
   if (!approver.member || (await wouldReachQuorum(ctx.db.db, prepared, account, approver.member))) {
