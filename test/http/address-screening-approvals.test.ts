@@ -110,15 +110,23 @@ for (const backend of backends()) {
       assert.equal(await erc20Read(chain, demo.token, 'allowance', [alice.walletAddress, demo.vault]), 10n * UNIT);
     });
 
-    it('a member approval of an allowance to an address listed since, the one completing the quorum included: refused, the proposal waits; off the list, the same approval counts', async () => {
+    it('an entity: a member’s proposal of an allowance to a listed spender, and each approval of one listed since, the quorum’s included: refused, the proposal waits; off the list, the same approval counts', async () => {
       const account = await teamAccount(server, acme);
       const [proposer, second, third] = [await namedMember(server, acme, account, 'approver', 'Jonas', 'Weber'), await namedMember(server, acme, account, 'approver', 'Lena', 'Fischer'), await namedMember(server, acme, account, 'approver', 'Tom', 'Becker')];
       const policy = await post(server, acme, '/v1/submit/update-approval-policy', asMember(server, account, account.owner, 'update-approval-policy', { accountId: account.accountId, requiredApprovals: 3 }));
       assert.equal(policy.status, 200, policy.text);
       await chain.setBalance(account.walletAddress, ETH);
+      const propose = (spender: string) => {
+        const body = signedBody(server, account, unsignedCall(0, usdc.address, approveCall(spender, 5n * UNIT)));
+        const request = { transactionId: randomUUID(), signedBody: body, actingUserId: proposer.userId, webAuthnStamp: proposer.passkey.stamp(JSON.stringify(body)) };
+        return post(server, acme, '/v1/submit/send-transaction-passkey?chain_id=8453', request).then((res) => ({ request, res }));
+      };
+      // A member's proposal is screened as a customer's transfer is: refused, nothing recorded but the hit.
+      const listedProposal = await propose(LISTED);
+      refused(listedProposal.res, 'spender of approve');
+      assert.deepEqual(await rowsOf(listedProposal.request.transactionId), []);
       const spender = recipient();
-      const body = signedBody(server, account, unsignedCall(0, usdc.address, approveCall(spender, 5n * UNIT)));
-      const proposed = await post(server, acme, '/v1/submit/send-transaction-passkey?chain_id=8453', { transactionId: randomUUID(), signedBody: body, actingUserId: proposer.userId, webAuthnStamp: proposer.passkey.stamp(JSON.stringify(body)) });
+      const { res: proposed } = await propose(spender);
       assert.deepEqual([proposed.status, proposed.body.status], [201, 'created'], proposed.text);
       const { transactionId } = proposed.body;
       const [row] = await rowsOf(transactionId);
