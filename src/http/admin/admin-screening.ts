@@ -41,7 +41,7 @@ export function adminScreeningRoutes(api: Api, deps: Deps): void {
       schema: {
         operationId: 'listAddressHits',
         tags: ADMIN_TAGS.screening,
-        summary: 'Transfers, payouts and refunds refused because their recipient is a listed wallet address, and incoming transfers from one; newest first, keyset pages',
+        summary: 'Transactions, payouts and refunds refused because they would move or grant value to a listed wallet address, and incoming transfers from one; newest first, keyset pages',
         querystring: Type.Object(pageQuery, { additionalProperties: false }),
         response: { 200: AddressHitPageSchema, ...problemResponses(...ADMIN_READ_ERRORS) },
       },
