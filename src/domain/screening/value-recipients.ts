@@ -6,6 +6,9 @@ import type { AddressScreen, ListedAddress } from './address-screen.js';
 // docs/screening.md#wallet-addresses: nothing the service signs moves or grants value to a listed address. This
 // module says which addresses a transaction can move or grant value to, and screens them.
 
+/** What is screened of a transaction (an unsigned one as parsed, or a payout's call). */
+export type ScreenedTransaction = Pick<TransactionSerializable, 'to' | 'data'> & { authorizationList?: readonly { address: Address }[] };
+
 /** An address a transaction can move or grant value to, and why (for the refusal's detail). */
 export interface ValueRecipient {
   address: Address;
@@ -42,26 +45,30 @@ const ROLES: Record<ValueCall, Record<number, string>> = {
   redeem: { 1: 'receiver of redeem', 2: 'owner of redeem' },
 };
 
-/** The address arguments of a call VALUE_CALLS names; none for any other calldata (or calldata that does not decode). */
-export function decodedRecipients(data: Hex | undefined): ValueRecipient[] {
-  if (!data || data.length < 10) return [];
+/**
+ * A call VALUE_CALLS names, read from calldata: its address arguments, and whether the calldata is that call and
+ * nothing more (every argument is static, so exactly 4 + 32 bytes each). Undefined for any other calldata.
+ */
+export function decodeValueCall(data: Hex | undefined): { recipients: ValueRecipient[]; whole: boolean } | undefined {
+  if (!data || data.length < 10) return undefined;
   let decoded: ReturnType<typeof decodeFunctionData<typeof VALUE_CALLS>>;
   try {
     decoded = decodeFunctionData({ abi: VALUE_CALLS, data });
   } catch {
-    return [];
+    return undefined;
   }
-  const roles = ROLES[decoded.functionName];
-  return Object.entries(roles).map(([i, role]) => ({ address: (decoded.args as readonly unknown[])[Number(i)] as Address, role }));
+  const args = decoded.args as readonly unknown[];
+  const recipients = Object.entries(ROLES[decoded.functionName]).map(([i, role]) => ({ address: args[Number(i)] as Address, role }));
+  return { recipients, whole: data.length === 2 + 2 * (4 + 32 * args.length) };
 }
 
 /**
  * What a transaction names outright: its `to` (the coin it sends goes there, and a call runs that contract), the
  * address arguments of a known call, and the contracts an EIP-7702 authorization would install as an account's code.
  */
-export function valueRecipients(tx: Pick<TransactionSerializable, 'to' | 'data'> & { authorizationList?: readonly { address: Address }[] }): ValueRecipient[] {
+export function valueRecipients(tx: ScreenedTransaction, call = decodeValueCall(tx.data)): ValueRecipient[] {
   const named: ValueRecipient[] = tx.to ? [{ address: tx.to, role: 'recipient (to) of the transaction' }] : [];
-  named.push(...decodedRecipients(tx.data));
+  named.push(...(call?.recipients ?? []));
   for (const authorization of tx.authorizationList ?? []) named.push({ address: authorization.address, role: 'delegate of an EIP-7702 authorization' });
   return named;
 }
@@ -87,7 +94,8 @@ function firstBytesOf(index: ReadonlyMap<string, unknown>): Uint8Array {
 /**
  * The first listed address spelled by 20 bytes of the calldata, at any byte offset: the rule for what is not decoded
  * (a router's path, a multicall's inner calls, permit, NFT transfers, an ERC-2771 sender appended unaligned, a
- * deployment's constants). 20 bytes that spell a listed address are not there by chance, so this adds no false hit.
+ * deployment's constants). 20 bytes that spell a listed address are not there by chance; a number that equals one
+ * (only plausible for an address of many leading zero bytes, like 0x…dEaD) is refused too, on the cautious side.
  */
 export function listedInCalldata(index: ReadonlyMap<string, ListedAddress>, data: Hex | undefined): { address: string; offset: number; listed: ListedAddress } | undefined {
   if (!data || data.length < 2 + 2 * ADDRESS_BYTES) return undefined;
@@ -102,13 +110,19 @@ export function listedInCalldata(index: ReadonlyMap<string, ListedAddress>, data
   return undefined;
 }
 
-/** The first address the transaction moves or grants value to that is listed, named ones first; undefined when none is. */
-export function firstListedRecipient(screen: AddressScreen | undefined, tx: Parameters<typeof valueRecipients>[0]): AddressHit | undefined {
+/**
+ * The first address the transaction moves or grants value to that is listed, named ones first; undefined when none
+ * is. The calldata is scanned unless it is a known call and nothing more, whose amounts are amounts: an amount of
+ * 57,005 is not the burn address 0x…dEaD, which the shipped sample lists.
+ */
+export function firstListedRecipient(screen: AddressScreen | undefined, tx: ScreenedTransaction): AddressHit | undefined {
   if (!screen) return undefined;
-  for (const { address, role } of valueRecipients(tx)) {
+  const call = decodeValueCall(tx.data);
+  for (const { address, role } of valueRecipients(tx, call)) {
     const listed = screen.addressHit(address);
     if (listed) return { address, listed, role };
   }
+  if (call?.whole) return undefined;
   const found = listedInCalldata(screen.addressIndex(), tx.data);
   return found && { address: found.address, listed: found.listed, role: `address in the calldata (bytes ${found.offset} to ${found.offset + ADDRESS_BYTES - 1})` };
 }
@@ -121,7 +135,7 @@ export async function refuseListedRecipients(
   db: Executor,
   screen: AddressScreen | undefined,
   about: Parameters<typeof recordAddressHit>[1],
-  tx: Parameters<typeof valueRecipients>[0],
+  tx: ScreenedTransaction,
   at: Date,
 ): Promise<void> {
   const hit = firstListedRecipient(screen, tx);

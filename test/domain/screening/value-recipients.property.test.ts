@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { bytesToHex, encodeFunctionData, erc20Abi, erc4626Abi, getAddress, serializeTransaction, toFunctionSelector, type Address, type Hex } from 'viem';
+import { bytesToHex, concat, encodeFunctionData, erc20Abi, erc4626Abi, getAddress, serializeTransaction, toFunctionSelector, type Address, type Hex } from 'viem';
 import { parseUnsignedTransaction } from '../../../src/chain/custody-signer.js';
 import { ScreeningLists } from '../../../src/domain/screening/lists.js';
 import { firstListedRecipient, valueRecipients } from '../../../src/domain/screening/value-recipients.js';
@@ -13,10 +13,13 @@ import { ofacFolder, sdnRow } from './helpers.js';
 // and screened against real lists in OFAC's format.
 
 const LISTED = Array.from({ length: 4 }, () => getAddress(`0x${randomBytes(20).toString('hex')}`));
+/** The burn address, which the shipped sample lists: as a number, 57,005. */
+const DEAD = getAddress('0x000000000000000000000000000000000000dead');
 const lists = new ScreeningLists([
-  { label: 'TEST-SDN', path: ofacFolder({ sdn: [sdnRow(9001, 'FICTIONAL MIXER LTD', null, 'CYBER2', LISTED.map((a) => `Digital Currency Address - ETH ${a};`).join(' '))] }), kind: 'folder' },
+  { label: 'TEST-SDN', path: ofacFolder({ sdn: [sdnRow(9001, 'FICTIONAL MIXER LTD', null, 'CYBER2', [...LISTED, DEAD].map((a) => `Digital Currency Address - ETH ${a};`).join(' '))] }), kind: 'folder' },
 ]);
 
+const OPEN_MINT = [{ type: 'function', name: 'mint', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [] }] as const;
 const INCREASE_ALLOWANCE = [
   { type: 'function', name: 'increaseAllowance', stateMutability: 'nonpayable', inputs: [{ name: 'spender', type: 'address' }, { name: 'addedValue', type: 'uint256' }], outputs: [{ type: 'bool' }] },
 ] as const;
@@ -129,6 +132,30 @@ describe('the addresses a transaction moves or grants value to', () => {
         assert.equal(firstListedRecipient(lists, { to, data: bytesToHex(data) }), undefined);
         assert.equal(firstListedRecipient(lists, submitted(to, encodeFunctionData({ abi: erc4626Abi, functionName: 'withdraw', args: [amount, a!, b!] }))), undefined);
         assert.equal(firstListedRecipient(lists, submitted(to, encodeFunctionData({ abi: erc20Abi, functionName: 'transferFrom', args: [c!, a!, amount] }))), undefined);
+      }),
+    );
+  });
+
+  it('a known call and nothing more: its amounts are amounts, even one equal to a listed address of leading zeros', () => {
+    fc.assert(
+      fc.property(address, address, address, (to, a, b) => {
+        fc.pre(!LISTED.some((l) => [to, a, b].some((x) => same(l, x))));
+        assert.equal(firstListedRecipient(lists, submitted(to, encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [a, 0xdeadn] }))), undefined);
+        assert.equal(firstListedRecipient(lists, submitted(to, encodeFunctionData({ abi: erc4626Abi, functionName: 'withdraw', args: [0xdeadn, a, b] }))), undefined);
+      }),
+    );
+  });
+
+  it('the same number in undecoded calldata, or bytes after a known call (an appended sender), are screened', () => {
+    fc.assert(
+      fc.property(address, address, bytes(64), (to, a, extra) => {
+        fc.pre(!LISTED.some((l) => [to, a].some((x) => same(l, x))));
+        const word = encodeFunctionData({ abi: OPEN_MINT, functionName: 'mint', args: [a, 0xdeadn] });
+        assert.equal(firstListedRecipient(lists, submitted(to, word))?.role, 'address in the calldata (bytes 48 to 67)');
+        const transfer = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [a, 5n] });
+        const appended = firstListedRecipient(lists, submitted(to, concat([transfer, bytesToHex(extra), LISTED[0]!])));
+        assert.ok(same(appended?.address, LISTED[0]!));
+        assert.equal(appended!.role, `address in the calldata (bytes ${68 + extra.length} to ${87 + extra.length})`);
       }),
     );
   });
