@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { loadOrCreateSandboxKey } from './crypto/encryption-key.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
+import { NARROWED_MESSAGE, narrowDataDir, type Narrowed } from './db/private-data-dir.js';
 import { loadTokenRegistry, TokenRegistryError, type TokenRegistry } from './domain/tokens/token-registry.js';
 import { openDatabase, type Database } from './db/database.js';
 import type { Policy } from './domain/context.js';
@@ -46,6 +47,8 @@ export interface System {
   mailer: Mailer | undefined;
   /** This process's Prometheus metrics (GET /metrics). */
   metrics: Metrics;
+  /** What was narrowed under DATA_DIR at start (wider modes than the service's own), for the process's log. */
+  dataDirNarrowed: Narrowed | undefined;
   /** Closes what the system holds (mail transport, database). Last, after everything using it stopped. */
   close(): Promise<void>;
 }
@@ -68,6 +71,8 @@ export async function openSystem(config: Config, overrides: SystemOverrides = {}
   const chains = new ChainRegistry(config.chainRpcUrls, overrides.chainTimeoutMs);
   // The listed tokens are confirmed on their chains first: a wrong TOKENS entry stops the start before anything is written.
   const tokens = await loadTokenRegistry(config.tokens, chains);
+  // Before the sandbox key or the database is opened: a DATA_DIR left readable by others is the service's alone again.
+  const dataDirNarrowed = narrowDataDir(config.dataDir);
   const ring = overrides.secrets ?? new SecretBox(config.encryptionKeys ?? loadOrCreateSandboxKey(config.dataDir));
   const database =
     overrides.database ??
@@ -107,6 +112,7 @@ export async function openSystem(config: Config, overrides: SystemOverrides = {}
     mailQueued: new Signal(),
     mailer,
     metrics: createMetrics({ database, clock }),
+    dataDirNarrowed,
     async close() {
       mailer?.close();
       custody.close();
@@ -138,6 +144,7 @@ export async function startApiProcess(
     { config, database, clock, secrets, custody, policy, chains, tokens, transactionBroadcast, mailQueued, metrics, ...(mailer ? { mailer } : {}) },
     { ...(options.logger === undefined ? {} : { logger: options.logger }), ...(options.port ? { port: options.port } : {}) },
   );
+  logNarrowed(system, app.log);
   const background = await startBackgroundWork({ config, database, clock, secrets, custody, policy, chains, tokens, transactionBroadcast, mailQueued, metrics, log: app.log, ...(mailer ? { mailer } : {}) }, options.background);
   return {
     app,
@@ -157,8 +164,14 @@ export async function startApiProcess(
   };
 }
 
+/** Says at info that the start narrowed DATA_DIR's modes, naming it (docs/security.md#files-on-disk). */
+export function logNarrowed(system: System, log: Log): void {
+  if (system.dataDirNarrowed) log.info?.({ path: system.config.dataDir, ...system.dataDirNarrowed }, NARROWED_MESSAGE);
+}
+
 /** `npm run worker`: a webhook delivery worker alone. */
 export async function startWorkerProcess(system: System, log: Log): Promise<{ worker: WebhookWorker; stop(): Promise<void> }> {
+  logNarrowed(system, log);
   const { startWebhookWorker } = await import('./workers/webhook-worker.js');
   const worker = await startWebhookWorker({ database: system.database, secrets: system.secrets, clock: system.clock, config: system.config.webhooks, log, metrics: system.metrics });
   return {

@@ -1,5 +1,7 @@
 // First: the heap policy applies from the first allocation on (heap-growth.ts).
 import './heap-growth.js';
+// Then: what it writes is its user's alone (private-umask.ts).
+import './private-umask.js';
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { bindPortOrExit, loadConfigOrExit, openSystemOrExit, startWorkerProcess } from './composition-root.js';

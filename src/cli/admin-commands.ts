@@ -1,6 +1,7 @@
 // The operator CLI's commands (`npm run -s admin -- ...`); admin.ts is the process around them.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
+import { NARROWED_MESSAGE } from '../db/private-data-dir.js';
 import { VERIFICATION_STATUSES, type VerificationStatus } from '../db/schema/index.js';
 import type { SubjectType } from '../db/repositories/verification.js';
 import { deactivateCredentialAsOperator } from '../domain/credentials/credentials.js';
@@ -71,6 +72,14 @@ async function mintDemo(input: { rpcUrl: string; chainId: number; key: Hex; toke
   const amount = need(input.amount, '--amount');
   if (!/^[0-9]{1,30}(\.[0-9]{1,6})?$/.test(amount) || Number(amount) === 0) throw new UsageError('--amount must be a decimal greater than 0 with at most 6 decimals (dUSD)');
   return mintDemoToken({ rpcUrl: input.rpcUrl, chainId: input.chainId, signerKey: input.key, token: token as Address, to: to as Address, amount: parseUnits(amount, 6), gasTopUp: input.chainId === LOCAL_CHAIN_ID });
+}
+
+/** The CLI's own system (not a server's): a DATA_DIR its start narrowed is said on stderr, as a server logs it. */
+async function openOwnSystem(config: Config, stderr: (line: string) => void): Promise<System> {
+  const system = await openSystem(config);
+  const narrowed = system.dataDirNarrowed;
+  if (narrowed) stderr(`note: ${NARROWED_MESSAGE}: ${config.dataDir} (${narrowed.directories} directories, ${narrowed.files} files)\n`);
+  return system;
 }
 
 export interface RunOptions {
@@ -153,7 +162,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
     const key = deployerKey(values['deployer-key'], chainId);
     // Minting talks to the chain only: it runs beside a server holding the embedded database.
     if (command === 'mint-demo') return mintDemo({ rpcUrl: config.chainRpcUrls.get(chainId!)!, chainId: chainId!, key, token: values.token, to: values.to, amount: values.amount });
-    const system = options.system ?? (await openSystem(config));
+    const system = options.system ?? (await openOwnSystem(config, stderr));
     try {
       const now = system.clock();
       const db = system.database.db;
@@ -166,7 +175,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
       if (!options.system) await system.close();
     }
   }
-  const system = options.system ?? (await openSystem(config));
+  const system = options.system ?? (await openOwnSystem(config, stderr));
   try {
     const now = system.clock();
     const db = system.database;

@@ -116,7 +116,7 @@ async function openPglite(dataDir: string | undefined, engine?: () => Promise<Pg
     release = lockDataDir(dataDir);
     try {
       const dir = join(dataDir, 'pglite');
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
       if (!existsSync(join(dir, 'PG_VERSION'))) await initPgliteDir(dir);
       client = await RemotePglite.start({ dir });
     } catch (err) {

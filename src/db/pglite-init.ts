@@ -10,5 +10,5 @@ if (!dir) {
   process.stderr.write('usage: pglite-init <dir>\n');
   process.exit(64);
 }
-const db = await PGlite.create(dir, pgliteOptions());
+const db = await PGlite.create(pgliteOptions(dir));
 await db.close();

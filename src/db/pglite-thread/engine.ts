@@ -12,8 +12,8 @@ import { serializeError, type EngineOptions, type Reply, type Request } from './
 const port = parentPort!;
 const options = workerData as EngineOptions;
 
-const pg = await PGlite.create(options.dir ?? 'memory://', {
-  ...pgliteOptions(),
+const pg = await PGlite.create({
+  ...pgliteOptions(options.dir),
   pgliteWasmModule: options.artifacts.pgliteWasmModule,
   initdbWasmModule: options.artifacts.initdbWasmModule,
   fsBundle: asBlob(options.artifacts.fsBundle),
