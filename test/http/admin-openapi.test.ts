@@ -54,6 +54,12 @@ async function listedUnderReview(c: Ctx): Promise<{ userId: string; hitId: strin
   return { userId: created.body.userId, hitId: hits[0]!.hitId, path: `/admin/api/reviews/user/${created.body.userId}` };
 }
 
+/** The operator marks the hit a false positive: an approval of its case can then be proposed. */
+async function disposeFalse(c: Ctx, hitId: string): Promise<void> {
+  const res = await adminRequest(c.server, 'POST', `/admin/api/screening-hits/${hitId}/disposition`, { token: c.token, body: { disposition: 'false_positive', note: 'born elsewhere' } });
+  assert.equal(res.status, 200, res.text);
+}
+
 /** A USD deposit of the customer waiting for funds; its reference. */
 async function waitingDeposit(c: Ctx): Promise<string> {
   c.server.clock.advance(1000);
@@ -146,27 +152,43 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<CheckedResponse[]>> = {
     return [refused, await adminRequest(c.server, 'POST', `${path}/close`, { token: c.token, body: { note: 'the hit was a false positive' } })];
   },
   proposeDecision: async (c) => {
-    const { path } = await listedUnderReview(c);
-    return [
+    const { path, hitId } = await listedUnderReview(c);
+    const early = [
       await adminRequest(c.server, 'POST', `${path}/decisions`, { token: c.token, body: { decision: 'approve' } }),
+      await adminRequest(c.server, 'POST', `${path}/proposal`, { token: c.token, body: { decision: 'approve', reasons: ['the hit is open'] } }),
+    ];
+    await disposeFalse(c, hitId);
+    return [
+      ...early,
       await adminRequest(c.server, 'POST', `${path}/proposal`, { token: c.token, body: { decision: 'approve', reasons: ['another birthplace: not the listed person'] } }),
       await adminRequest(c.server, 'POST', `${path}/proposal`, { token: c.token, body: { decision: 'approve', reasons: ['again'] } }),
       await adminRequest(c.server, 'POST', `${path}/proposal`, { token: c.token, body: { decision: 'approve' } }),
     ];
   },
   confirmProposal: async (c) => {
-    const { path } = await listedUnderReview(c);
-    const none = await adminRequest(c.server, 'POST', `${path}/proposal/confirm`, { token: c.supervisor, body: {} });
+    const { path, hitId } = await listedUnderReview(c);
+    const none = await adminRequest(c.server, 'POST', `${path}/proposal/confirm`, { token: c.supervisor, body: { note: 'agreed' } });
+    await disposeFalse(c, hitId);
     await adminRequest(c.server, 'POST', `${path}/proposal`, { token: c.token, body: { decision: 'approve', reasons: ['another birthplace: not the listed person'] } });
     return [
       none,
-      await adminRequest(c.server, 'POST', `${path}/proposal/confirm`, { token: c.token, body: {} }),
+      await adminRequest(c.server, 'POST', `${path}/proposal/confirm`, { token: c.token, body: { note: 'mine' } }),
+      await adminRequest(c.server, 'POST', `${path}/proposal/confirm`, { token: c.supervisor, body: {} }),
       await adminRequest(c.server, 'POST', `${path}/proposal/confirm`, { token: c.supervisor, body: { note: 'agreed' } }),
+    ];
+  },
+  withdrawProposal: async (c) => {
+    const { path } = await listedUnderReview(c);
+    await adminRequest(c.server, 'POST', `${path}/proposal`, { token: c.token, body: { decision: 'reject', reasons: ['the listed person'] } });
+    return [
+      await adminRequest(c.server, 'POST', `${path}/proposal/withdraw`, { token: c.supervisor }),
+      await adminRequest(c.server, 'POST', `${path}/proposal/withdraw`, { token: c.token }),
+      await adminRequest(c.server, 'POST', `${path}/proposal/withdraw`, { token: c.token }),
     ];
   },
   overturnProposal: async (c) => {
     const { path } = await listedUnderReview(c);
-    await adminRequest(c.server, 'POST', `${path}/proposal`, { token: c.token, body: { decision: 'approve', reasons: ['looks fine'] } });
+    await adminRequest(c.server, 'POST', `${path}/proposal`, { token: c.token, body: { decision: 'reject', reasons: ['the listed person'] } });
     return [
       await adminRequest(c.server, 'POST', `${path}/proposal/overturn`, { token: c.supervisor, body: {} }),
       await adminRequest(c.server, 'POST', `${path}/proposal/overturn`, { token: c.supervisor, body: { note: 'the birth date agrees: ask for a second document' } }),
@@ -348,7 +370,7 @@ for (const backend of backends()) {
       }
       // Each operation's success was among them, and the failures the examples mean to show.
       for (const id of ids) assert.ok(seen.has(`${id} 200`) || seen.has(`${id} 201`), `${id} answered 200 (or 201) in its examples`);
-      for (const expected of ['adminWhoami 401', 'listReviews 400', 'getCase 404', 'getCase 400', 'decideCase 400', 'decideCase 409', 'decideCase 404', 'getDocumentContent 404', 'listDeposits 400', 'listAddressHits 400', 'getDepositByReference 404', 'receiveDepositFunds 409', 'receiveDepositFunds 400', 'cancelDeposit 409', 'cancelDeposit 400', 'listBankAccountReviews 400', 'getBankAccountCase 404', 'decideBankAccount 400', 'decideBankAccount 409', 'decideBankAccount 404', 'listWithdrawalPayouts 400', 'getWithdrawalPayout 404', 'getWithdrawalPayout 400', 'markWithdrawalPayoutSent 409', 'returnWithdrawalPayout 400', 'returnWithdrawalPayout 404', 'claimCase 409', 'releaseCase 403', 'addCaseNote 400', 'closeCase 409', 'proposeDecision 409', 'proposeDecision 400', 'confirmProposal 403', 'confirmProposal 409', 'overturnProposal 400', 'disposeScreeningHit 409', 'disposeScreeningHit 404']) {
+      for (const expected of ['adminWhoami 401', 'listReviews 400', 'getCase 404', 'getCase 400', 'decideCase 400', 'decideCase 409', 'decideCase 404', 'getDocumentContent 404', 'listDeposits 400', 'listAddressHits 400', 'getDepositByReference 404', 'receiveDepositFunds 409', 'receiveDepositFunds 400', 'cancelDeposit 409', 'cancelDeposit 400', 'listBankAccountReviews 400', 'getBankAccountCase 404', 'decideBankAccount 400', 'decideBankAccount 409', 'decideBankAccount 404', 'listWithdrawalPayouts 400', 'getWithdrawalPayout 404', 'getWithdrawalPayout 400', 'markWithdrawalPayoutSent 409', 'returnWithdrawalPayout 400', 'returnWithdrawalPayout 404', 'claimCase 409', 'releaseCase 403', 'addCaseNote 400', 'closeCase 409', 'proposeDecision 409', 'proposeDecision 400', 'confirmProposal 403', 'confirmProposal 409', 'confirmProposal 400', 'withdrawProposal 403', 'withdrawProposal 409', 'overturnProposal 400', 'disposeScreeningHit 409', 'disposeScreeningHit 404']) {
         assert.ok(seen.has(expected), `${expected} was exercised (seen: ${[...seen].join(', ')})`);
       }
     });

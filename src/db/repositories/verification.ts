@@ -48,7 +48,7 @@ export interface ReviewQueueRow {
 export type QueueFlag = 'open_hits' | 'error_findings' | 'duplicates' | 'proposal_pending';
 
 export interface QueueOptions {
-  /** Absent: every under_review record and every case open on an active customer. */
+  /** Absent: every under_review record, every case open on an active customer, every active customer with an open hit; with `search`, every record. */
   status?: VerificationStatus;
   integratorId?: string;
   cutoff?: string;
@@ -89,7 +89,14 @@ function searchWhere(search: string | undefined) {
  */
 export function listReviewQueue(db: Executor, options: QueueOptions): Promise<ReviewQueueRow[]> {
   const { cutoff, after } = options;
-  const inQueue = options.status ? sql`q.status = ${options.status}` : sql`(q.status = 'under_review' or c.opened_at is not null)`;
+  // Without a status: what waits for an operator, an active customer with a hit nobody decided included (however it
+  // got there). A search without a status looks at every record, in the queue or not.
+  const inQueue = options.status
+    ? sql`q.status = ${options.status}`
+    : options.search !== undefined
+      ? sql`true`
+      : sql`(q.status = 'under_review' or c.opened_at is not null
+          or (q.status = 'active' and exists (select 1 from screening_hits h where h.subject_id = q.subject_id and h.status = 'open')))`;
   return selectRows<ReviewQueueRow>(db, sql`
     select * from (
       select q.subject_type, q.subject_id, q.integrator_id, i.name as integrator_name, q.status, q.name, q.since,

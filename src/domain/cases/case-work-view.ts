@@ -4,6 +4,8 @@ import { listHits, type ScreeningHitRow } from '../../db/repositories/screening-
 import { listTransitions } from '../../db/repositories/verification.js';
 import { operatorNames } from '../operators/operators.js';
 import type { HitDetails } from '../screening/subject-hits.js';
+import { approvalPath } from './approval-rules.js';
+import type { OperatorRef } from './permissions.js';
 
 type Names = Map<string, string>;
 const who = (names: Names, id: string | null) => (id ? { operatorId: id, name: names.get(id) ?? '(unknown operator)' } : null);
@@ -39,9 +41,9 @@ const TRANSITION_WORDS: Record<string, string> = { created: 'Created', approve: 
 
 /**
  * The case's working state and its full timeline (status changes, notes, claims, proposals, hits and their
- * dispositions), oldest first, every time in UTC.
+ * dispositions), oldest first, every time in UTC; and how `operator` may approve it now (the four-eyes rule).
  */
-export async function caseWork(db: Executor, subjectId: string) {
+export async function caseWork(db: Executor, subjectId: string, operator?: OperatorRef) {
   const [row, hits, activity, transitions, names] = [await findCase(db, subjectId), await listHits(db, subjectId), await listActivity(db, subjectId), await listTransitions(db, subjectId), await operatorNames(db)];
   const timeline = [
     ...transitions.map((t) => ({
@@ -58,6 +60,7 @@ export async function caseWork(db: Executor, subjectId: string) {
     })),
   ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   return {
+    approval: await approvalPath(db, subjectId, operator),
     hits: hits.map((h) => hitView(h, names)),
     assignee: who(names, row?.assigneeId ?? null),
     proposal:

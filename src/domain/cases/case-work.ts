@@ -1,11 +1,13 @@
 import type { Database, Executor } from '../../db/database.js';
 import { appendActivity, lockCase, updateCase, type ReviewCaseRow } from '../../db/repositories/cases.js';
-import { countHits, deleteHitFindings, disposeOpenHit, findHit, type ScreeningHitRow } from '../../db/repositories/screening-hits.js';
+import { deleteHitFindings, disposeOpenHit, findHit, listHits, type ScreeningHitRow } from '../../db/repositories/screening-hits.js';
 import { ApiError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { CaseSubjectType } from '../screening/subject-hits.js';
+import { operatorNames } from '../operators/operators.js';
 import { loadSubjectById } from '../verification/subjects.js';
-import { authorize, type CaseAction, type OperatorRef } from './permissions.js';
+import { falsePositivesOf, refuseOpenHits } from './approval-rules.js';
+import { authorize, CASE_PERMISSIONS, type CaseAction, type CaseState, type OperatorRef } from './permissions.js';
 
 export interface CaseTarget {
   subjectType: CaseSubjectType;
@@ -27,9 +29,28 @@ export async function onCase<T>(
     const subject = await loadSubjectById(tx, target.subjectType, target.subjectId);
     if (!subject) throw notFound('Case');
     const row = await lockCase(tx, { subjectType: target.subjectType, subjectId: target.subjectId, integratorId: subject.ref.integratorId });
-    authorize(action, operator, { proposerId: row.proposedBy, holderId: row.assigneeId });
+    authorize(action, operator, await caseState(tx, row, CASE_PERMISSIONS[action].notDisposer === true));
     return work(tx, row, subject.ref.integratorId);
   });
+}
+
+/** Who the case's work involves, for the permission table; the hits' disposers only when the rule asks. */
+export async function caseState(tx: Executor, row: ReviewCaseRow, withDisposers: boolean): Promise<CaseState> {
+  return { proposerId: row.proposedBy, holderId: row.assigneeId, ...(withDisposers ? { falsePositives: falsePositivesOf(await listHits(tx, row.subjectId)) } : {}) };
+}
+
+/**
+ * 409 proposal_pending while a proposed decision waits, worded for whoever is refused: its proposer may withdraw it,
+ * a supervisor confirms or overturns it, anyone else waits for either. `doing`: "before closing the case".
+ */
+export async function proposalPending(tx: Executor, row: ReviewCaseRow, operator: OperatorRef, doing: string): Promise<ApiError> {
+  const proposal = `to ${row.proposedDecision!.replace('_', ' ')} this case`;
+  if (row.proposedBy === operator.operatorId) {
+    return new ApiError('proposal_pending', `You proposed ${proposal}: withdraw your proposal (POST …/proposal/withdraw) ${doing}, or wait for a supervisor to confirm or overturn it`);
+  }
+  const proposer = (await operatorNames(tx)).get(row.proposedBy!) ?? 'another operator';
+  if (operator.role === 'supervisor') return new ApiError('proposal_pending', `${proposer} proposed ${proposal}: confirm or overturn the proposal (POST …/proposal/confirm or …/overturn) ${doing}`);
+  return new ApiError('proposal_pending', `${proposer} proposed ${proposal}: it waits for a supervisor to confirm or overturn it, or for ${proposer} to withdraw it, ${doing}`);
 }
 
 export function logActivity(tx: Executor, row: Pick<ReviewCaseRow, 'subjectType' | 'subjectId' | 'integratorId'>, kind: string, operator: OperatorRef | null, summary: string, at: Date, detail?: Record<string, unknown>) {
@@ -76,9 +97,8 @@ export function addNote(db: Database, target: CaseTarget, operator: OperatorRef,
 export function closeCase(db: Database, target: CaseTarget, operator: OperatorRef, note: string, at: Date) {
   return onCase(db, target, 'close', operator, async (tx, row) => {
     if (!row.openedAt) throw new ApiError('case_not_open', 'Only a case opened on an active customer is closed; a case in review ends with a decision');
-    if (row.proposedBy) throw new ApiError('proposal_pending', 'This case has a proposed decision waiting: confirm or overturn it before closing');
-    const open = await countHits(tx, row.subjectId, ['open']);
-    if (open > 0) throw new ApiError('open_hits_remain', `${open} screening hit${open === 1 ? '' : 's'} of this case still need${open === 1 ? 's' : ''} a disposition`);
+    if (row.proposedBy) throw await proposalPending(tx, row, operator, 'closing the case');
+    await refuseOpenHits(tx, row.subjectId, 'before the case is closed');
     await updateCase(tx, row.subjectId, { openedAt: null, openReason: null });
     await logActivity(tx, row, 'closed', operator, `Closed by ${operator.name}: ${note}`, at);
     return { closed: true as const };

@@ -16,7 +16,9 @@ import { entityTeamOf } from './entity-team.js';
 import { loadSubjectById } from './subjects.js';
 import { sealContexts } from '../../crypto/seal-contexts.js';
 
-export type { OperatorRef } from '../cases/permissions.js';
+import type { OperatorRef } from '../cases/permissions.js';
+
+export type { OperatorRef };
 
 export interface ReviewItem {
   subjectType: SubjectType;
@@ -86,8 +88,8 @@ export async function listReviews(
   return { data, hasMore, nextCursor: hasMore && last ? encodeCursor(last.since, last.subjectId) : null };
 }
 
-/** Everything an officer needs on one case: the record as the integrator sees it, and its history. */
-export async function getCase(db: Database, subjectType: SubjectType, subjectId: string) {
+/** Everything an officer needs on one case: the record as the integrator sees it, its history, and how `operator` may approve it. */
+export async function getCase(db: Database, subjectType: SubjectType, subjectId: string, operator?: OperatorRef) {
   const subject = await db.db.transaction((tx) => loadSubjectById(tx, subjectType, subjectId));
   if (!subject) throw notFound('Case');
   const integratorId = subject.ref.integratorId;
@@ -124,7 +126,7 @@ export async function getCase(db: Database, subjectType: SubjectType, subjectId:
     missingCompanyData: subject.missingCompanyData,
     record,
     history,
-    ...(await caseWork(db.db, subjectId)),
+    ...(await caseWork(db.db, subjectId, operator)),
     // An entity's case also shows who operates its wallet and what waits for their approval.
     ...(subjectType === 'entity' ? await entityTeamOf(db.db, integratorId, subjectId) : {}),
   };

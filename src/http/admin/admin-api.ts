@@ -142,7 +142,7 @@ export async function registerAdminApi(app: Api, deps: Deps, failures: FailureLi
           },
         },
         async (request) => {
-          const found = await getCase(deps.database, request.params.subjectType, request.params.subjectId);
+          const found = await getCase(deps.database, request.params.subjectType, request.params.subjectId, request.operator);
           return { ...found, record: withContentUrls(found.record) as Record<string, unknown> };
         },
       );

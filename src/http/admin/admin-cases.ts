@@ -1,13 +1,12 @@
 import { addNote, claimCase, closeCase, disposeHit, releaseCase } from '../../domain/cases/case-work.js';
 import { hitView } from '../../domain/cases/case-work-view.js';
-import { confirmProposal, overturnProposal, proposeDecision } from '../../domain/cases/operator-decisions.js';
+import { confirmProposal, overturnProposal, proposeDecision, withdrawProposal } from '../../domain/cases/operator-decisions.js';
 import { operatorNames } from '../../domain/operators/operators.js';
 import { problemResponses } from '../schemas/problem.js';
 import { ADMIN_TAGS, ADMIN_WRITE_ERRORS, CaseParams, DecisionResultSchema } from '../schemas/admin.js';
 import {
   AssigneeResult,
   CloseResult,
-  ConfirmBody,
   DispositionBody,
   HitParams,
   NoteBody,
@@ -63,12 +62,22 @@ export function adminCaseRoutes(api: Api, deps: Deps): void {
   api.post(
     `${CASE}/proposal/confirm`,
     {
-      schema: write('confirmProposal', 'Confirm the proposed decision and apply it: a supervisor other than its proposer', {
-        body: ConfirmBody,
+      schema: write('confirmProposal', 'Confirm the proposed decision and apply it, with a note: a supervisor other than its proposer (an approval: once every hit has its disposition, and not by whoever found one false)', {
+        body: RequiredNoteBody,
         response: { 200: DecisionResultSchema, ...problemResponses(...ADMIN_WRITE_ERRORS, 403, 404, 409, 422) },
       }),
     },
-    (request) => confirmProposal(deps.database, request.params, request.body.note?.trim(), request.operator!, deps.policy, deps.clock()),
+    (request) => confirmProposal(deps.database, request.params, request.body.note.trim(), request.operator!, deps.policy, deps.clock()),
+  );
+
+  api.post(
+    `${CASE}/proposal/withdraw`,
+    {
+      schema: write('withdrawProposal', 'Take back your own proposed decision (its proposer only); the case stays as it is and can be decided or proposed again', {
+        response: { 200: ProposalResult, ...problemResponses(...ADMIN_WRITE_ERRORS, 403, 404, 409) },
+      }),
+    },
+    (request) => withdrawProposal(deps.database, request.params, request.operator!, deps.clock()),
   );
 
   api.post(

@@ -48,7 +48,7 @@ export const ScreeningHitSchema = Type.Object(
 export const TimelineItemSchema = Type.Object(
   {
     at: DateTime(),
-    kind: Type.String({ description: 'status_changed, note, claimed, released, proposed, confirmed, overturned, hit_raised, hit_cleared, hit_dispositioned, opened, closed' }),
+    kind: Type.String({ description: 'status_changed, note, claimed, released, proposed, confirmed, overturned, withdrawn, hit_raised, hit_cleared, hit_dispositioned, opened, closed' }),
     actor: Type.Object(
       { type: Type.Enum(['integrator', 'operator', 'system', 'sandbox'], { type: 'string' }), id: Nullable(Type.String()), name: Nullable(Type.String()) },
       { additionalProperties: false, title: 'TimelineActor' },
@@ -65,8 +65,20 @@ export const ProposalSchema = Type.Object(
 
 const OpenReason = () => Nullable(Type.Enum(['screening_hit', 'incoming_from_listed_address'], { type: 'string', description: 'Set while a case is open on an active customer' }));
 
+const ApprovalSchema = Type.Object(
+  {
+    path: Type.Enum(['direct', 'proposal', 'dispositions_first'], {
+      type: 'string',
+      description: 'How the operator asking may approve (or reactivate) the record now: direct, one operator; proposal, proposed for a supervisor to confirm; dispositions_first, once every screening hit has its disposition',
+    }),
+    detail: Nullable(Type.String({ description: 'Why, in the words of the refusal: "the case has 1 error finding (ssn_shared)", "you marked OFAC-SDN entry 7001 a false positive", "1 screening hit has no disposition (…)"' })),
+  },
+  { additionalProperties: false, title: 'ApprovalPath', description: 'The four-eyes rule for this case and this operator, before anyone presses Approve (docs/back-office.md#four-eyes)' },
+);
+
 /** What getCase adds to a case for the back office. */
 export const CaseWorkProperties = {
+  approval: ApprovalSchema,
   hits: Type.Array(ScreeningHitSchema, { description: 'Every screening hit ever raised on the record, oldest first' }),
   assignee: Nullable(OperatorRefSchema),
   proposal: Nullable(ProposalSchema),
@@ -116,7 +128,6 @@ export const ProposalBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export const ConfirmBody = Type.Object({ note: Type.Optional(Note('A word from the confirming supervisor')) }, { additionalProperties: false });
 export const RequiredNoteBody = Type.Object({ note: Note('Why (required)') }, { additionalProperties: false });
 export const AssigneeResult = Type.Object({ assignee: Nullable(OperatorRefSchema) }, { additionalProperties: false });
 export const ProposalResult = Type.Object({ proposal: Type.Null() }, { additionalProperties: false });
