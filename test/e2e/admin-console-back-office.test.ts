@@ -8,12 +8,15 @@ import { berliner, californian, doc, signedAt } from '../harness/fixtures.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 
 // Issue 36, the console as a back office, in headless Chromium against the real server and its sample screening
-// list (config/screening/ofac-sample): a reviewer and a supervisor, each in a browser context of their own. A hit
-// is looked at and dispositioned; an approval over an open hit is proposed by one and confirmed by the other; a
-// reviewer (the proposer or not) is refused the confirmation; a shared SSN links the two cases.
+// list (config/screening/ofac-sample): a reviewer and a supervisor, each in a browser context of their own (the
+// supervisor's browser in another time zone). A hit is looked at and dispositioned; a shared SSN links the two cases.
+// Issue 51's four-eyes reproduction end to end: an approval waits for every hit's disposition, before the click and
+// at the confirmation (a hit raised after the proposal); the button says "Propose approval: needs a supervisor"
+// before it is pressed; the confirmation takes a note; the proposer withdraws; the counts of error findings agree
+// between the queue, the checks and the case's warning; every time is in UTC and says so.
 
 // What the functions passed to page.evaluate use (the test project has no DOM library; see admin-console.test.ts).
-declare const document: { documentElement: { scrollWidth: number }; querySelectorAll(selector: string): { length: number } };
+declare const document: { documentElement: { scrollWidth: number }; querySelectorAll(selector: string): { length: number } & Iterable<{ textContent: string | null }> };
 
 /** Longer than the case page's 3 s poll: the wait for a change another operator made. */
 const LIVE_TIMEOUT = 15_000;
@@ -73,8 +76,8 @@ describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${
         assert.deepEqual(errors.flat(), [], 'no page logged an error (no CSP violation)');
       });
 
-      async function signIn(operator: Operator, role: string): Promise<Page> {
-        const { context, page, errors: pageErrors } = await consolePage(browser);
+      async function signIn(operator: Operator, role: string, options: Parameters<typeof consolePage>[1] = {}): Promise<Page> {
+        const { context, page, errors: pageErrors } = await consolePage(browser, options);
         contexts.push(context);
         errors.push(pageErrors);
         page.setDefaultNavigationTimeout(30_000); // a loaded machine may take longer than the 10 s default
@@ -146,12 +149,16 @@ describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${
         await settled.getByText('Born 1992 in Hamburg').waitFor();
         await rita.locator('.timeline li[data-kind="hit_dispositioned"]').waitFor();
         assert.match((await rita.locator('.timeline time').first().textContent())!, / UTC$/);
-        // Nothing open any more: one operator approves, through the confirmation.
+        // Nothing open any more, but Rita found the hit false: the approval is another operator's, and the button
+        // says so before it is pressed.
+        const approve = rita.locator('button[data-decision="approve"]');
+        await rita.locator('button[data-decision="approve"][data-path="proposal"]').waitFor();
+        assert.equal((await approve.textContent())?.replace(/a$/, ''), 'Propose approval: needs a supervisor');
         await rita.getByRole('heading', { level: 1 }).focus();
         await rita.keyboard.press('a');
-        await rita.getByText('Approve this case? The integrator is told at once.').waitFor();
-        await rita.keyboard.press('Enter');
-        await statusIs(rita, 'active');
+        await rita.getByText('A second operator must confirm this approval: you marked OFAC-SAMPLE entry 90002 a false positive.', { exact: false }).waitFor();
+        await rita.keyboard.press('Escape');
+        await statusIs(rita, 'under_review');
       });
 
       it('links a shared SSN to the other case', async () => {
@@ -161,7 +168,7 @@ describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${
         assert.equal(new URL(rita.url()).hash, `#/case/user/${sharedSsn[0]}`);
       });
 
-      it('a reviewer is told approval over an open hit takes a second operator, claims the case, notes and proposes it', async () => {
+      it('a reviewer cannot approve or propose over an open hit; once she marks it false, the button says it needs a supervisor, and she proposes', async () => {
         await openCase(rita, listed, 'Elena Sergeyevna Volkova');
         const hit = rita.locator('article.hit[data-status="open"]');
         await hit.getByRole('heading', { name: /OFAC-SAMPLE entry 90007/ }).waitFor();
@@ -173,20 +180,35 @@ describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${
         await rita.getByRole('button', { name: 'Add note' }).click();
         await rita.locator('.timeline li[data-kind="note"]', { hasText: 'Called the customer' }).waitFor();
 
-        // a: no approval, the proposal instead, with the reason it is needed and the note it needs.
+        // Before any click: no approval while the hit waits for its disposition, and the page says why.
+        const approve = rita.locator('button[data-decision="approve"]');
+        await rita.locator('button[data-decision="approve"][data-path="dispositions_first"]').waitFor();
+        assert.equal(await approve.isDisabled(), true);
+        await rita.getByText('Approve waits for every screening hit’s disposition: 1 screening hit has no disposition (OFAC-SAMPLE entry 90007).', { exact: false }).waitFor();
         await rita.getByRole('heading', { level: 1 }).focus();
         await rita.keyboard.press('a');
-        await rita.getByText(/A second operator must confirm this approval: the case has 1 open screening hit/).waitFor();
-        await rita.getByRole('button', { name: 'Propose approval' }).click();
+        assert.equal(await rita.locator('#confirm-decision').isVisible(), false, 'a press of a offers nothing');
+
+        await hit.getByLabel(/Note/).fill('Born in Minsk in 1980, Ukrainian passport; the listed Volkova is a Belarusian official');
+        await hit.getByRole('button', { name: 'False positive' }).click();
+        await rita.locator('article.hit[data-status="false_positive"]').waitFor();
+        // Now the button itself says where the approval goes, before it is pressed.
+        await rita.locator('button[data-decision="approve"][data-path="proposal"]').waitFor();
+        assert.equal((await approve.textContent())?.replace(/a$/, ''), 'Propose approval: needs a supervisor');
+        await rita.getByRole('heading', { level: 1 }).focus();
+        await rita.keyboard.press('a');
+        await rita.getByText(/A second operator must confirm this approval: the case has 1 error finding \(watchlist_match\)|A second operator must confirm this approval: you marked OFAC-SAMPLE entry 90007 a false positive/).waitFor();
+        await rita.getByRole('button', { name: 'Propose approval', exact: true }).click();
         await rita.getByText('A note is required to propose approval.').waitFor();
-        await rita.locator('#reason').fill('Same name and birth date, but the passport and the residence history say another man');
-        await rita.getByRole('button', { name: 'Propose approval' }).click();
+        await rita.locator('#reason').fill('Same name and birth date, but the passport and the residence history say another woman');
+        await rita.getByRole('button', { name: 'Propose approval', exact: true }).click();
         await rita.getByText('Approve proposed: a supervisor confirms or overturns it.').waitFor();
         const proposal = rita.locator('section.proposal');
         await proposal.getByText('Rita Reviewer proposed: Approve').waitFor();
-        await proposal.getByText('You proposed this: a supervisor other than you must confirm or overturn it.').waitFor();
+        await proposal.getByText('You proposed this: a supervisor other than you confirms or overturns it, or you withdraw it.').waitFor();
         assert.equal(await proposal.getByRole('button', { name: /Confirm/ }).count(), 0, 'no confirmation offered to the proposer');
-        assert.equal(await rita.getByRole('button', { name: 'Approve' }).isDisabled(), true);
+        await proposal.getByRole('button', { name: 'Withdraw proposal' }).waitFor();
+        assert.equal(await approve.isDisabled(), true);
         await statusIs(rita, 'under_review');
       });
 
@@ -195,7 +217,7 @@ describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${
           [reviewer, ['supervisor_required', 'four_eyes_same_operator']],
           [otherReviewer, ['supervisor_required']],
         ] as const) {
-          const confirm = await post(who, `/reviews/user/${listed}/proposal/confirm`, {});
+          const confirm = await post(who, `/reviews/user/${listed}/proposal/confirm`, { note: 'fine' });
           assert.equal(confirm.status, 403, JSON.stringify(confirm.body));
           assert.ok((codes as readonly string[]).includes(String(confirm.body.code)), String(confirm.body.code));
           const overturn = await post(who, `/reviews/user/${listed}/proposal/overturn`, { note: 'no' });
@@ -203,13 +225,20 @@ describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${
         }
         const direct = await post(otherReviewer, `/reviews/user/${listed}/decisions`, { decision: 'approve' });
         assert.equal(direct.status, 409);
+        const withdraw = await post(otherReviewer, `/reviews/user/${listed}/proposal/withdraw`);
+        assert.deepEqual([withdraw.status, withdraw.body.code], [403, 'not_the_proposer']);
         const onReviewerPage = await post(reviewer, `/reviews/user/${listed}/proposal`, { decision: 'approve', reasons: ['again'] });
         assert.equal(onReviewerPage.status, 409);
         assert.equal(onReviewerPage.body.code, 'proposal_pending');
       });
 
-      it('the supervisor sees the flag, confirms in another browser, and the case is approved for both', async () => {
-        sam = await signIn(supervisor, 'Supervisor');
+      it('a hit raised after the proposal holds the confirmation back; once decided, the supervisor confirms with a note in another browser', async () => {
+        // The supervisor's browser is in India: the console's times do not move with it.
+        sam = await signIn(supervisor, 'Supervisor', { timezoneId: 'Asia/Kolkata', expectedStatuses: [409] });
+        // The integrator changes the nationality while the proposal waits: the listed entry is looked at again.
+        server.clock.advance(1000);
+        const changed = await acme.client.patch('/v1/submit/update-user', { userId: listed, userInfo: { nationality: 'POL' } });
+        assert.equal(changed.status, 200, changed.text);
         await sam.locator('#flag-filter').selectOption('proposal_pending');
         const row = sam.locator(`tbody tr[data-subject-id="${listed}"]`);
         await row.locator('[data-flag="proposal_pending"]', { hasText: 'Awaiting confirmation' }).waitFor();
@@ -219,22 +248,56 @@ describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${
         const proposal = sam.locator('section.proposal');
         await proposal.getByText('Same name and birth date, but the passport').waitFor();
         await proposal.getByText('As a supervisor, you confirm it').waitFor();
+        // One click with no note is not a confirmation.
+        await proposal.getByRole('button', { name: 'Confirm: approve' }).click();
+        await proposal.getByText('A note is required to confirm the proposal.').waitFor();
+        await proposal.getByLabel(/Note \(required/).fill('The passport and the residence history are convincing');
+        await proposal.getByRole('button', { name: 'Confirm: approve' }).click();
+        await proposal.locator('.problem', { hasText: /1 screening hit has no disposition \(OFAC-SAMPLE entry 90007\).*then confirm the proposal/ }).waitFor();
+        await statusIs(sam, 'under_review');
+        const fresh = sam.locator('article.hit[data-status="open"]');
+        await fresh.waitFor();
+
+        // Rita decides the new hit (Sam, who would confirm, leaves it to her: a disposer does not approve).
+        await rita.locator('article.hit[data-status="open"]').waitFor({ timeout: LIVE_TIMEOUT });
+        await rita.locator('article.hit[data-status="open"]').getByLabel(/Note/).fill('Polish citizenship since 2020 noted; still not the listed official');
+        await rita.locator('article.hit[data-status="open"]').getByRole('button', { name: 'False positive' }).click();
+        await fresh.waitFor({ state: 'detached', timeout: LIVE_TIMEOUT });
         await proposal.getByRole('button', { name: 'Confirm: approve' }).click();
         await statusIs(sam, 'active');
         await sam.getByText('Proposal confirmed: the case is now active.').waitFor();
         await sam.locator('.timeline li[data-kind="confirmed"]').waitFor();
+
+        await sam.locator('.timeline li[data-kind="confirmed"]', { hasText: 'The passport and the residence history are convincing' }).waitFor();
 
         // The reviewer's page follows by itself.
         await statusIs(rita, 'active');
         await rita.locator('section.proposal').waitFor({ state: 'hidden' });
         const details = await acme.client.get(`/v1/query/get-user-details?userId=${listed}`);
         assert.equal(details.body.verificationStatus, 'active');
+        // Active, and no hit left undecided.
+        const c = await fetch(`${server.url}/admin/api/reviews/user/${listed}`, { headers: { authorization: `Bearer ${supervisor.token}` } }).then((r) => r.json() as Promise<{ hits: { status: string }[] }>);
+        assert.deepEqual(c.hits.map((h) => h.status), ['false_positive', 'false_positive']);
+      });
+
+      it('shows every time in UTC, labelled, the same in a browser in London and one in India', async () => {
+        // Every time on the case: the record's own (createdAt, updatedAt), the hits', the timeline's.
+        const times = (page: Page) => page.evaluate(() => [...document.querySelectorAll('main time')].map((t) => t.textContent ?? ''));
+        await openCase(rita, listed, 'Elena Sergeyevna Volkova');
+        await rita.locator('.timeline li[data-kind="confirmed"]').waitFor();
+        await sam.locator('.timeline li[data-kind="confirmed"]').waitFor();
+        const [london, india] = [await times(rita), await times(sam)];
+        assert.ok(london.length >= 8, london.join(' | '));
+        for (const t of london) assert.match(t, /^\d{1,2} \w{3,4} \d{4}, \d{2}:\d{2} UTC$/);
+        assert.deepEqual(india, london);
+        await sam.goto(`${server.url}/admin/`);
+        await sam.getByText(/^Updated \d{2}:\d{2}:\d{2} UTC$/).waitFor();
       });
 
       it('an approval over a shared SSN (an error finding) is proposed, and the supervisor overturns it with a note', async () => {
         await openCase(rita, sharedSsn[1], 'Carl Mendez');
-        await rita.getByRole('button', { name: 'Approve' }).click();
-        await rita.getByText(/A second operator must confirm this approval: the case has 1 error finding/).waitFor();
+        await rita.getByRole('button', { name: 'Propose approval: needs a supervisor' }).click();
+        await rita.getByText('A second operator must confirm this approval: the case has 1 error finding (ssn_shared).', { exact: false }).waitFor();
         await rita.locator('#reason').fill('Twins: the SSN card of each was checked');
         await rita.locator('#reason').press('Control+Enter');
         await rita.locator('section.proposal').getByText('Rita Reviewer proposed: Approve').waitFor();
@@ -242,12 +305,36 @@ describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${
         await openCase(sam, sharedSsn[1], 'Carl Mendez');
         await sam.getByRole('button', { name: 'Overturn' }).click();
         await sam.getByText('A note is required to overturn the proposal.').waitFor();
-        await sam.getByLabel('Note (required to overturn)').fill('Twins do not share an SSN: ask for the card');
+        await sam.getByLabel(/Note \(required/).fill('Twins do not share an SSN: ask for the card');
         await sam.getByRole('button', { name: 'Overturn' }).click();
         await sam.getByText('Proposal overturned: the decision was not made.').waitFor();
         await sam.locator('.timeline li[data-kind="overturned"]', { hasText: 'Twins do not share an SSN' }).waitFor();
         await rita.locator('section.proposal').waitFor({ state: 'hidden', timeout: LIVE_TIMEOUT });
         await statusIs(rita, 'under_review');
+      });
+
+      it('counts error findings alike in the queue, the checks and the case’s warning; the proposer withdraws her proposal', async () => {
+        // On the list and sharing Carla's SSN: a watch-list error and a shared-SSN error.
+        const maria = await person(californian({ firstName: 'Maria', middleName: 'Fernanda', lastName: 'Sanctioned', birthDate: '1975-03-02', email: 'maria.sanctioned@example.com', socialSecurityNumber: '301-55-6789' }));
+        const hitId = (await fetch(`${server.url}/admin/api/reviews/user/${maria}`, { headers: { authorization: `Bearer ${reviewer.token}` } }).then((r) => r.json() as Promise<{ hits: { hitId: string }[] }>)).hits[0]!.hitId;
+        assert.equal((await post(otherReviewer, `/screening-hits/${hitId}/disposition`, { disposition: 'true_match', note: 'the same person' })).status, 200);
+
+        await rita.goto(`${server.url}/admin/#/queue?q=maria.sanctioned`);
+        const row = rita.locator(`tbody tr[data-subject-id="${maria}"]`);
+        await row.locator('[data-flag="error_findings"]', { hasText: '2 errors' }).waitFor();
+        await openCase(rita, maria, 'Maria Fernanda Sanctioned');
+        assert.equal(await rita.locator('ul.findings li.note-error').count(), 2);
+        await rita.getByRole('button', { name: 'Propose approval: needs a supervisor' }).click();
+        await rita.getByText(/the case has 1 screening hit marked a true match \(OFAC-SAMPLE entry 90003\) and 2 error findings \(ssn_shared, watchlist_match\)/).waitFor();
+
+        await rita.locator('#reason').fill('Licensed by OFAC: the licence is on file');
+        await rita.getByRole('button', { name: 'Propose approval', exact: true }).click();
+        const proposal = rita.locator('section.proposal');
+        await proposal.getByRole('button', { name: 'Withdraw proposal' }).click();
+        await rita.getByText('Proposal withdrawn: the case can be decided or proposed again.').waitFor();
+        await proposal.waitFor({ state: 'hidden' });
+        await rita.locator('.timeline li[data-kind="withdrawn"]', { hasText: 'Rita Reviewer withdrew the proposal to approve' }).waitFor();
+        assert.equal(await rita.locator('button[data-decision="reject"]').isDisabled(), false, 'the case can be decided again');
       });
 
       it('fits a 390 px phone with the hits, the proposal and the timeline on the case', async () => {

@@ -67,13 +67,14 @@ function ownHandle(browser: Browser): Browser {
 }
 
 /**
- * A page of the operators' console: a fixed viewport, locale and time zone (screenshots and formats do not move),
+ * A page of the operators' console: a fixed viewport, locale and time zone (screenshots and formats do not move;
+ * `timezoneId` puts the browser elsewhere, for a test that the console's times do not depend on it),
  * the default timeout, and every error the page logs collected in `errors`. Those include Content-Security-Policy
  * violations, which must not happen; Chromium also logs each 4xx answer, so the statuses a test provokes on purpose
  * are left out.
  */
-export async function consolePage(browser: Browser, options: { expectedStatuses?: number[] } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, deviceScaleFactor: 1, locale: 'en-GB', timezoneId: 'Europe/London' });
+export async function consolePage(browser: Browser, options: { expectedStatuses?: number[]; timezoneId?: string } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, deviceScaleFactor: 1, locale: 'en-GB', timezoneId: options.timezoneId ?? 'Europe/London' });
   context.setDefaultTimeout(TIMEOUT);
   const page = await context.newPage();
   const errors: string[] = [];

@@ -17,9 +17,11 @@ interface Format {
   fromBaseUnits(raw: string, decimals: number): string;
   cryptoAmount(amount: string, asset: string, chainId: number): string;
   depositPayoutState(status: string, payoutError?: string, failureReason?: string): string;
+  dateTime(iso: string): string;
+  timeOfDay(date?: Date): string;
 }
 const formatModule = new URL('web/admin/src/format.ts', ROOT_URL).href;
-const { money, chainName, nativeSymbol, unitsAmount, fromBaseUnits, cryptoAmount, depositPayoutState } = (await import(formatModule)) as Format;
+const { money, chainName, nativeSymbol, unitsAmount, fromBaseUnits, cryptoAmount, depositPayoutState, dateTime, timeOfDay } = (await import(formatModule)) as Format;
 
 /** An exact decimal as an integer count of 10^-SCALE: enough for any token's decimals (at most 36). */
 const SCALE = 40;
@@ -102,5 +104,22 @@ describe('admin console format: where a deposit’s payout stands', () => {
     assert.equal(depositPayoutState('completed'), 'Paid');
     assert.equal(depositPayoutState('failed', undefined, 'expired'), 'Not paid: expired');
     assert.equal(depositPayoutState('failed'), 'Not paid: failed');
+  });
+});
+
+describe('admin console format: one time rule, UTC and labelled (issue 51)', () => {
+  it('shows every time in UTC with its zone, whatever the zone of the machine', () => {
+    const was = process.env.TZ;
+    try {
+      for (const zone of ['UTC', 'Asia/Kolkata', 'America/Los_Angeles']) {
+        process.env.TZ = zone;
+        assert.equal(dateTime('2026-07-21T23:45:00.000Z'), '21 Jul 2026, 23:45 UTC', zone);
+        assert.equal(timeOfDay(new Date('2026-07-21T23:45:06.000Z')), '23:45:06 UTC', zone);
+      }
+    } finally {
+      if (was === undefined) delete process.env.TZ;
+      else process.env.TZ = was;
+    }
+    assert.equal(dateTime('not a time'), 'not a time');
   });
 });

@@ -44,8 +44,11 @@ export interface ApiClient {
   addNote(subjectType: SubjectType, subjectId: string, body: string): Promise<TimelineItem>;
   /** A decision the four-eyes rule holds back, proposed with its note for a supervisor. */
   propose(subjectType: SubjectType, subjectId: string, body: { decision: Decision; reasons: string[] }): Promise<Proposal>;
-  confirmProposal(subjectType: SubjectType, subjectId: string, body: { note?: string }): Promise<DecisionResult>;
+  /** A supervisor other than the proposer applies it, saying why (the note is required). */
+  confirmProposal(subjectType: SubjectType, subjectId: string, body: { note: string }): Promise<DecisionResult>;
   overturnProposal(subjectType: SubjectType, subjectId: string, body: { note: string }): Promise<{ proposal: null }>;
+  /** Its proposer takes it back. */
+  withdrawProposal(subjectType: SubjectType, subjectId: string): Promise<{ proposal: null }>;
   /** Closes an open case on an active customer (the customer stays as it is). */
   closeCase(subjectType: SubjectType, subjectId: string, body: { note: string }): Promise<unknown>;
   disposition(hitId: string, body: { disposition: Disposition; note: string }): Promise<Hit>;
@@ -129,6 +132,7 @@ export function createApiClient(token: string, onUnauthorized: (problem: ApiProb
     propose: (subjectType, subjectId, body) => json(`${caseUrl(subjectType, subjectId)}/proposal`, { method: 'POST', body }),
     confirmProposal: (subjectType, subjectId, body) => json(`${caseUrl(subjectType, subjectId)}/proposal/confirm`, { method: 'POST', body }),
     overturnProposal: (subjectType, subjectId, body) => json(`${caseUrl(subjectType, subjectId)}/proposal/overturn`, { method: 'POST', body }),
+    withdrawProposal: (subjectType, subjectId) => json(`${caseUrl(subjectType, subjectId)}/proposal/withdraw`, { method: 'POST' }),
     closeCase: (subjectType, subjectId, body) => json(`${caseUrl(subjectType, subjectId)}/close`, { method: 'POST', body }),
     disposition: (hitId, body) => json(`/admin/api/screening-hits/${encodeURIComponent(hitId)}/disposition`, { method: 'POST', body }),
     async documentBlob(contentUrl, signal) {

@@ -71,8 +71,18 @@ export interface RelatedCase {
   name: string;
 }
 
+/**
+ * How the operator asking may approve (or reactivate) the case now, as the server applies the four-eyes rules
+ * (docs/back-office.md#four-eyes): one operator, a proposal for a supervisor, or each hit's disposition first; and why.
+ */
+export interface ApprovalPath {
+  path: 'direct' | 'proposal' | 'dispositions_first';
+  detail: string | null;
+}
+
 /** What the case view adds to a case (every field optional until the server sends it). */
 export interface CaseBackOffice {
+  approval?: ApprovalPath;
   hits?: Hit[];
   assignee?: OperatorRef | null;
   proposal?: Proposal | null;

@@ -142,12 +142,22 @@ export function humanize(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/*
+ * One rule for every time the console shows: UTC, labelled "UTC" on the time itself. The audit trail and the API are
+ * in UTC (`timeZone: "UTC"` on a case), and two officers in two countries must read the same time for the same
+ * event; a browser's own zone would show each of them another one, unlabelled. Durations ("12 min") need no zone.
+ */
+const dateTimeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+const timeOfDayFormat = new Intl.DateTimeFormat('en-GB', { timeStyle: 'medium', timeZone: 'UTC' });
 
+/** "27 Nov 2026, 20:41 UTC". */
 export function dateTime(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateTimeFormat.format(date);
+  return Number.isNaN(date.getTime()) ? iso : `${dateTimeFormat.format(date)} UTC`;
 }
+
+/** "20:41:05 UTC": when a list was last refreshed. */
+export const timeOfDay = (date: Date = new Date()): string => `${timeOfDayFormat.format(date)} UTC`;
 
 /** How long ago, coarse: "just now", "12 min", "3 h 5 min", "2 d 4 h". */
 export function age(iso: string, now: number = Date.now()): string {
@@ -158,12 +168,4 @@ export function age(iso: string, now: number = Date.now()): string {
   if (hours < 24) return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
   const days = Math.floor(hours / 24);
   return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`;
-}
-
-const utcFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
-
-/** "27 Nov 2026, 20:41 UTC": the back office's times, in the one zone every officer and the audit trail share. */
-export function utcDateTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${utcFormat.format(date)} UTC`;
 }

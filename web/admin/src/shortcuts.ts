@@ -15,7 +15,7 @@ const GROUPS: [string, [string[], string][]][] = [
   [
     'Case',
     [
-      [['a'], 'Approve: shows the confirmation (Enter confirms, Esc cancels); with open hits or errors, the proposal and its note'],
+      [['a'], 'Approve: shows the confirmation (Enter confirms, Esc cancels); under four eyes, the proposal and its note; never while a screening hit waits for its disposition'],
       [['r'], 'Request resubmission (type the reason, then Ctrl+Enter)'],
       [['x'], 'Reject (type the reason, then Ctrl+Enter)'],
       [['Esc'], 'Back to the queue'],

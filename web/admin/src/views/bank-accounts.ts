@@ -1,6 +1,6 @@
 import type { ApiClient } from '../api';
 import { fill, h } from '../dom';
-import { age, dateTime, maskedNumber, railAndCurrency } from '../format';
+import { age, dateTime, maskedNumber, railAndCurrency, timeOfDay } from '../format';
 import { integratorNames, rememberIntegrator } from '../integrators';
 import { setPageBindings } from '../keyboard';
 import { poll } from '../poller';
@@ -109,7 +109,7 @@ export function mountBankAccounts(main: HTMLElement, api: ApiClient): () => void
     else fill(tbody, page.data.map(row));
     const n = page.data.length;
     summary.textContent = n ? `${n} bank account${n > 1 ? 's' : ''} waiting${page.hasMore ? `; more after these ${n}, shown as these are decided` : ''}. Longest waiting first.` : '';
-    updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
+    updated.textContent = `Updated ${timeOfDay()}`;
     const index = page.data.findIndex((d) => d.bankAccountId === selectedId);
     select(index === -1 ? 0 : index, focus || hadFocus);
   }

@@ -48,15 +48,6 @@ function findingsList(findings: Finding[], docs: CaseDocument[]): HTMLElement {
   );
 }
 
-/** Why a second operator must confirm an approval, as the page can tell; null when nothing holds it back. */
-function fourEyesReason(c: Case): string | null {
-  const hits = (c.hits ?? []).filter((hit) => hit.status === 'open').length;
-  // A watch-list finding is its hit: counted while the hit is open, not again as an error.
-  const errors = c.findings.filter((f) => f.severity === 'error' && !f.hitId).length;
-  const why = [hits ? `${hits} open screening hit${hits > 1 ? 's' : ''}` : '', errors ? `${errors} error finding${errors > 1 ? 's' : ''}` : ''].filter(Boolean);
-  return why.length ? `the case has ${why.join(' and ')}.` : null;
-}
-
 const OPEN_REASONS = { screening_hit: 'Reopened: a screening hit on an active customer', incoming_from_listed_address: 'Reopened: money arrived from a listed address' } as const;
 
 function missingList(c: Case): HTMLElement | null {
@@ -91,6 +82,7 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
   const team = entityTeamSections();
   const gallery = new DocumentGallery(api, () => form.setSelectedCount(gallery.selected().length), () => title.focus());
   const form = createDecisionForm({
+    refresh: () => record.refresh().catch(() => {}),
     async propose(decision, reasons) {
       await api.propose(route.subjectType, route.subjectId, { decision, reasons });
       announce(`${DECISION_LABELS[decision]} proposed: a supervisor confirms or overturns it.`);
@@ -163,8 +155,10 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
     fill(historySlot, c.timeline ? caseTimeline(c.timeline) : historyTimeline(c.history, operatorNames));
     hits.update(c.hits);
     work.update(c);
-    proposal.update(c.proposal);
-    form.setFourEyes(fourEyesReason(c));
+    proposal.update(c.proposal, c.hits ?? []);
+    // The server's own four-eyes answer for this operator (its counts are the queue's and the checks'): the page
+    // does not count again.
+    form.setApproval(c.approval);
     form.setProposalPending(!!c.proposal);
     team.update(c);
     form.setStatus(c.verificationStatus);

@@ -3,6 +3,7 @@ import { ApiProblem } from '../api';
 import { h } from '../dom';
 import { createConfirmStep } from './confirm-step';
 import { reasonFeedback, showProblem } from './form-feedback';
+import type { ApprovalPath } from '../back-office-types';
 import { DECISION_LABELS, decisionsFor, reasonRequired } from '../decisions';
 import { STATUS_LABELS } from '../format';
 import { DECISIONS, type Decision, type VerificationStatus } from '../types';
@@ -27,8 +28,11 @@ export interface DecisionForm {
    */
   arm(decision: Decision): void;
   setSelectedCount(count: number): void;
-  /** Why a second operator must confirm an approval (open hits, error findings), or null: then it is proposed. */
-  setFourEyes(why: string | null): void;
+  /**
+   * How this operator may approve the case, as the server says (docs/back-office.md#four-eyes): directly, by a
+   * proposal (the button says so before it is pressed), or not before every hit has its disposition.
+   */
+  setApproval(approval: ApprovalPath | undefined): void;
   /** A proposal waits for its confirmation: approve and reactivate are not offered meanwhile. */
   setProposalPending(pending: boolean): void;
 }
@@ -37,19 +41,25 @@ export interface DecisionForm {
  * The decision buttons and the reason. Client-side checks mirror the server's (a reason for all but approve and
  * reactivate, at most 10 lines of 500 characters, one reason per line); the server decides, and its problem
  * (a 409 for a move the state machine refuses, a 400 with field errors) is shown as it comes. An approval the
- * four-eyes rule holds back (409 four_eyes_required) is offered as a proposal with a note.
+ * four-eyes rule holds back is labelled a proposal before the click ("Propose approval: needs a supervisor"); one the
+ * server holds back that the page did not know of (409 four_eyes_required, 403 four_eyes_same_operator) is offered
+ * as a proposal with a note then.
  */
 export function createDecisionForm(options: {
   decide: (decision: Decision, reasons: string[]) => Promise<void>;
   propose: (decision: Decision, reasons: string[]) => Promise<void>;
+  /** Reloads the case (after a refusal that says the page was behind). */
+  refresh: () => Promise<void>;
 }): DecisionForm {
   let status: VerificationStatus = 'under_review';
   let armed: Decision | null = null;
   let busy = false;
-  /** Why four eyes are needed, as the page predicts it from the case, and as the server last said it (kept). */
-  let predicted: string | null = null;
+  /** How the server says this operator may approve, and why a proposal, as a refusal last said it (kept). */
+  let approval: ApprovalPath = { path: 'direct', detail: null };
   let told: string | null = null;
-  const fourEyes = () => predicted ?? told;
+  const fourEyes = () => (approval.path === 'proposal' ? approval.detail : null) ?? told;
+  /** Every hit needs its disposition before any approval: approve and reactivate wait (the server says the same). */
+  const hitsFirst = () => approval.path === 'dispositions_first';
   let pending = false;
 
   const reason = h('textarea', { id: 'reason', name: 'reason', rows: '4', 'aria-describedby': 'reason-hint reason-error' });
@@ -58,13 +68,14 @@ export function createDecisionForm(options: {
   const problemBox = h('div', { class: 'problem', role: 'alert', hidden: true, id: 'decision-problem' });
   const { show: showReasonError, clear: clearReasonError } = reasonFeedback(reason, reasonError);
   const available = h('p', { class: 'hint', id: 'decisions-available' });
+  const labels = new Map<Decision, HTMLElement>(DECISIONS.map((d) => [d, h('span', { class: 'decision-label' }, DECISION_LABELS[d])]));
   const buttons = new Map<Decision, HTMLButtonElement>(
     DECISIONS.map((d) => [
       d,
       h(
         'button',
         { type: 'button', class: `button ${TONE[d]}`, dataset: { decision: d }, 'aria-keyshortcuts': SHORTCUTS[d], onclick: () => void submit(d, false) },
-        DECISION_LABELS[d],
+        labels.get(d)!,
         SHORTCUTS[d] ? h('kbd', { 'aria-hidden': 'true' }, SHORTCUTS[d]) : null,
       ),
     ]),
@@ -102,18 +113,23 @@ export function createDecisionForm(options: {
   const needsConfirmation = (d: Decision) => !reasonRequired(d);
   const proposing = (d: Decision) => needsConfirmation(d) && fourEyes() !== null;
 
+  /** "Propose approval: needs a supervisor" on the button itself, before anyone presses it. */
+  const labelOf = (d: Decision) => (proposing(d) ? `Propose ${NOUN[d]}: needs a supervisor` : DECISION_LABELS[d]);
+
   function refreshButtons(focusConfirm = false): void {
-    const allowed = decisionsFor(status).filter((d) => !(pending && needsConfirmation(d)));
+    const allowed = decisionsFor(status).filter((d) => !((pending || hitsFirst()) && needsConfirmation(d)));
     for (const [d, button] of buttons) {
       button.disabled = busy || !allowed.includes(d);
       button.classList.toggle('armed', armed === d);
+      button.dataset.path = needsConfirmation(d) ? (hitsFirst() ? 'dispositions_first' : proposing(d) ? 'proposal' : 'direct') : 'direct';
+      labels.get(d)!.textContent = labelOf(d);
     }
     element.setAttribute('aria-busy', String(busy));
     if (armed !== null && needsConfirmation(armed) && allowed.includes(armed)) {
       const noun = NOUN[armed]!;
       confirmStep.show(
         proposing(armed)
-          ? `A second operator must confirm this ${noun}: ${fourEyes()} Write a note (why it is safe), then propose it; a supervisor confirms or overturns it.`
+          ? `A second operator must confirm this ${noun}: ${fourEyes()}. Write a note (why it is safe), then propose it; a supervisor confirms or overturns it.`
           : `${DECISION_LABELS[armed]} this case? The integrator is told at once.`,
         proposing(armed) ? `Propose ${noun}` : `Confirm ${noun}`,
         focusConfirm,
@@ -122,9 +138,12 @@ export function createDecisionForm(options: {
       confirmStep.hide();
     }
     confirmStep.setBusy(busy);
+    const waiting = decisionsFor(status).filter(needsConfirmation);
     available.textContent = pending
       ? 'A proposal waits for a supervisor’s confirmation: approval is not offered meanwhile.'
-      : allowed.length
+      : hitsFirst() && waiting.length
+        ? `${waiting.map((d) => DECISION_LABELS[d]).join(', ')} waits for every screening hit’s disposition: ${approval.detail}. Mark each a true match or a false positive first.`
+        : allowed.length
         ? `While ${STATUS_LABELS[status].toLowerCase()}: ${allowed.map((d) => DECISION_LABELS[d]).join(', ')}.`
         : `No decision applies while the case is ${STATUS_LABELS[status].toLowerCase()}.`;
   }
@@ -161,11 +180,11 @@ export function createDecisionForm(options: {
       armed = null;
       told = null;
     } catch (err) {
-      if (err instanceof ApiProblem && err.problem.code === 'four_eyes_required') {
-        // The server knows of a hit or an error this page had not shown yet: the same decision, as a proposal.
-        // The detail names what the case has ("This case has an open screening hit: propose …"); said in the page's words.
-        const what = /^This case has (.+?): /.exec(err.problem.detail ?? '')?.[1];
-        told = `the case has ${what ?? 'open screening hits or error findings'}.`;
+      if (err instanceof ApiProblem && (err.problem.code === 'four_eyes_required' || err.problem.code === 'four_eyes_same_operator') && !proposing(decision)) {
+        // The server knows of an error, a true match or a disposition of this operator's that the page had not
+        // shown yet: the same decision, as a proposal, with the server's reason.
+        told = (err.problem.detail ?? 'the case takes a second operator').replace(/: propose the decision.*$|, so another operator.*$/, '').replace(/^This case/, 'the case');
+        void options.refresh();
         armed = decision;
         announce(`A second operator must confirm this ${NOUN[decision] ?? 'decision'}: propose it with a note.`, 'error');
         busy = false;
@@ -181,6 +200,7 @@ export function createDecisionForm(options: {
 
   function arm(decision: Decision): void {
     if (pending && needsConfirmation(decision)) return announce('A proposal waits for a supervisor’s confirmation: approval is not offered meanwhile.');
+    if (hitsFirst() && needsConfirmation(decision)) return announce(`Every screening hit needs its disposition first: ${approval.detail}.`);
     if (!decisionsFor(status).includes(decision)) return;
     armed = decision;
     const confirming = needsConfirmation(decision) && !proposing(decision);
@@ -201,8 +221,10 @@ export function createDecisionForm(options: {
     setSelectedCount(count) {
       selectedCount.textContent = count ? `${count} document${count > 1 ? 's' : ''} selected for resubmission.` : '';
     },
-    setFourEyes(why) {
-      predicted = why;
+    setApproval(next) {
+      approval = next ?? { path: 'direct', detail: null };
+      if (approval.path !== 'direct') told = null;
+      if (armed && hitsFirst() && needsConfirmation(armed)) armed = null;
       refreshButtons();
     },
     setProposalPending(next) {

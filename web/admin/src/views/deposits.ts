@@ -1,6 +1,6 @@
 import type { ApiClient } from '../api';
 import { fill, h } from '../dom';
-import { age, cryptoAmount, dateTime, money, TRANSACTION_STATUS_LABELS } from '../format';
+import { age, cryptoAmount, dateTime, money, timeOfDay, TRANSACTION_STATUS_LABELS } from '../format';
 import { setPageBindings } from '../keyboard';
 import { DEPOSIT_STATUSES, type DepositListItem, type DepositPage, type DepositStatus } from '../money-types';
 import { poll } from '../poller';
@@ -194,7 +194,7 @@ export function mountDeposits(main: HTMLElement, api: ApiClient, route: Deposits
     pageLabel.textContent = `Page ${pageNumber}`;
     const first = (pageNumber - 1) * PAGE_SIZE + 1;
     summary.textContent = page.data.length ? `Deposits ${first}–${first + page.data.length - 1}${page.hasMore ? ', more on the next pages' : ''}. Newest first.` : '';
-    updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
+    updated.textContent = `Updated ${timeOfDay()}`;
     const index = page.data.findIndex((d) => d.deposit.reference === memory.selectedReference);
     select(index === -1 ? 0 : index, focus || hadFocus);
   }

@@ -2,7 +2,7 @@ import { announce } from '../announce';
 import { ApiProblem, type ApiClient } from '../api';
 import type { Disposition, Hit, HitField } from '../back-office-types';
 import { fill, h } from '../dom';
-import { utcDateTime } from '../format';
+import { dateTime } from '../format';
 import { reasonFeedback, showProblem } from './form-feedback';
 
 export const HIT_STATUS_LABELS: Record<Hit['status'], string> = { open: 'Open', true_match: 'True match', false_positive: 'False positive', cleared: 'Cleared' };
@@ -54,7 +54,7 @@ function summary(hit: Hit): HTMLElement[] {
   const alias = hit.matchedAlias?.aliasType ? hit.matchedAlias : null;
   const matched = `“${hit.matchedName}” against ${alias ? `the alias “${alias.name}” (${alias.aliasType})` : `the entry’s name`}`;
   return [
-    h('p', { class: 'hit-meta' }, hit.programs.length ? `Programs: ${hit.programs.join(', ')}` : 'No programs listed', ' · ', ENTRY_TYPES[hit.entryType] ?? hit.entryType, ' · raised ', h('time', { datetime: hit.raisedAt }, utcDateTime(hit.raisedAt))),
+    h('p', { class: 'hit-meta' }, hit.programs.length ? `Programs: ${hit.programs.join(', ')}` : 'No programs listed', ' · ', ENTRY_TYPES[hit.entryType] ?? hit.entryType, ' · raised ', h('time', { datetime: hit.raisedAt }, dateTime(hit.raisedAt))),
     h('p', {}, `Matched ${matched}: score ${hit.score.toFixed(2)} (name ${hit.nameScore.toFixed(2)}).`),
     comparison(hit),
   ];
@@ -113,7 +113,7 @@ export function createHitsPanel(api: ApiClient, onChanged: () => Promise<void>):
   function disposed(hit: Hit): HTMLElement | null {
     if (!hit.disposition) return null;
     const d = hit.disposition;
-    return h('p', { class: 'hit-disposed' }, `${HIT_STATUS_LABELS[hit.status]} by ${d.operator.name}, `, h('time', { datetime: d.at }, utcDateTime(d.at)), ': ', h('q', {}, d.note));
+    return h('p', { class: 'hit-disposed' }, `${HIT_STATUS_LABELS[hit.status]} by ${d.operator.name}, `, h('time', { datetime: d.at }, dateTime(d.at)), ': ', h('q', {}, d.note));
   }
 
   function card(hit: Hit): HTMLElement {

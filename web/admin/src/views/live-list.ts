@@ -2,6 +2,7 @@ import { announce } from '../announce';
 import { ApiProblem } from '../api';
 import { fill, h } from '../dom';
 import { setPageBindings } from '../keyboard';
+import { timeOfDay } from '../format';
 import { poll } from '../poller';
 
 // What the console's refreshed lists share (the review queue, bank accounts, withdrawals): a keyboard selection
@@ -93,7 +94,7 @@ export function liveLoader<T>(options: {
           loaded = fingerprint;
           options.show(focus);
         } else {
-          options.updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
+          options.updated.textContent = `Updated ${timeOfDay()}`;
         }
       } catch (err) {
         if (err instanceof DOMException && err.name === 'AbortError') return;

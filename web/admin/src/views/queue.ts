@@ -1,6 +1,6 @@
 import type { ApiClient } from '../api';
 import { fill, h } from '../dom';
-import { age, dateTime, STATUS_LABELS, SUBJECT_LABELS } from '../format';
+import { age, dateTime, STATUS_LABELS, SUBJECT_LABELS, timeOfDay } from '../format';
 import { rememberIntegrator } from '../integrators';
 import { setPageBindings } from '../keyboard';
 import { poll } from '../poller';
@@ -130,7 +130,7 @@ export function mountQueue(main: HTMLElement, api: ApiClient, route: QueueRoute,
     pageLabel.textContent = `Page ${pageNumber}`;
     const first = (pageNumber - 1) * pageSize + 1;
     summary.textContent = page.data.length ? `Cases ${first}–${first + page.data.length - 1}${page.hasMore ? ', more on the next pages' : ''}. Longest waiting first.` : '';
-    updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
+    updated.textContent = `Updated ${timeOfDay()}`;
     const index = page.data.findIndex((d) => d.subjectId === memory.selectedId);
     select(index === -1 ? 0 : index, focus || hadFocus);
   }

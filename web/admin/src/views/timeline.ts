@@ -1,6 +1,6 @@
 import type { TimelineItem } from '../back-office-types';
 import { h } from '../dom';
-import { humanize, utcDateTime } from '../format';
+import { dateTime, humanize } from '../format';
 
 const ACTORS: Record<TimelineItem['actor']['type'], string> = { operator: 'Compliance officer', integrator: 'Integrator', system: 'System', sandbox: 'Sandbox simulation' };
 
@@ -14,6 +14,7 @@ const KINDS: Record<string, string> = {
   proposed: 'Proposed',
   confirmed: 'Proposal confirmed',
   overturned: 'Proposal overturned',
+  withdrawn: 'Proposal withdrawn',
   hit_raised: 'Screening hit raised',
   hit_dispositioned: 'Screening hit dispositioned',
   opened: 'Case opened',
@@ -34,7 +35,7 @@ export function caseTimeline(items: TimelineItem[]): HTMLElement {
       return h(
         'li',
         { dataset: { kind: item.kind } },
-        h('div', { class: 'timeline-head' }, h('strong', {}, KINDS[item.kind] ?? humanize(item.kind)), h('time', { datetime: item.at, class: 'muted' }, utcDateTime(item.at))),
+        h('div', { class: 'timeline-head' }, h('strong', {}, KINDS[item.kind] ?? humanize(item.kind)), h('time', { datetime: item.at, class: 'muted' }, dateTime(item.at))),
         h('div', { class: 'muted', title: item.actor.id ?? undefined }, `by ${who}`),
         item.summary ? h(item.kind === 'note' ? 'blockquote' : 'p', { class: item.kind === 'note' ? 'reason' : 'timeline-summary' }, item.summary) : null,
       );

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../api';
 import { fill, h } from '../dom';
-import { age, cryptoAmount, dateTime } from '../format';
+import { age, cryptoAmount, dateTime, timeOfDay } from '../format';
 import { setPageBindings } from '../keyboard';
 import type { Treasury, TreasuryBalance, WaitingPayout } from '../money-types';
 import { poll } from '../poller';
@@ -119,7 +119,7 @@ export function mountTreasury(main: HTMLElement, api: ApiClient): () => void {
     else fill(waiting, t.waitingPayouts.map(payoutRow));
     const n = t.waitingPayouts.length;
     waitingSummary.textContent = n ? `${n} payout${n > 1 ? 's' : ''} waiting${n === 100 ? ' (the oldest 100)' : ''}. Oldest first.` : '';
-    updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
+    updated.textContent = `Updated ${timeOfDay()}`;
   }
 
   let current: Treasury | null = null;

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../api';
 import { fill, h } from '../dom';
-import { age, dateTime, money, railAndCurrency } from '../format';
+import { age, dateTime, money, railAndCurrency, timeOfDay } from '../format';
 import { setPageBindings } from '../keyboard';
 import { poll } from '../poller';
 import { hrefFor, navigate, type WithdrawalsRoute } from '../router';
@@ -141,7 +141,7 @@ export function mountWithdrawals(main: HTMLElement, api: ApiClient, route: Withd
     else fill(tbody, page.data.map(row));
     const n = page.data.length;
     summary.textContent = n ? `${n} payout${n > 1 ? 's' : ''}${page.hasMore ? `; more after these ${n}, shown as these are settled` : ''}. Oldest first.` : '';
-    updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
+    updated.textContent = `Updated ${timeOfDay()}`;
     const index = page.data.findIndex((d) => d.reference === selectedReference);
     select(index === -1 ? 0 : index, focus || hadFocus);
   }
