@@ -74,6 +74,7 @@ export const ERROR_CODES = {
   verification_requirements_missing: { status: 422, title: 'Verification cannot be requested while required items are missing' },
   webhook_url_not_allowed: { status: 422, title: 'The webhook URL is not allowed' },
   unsupported_chain: { status: 422, title: 'This chain is not supported' },
+  not_offered: { status: 422, title: 'This deployment does not offer the currency, currency and token pair, or payout rail asked for' },
   stale_signed_body: { status: 422, title: 'signedBody.timestampMs is too far from the server time' },
   sign_with_mismatch: { status: 422, title: 'signWith is not the wallet of the organization named' },
   chain_mismatch: { status: 422, title: 'The unsigned transaction is for another chain than chain_id' },
@@ -160,6 +161,15 @@ export class ApiError extends Error {
  */
 export function invalidFields(errors: readonly FieldError[], detail = `${errors.length} field(s) failed validation`): ApiError {
   return new ApiError('validation_failed', detail, { errors: [...errors] });
+}
+
+/**
+ * A choice of the client's that this deployment does not offer (a deposit currency without bank details, a currency
+ * and token pair without a rate, a payout rail): 422, naming the body member and what to configure. Not a 503: trying
+ * again does not help; 503 is for what may pass (docs/errors.md).
+ */
+export function notOffered(pointer: string, code: string, detail: string): ApiError {
+  return new ApiError('not_offered', detail, { errors: [{ pointer, code, detail, in: 'body' }] });
 }
 
 /** One 404 for a missing record and for another integrator's record, so existence never leaks. */

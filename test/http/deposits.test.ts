@@ -266,7 +266,7 @@ for (const backend of backends()) {
       return customer;
     }
 
-    it('uses the configured bank; EUR without DEPOSIT_BANK_EUR is 503 deposits_unavailable; there is no simulate-deposit', async () => {
+    it('uses the configured bank; EUR without DEPOSIT_BANK_EUR is 422 not_offered naming /currency; there is no simulate-deposit', async () => {
       const carol = await activeCustomer();
       server.clock.advance(1000);
       const usd = await integrator.client.post('/v1/submit/create-deposit', { accountId: carol.accountId, amount: '5.00', currency: 'USD', chainId: 8453 });
@@ -275,7 +275,9 @@ for (const backend of backends()) {
       assert.equal(usd.body.fiatDepositInstructions.bank_routing_number, '011000015');
       server.clock.advance(1000);
       const eur = await integrator.client.post('/v1/submit/create-deposit', { accountId: carol.accountId, amount: '5.00', currency: 'EUR', chainId: 8453 });
-      assert.deepEqual([eur.status, eur.body.code], [503, 'deposits_unavailable'], eur.text);
+      assert.deepEqual([eur.status, eur.body.code], [422, 'not_offered'], eur.text);
+      assert.deepEqual(eur.body.errors.map((e: { pointer: string; code: string }) => [e.pointer, e.code]), [['/currency', 'currency_not_offered']]);
+      assert.match(eur.body.detail, /DEPOSIT_BANK_EUR/);
       server.clock.advance(1000);
       const simulate = await integrator.client.post('/v1/sandbox/simulate-deposit', { transactionId: usd.body.transactionId, amount: '5.00' });
       assert.equal(simulate.status, 404);

@@ -64,7 +64,7 @@ for (const backend of backends()) {
       assert.deepEqual([native.body.deposit.asset, native.body.deposit.cryptoAmountWei, native.body.deposit.cryptoAmountRaw, native.body.deposit.rate], ['ETH', String(10n ** 12n), String(10n ** 12n), undefined]);
     });
 
-    it('an unknown asset is a 400 naming /asset and what is listed; a currency without a rate for it is 503', async () => {
+    it('an unknown asset is a 400 naming /asset and what is listed; a currency without a rate for it is 422 not_offered naming /asset, not a 503 to retry', async () => {
       const unknown = await deposit({ asset: 'DOGE' });
       assert.equal(unknown.status, 400, unknown.text);
       assert.equal(unknown.body.errors[0].pointer, '/asset');
@@ -73,8 +73,9 @@ for (const backend of backends()) {
       const malformed = await deposit({ asset: '$$' });
       assert.deepEqual([malformed.status, malformed.body.errors?.[0]?.pointer], [400, '/asset'], malformed.text);
       const eur = await deposit({ currency: 'EUR' });
-      assert.deepEqual([eur.status, eur.body.code], [503, 'deposits_unavailable'], eur.text);
-      assert.match(eur.body.detail, /DEPOSIT_TOKEN_RATES/);
+      assert.deepEqual([eur.status, eur.body.code, eur.headers.get('retry-after')], [422, 'not_offered', null], eur.text);
+      assert.deepEqual(eur.body.errors.map((e: { pointer: string; code: string }) => [e.pointer, e.code]), [['/asset', 'no_rate']]);
+      assert.equal(eur.body.detail, 'Deposits of EUR in USDC are not offered on this deployment: DEPOSIT_TOKEN_RATES has no rate for EUR:USDC');
     });
 
     it('funded: the treasury transfers exactly what arrived in USDC to the wallet, once, and the deposit completes', async () => {

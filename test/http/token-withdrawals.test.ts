@@ -54,11 +54,11 @@ for (const backend of backends()) {
       return moved;
     }
 
-    it('quotes amount + fee in USDC, and the transaction to approve is the wallet’s transfer(treasury, amount) to the token', async () => {
+    it('quotes amount + fee in USDC at the rate it shows, and the transaction to approve is the wallet’s transfer(treasury, amount) to the token', async () => {
       const res = await create();
       assert.equal(res.status, 201, res.text);
       const w: TransactionView = res.body;
-      assert.deepEqual({ ...w.withdrawal, quoteExpiresAt: undefined }, { amount: '100.00', currency: 'USD', fee: '0.50', asset: 'USDC', cryptoAmount: '100.5', cryptoAmountRaw: String(100_500_000n), bankAccountId, last4: w.withdrawal!.last4, quoteExpiresAt: undefined });
+      assert.deepEqual({ ...w.withdrawal, quoteExpiresAt: undefined }, { amount: '100.00', currency: 'USD', fee: '0.50', asset: 'USDC', cryptoAmount: '100.5', cryptoAmountRaw: String(100_500_000n), rate: '1', bankAccountId, last4: w.withdrawal!.last4, quoteExpiresAt: undefined });
       const unsigned = parseTransaction(w.unsignedTransaction as Hex);
       assert.equal(getAddress(unsigned.to!), getAddress(token.address), 'sent to the token contract');
       assert.equal(unsigned.value ?? 0n, 0n, 'no coin');
@@ -94,9 +94,14 @@ for (const backend of backends()) {
       assert.equal(treasuryBefore - (await token.balanceOf(server.treasury!.address)), BigInt(moved.withdrawal!.cryptoAmountRaw));
     });
 
-    it('refuses an unknown asset, a wallet short of the token; a mismatched or late approval as for ETH', async () => {
+    it('refuses an unknown asset, a currency without a rate for the token (422 not_offered), a wallet short of the token; a mismatched or late approval as for ETH', async () => {
       const unknown = await create({ asset: 'EURC' });
       assert.deepEqual([unknown.status, unknown.body.errors?.[0]?.pointer, unknown.body.errors?.[0]?.code], [400, '/asset', 'unknown_asset'], unknown.text);
+      const iban = await post('/v1/submit/create-bank-account', { accountId: alice.accountId, currency: 'EUR', accountHolderName: 'Maria Garcia', iban: { iban: 'DE89370400440532013000' } });
+      assert.equal(iban.body.status, 'verified', iban.text);
+      const eur = await create({ bankAccountId: iban.body.bankAccountId, currency: 'EUR' });
+      assert.deepEqual([eur.status, eur.body.code, eur.body.errors?.[0]?.pointer, eur.body.errors?.[0]?.code], [422, 'not_offered', '/asset', 'no_rate'], eur.text);
+      assert.equal(eur.body.detail, 'Withdrawals of EUR in USDC are not offered on this deployment: WITHDRAWAL_TOKEN_RATES has no rate for EUR:USDC');
       const short = await create({ amount: '10000.00' });
       assert.deepEqual([short.status, short.body.code], [422, 'insufficient_funds'], short.text);
       assert.match(short.body.detail, /holds [0-9.]+ USDC, the withdrawal takes 10050 USDC/);

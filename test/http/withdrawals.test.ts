@@ -181,11 +181,13 @@ for (const backend of backends()) {
       assert.equal((await settled(acme, w.transactionId)).status, 'funds_in_transfer');
     });
 
-    it('a rail the deployment does not pay out on is 503 withdrawals_unavailable', async () => {
+    it('a rail the deployment does not pay out on is 422 not_offered naming /bankAccountId and the rails it does', async () => {
       const sepa = await post('/v1/submit/create-bank-account', { accountId: alice.accountId, currency: 'EUR', accountHolderName: 'Maria Garcia', iban: { iban: 'DE89370400440532013000' } });
       assert.equal(sepa.body.status, 'verified', sepa.text);
       const res = await create({ bankAccountId: sepa.body.bankAccountId, currency: 'EUR' });
-      assert.deepEqual([res.status, res.body.code], [503, 'withdrawals_unavailable'], res.text);
+      assert.deepEqual([res.status, res.body.code], [422, 'not_offered'], res.text);
+      assert.deepEqual(res.body.errors.map((e: { pointer: string; code: string }) => [e.pointer, e.code]), [['/bankAccountId', 'rail_not_offered']]);
+      assert.match(res.body.detail, /over SEPA .*\(WITHDRAWAL_RAILS: ACH\)$/);
     });
 
     it('refuses what cannot be paid: unverified or foreign bank accounts, another currency, a zero amount', async () => {

@@ -40,8 +40,10 @@ async function deposit(api: IntegratorClient, type: string, options: TriggerOpti
       err.code === 'unsupported_chain'
         ? ` Start a local chain (\`npm run chain\`) and the server with CHAIN_RPC_URLS=${DEFAULT_CHAIN_ID}=http://127.0.0.1:8545, or pass --chain-id with one of the server's chains (docs/deposits.md).`
         : err.code === 'deposits_unavailable'
-          ? ' The server has no bank details or treasury for deposits (docs/deposits.md#configuration-per-deployment).'
-          : '';
+          ? ' The server has no treasury for deposits (docs/deposits.md#configuration-per-deployment).'
+          : err.code === 'not_offered'
+            ? ' The server has no bank details for the currency, or no rate for the asset (docs/deposits.md#configuration-per-deployment).'
+            : '';
     const meanwhile = before.triggered.length > 0 ? ` Made meanwhile: account ${accountId} (${before.triggered.join(', ')}); --account ${accountId} deposits to it next time.` : '';
     throw new TriggerRefused(`${options.command ?? 'integrator'} trigger ${type}: the sandbox refused the deposit (${err.status} ${err.code}): ${detail}.${hint}${meanwhile}`);
   }

@@ -1,5 +1,5 @@
 import type { TransactionRow } from '../../db/repositories/transactions.js';
-import { ApiError } from '../errors.js';
+import { notOffered } from '../errors.js';
 import type { Token } from '../tokens/token-registry.js';
 import { tokenRate, tokenUnitsFor } from '../tokens/token-rates.js';
 import { storedToken, type StoredToken } from '../tokens/transaction-asset.js';
@@ -19,7 +19,7 @@ export function weiFor(amount: string, currency: DepositCurrency, config: Pick<D
 export function depositPayoutColumns(amount: string, currency: DepositCurrency, token: Token | undefined, config: DepositConfig) {
   if (!token) return { value: weiFor(amount, currency, config).toString() };
   const rate = tokenRate(config.tokenRates, currency, token.symbol, config.sandboxRates);
-  if (!rate) throw new ApiError('deposits_unavailable', `Deposits of ${currency} in ${token.symbol} have no rate on this deployment (DEPOSIT_TOKEN_RATES)`);
+  if (!rate) throw notOffered('/asset', 'no_rate', `Deposits of ${currency} in ${token.symbol} are not offered on this deployment: DEPOSIT_TOKEN_RATES has no rate for ${currency}:${token.symbol}`);
   // The rate is kept with the deposit: what arrives later is paid at the rate its integrator was shown.
   return { value: '0', token: storedToken(token), depositRate: rate, tokenAmount: tokenUnitsFor(toCents(amount), rate, token.decimals, 'down').toString() };
 }

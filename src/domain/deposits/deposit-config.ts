@@ -18,7 +18,7 @@ export interface BankDetails {
 }
 
 export interface DepositConfig {
-  /** Per currency; a currency without details cannot be deposited (503 deposits_unavailable). */
+  /** Per currency; a currency without details cannot be deposited (422 not_offered). */
   banks: Partial<Record<DepositCurrency, BankDetails>>;
   /** Wei paid out per whole unit of each currency (DEPOSIT_RATES). */
   weiPerUnit: Record<DepositCurrency, bigint>;

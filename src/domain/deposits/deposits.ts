@@ -11,7 +11,7 @@ import type { ProductConfig } from '../products/catalogue.js';
 import { requireChain } from '../chains.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { newPaymentReference } from '../references.js';
-import { ApiError, invalidFields, notFound } from '../errors.js';
+import { ApiError, invalidFields, notFound, notOffered } from '../errors.js';
 import { signingKeyCause, recordTransactionChange, WATCHER, type TransactionCause } from '../transactions/record-change.js';
 import { newId } from '../ids.js';
 import { toTransactionView, type FiatDepositInstructions, type TransactionView } from '../transactions/transaction-view.js';
@@ -64,9 +64,10 @@ export async function createDeposit(ctx: MutationContext, deps: DepositDeps, inp
   requireChain(deps.chains, input.chainId, 'chainId');
   const token = requireAsset(deps.tokens, input.chainId, input.asset);
   const bank = deps.config.banks[input.currency];
-  if (!bank || !deps.treasury) {
-    throw new ApiError('deposits_unavailable', `Deposits in ${input.currency} are not configured on this deployment (${!bank ? `DEPOSIT_BANK_${input.currency}` : 'TREASURY_PRIVATE_KEY'})`);
-  }
+  // No treasury: the deployment takes no deposits at all (503, as for mail without a transport); a currency it has no
+  // bank for is the client's choice, not offered (422).
+  if (!deps.treasury) throw new ApiError('deposits_unavailable', 'Deposits are not configured on this deployment (TREASURY_PRIVATE_KEY)');
+  if (!bank) throw notOffered('/currency', 'currency_not_offered', `Deposits in ${input.currency} are not offered on this deployment (DEPOSIT_BANK_${input.currency} is not set)`);
   if (!account.walletAddress) throw new ApiError('account_without_wallet', 'The account has no wallet to receive the deposit (create-user accounts have none; an older entity account gets one with create-entity-wallet)');
   if (found.verificationStatus !== 'active') {
     throw new ApiError('account_not_active', `The account cannot receive deposits while its verificationStatus is ${found.verificationStatus ?? 'unknown'}`);

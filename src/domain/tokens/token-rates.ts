@@ -26,7 +26,7 @@ export function parseTokenRates(raw: string): Map<string, string> {
 /**
  * The rate of a token for a currency: the configured one, else in sandbox 1 for a stablecoin of that currency (a
  * symbol starting with it: USDC, USDT for USD; EURC for EUR), its natural rate. Undefined: none (deposits and
- * withdrawals in it are unavailable, 503).
+ * withdrawals in it are not offered, 422 not_offered).
  */
 export function tokenRate(rates: TokenRates, currency: string, symbol: string, sandbox: boolean): string | undefined {
   const upper = symbol.toUpperCase();

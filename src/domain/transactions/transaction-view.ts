@@ -45,6 +45,8 @@ export interface WithdrawalView extends CryptoAmountView {
   fee: string;
   /** Native-coin withdrawals: wei taken from the wallet, (amount + fee) at the configured rate. */
   cryptoAmountWei?: string;
+  /** Token withdrawals: whole units of the token per unit of the currency, the rate applied to amount + fee (absent on quotes made before it was shown). */
+  rate?: string;
   bankAccountId: string;
   last4: string;
   quoteExpiresAt: string;

@@ -11,7 +11,7 @@ import { requireChain } from '../chains.js';
 import { runMutation, type MutationContext } from '../context.js';
 import type { DepositCurrency } from '../deposits/deposit-config.js';
 import { toCents } from '../deposits/deposit-asset.js';
-import { ApiError, invalidFields, notFound } from '../errors.js';
+import { ApiError, invalidFields, notFound, notOffered } from '../errors.js';
 import { newId } from '../ids.js';
 import { recordTransactionChange, signingKeyCause } from '../transactions/record-change.js';
 import type { Token, TokenRegistry } from '../tokens/token-registry.js';
@@ -69,8 +69,10 @@ export async function createWithdrawal(ctx: MutationContext, deps: WithdrawalDep
   if (bank.currency !== input.currency) {
     throw invalidFields([{ pointer: '/currency', code: 'currency_mismatch', detail: `must be the bank account's currency (${bank.currency})`, in: 'body' }]);
   }
-  if (!deps.treasury || !deps.config.rails.has(bank.rail)) {
-    throw new ApiError('withdrawals_unavailable', `Withdrawals over ${bank.rail.toUpperCase()} are not configured on this deployment (${!deps.treasury ? 'TREASURY_PRIVATE_KEY' : 'WITHDRAWAL_RAILS'})`);
+  if (!deps.treasury) throw new ApiError('withdrawals_unavailable', 'Withdrawals are not configured on this deployment (TREASURY_PRIVATE_KEY)');
+  if (!deps.config.rails.has(bank.rail)) {
+    const offered = [...deps.config.rails].map((r) => r.toUpperCase()).join(', ') || 'none';
+    throw notOffered('/bankAccountId', 'rail_not_offered', `Withdrawals over ${bank.rail.toUpperCase()} are not offered on this deployment (WITHDRAWAL_RAILS: ${offered})`);
   }
   const { account } = found;
   if (account.custody === 'self_custodial') throw new ApiError('self_custodial_account', 'The account is self-custodial: its end user sends crypto from their own wallet, not through a withdrawal');
@@ -89,6 +91,7 @@ export async function createWithdrawal(ctx: MutationContext, deps: WithdrawalDep
     currency: input.currency,
     fee,
     ...quotedCrypto(crypto, input.chainId),
+    ...(crypto.rate ? { rate: crypto.rate } : {}),
     bankAccountId: bank.id,
     last4: bank.last4,
     quoteExpiresAt: expiresAt.toISOString(),

@@ -2,7 +2,7 @@ import { serializeTransaction, type Address } from 'viem';
 import type { ChainClient } from '../../chain/chain-client.js';
 import { RpcFailure } from '../../chain/rpc-failure.js';
 import { encodeTransfer } from '../../chain/erc20.js';
-import { ApiError } from '../errors.js';
+import { notOffered } from '../errors.js';
 import type { Token } from '../tokens/token-registry.js';
 import { tokenRate, tokenUnitsFor } from '../tokens/token-rates.js';
 import { requireTokenBalance } from '../tokens/token-transfer.js';
@@ -15,17 +15,19 @@ export interface WithdrawalCrypto {
   value: bigint;
   token?: StoredToken;
   tokenAmount?: bigint;
+  /** A token's: whole units of it per unit of the currency (WITHDRAWAL_TOKEN_RATES), shown as withdrawal.rate. */
+  rate?: string;
 }
 
 /**
  * The crypto for `cents` (amount and fee) at the configured rate: wei at WITHDRAWAL_RATES, or the token's base units
- * at WITHDRAWAL_TOKEN_RATES rounded up (never less than what is paid out). A pair without a rate is 503.
+ * at WITHDRAWAL_TOKEN_RATES rounded up (never less than what is paid out). A pair without a rate is 422 not_offered.
  */
 export function withdrawalCrypto(cents: bigint, currency: 'USD' | 'EUR', token: Token | undefined, config: WithdrawalConfig): WithdrawalCrypto {
   if (!token) return { value: (cents * config.weiPerUnit[currency]) / 100n };
   const rate = tokenRate(config.tokenRates, currency, token.symbol, config.sandboxRates);
-  if (!rate) throw new ApiError('withdrawals_unavailable', `Withdrawals of ${currency} in ${token.symbol} have no rate on this deployment (WITHDRAWAL_TOKEN_RATES)`);
-  return { value: 0n, token: storedToken(token), tokenAmount: tokenUnitsFor(cents, rate, token.decimals, 'up') };
+  if (!rate) throw notOffered('/asset', 'no_rate', `Withdrawals of ${currency} in ${token.symbol} are not offered on this deployment: WITHDRAWAL_TOKEN_RATES has no rate for ${currency}:${token.symbol}`);
+  return { value: 0n, token: storedToken(token), tokenAmount: tokenUnitsFor(cents, rate, token.decimals, 'up'), rate };
 }
 
 /** The view's asset, cryptoAmount, cryptoAmountRaw (and cryptoAmountWei for the native coin) of a quote. */

@@ -5,7 +5,7 @@ export const PAYOUT_RAILS = ['ach', 'sepa'] as const;
 export type PayoutRail = (typeof PAYOUT_RAILS)[number];
 
 export interface WithdrawalConfig {
-  /** WITHDRAWAL_RAILS: the rails this deployment pays fiat out on; a bank account on another rail gets 503. */
+  /** WITHDRAWAL_RAILS: the rails this deployment pays fiat out on; a bank account on another rail gets 422 not_offered. */
   rails: ReadonlySet<PayoutRail>;
   /** WITHDRAWAL_RATES: wei taken per whole unit of fiat paid out (defaults to DEPOSIT_RATES). */
   weiPerUnit: Record<DepositCurrency, bigint>;

@@ -76,6 +76,7 @@ const WithdrawalSchema = Type.Object(
     currency: Type.Enum(['USD', 'EUR'], { type: 'string' }),
     fee: Type.String({ description: 'The service’s fee, same currency, on top of amount' }),
     ...CryptoAmountFields('taken from the wallet for amount + fee'),
+    rate: Type.Optional(Type.String({ description: 'Token withdrawals: whole units of the token per unit of the currency (WITHDRAWAL_TOKEN_RATES), the rate the quote applied to amount + fee' })),
     bankAccountId: Uuid(),
     last4: Type.String(),
     quoteExpiresAt: Type.String({ format: 'date-time', description: 'The approval must arrive before this moment (409 quote_expired after)' }),

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../../src/config.js';
 import { parseTokenRates, tokenRate, tokenUnitsFor } from '../../../src/domain/tokens/token-rates.js';
+import type { Token } from '../../../src/domain/tokens/token-registry.js';
+import { quote } from '../../../src/domain/withdrawals/create-withdrawal.js';
 
 // Fiat-to-token rates (docs/tokens.md#rates): the format, the sandbox's 1:1 for a currency's stablecoins, the rounding.
 
@@ -27,6 +29,14 @@ describe('token rates', () => {
     assert.equal(tokenUnitsFor(1n, '0.333333333', 6, 'down'), 3_333n);
     assert.equal(tokenUnitsFor(1n, '0.333333333', 6, 'up'), 3_334n);
     assert.equal(tokenUnitsFor(100n, '1.08', 2, 'up'), 108n);
+  });
+
+  it('a token withdrawal’s quote carries the rate it applied to amount + fee (withdrawal.rate); a native one has none', () => {
+    const config = loadConfig({ APP_ENV: 'sandbox', WITHDRAWAL_TOKEN_RATES: 'USD:USDC=0.98' }).withdrawals;
+    const usdc = { symbol: 'USDC', decimals: 6 } as Token;
+    const { fee, crypto } = quote('100.00', 'USD', usdc, config);
+    assert.deepEqual([fee, crypto.rate, crypto.tokenAmount], ['0.50', '0.98', 98_490_000n], '100.50 USD at 0.98 USDC per USD');
+    assert.equal(quote('100.00', 'USD', undefined, config).crypto.rate, undefined);
   });
 
   it('bad DEPOSIT_TOKEN_RATES and WITHDRAWAL_TOKEN_RATES are named together at start; the withdrawal rates default to the deposit ones', () => {
