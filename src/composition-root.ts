@@ -70,7 +70,7 @@ export interface SystemOverrides {
 export async function openSystem(config: Config, overrides: SystemOverrides = {}): Promise<System> {
   const chains = new ChainRegistry(config.chainRpcUrls, overrides.chainTimeoutMs);
   // The listed tokens are confirmed on their chains first: a wrong TOKENS entry stops the start before anything is written.
-  const tokens = await loadTokenRegistry(config.tokens, chains);
+  const tokens = await loadTokenRegistry(config.tokens, chains, config.tokenProblems);
   // Before the sandbox key or the database is opened: a DATA_DIR left readable by others is the service's alone again.
   const dataDirNarrowed = narrowDataDir(config.dataDir);
   const ring = overrides.secrets ?? new SecretBox(config.encryptionKeys ?? loadOrCreateSandboxKey(config.dataDir));

@@ -59,7 +59,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const invitations = read(() => invitationBaseUrl(env, appEnv, port ?? 8080), undefined);
   const withdrawals = readOrSkip(() => withdrawalConfig(env, appEnv, deposits));
   const vaults = readOrSkip(() => vaultConfig(env, chainRpcUrls === undefined ? undefined : new Set(chainRpcUrls.keys())));
-  const tokens = read(() => tokenConfig(env, chainRpcUrls === undefined ? undefined : new Set(chainRpcUrls.keys())), []);
+  // TOKENS' own mistakes wait for the start-up check, which adds what the chains say (tokenProblems); with any other
+  // mistake here they are listed in their place, as every other variable's.
+  const tokensAt = problems.list.length;
+  const { tokens, problems: tokenProblems } = tokenConfig(env, chainRpcUrls === undefined ? undefined : new Set(chainRpcUrls.keys()));
   const incoming = read(() => incomingConfig(env, chainRpcUrls === undefined ? undefined : new Set(chainRpcUrls.keys())), { confirmations: new Map(), pollMs: undefined, maxBlocks: 1 });
 
   const config = {
@@ -81,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chainRpcUrls,
     vaults,
     tokens,
+    tokenProblems,
     incoming,
     webhooks: {
       retryScheduleMs: read(() => retrySchedule(env), []),
@@ -117,7 +121,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: env.METRICS_PORT ? read(() => integer(env, 'METRICS_PORT', 0, 0, 65535), undefined) : undefined,
   };
   if (env.METRICS_PORT && appEnv === 'production' && !env.METRICS_TOKEN) problems.note('METRICS_PORT needs METRICS_TOKEN when APP_ENV=production: metrics are not served without a token there');
-  // Every setting was read without a problem when this returns: none of the stand-ins above is left.
+  if (problems.list.length > 0) problems.list.splice(tokensAt, 0, ...tokenProblems);
+  // Every setting was read without a problem when this returns (TOKENS' aside: tokenProblems): none of the stand-ins above is left.
   return problems.result(config) as Config;
 }
 

@@ -224,15 +224,15 @@ export function vaultConfig(env: NodeJS.ProcessEnv, chainIds: ReadonlySet<number
 }
 
 /**
- * TOKENS (docs/tokens.md): the listed ERC-20s. `chainIds` undefined: CHAIN_RPC_URLS was wrong, so TOKENS (which names
- * its chains) is not checked. What only the chain can tell (an ERC-20 there, its symbol) is checked at start-up
- * (src/domain/tokens/token-registry.ts).
+ * TOKENS (docs/tokens.md): the listed ERC-20s that read well, and the problems of those that did not (`TOKENS: …`).
+ * `chainIds` undefined: CHAIN_RPC_URLS was wrong, so TOKENS (which names its chains) is not checked. The problems are
+ * not thrown here: what only the chain can tell (an ERC-20 there, its symbol) is checked at start-up, and both are
+ * named together then (loadTokenRegistry), so one run names every TOKENS problem.
  */
-export function tokenConfig(env: NodeJS.ProcessEnv, chainIds: ReadonlySet<number> | undefined): TokenEntry[] {
-  if (chainIds === undefined) return [];
+export function tokenConfig(env: NodeJS.ProcessEnv, chainIds: ReadonlySet<number> | undefined): { tokens: TokenEntry[]; problems: string[] } {
+  if (chainIds === undefined) return { tokens: [], problems: [] };
   const { tokens, problems } = parseTokens(env.TOKENS, chainIds);
-  if (problems.length > 0) throw new ConfigError(problems.map((p) => `TOKENS: ${p}`));
-  return tokens;
+  return { tokens, problems: problems.map((p) => `TOKENS: ${p}`) };
 }
 
 /**

@@ -86,8 +86,13 @@ export interface Config {
   products: ProductConfig;
   /** VAULTS and the VAULT_* settings: the yield vaults offered (docs/products.md#vaults). */
   vaults: VaultConfig;
-  /** TOKENS: the ERC-20s money moves in besides each chain's native coin (docs/tokens.md). */
+  /** TOKENS: the ERC-20s money moves in besides each chain's native coin (docs/tokens.md); the entries that read well. */
   tokens: TokenEntry[];
+  /**
+   * TOKENS' entries that did not read well (malformed, a chain not in CHAIN_RPC_URLS, given twice), one `TOKENS: …`
+   * line each: the start-up check names them with what the chains say of the others (loadTokenRegistry).
+   */
+  tokenProblems: string[];
   /** CHAIN_CONFIRMATIONS and the incoming watcher's pace (docs/incoming.md). */
   incoming: IncomingConfig;
 }

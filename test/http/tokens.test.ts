@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { getAddress } from 'viem';
 import { ChainRegistry } from '../../src/chain/chain-client.js';
@@ -7,6 +10,7 @@ import { loadTokenRegistry, TokenRegistryError } from '../../src/domain/tokens/t
 import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { deployVault } from '../harness/vaults.js';
+import { runToExit } from '../harness/process.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
 
@@ -16,21 +20,33 @@ import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
 const ADDRESS = '0x' + '11'.repeat(20);
 
 describe('TOKENS in the configuration', () => {
-  it('every malformed, duplicate or chainless entry is named in one error', () => {
-    const env = {
-      CHAIN_RPC_URLS: '8453=http://127.0.0.1:1',
-      TOKENS: `8453:USDC:${ADDRESS},8453:usdc:0x${'22'.repeat(20)},1:EURC:${ADDRESS},8453:EURC:nope,8453:EURC:${ADDRESS}`,
-    };
+  const env = {
+    CHAIN_RPC_URLS: '8453=http://127.0.0.1:1',
+    TOKENS: `8453:USDC:${ADDRESS},8453:usdc:0x${'22'.repeat(20)},1:EURC:${ADDRESS},8453:EURC:nope,8453:EURC:${ADDRESS}`,
+  };
+  const NAMED = [
+    /^TOKENS: "8453:usdc:0x2{40}": usdc is listed twice on chain 8453$/,
+    /^TOKENS: "1:EURC:0x1{40}": chain 1 is not in CHAIN_RPC_URLS$/,
+    /^TOKENS: "8453:EURC:nope" is not chainId:SYMBOL:0x<40 hex digits>$/,
+    /^TOKENS: "8453:EURC:0x1{40}": 0x1{40} is listed twice on chain 8453$/,
+  ];
+
+  it('every malformed, duplicate or chainless entry is named, and kept for the start-up check to name with what the chains say', () => {
+    const config = loadConfig(env);
+    assert.deepEqual(config.tokens, [{ chainId: 8453, symbol: 'USDC', address: ADDRESS }]);
+    assert.equal(config.tokenProblems.length, NAMED.length, config.tokenProblems.join('\n'));
+    NAMED.forEach((re, i) => assert.match(config.tokenProblems[i]!, re));
+  });
+
+  it('with another mistake in the configuration, they are listed in their place with it', () => {
     assert.throws(
-      () => loadConfig(env),
+      () => loadConfig({ ...env, PORT: 'x', OTP_MAX_PER_HOUR: '0' }),
       (err: unknown) => {
         assert.ok(err instanceof ConfigError);
-        const tokens = err.problems.filter((p) => p.startsWith('TOKENS'));
-        assert.equal(tokens.length, 4, err.message);
-        assert.match(err.message, /USDC is listed twice on chain 8453|usdc is listed twice on chain 8453/);
-        assert.match(err.message, /chain 1 is not in CHAIN_RPC_URLS/);
-        assert.match(err.message, /"8453:EURC:nope" is not chainId:SYMBOL:0x<40 hex digits>/);
-        assert.match(err.message, /is listed twice on chain 8453/);
+        const at = err.problems.findIndex((p) => p.startsWith('TOKENS'));
+        assert.deepEqual(err.problems.slice(at, at + NAMED.length).map((p, i) => NAMED[i]!.test(p)), NAMED.map(() => true), err.message);
+        assert.ok(err.problems[0]!.startsWith('PORT'), 'PORT is read before TOKENS');
+        assert.ok(err.problems.at(-1)!.startsWith('OTP_MAX_PER_HOUR'), 'and OTP_MAX_PER_HOUR after');
         return true;
       },
     );
@@ -73,6 +89,24 @@ describe('TOKENS confirmed on the chain at start-up', () => {
     ]);
     assert.equal(ok.symbol(31337, 'dusd')?.address, getAddress(token));
     assert.equal(ok.address(31337, token.toUpperCase().replace('0X', '0x'))?.symbol, 'DUSD');
+  });
+
+  it('the server started with an entry listed twice, a chain not configured and an address that is no ERC-20: exit 78 naming all three', async () => {
+    const { token } = await deployVault(chain);
+    const run = await runToExit('src/main.ts', [], {
+      CHAIN_RPC_URLS: `31337=${chain.url}`,
+      TOKENS: `31337:DUSD:${token},31337:dusd:${token},1:EURC:${ADDRESS},31337:USDC:${ADDRESS}`,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'tokens-')),
+      PORT: '0',
+    });
+    assert.equal(run.code, 78, run.stderr);
+    const lines = run.stderr.trimEnd().split('\n');
+    assert.deepEqual(lines.slice(0, 2), [
+      `configuration error: TOKENS: "31337:dusd:${token.toLowerCase()}": dusd is listed twice on chain 31337`,
+      `configuration error: TOKENS: "1:EURC:${ADDRESS}": chain 1 is not in CHAIN_RPC_URLS`,
+    ]);
+    assert.match(lines[2]!, new RegExp(`^configuration error: TOKENS: 31337:USDC:${ADDRESS}: ${ADDRESS} on chain 31337 is not an ERC-20 \\(`));
+    assert.equal(lines.length, 3, run.stderr);
   });
 });
 

@@ -55,10 +55,14 @@ export class TokenRegistry {
   }
 }
 
-/** Reads every listed token's metadata from its chain, all at once; TokenRegistryError names every one that fails, in TOKENS' order. */
-export async function loadTokenRegistry(entries: readonly TokenEntry[], chains: ChainRegistry): Promise<TokenRegistry> {
+/**
+ * Reads every listed token's metadata from its chain, all at once. TokenRegistryError names every problem of TOKENS
+ * in one run: those of the configuration (`configured`: malformed entries, chains not configured, entries given twice)
+ * first, then each entry its chain refuses, in TOKENS' order.
+ */
+export async function loadTokenRegistry(entries: readonly TokenEntry[], chains: ChainRegistry, configured: readonly string[] = []): Promise<TokenRegistry> {
   const read = await Promise.all(entries.map((entry) => confirm(entry, chains)));
-  const problems = read.filter((r): r is string => typeof r === 'string');
+  const problems = [...configured, ...read.filter((r): r is string => typeof r === 'string')];
   if (problems.length > 0) throw new TokenRegistryError(problems);
   const tokens = (read as Token[]).sort((a, b) => a.chainId - b.chainId || a.symbol.localeCompare(b.symbol));
   return new TokenRegistry(tokens);
