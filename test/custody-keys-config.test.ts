@@ -33,6 +33,8 @@ describe('CUSTODY_KEYS and the PKCS11_* settings', () => {
     writeFileSync(pinFile, 'from-a-file-9931\n');
     const fromFile = loadConfig({ CUSTODY_KEYS: 'pkcs11', PKCS11_MODULE: module, PKCS11_TOKEN_LABEL: 'custody', PKCS11_PIN_FILE: pinFile }).custodyKeys;
     assert.ok(fromFile.backend === 'pkcs11' && fromFile.pin() === 'from-a-file-9931', 'the first line of the file, without its newline');
+    assert.ok(fromFile.backend === 'pkcs11' && config.custodyKeys.backend === 'pkcs11');
+    assert.deepEqual([config.custodyKeys.pinSource, fromFile.pinSource], [{ variable: 'PKCS11_PIN' }, { variable: 'PKCS11_PIN_FILE', path: pinFile }], 'a refused PIN names where it came from');
   });
 
   it('reports every mistake at once, naming the variables and never quoting a PIN', () => {

@@ -54,7 +54,7 @@ export const TREASURY_KEY_LABEL = 'treasury';
  */
 export async function openCustodyKeys(config: CustodyKeysConfig, secrets: SecretBox): Promise<CustodyKeys> {
   if (config.backend === 'sealed') return sealedCustodyKeys(secrets);
-  const token = await CustodyToken.open({ module: config.module, tokenLabel: config.tokenLabel, pin: config.pin });
+  const token = await CustodyToken.open({ module: config.module, tokenLabel: config.tokenLabel, pin: config.pin, pinSource: config.pinSource });
   try {
     return await tokenCustodyKeys(secrets, token);
   } catch (err) {

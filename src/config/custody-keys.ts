@@ -1,5 +1,6 @@
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import type { PinSource } from '../crypto/pkcs11/errors.js';
 import { oneOf, Problems } from './env.js';
 
 /** CUSTODY_KEYS and, for pkcs11, the token to use (docs/key-management.md#configuration). */
@@ -13,6 +14,8 @@ export type CustodyKeysConfig =
       tokenLabel: string;
       /** PKCS11_PIN, or the first line of PKCS11_PIN_FILE: a function, so no log line or dump of the config holds it. */
       pin: () => string;
+      /** Where the PIN came from, for the message of a PIN the token refuses (never the PIN itself). */
+      pinSource: PinSource;
     };
 
 export const CUSTODY_BACKENDS = ['sealed', 'pkcs11'] as const;
@@ -50,7 +53,8 @@ export function custodyKeysConfig(env: NodeJS.ProcessEnv): CustodyKeysConfig {
   if (pin !== undefined && (pin.length < 4 || pin.length > 255 || /[\r\n]/.test(pin))) problems.note('the PKCS#11 PIN must be 4 to 255 characters on one line');
 
   const secret = pin ?? '';
-  return problems.result({ backend: 'pkcs11', module, tokenLabel, pin: () => secret });
+  const pinSource: PinSource = env.PKCS11_PIN_FILE ? { variable: 'PKCS11_PIN_FILE', path: env.PKCS11_PIN_FILE } : { variable: 'PKCS11_PIN' };
+  return problems.result({ backend: 'pkcs11', module, tokenLabel, pin: () => secret, pinSource });
 }
 
 function readable(path: string): boolean {

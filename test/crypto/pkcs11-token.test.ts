@@ -68,6 +68,14 @@ describe('PKCS#11 custody token on SoftHSM2', { skip: skip ? `${SOFTHSM_MODULE} 
       assert.ok(!err.message.includes(wrongPin) && !err.message.includes(other.pin));
       return true;
     });
+    // A PIN read from PKCS11_PIN_FILE: the error names that variable and the file, still never the PIN.
+    const fromFile = CustodyToken.open({ module: SOFTHSM_MODULE, tokenLabel: other.label, pin: () => wrongPin, pinSource: { variable: 'PKCS11_PIN_FILE', path: '/run/secrets/custody-pin' } });
+    await assert.rejects(fromFile, (err: unknown) => {
+      assert.ok(err instanceof TokenConfigError);
+      assert.equal(err.variable, 'PKCS11_PIN_FILE');
+      assert.equal(err.message, `PKCS11_PIN_FILE: the token "${other.label}" refused the PIN in /run/secrets/custody-pin (CKR_PIN_INCORRECT)`);
+      return true;
+    });
   });
 
   it('generates a secp256k1 key inside the token: sensitive, not extractable, persistent, private; signs digests verifiably', async () => {

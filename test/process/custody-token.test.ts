@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '../harness/client.js';
 import { wallets } from '../../src/db/schema/index.js';
@@ -11,7 +13,7 @@ import { freePort, runAdmin, runToExit, startServerProcess, type ServerProcess }
 import { createTestToken, SOFTHSM_MODULE, softHsmMissing, type TestToken } from '../harness/softhsm.js';
 
 // The operator's path of docs/key-management.md, through the real processes: a deployment on sealed keys, a token
-// that refuses the PIN (exit 78, one line, no PIN), `keys import-to-token`, and the server back on the token.
+// that refuses the PIN from PKCS11_PIN or PKCS11_PIN_FILE (exit 78, one line naming that variable, no PIN), `keys import-to-token`, and the server back on the token.
 const skip = softHsmMissing('the custody token process test');
 
 for (const backend of backends()) {
@@ -58,6 +60,14 @@ for (const backend of backends()) {
       assert.equal(refused.code, 78, refused.stderr);
       assert.equal(refused.stderr.trim(), `configuration error: PKCS11_PIN: the token "${token.label}" refused the PIN (CKR_PIN_INCORRECT)`);
       assert.ok(!`${refused.stdout}${refused.stderr}`.includes(wrongPin));
+      // The same PIN from PKCS11_PIN_FILE: the line names the variable the operator set, and the file.
+      const pinFile = join(database.env.DATA_DIR!, 'wrong-pin');
+      writeFileSync(pinFile, `${wrongPin}\n`, { mode: 0o600 });
+      const { PKCS11_PIN: _pin, ...fromFile } = token.env;
+      const refusedFile = await runToExit('src/main.ts', [], { ...base, ...fromFile, PKCS11_PIN_FILE: pinFile, PORT: String(await freePort()) });
+      assert.equal(refusedFile.code, 78, refusedFile.stderr);
+      assert.equal(refusedFile.stderr.trim(), `configuration error: PKCS11_PIN_FILE: the token "${token.label}" refused the PIN in ${pinFile} (CKR_PIN_INCORRECT)`);
+      assert.ok(!`${refusedFile.stdout}${refusedFile.stderr}`.includes(wrongPin));
 
       const moved = await runAdmin(['keys', 'import-to-token'], { ...base, ...token.env });
       assert.equal(moved.code, 0, moved.stderr);

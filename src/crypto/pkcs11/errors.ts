@@ -1,3 +1,6 @@
+/** The variable that gave the PIN, and for PKCS11_PIN_FILE the file's path (never the PIN). */
+export type PinSource = { variable: 'PKCS11_PIN' } | { variable: 'PKCS11_PIN_FILE'; path: string };
+
 /**
  * The token cannot be used as configured: the module does not load, no token has the label, or the PIN is refused.
  * `variable` names the setting to look at; the message never quotes the PIN.
@@ -5,7 +8,7 @@
 export class TokenConfigError extends Error {
   override readonly name = 'TokenConfigError';
   constructor(
-    readonly variable: 'PKCS11_MODULE' | 'PKCS11_TOKEN_LABEL' | 'PKCS11_PIN',
+    readonly variable: 'PKCS11_MODULE' | 'PKCS11_TOKEN_LABEL' | PinSource['variable'],
     detail: string,
   ) {
     super(`${variable}: ${detail}`);

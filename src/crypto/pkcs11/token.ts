@@ -1,6 +1,6 @@
 import pkcs11js from 'pkcs11js';
 import { decodeEcPoint, encodeEcPoint, SECP256K1_EC_PARAMS } from './ec.js';
-import { CustodyUnavailableError, reasonOf, TokenConfigError, TokenObjectMissingError } from './errors.js';
+import { CustodyUnavailableError, reasonOf, TokenConfigError, TokenObjectMissingError, type PinSource } from './errors.js';
 import { acquireModule, releaseModule } from './library.js';
 import { SessionPool } from './session-pool.js';
 
@@ -13,6 +13,8 @@ export interface TokenOptions {
   tokenLabel: string;
   /** The user PIN, read when a session logs in (a function, so the value is in no object that could be logged). */
   pin: () => string;
+  /** Where the PIN came from, named when the token refuses it (default PKCS11_PIN). */
+  pinSource?: PinSource;
   /**
    * Sessions signing at once. C_SignAsync runs on libuv's pool (4 threads unless UV_THREADPOOL_SIZE says more), so
    * more sessions than threads only queue there.
@@ -45,7 +47,7 @@ export class CustodyToken {
         await pool.warmUp();
       } catch (err) {
         const reason = err instanceof CustodyUnavailableError ? err.reason : reasonOf(err);
-        if (/PIN|LOGIN/.test(reason)) throw new TokenConfigError('PKCS11_PIN', `the token "${options.tokenLabel}" refused the PIN (${reason})`);
+        if (/PIN|LOGIN/.test(reason)) throw pinRefused(options, reason);
         throw new TokenConfigError('PKCS11_TOKEN_LABEL', `the token "${options.tokenLabel}" could not be opened (${reason})`);
       }
       return new CustodyToken(lib, options, pool);
@@ -189,4 +191,11 @@ function publicTemplate(label: string): pkcs11js.Template {
     { type: pkcs11js.CKA_ID, value: Buffer.from(label) },
     { type: pkcs11js.CKA_EC_PARAMS, value: SECP256K1_EC_PARAMS },
   ];
+}
+
+/** A refused PIN names the variable the operator set: PKCS11_PIN, or PKCS11_PIN_FILE and its path. */
+function pinRefused(options: TokenOptions, reason: string): TokenConfigError {
+  const source = options.pinSource ?? { variable: 'PKCS11_PIN' };
+  const where = source.variable === 'PKCS11_PIN_FILE' ? ` in ${source.path}` : '';
+  return new TokenConfigError(source.variable, `the token "${options.tokenLabel}" refused the PIN${where} (${reason})`);
 }
