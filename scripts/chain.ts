@@ -3,6 +3,8 @@
 // 6 decimals), funds the treasury the sandbox server will pay deposits from (derived from this same environment:
 // DATA_DIR, ENCRYPTION_KEY or TREASURY_PRIVATE_KEY) with ETH and USDC, and prints the CHAIN_RPC_URLS and TOKENS to
 // start the server with. Ctrl-C stops it (a fresh chain each time: anvil keeps no state).
+// First: the sandbox key it may create under DATA_DIR is its user's alone, as the server's processes make it (private-umask.ts).
+import '../src/private-umask.js';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
