@@ -1,28 +1,18 @@
-import { jaroWinkler } from './similarity.js';
-import { consonants, nameTokens } from './text.js';
+import { scoreNames } from './name-score.js';
+import { segmented } from './segment.js';
+import type { Spelling } from './spellings.js';
+import { consonants, leftOut, nameReadings } from './text.js';
 import type { AgreedField, ListEntry, ListedBirthDate, ListedName, ScreeningHit, ScreeningSubject } from './types.js';
 
 /**
- * The matcher (docs/screening.md#matching-and-the-score). Every listed name and alias is one variant, indexed by the
- * keys of its tokens (the token, its consonants, its first four letters); a screening scores only the variants
- * that share keys with enough of the subject's tokens, never the whole list.
+ * The matcher (docs/screening.md#matching-and-the-score). Every spelling (text.ts) of every listed name and alias is
+ * one variant, indexed by the keys of its tokens (the token, its consonants, its first four letters); a screening
+ * scores only the variants that share keys with enough of the subject's tokens, never the whole list, and keeps the
+ * best of the subject's spellings.
  */
 
 export const DEFAULT_THRESHOLD = 0.88;
 
-/** What an initial (`I.`) is worth against a name it begins. */
-const INITIAL = 0.9;
-/** Below this a pair of tokens does not count as the same word. */
-const TOKEN_FLOOR = 0.75;
-/**
- * Each token one side has and the other has not, when both have at least two: Ivan Sidorov is 0.9 against Ivan
- * Petrovich Sidorov (a hit at the default threshold, more so with the birth date), Ivan Petrov 0.87 (not one).
- */
-const EXTRA_TOKEN = 0.1;
-/** Each extra token when one side is a single word (`Ivan` is not `Ivan Trading`). */
-const EXTRA_TOKEN_SINGLE = 0.15;
-/** A consonant match (Arabic script, where vowels are not written) is worth a little less than the same letters. */
-const CONSONANT_MATCH = 0.95;
 export const BIRTH_DATE_AGREES = 0.05;
 export const BIRTH_DATE_CONFLICTS = -0.2;
 export const COUNTRY_AGREES = 0.03;
@@ -38,10 +28,11 @@ interface Variant {
 }
 
 interface PreparedName {
-  text: string;
   tokens: string[];
   skeletons: string[];
   arabic: boolean;
+  groups?: number[];
+  exact?: boolean;
 }
 
 function isPersonEntry(entry: ListEntry): boolean | undefined {
@@ -59,6 +50,8 @@ function keysOf(token: string, skeleton: string): string[] {
 export class ScreeningIndex {
   private readonly variants: Variant[] = [];
   private readonly postings = new Map<string, number[]>();
+  /** Every listed word of three letters or more, to cut a subject's word written as several (segment.ts). */
+  private readonly vocabulary = new Set<string>();
   /** Per variant: the last query token that reached it, and how many query tokens did (reset after each screening). */
   private seenBy: Int32Array;
   private counts: Uint16Array;
@@ -72,22 +65,27 @@ export class ScreeningIndex {
       const names: ListedName[] = [{ name: entry.name }, ...entry.aliases];
       const seen = new Set<string>();
       for (const name of names) {
-        const { tokens } = nameTokens(name.name, kind);
-        const key = tokens.join(' ');
-        if (tokens.length === 0 || seen.has(key)) continue;
-        seen.add(key);
-        const skeletons = tokens.map(consonants);
-        const id = this.variants.length;
-        this.variants.push({ entry: i, name, tokens, skeletons, words: tokens.filter((t) => t.length > 1).length });
-        for (const k of new Set(tokens.flatMap((t, j) => keysOf(t, skeletons[j]!)))) {
-          const list = this.postings.get(k);
-          if (list) list.push(id);
-          else this.postings.set(k, [id]);
+        for (const { tokens } of nameReadings(name.name, kind, 'listed').readings) {
+          const key = tokens.join(' ');
+          if (seen.has(key)) continue;
+          seen.add(key);
+          this.add({ entry: i, name, tokens, skeletons: tokens.map(consonants), words: tokens.filter((t) => t.length > 1).length });
         }
       }
     });
     this.seenBy = new Int32Array(this.variants.length).fill(-1);
     this.counts = new Uint16Array(this.variants.length);
+  }
+
+  private add(variant: Variant): void {
+    const id = this.variants.length;
+    this.variants.push(variant);
+    for (const k of new Set(variant.tokens.flatMap((t, j) => keysOf(t, variant.skeletons[j]!)))) {
+      const list = this.postings.get(k);
+      if (list) list.push(id);
+      else this.postings.set(k, [id]);
+    }
+    for (const t of variant.tokens) if (t.length >= 3) this.vocabulary.add(t);
   }
 
   get size(): number {
@@ -100,41 +98,60 @@ export class ScreeningIndex {
     const countries = new Set(subject.countries?.filter((c): c is string => typeof c === 'string' && c !== ''));
     for (const text of subject.names) {
       if (!text || !text.trim()) continue;
-      const { tokens, arabic } = nameTokens(text, subject.kind);
-      if (tokens.length === 0) continue;
-      const query: PreparedName = { text, tokens, skeletons: tokens.map(consonants), arabic };
-      for (const id of this.candidates(query)) {
-        const variant = this.variants[id]!;
-        const entry = this.entries[variant.entry]!;
-        const person = isPersonEntry(entry);
-        if (person !== undefined && person !== (subject.kind === 'person')) continue;
-        const nameScore = scoreNames(query, variant);
-        if (nameScore + BIRTH_DATE_AGREES + COUNTRY_AGREES < this.threshold) continue;
-        const hit = judge(entry, variant.name, text, nameScore, subject.birthDate ?? null, countries);
-        if (hit.score < this.threshold) continue;
-        const previous = best.get(variant.entry);
-        if (!previous || hit.score > previous.score || (hit.score === previous.score && !hit.matchedAlias && previous.matchedAlias)) best.set(variant.entry, hit);
+      const { readings, arabic } = nameReadings(text, subject.kind);
+      for (const reading of this.withCuts(readings, subject.kind)) {
+        const query: PreparedName = { ...reading, skeletons: reading.tokens.map(consonants), arabic };
+        for (const id of this.candidates(query)) {
+          const variant = this.variants[id]!;
+          const entry = this.entries[variant.entry]!;
+          const person = isPersonEntry(entry);
+          if (person !== undefined && person !== (subject.kind === 'person')) continue;
+          const nameScore = scoreNames(query, variant);
+          if (nameScore + BIRTH_DATE_AGREES + COUNTRY_AGREES < this.threshold) continue;
+          const hit = judge(entry, variant.name, text, nameScore, subject.birthDate ?? null, countries);
+          if (hit.score < this.threshold) continue;
+          const previous = best.get(variant.entry);
+          if (!previous || hit.score > previous.score || (hit.score === previous.score && !hit.matchedAlias && previous.matchedAlias)) best.set(variant.entry, hit);
+        }
       }
     }
     return [...best.values()].sort((a, b) => b.score - a.score || a.list.localeCompare(b.list) || a.entryNumber.localeCompare(b.entryNumber));
   }
 
-  /** Variants sharing keys with enough of the query's tokens: two of them when both sides have two words or more. */
+  /** Counts query token `q` once for each variant `key` reaches (`touched`: the variants reached so far). */
+  private reach(key: string, q: number, touched: number[]): void {
+    const list = this.postings.get(key);
+    if (!list) return;
+    for (const id of list) {
+      if (this.seenBy[id] === q) continue;
+      if (this.seenBy[id] === -1) touched.push(id);
+      this.seenBy[id] = q;
+      this.counts[id]!++;
+    }
+  }
+
+  /** The subject's spellings, and each again with its words that are several listed words written together cut. */
+  private withCuts(readings: Spelling[], kind: 'person' | 'entity'): Spelling[] {
+    const left = (word: string) => leftOut(word, kind);
+    const cuts = readings.map((r) => segmented(r, this.vocabulary, left)).filter((r): r is Spelling => r !== undefined);
+    return cuts.length === 0 ? readings : [...readings, ...cuts];
+  }
+
+  /**
+   * Variants sharing keys with enough of the query's tokens: two of them when both sides have two words or more. Two
+   * adjacent tokens written as one listed word (Si dorov, Abdul Rahman) count as one more token, as scoreNames
+   * joins them.
+   */
   private candidates(query: PreparedName): number[] {
     const touched: number[] = [];
-    const words = query.tokens.filter((t) => t.length > 1).length;
-    query.tokens.forEach((token, q) => {
-      for (const key of keysOf(token, query.skeletons[q]!)) {
-        const list = this.postings.get(key);
-        if (!list) continue;
-        for (const id of list) {
-          if (this.seenBy[id] === q) continue;
-          if (this.seenBy[id] === -1) touched.push(id);
-          this.seenBy[id] = q;
-          this.counts[id]!++;
-        }
-      }
-    });
+    const { tokens } = query;
+    const words = tokens.filter((t) => t.length > 1).length;
+    for (let q = 0; q < tokens.length; q++) {
+      for (const key of keysOf(tokens[q]!, query.skeletons[q]!)) this.reach(key, q, touched);
+    }
+    if (!query.groups) {
+      for (let q = 0; q + 1 < tokens.length; q++) this.reach(`=${tokens[q]}${tokens[q + 1]}`, tokens.length + q, touched);
+    }
     const out: number[] = [];
     for (const id of touched) {
       const needed = Math.max(1, Math.min(2, words, this.variants[id]!.words));
@@ -144,78 +161,6 @@ export class ScreeningIndex {
     }
     return out;
   }
-}
-
-/** How alike two tokens are, 0 to 1: equal, an initial and a word it begins, Jaro-Winkler, or their consonants. */
-export function tokenSimilarity(a: string, b: string, arabic = false, skeletonA = '', skeletonB = ''): number {
-  if (a === b) return a.length === 1 ? INITIAL : 1;
-  if (a.length === 1 || b.length === 1) return (a.length === 1 ? b.startsWith(a) : a.startsWith(b)) ? INITIAL : 0;
-  let sim = jaroWinkler(a, b);
-  if (arabic && skeletonA.length > 0 && skeletonB.length > 0) sim = Math.max(sim, CONSONANT_MATCH * jaroWinkler(skeletonA, skeletonB));
-  return sim >= TOKEN_FLOOR ? sim : 0;
-}
-
-/**
- * Adjacent tokens of `a` written as one in `b` (Abdul Rahman and Abdulrahman; عبد الله and Abdallah by consonants)
- * are joined, so that both count as one word.
- */
-function joinAdjacent(a: { tokens: string[]; skeletons: string[] }, b: { tokens: string[]; skeletons: string[] }, arabic: boolean): { tokens: string[]; skeletons: string[] } {
-  if (a.tokens.length < 2) return a;
-  const words = new Set(b.tokens);
-  const skeletons = arabic ? new Set(b.skeletons.filter((s) => s.length >= 3)) : new Set<string>();
-  const tokens: string[] = [];
-  const skels: string[] = [];
-  for (let i = 0; i < a.tokens.length; i++) {
-    const next = a.tokens[i + 1];
-    if (next !== undefined && a.tokens[i]!.length > 1 && next.length > 1) {
-      const joined = a.tokens[i]! + next;
-      const joinedSkeleton = consonants(joined);
-      if (words.has(joined) || skeletons.has(joinedSkeleton)) {
-        tokens.push(joined);
-        skels.push(joinedSkeleton);
-        i++;
-        continue;
-      }
-    }
-    tokens.push(a.tokens[i]!);
-    skels.push(a.skeletons[i]!);
-  }
-  return { tokens, skeletons: skels };
-}
-
-/**
- * How alike two names are, 0 to 1, whatever their word order: each word of the shorter name is paired with its most
- * similar word of the other (greedily, best pairs first), the similarities averaged over the shorter name, less
- * EXTRA_TOKEN for each word only the longer one has. At least one pair must be two whole words (not initials).
- */
-export function scoreNames(query: { tokens: string[]; skeletons: string[]; arabic: boolean }, listed: { tokens: string[]; skeletons: string[] }): number {
-  const arabic = query.arabic;
-  const q = joinAdjacent(query, listed, arabic);
-  const l = joinAdjacent(listed, q, arabic);
-  const pairs: { sim: number; i: number; j: number }[] = [];
-  for (let i = 0; i < q.tokens.length; i++) {
-    for (let j = 0; j < l.tokens.length; j++) {
-      const sim = tokenSimilarity(q.tokens[i]!, l.tokens[j]!, arabic, q.skeletons[i], l.skeletons[j]);
-      if (sim > 0) pairs.push({ sim, i, j });
-    }
-  }
-  pairs.sort((x, y) => y.sim - x.sim || x.i - y.i || x.j - y.j);
-  const usedQ = new Set<number>();
-  const usedL = new Set<number>();
-  let total = 0;
-  let whole = false;
-  for (const { sim, i, j } of pairs) {
-    if (usedQ.has(i) || usedL.has(j)) continue;
-    usedQ.add(i);
-    usedL.add(j);
-    total += sim;
-    if (q.tokens[i]!.length > 1 && l.tokens[j]!.length > 1 && sim >= 0.85) whole = true;
-  }
-  if (!whole) return 0;
-  const shorter = Math.min(q.tokens.length, l.tokens.length);
-  const longer = Math.max(q.tokens.length, l.tokens.length);
-  const score = total / shorter - (longer - shorter) * (shorter === 1 ? EXTRA_TOKEN_SINGLE : EXTRA_TOKEN);
-  return Math.max(0, Math.min(1, score));
 }
 
 /** Whether a birth date (YYYY-MM-DD) is one the listed date allows. */

@@ -1,7 +1,10 @@
 import anyAscii from 'any-ascii';
+import { lookalikeForms } from './lookalikes.js';
+import { CASE_BREAK, spellings, type Spelling } from './spellings.js';
 
 /**
- * Names as the matcher compares them: Latin letters and digits, lower case, one token per word. Other scripts are
+ * Names as the matcher compares them: Latin letters and digits, lower case, one token per word. Letters of other
+ * scripts slipped into a Latin word are read as the Latin letters they look like (lookalikes.ts); other scripts are
  * transliterated (any-ascii), after the fixes it lacks for names (below); accents, punctuation and apostrophes go.
  */
 export interface NameTokens {
@@ -10,6 +13,13 @@ export interface NameTokens {
   arabic: boolean;
 }
 
+/** Every spelling of a name (spellings.ts), the name as written first, each once. */
+export interface NameReadings {
+  readings: Spelling[];
+  arabic: boolean;
+}
+
+const PLAIN = /^[A-Za-z]{2,}(?: [A-Za-z]{2,})*$/;
 const ARABIC = /\p{Script=Arabic}/u;
 const GREEK = /\p{Script=Greek}/u;
 // The article al- written joined to its word (المنصوري): Latin spellings write it apart (al-Mansouri) or not at all.
@@ -39,21 +49,87 @@ function greekToLatinSpelling(text: string): string {
 }
 
 export function nameTokens(name: string, kind: 'person' | 'entity' = 'person'): NameTokens {
-  let text = name.normalize('NFC');
-  const arabic = ARABIC.test(text);
+  const { readings, arabic } = nameReadings(name, kind);
+  return { tokens: readings[0]?.tokens ?? [], arabic };
+}
+
+/**
+ * A listed name is read as written, a subject's also with its words wholly in another script's lookalikes read as
+ * Latin (the lists' own Cyrillic is genuine) and its words cut where a capital follows a small letter (groups).
+ */
+export function nameReadings(name: string, kind: 'person' | 'entity' = 'person', side: 'subject' | 'listed' = 'subject'): NameReadings {
+  // Most names: words of two Latin letters or more between single spaces, no capital after a small letter.
+  if (PLAIN.test(name) && !/[a-z][A-Z][a-z]/.test(name)) {
+    const tokens = name.toLowerCase().split(' ');
+    if (!tokens.some((t) => t.length <= 2 && leftOut(t, kind))) return { readings: [withoutParticles({ tokens }, kind)], arabic: false };
+  }
+  const forms = lookalikeForms(name.normalize('NFC'));
+  const arabic = ARABIC.test(forms.text);
+  const readings: Spelling[] = [];
+  const seen = new Set<string>();
+  for (const text of forms.whole === undefined || side === 'listed' ? [forms.text] : [forms.text, forms.whole]) {
+    for (const spelling of spellings(asciiText(text, arabic))) {
+      if (side === 'listed' && spelling.groups) continue;
+      const fragment = !spelling.groups && spelling.tokens.some((t) => t.length <= 2 && leftOut(t, kind));
+      for (const written of fragment ? [spelling, withFragmentsJoined(spelling, kind)] : [spelling]) {
+        const reading = withoutParticles(written, kind);
+        const key = reading.tokens.join(' ');
+        if (reading.tokens.length === 0 || seen.has(key)) continue;
+        seen.add(key);
+        readings.push(reading);
+      }
+    }
+  }
+  return { readings, arabic };
+}
+
+/** Lower-case ASCII, capitals that followed a small letter marked (CASE_BREAK), apostrophes gone. */
+function asciiText(name: string, arabic: boolean): string {
+  let text = name;
   if (arabic) text = text.replace(ARABIC_MARKS, '').replace(ARABIC_ARTICLE, '$1');
   if (GREEK.test(text)) text = greekToLatinSpelling(text);
+  // A capital after a small letter, each starting two letters or more (IvanSidorov, McDonald; not GmbH).
+  text = text.replace(/(?<=\p{L}\p{Ll})(?=\p{Lu}\p{Ll})/gu, CASE_BREAK);
   // Plain ASCII (most names) needs neither transliteration nor decomposition.
   const ascii = /^[\x00-\x7F]*$/.test(text);
-  const tokens = (ascii ? text : anyAscii(text).normalize('NFKD'))
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    // Apostrophes join (O'Brien, the ayn of 'Umar); every other mark separates words.
-    .replace(/['`\u2018\u2019\u02BC\u02BB]/g, '')
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-  const dropped = tokens.filter((t) => !PARTICLES.has(t) && !(kind === 'entity' && LEGAL_FORMS.has(t)));
-  return { tokens: dropped.length > 0 ? dropped : tokens, arabic };
+  return (
+    (ascii ? text : anyAscii(text).normalize('NFKD'))
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      // Apostrophes join (O'Brien, the ayn of 'Umar); every other mark separates words.
+      .replace(/['`\u2018\u2019\u02BC\u02BB]/g, '')
+  );
+}
+
+/** Whether matching leaves a word out: particles, and a company's legal forms. */
+export function leftOut(word: string, kind: 'person' | 'entity'): boolean {
+  return PARTICLES.has(word) || (kind === 'entity' && LEGAL_FORMS.has(word));
+}
+
+/**
+ * A word cut by a space so that its first piece is a particle or legal form (El ena, SA NCTIONED), written whole:
+ * the piece joined to the word after it.
+ */
+function withFragmentsJoined({ tokens }: Spelling, kind: 'person' | 'entity'): Spelling {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const next = tokens[i + 1];
+    if (next !== undefined && tokens[i]!.length <= 2 && leftOut(tokens[i]!, kind) && !leftOut(next, kind)) {
+      out.push(tokens[i]! + next);
+      i++;
+    } else out.push(tokens[i]!);
+  }
+  return { tokens: out };
+}
+
+/** Particles, and a company's legal forms (also when cut by a space: L td), go, unless nothing else is left. */
+function withoutParticles(spelling: Spelling, kind: 'person' | 'entity'): Spelling {
+  const { tokens: all } = spelling;
+  const keep = all.map((t) => !leftOut(t, kind));
+  for (let i = 0; i + 1 < all.length; i++) if (kind === 'entity' && keep[i] && keep[i + 1] && LEGAL_FORMS.has(all[i]! + all[i + 1]!)) keep[i] = keep[i + 1] = false;
+  if (!keep.includes(true) || !keep.includes(false)) return spelling;
+  const tokens = spelling.tokens.filter((_, i) => keep[i]);
+  return spelling.groups ? { tokens, groups: spelling.groups.filter((_, i) => keep[i]) } : { tokens };
 }
 
 /**

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ScreeningIndex, scoreNames } from '../../../src/domain/screening/engine.js';
+import { ScreeningIndex } from '../../../src/domain/screening/engine.js';
+import { scoreNames } from '../../../src/domain/screening/name-score.js';
 import { ScreeningLists } from '../../../src/domain/screening/lists.js';
 import { consonants, nameTokens } from '../../../src/domain/screening/text.js';
 import type { ListEntry, ScreeningSubject } from '../../../src/domain/screening/types.js';

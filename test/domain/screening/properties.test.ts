@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { ScreeningIndex, scoreNames } from '../../../src/domain/screening/engine.js';
+import { ScreeningIndex } from '../../../src/domain/screening/engine.js';
+import { scoreNames } from '../../../src/domain/screening/name-score.js';
 import { jaroWinkler } from '../../../src/domain/screening/similarity.js';
 import { consonants, nameTokens } from '../../../src/domain/screening/text.js';
 import type { ListEntry } from '../../../src/domain/screening/types.js';
