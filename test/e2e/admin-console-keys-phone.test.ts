@@ -7,8 +7,11 @@ import { CHROMIUM, chromiumMissing, consolePage, launchChromium } from '../harne
 import { californian, doc, signedAt } from '../harness/fixtures.js';
 import { startServer, type TestServer } from '../harness/server.js';
 
+type Operator = { name: string; token: string };
+
 // Issue 36, part 1: the case page's keys work while a PDF is on it (the viewer never keeps focus), no single key
-// approves, and the header, queue and case fit a 390 px phone without the page scrolling sideways.
+// approves, and the header, queue and case fit a 390 px phone without the page scrolling sideways. And a page behind
+// the server (issue 51's rules): an approval refused for four eyes is reloaded and becomes a proposal.
 
 // What the functions passed to page.evaluate use (the test project has no DOM library; see admin-console.test.ts).
 declare const document: { activeElement: { id: string; tagName: string } | null; documentElement: { scrollWidth: number }; querySelector(s: string): { focus(): void } | null };
@@ -57,7 +60,8 @@ describe('admin console keys beside a PDF, and on a phone', { skip: skipBrowser 
         assert.deepEqual(errors.flat(), [], 'no page logged an error');
       });
 
-      async function signedIn(viewport?: { width: number; height: number }, expectedStatuses: number[] = []): Promise<Page> {
+      async function signedIn(options: { viewport?: { width: number; height: number }; expectedStatuses?: number[]; operator?: Operator } = {}): Promise<Page> {
+        const { viewport, expectedStatuses = [], operator = { name: 'Alice Moreau', token } } = options;
         const { context, page, errors: pageErrors } = await consolePage(browser, { expectedStatuses });
         contexts.push(context);
         errors.push(pageErrors);
@@ -65,9 +69,9 @@ describe('admin console keys beside a PDF, and on a phone', { skip: skipBrowser 
         page.setDefaultNavigationTimeout(30_000);
         if (viewport) await page.setViewportSize(viewport);
         await page.goto(`${server.url}/admin/`);
-        await page.getByLabel('Operator token').fill(token);
+        await page.getByLabel('Operator token').fill(operator.token);
         await page.getByRole('button', { name: 'Sign in' }).click();
-        await page.getByText('Signed in as Alice Moreau').waitFor();
+        await page.getByText(`Signed in as ${operator.name}`).waitFor();
         return page;
       }
       const active = (page: Page) => page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
@@ -113,30 +117,79 @@ describe('admin console keys beside a PDF, and on a phone', { skip: skipBrowser 
         await page.getByText('Approve: the case is now active.').waitFor();
       });
 
-      it('turns an approval the server refuses for four eyes (a page that had not seen the hit) into a proposal', async () => {
-        const page = await signedIn(undefined, [409]);
-        // The page is shown the case without its hit and findings, as a page loaded before a re-screening raised it.
-        await page.route(`**/admin/api/reviews/user/${listed}`, async (route) => {
-          const body = (await (await route.fetch()).json()) as Record<string, unknown>;
-          await route.fulfill({ json: { ...body, hits: [], findings: [] } });
+      it('turns an approval the server refuses for four eyes (a page stale since before the hit) into a proposal, which a supervisor confirms with a note', async () => {
+        // Unknown to the page below, a reviewer has marked the hit a true match: it is no longer open (an open hit is
+        // 409 open_hits_remain whatever the page shows), and an approval over a true match takes two operators.
+        const ravi = await createOperator(server.database, 'Ravi Reviewer', server.clock.now(), 'reviewer');
+        const sam = await createOperator(server.database, 'Sam Supervisor', server.clock.now(), 'supervisor');
+        const api = async (operator: Operator, path: string, body?: unknown) => {
+          const res = await fetch(`${server.url}/admin/api${path}`, body === undefined ? { headers: { authorization: `Bearer ${operator.token}` } } : { method: 'POST', headers: { authorization: `Bearer ${operator.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+          assert.equal(res.status, 200, await res.clone().text());
+          return (await res.json()) as { hits: { hitId: string; list: string; entryNumber: number }[] };
+        };
+        const [hit] = (await api(ravi, `/reviews/user/${listed}`)).hits;
+        assert.equal(`${hit!.list} entry ${hit!.entryNumber}`, 'OFAC-SAMPLE entry 90002');
+        await api(ravi, `/screening-hits/${hit!.hitId}/disposition`, { disposition: 'true_match', note: 'The listed Zhang Wei Min: same name, Chinese passport' });
+
+        const page = await signedIn({ expectedStatuses: [409] });
+        // The page shows the case as it was before the screening raised the hit (no hit, no finding, no hit in the
+        // timeline, approved by one operator), until it sends its approval: from then on, the server's case.
+        let stale = true;
+        await page.route(`**/admin/api/reviews/user/${listed}/decisions`, (route) => {
+          stale = false;
+          return route.continue();
         });
+        await page.route(`**/admin/api/reviews/user/${listed}`, async (route) => {
+          const response = await route.fetch();
+          if (!stale) return route.fulfill({ response });
+          const body = (await response.json()) as { timeline: { kind: string }[] };
+          await route.fulfill({ response, json: { ...body, hits: [], findings: [], approval: { path: 'direct', detail: null }, timeline: body.timeline.filter((t) => !t.kind.startsWith('hit_')) } });
+        });
+        // And the page does not poll (the poller waits while a tab is hidden): only the console's own reload after the
+        // refusal can bring the server's case in.
+        await page.evaluate(() => Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' }));
         await page.goto(`${server.url}/admin/#/case/user/${listed}`);
         await page.getByRole('heading', { level: 1, name: 'Wei Min Zhang' }).waitFor();
+        assert.equal(await page.locator('button[data-decision="approve"]').getAttribute('data-path'), 'direct', 'the page knows of no hit');
+        assert.equal(await page.locator('article.hit').count(), 0);
+
         await page.keyboard.press('a');
         await page.getByRole('button', { name: 'Confirm approval' }).click();
         await page.getByText('A second operator must confirm: write a note, then press Propose approval.').waitFor();
         assert.equal(await active(page), 'reason');
-        await page.getByText(/A second operator must confirm this approval: the case has 1 open screening hit/).waitFor();
-        await page.keyboard.type('The listed Zhang Wei Min is another man: other birth date and passport');
+        // The refusal reloaded the case: the hit and its disposition are there, and the button says where the approval goes.
+        await page.locator('article.hit[data-status="true_match"]').getByText(/True match by Ravi Reviewer/).waitFor();
+        await page.locator('button[data-decision="approve"][data-path="proposal"]').waitFor();
+        await page.getByText('A second operator must confirm this approval: the case has 1 screening hit marked a true match (OFAC-SAMPLE entry 90002). Write a note').waitFor();
+        await page.getByRole('button', { name: 'Propose approval', exact: true }).waitFor();
+        assert.equal(await active(page), 'reason', 'the reload left the cursor in the note');
+        const reason = 'A true match, but an OFAC specific licence covers this business: the licence is on file';
+        await page.keyboard.type(reason);
         await page.keyboard.press('Control+Enter');
         await page.getByText('Approve proposed: a supervisor confirms or overturns it.').waitFor();
+        await page.locator('section.proposal').getByText('Alice Moreau proposed: Approve').waitFor();
         assert.equal(await status(page), 'under_review');
-        // The page's poll may be inside the route when the test ends.
+
+        // The second pair of eyes, in a browser of its own: the confirmation takes a note.
+        const supervisor = await signedIn({ operator: sam });
+        await supervisor.goto(`${server.url}/admin/#/case/user/${listed}`);
+        const proposal = supervisor.locator('section.proposal');
+        await proposal.getByText(reason).waitFor();
+        await proposal.getByRole('button', { name: 'Confirm: approve' }).click();
+        await proposal.getByText('A note is required to confirm the proposal.').waitFor();
+        assert.equal(await status(supervisor), 'under_review');
+        const note = 'Licence checked against OFAC’s register: valid for this business until 2027';
+        await proposal.getByLabel(/Note \(required/).fill(note);
+        await proposal.getByRole('button', { name: 'Confirm: approve' }).click();
+        await supervisor.getByText('Proposal confirmed: the case is now active.').waitFor();
+        await supervisor.locator('#case-status[data-status="active"]').waitFor();
+        await supervisor.locator('.timeline li[data-kind="confirmed"]', { hasText: note }).waitFor();
+        // A reload of the page may be inside the route when the test ends.
         await page.unrouteAll({ behavior: 'ignoreErrors' });
       });
 
       it('fits a 390 px phone: header, queue and case scroll only down', async () => {
-        const page = await signedIn({ width: 390, height: 844 });
+        const page = await signedIn({ viewport: { width: 390, height: 844 } });
         const fits = async (where: string) => {
           const width = await page.evaluate(() => document.documentElement.scrollWidth);
           assert.ok(width <= 390, `${where}: the page is ${width} px wide`);

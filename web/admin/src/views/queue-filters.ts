@@ -16,9 +16,9 @@ const select = (id: string, name: string, options: [string, string][], value: st
   h('select', { id, name }, options.map(([v, label]) => h('option', { value: v, selected: v === (value ?? '') }, label)));
 
 /**
- * The queue's filters: status (none: the open cases), flag, who holds the case, search text, and integrator (a
- * name seen in the queue or an integrator ID; the admin API lists no integrators). A change navigates, so the
- * filters live in the address.
+ * The queue's filters: status (none: the open cases; with a search, every record whatever its status), flag, who
+ * holds the case, search text, and integrator (a name seen in the queue or an integrator ID; the admin API lists no
+ * integrators). A change navigates, so the filters live in the address.
  */
 export function createQueueFilters(route: QueueRoute): { element: HTMLFormElement; focus(): void; integratorsSeen(): void } {
   const keep = route.limit ? { limit: route.limit } : {};

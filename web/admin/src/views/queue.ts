@@ -27,10 +27,13 @@ export function lastQueueRoute(): QueueRoute {
   return lastRoute;
 }
 
+/** What an empty first page says: the records the filters look at, as the server picks them (docs/back-office.md). */
 function emptyMessage(route: QueueRoute): string {
   const narrowed = [route.flag ? `flagged “${FLAG_LABELS[route.flag]}”` : '', route.assignee === 'me' ? 'claimed by you' : route.assignee === 'unassigned' ? 'unassigned' : '', route.q ? `matching “${route.q}”` : '', route.integratorId ? 'for this integrator' : ''];
   const rest = narrowed.filter(Boolean).join(', ');
-  return `No ${route.status ? `cases with status “${STATUS_LABELS[route.status]}”` : 'open cases'}${rest ? ` ${rest}` : ''}.`;
+  // Without a status the queue holds the open cases, but a search looks at every record, approved or closed too.
+  const among = route.status ? `cases with status “${STATUS_LABELS[route.status]}”` : route.q ? 'records of any status' : 'open cases';
+  return `No ${among}${rest ? ` ${rest}` : ''}.`;
 }
 
 export function mountQueue(main: HTMLElement, api: ApiClient, route: QueueRoute, operator: Operator): () => void {
