@@ -1,8 +1,8 @@
 import type { Executor } from '../../db/database.js';
-import { errorFindingCodes } from '../../db/repositories/cases.js';
+import { errorFindingCodes, type ReviewCaseRow } from '../../db/repositories/cases.js';
 import { listHits, type ScreeningHitRow } from '../../db/repositories/screening-hits.js';
 import { ApiError } from '../errors.js';
-import { ownFalsePositives, type CaseState, type OperatorRef } from './permissions.js';
+import { authorize, ownFalsePositives, type CaseState, type OperatorRef } from './permissions.js';
 
 /*
  * What an approval of a record needs (docs/back-office.md#four-eyes), in one place for the decision, the proposal,
@@ -29,14 +29,34 @@ function openHitsWords(hits: readonly ScreeningHitRow[]): string | undefined {
  * lets a customer in past a hit nobody decided, and no case on an active customer closes over one. `outcome` says
  * what waits: "before the record is approved".
  */
-export async function refuseOpenHits(tx: Executor, subjectId: string, outcome: string): Promise<void> {
-  const words = openHitsWords(await listHits(tx, subjectId));
+export async function refuseOpenHits(tx: Executor, subjectId: string, outcome: string, hits?: readonly ScreeningHitRow[]): Promise<void> {
+  const words = openHitsWords(hits ?? (await listHits(tx, subjectId)));
   if (words) throw new ApiError('open_hits_remain', `${words}: an operator marks each a true match or a false positive ${outcome}`);
 }
 
+/** "before the record is approved": what an open hit holds a decision that lets a customer in back from. */
+export const beforeLettingIn = (decision: 'approve' | 'reactivate'): string => `before the record is ${decision === 'approve' ? 'approved' : 'reactivated'}`;
+
 /** The hits operators found false, for the permission table's `approve` (their disposer does not approve). */
-export function falsePositivesOf(hits: readonly ScreeningHitRow[]): CaseState['falsePositives'] {
+function falsePositivesOf(hits: readonly ScreeningHitRow[]): CaseState['falsePositives'] {
   return hits.filter((h) => h.status === 'false_positive' && h.dispositionBy).map((h) => ({ by: h.dispositionBy!, hit: hitLabel(h) }));
+}
+
+/** Who the case's work involves, for the permission table; who found which hits false only when `hits` are given. */
+export function caseState(row: Pick<ReviewCaseRow, 'proposedBy' | 'assigneeId'>, hits?: readonly ScreeningHitRow[]): CaseState {
+  return { proposerId: row.proposedBy, holderId: row.assigneeId, ...(hits ? { falsePositives: falsePositivesOf(hits) } : {}) };
+}
+
+/**
+ * What an operator's approval (or reactivation) passes before it is applied or confirmed, on one read of the hits:
+ * first what holds every operator back (a hit nobody decided), then what holds this one back (a hit they found
+ * false). The hits are returned, for four eyes.
+ */
+export async function requireLettingIn(tx: Executor, row: ReviewCaseRow, operator: OperatorRef, outcome: string): Promise<ScreeningHitRow[]> {
+  const hits = await listHits(tx, row.subjectId);
+  await refuseOpenHits(tx, row.subjectId, outcome, hits);
+  authorize('approve', operator, caseState(row, hits));
+  return hits;
 }
 
 /**

@@ -6,8 +6,8 @@ import { newId } from '../ids.js';
 import type { CaseSubjectType } from '../screening/subject-hits.js';
 import { operatorNames } from '../operators/operators.js';
 import { loadSubjectById } from '../verification/subjects.js';
-import { falsePositivesOf, refuseOpenHits } from './approval-rules.js';
-import { authorize, CASE_PERMISSIONS, type CaseAction, type CaseState, type OperatorRef } from './permissions.js';
+import { caseState, refuseOpenHits } from './approval-rules.js';
+import { authorize, CASE_PERMISSIONS, type CaseAction, type OperatorRef } from './permissions.js';
 
 export interface CaseTarget {
   subjectType: CaseSubjectType;
@@ -29,14 +29,9 @@ export async function onCase<T>(
     const subject = await loadSubjectById(tx, target.subjectType, target.subjectId);
     if (!subject) throw notFound('Case');
     const row = await lockCase(tx, { subjectType: target.subjectType, subjectId: target.subjectId, integratorId: subject.ref.integratorId });
-    authorize(action, operator, await caseState(tx, row, CASE_PERMISSIONS[action].notDisposer === true));
+    authorize(action, operator, caseState(row, CASE_PERMISSIONS[action].notDisposer ? await listHits(tx, row.subjectId) : undefined));
     return work(tx, row, subject.ref.integratorId);
   });
-}
-
-/** Who the case's work involves, for the permission table; the hits' disposers only when the rule asks. */
-export async function caseState(tx: Executor, row: ReviewCaseRow, withDisposers: boolean): Promise<CaseState> {
-  return { proposerId: row.proposedBy, holderId: row.assigneeId, ...(withDisposers ? { falsePositives: falsePositivesOf(await listHits(tx, row.subjectId)) } : {}) };
 }
 
 /**

@@ -5,17 +5,13 @@ import type { Policy } from '../context.js';
 import { ApiError, invalidFields } from '../errors.js';
 import { applyDecision, reasonRequired, type Decision, type DecisionInput } from '../verification/decisions.js';
 import { loadSubjectById } from '../verification/subjects.js';
-import { fourEyesReason, refuseOpenHits } from './approval-rules.js';
-import { caseState, logActivity, onCase, proposalPending, type CaseTarget } from './case-work.js';
-import { authorize, type OperatorRef } from './permissions.js';
+import { beforeLettingIn, fourEyesReason, refuseOpenHits, requireLettingIn } from './approval-rules.js';
+import { logActivity, onCase, proposalPending, type CaseTarget } from './case-work.js';
+import type { OperatorRef } from './permissions.js';
 import { operatorNames } from '../operators/operators.js';
 
 /** Decisions that let a customer in (or back in): the permission table's `approve`, and four eyes. */
-const LETS_IN: readonly Decision[] = ['approve', 'reactivate'];
-const letsIn = (decision: Decision) => LETS_IN.includes(decision);
-
-/** "before the record is approved": what an open hit holds back. */
-const beforeIt = (decision: Decision) => `before the record is ${decision === 'approve' ? 'approved' : 'reactivated'}`;
+const letsIn = (decision: Decision): decision is 'approve' | 'reactivate' => decision === 'approve' || decision === 'reactivate';
 
 type DecisionResult = { subjectType: CaseTarget['subjectType']; subjectId: string; verificationStatus: VerificationStatus };
 
@@ -48,10 +44,8 @@ export function decideAsOperator(db: Database, target: CaseTarget, decision: Dec
   return onCase(db, target, 'decide', operator, async (tx, row) => {
     if (row.proposedBy) throw await proposalPending(tx, row, operator, 'before deciding otherwise');
     if (letsIn(decision)) {
-      // What holds every operator back first (a hit nobody decided), then what holds this one back.
-      await refuseOpenHits(tx, target.subjectId, beforeIt(decision));
-      authorize('approve', operator, await caseState(tx, row, true));
-      const fourEyes = await fourEyesReason(tx, target.subjectId);
+      const hits = await requireLettingIn(tx, row, operator, beforeLettingIn(decision));
+      const fourEyes = await fourEyesReason(tx, target.subjectId, hits);
       if (fourEyes) throw new ApiError('four_eyes_required', `This case has ${fourEyes}: propose the decision (POST …/proposal) for a supervisor to confirm`, { extensions: { action: decision } });
     }
     return apply(tx, row, target, decision, input, reason || decision, operator, policy, now);
@@ -64,7 +58,7 @@ export function proposeDecision(db: Database, target: CaseTarget, decision: Deci
   if (note === '') throw invalidFields([{ pointer: '/reasons', code: 'required', detail: 'reasons is required: say why, for the second operator', in: 'body' }], 'A proposal needs its reasons');
   return onCase(db, target, 'propose', operator, async (tx, row) => {
     if (row.proposedBy) throw await proposalPending(tx, row, operator, 'before proposing another decision');
-    if (letsIn(decision)) await refuseOpenHits(tx, target.subjectId, `${beforeIt(decision)}: then propose it`);
+    if (letsIn(decision)) await refuseOpenHits(tx, target.subjectId, `${beforeLettingIn(decision)}: then propose it`);
     await updateCase(tx, row.subjectId, { proposedDecision: decision, proposedReasons: reasons, proposedBy: operator.operatorId, proposedAt: now });
     await logActivity(tx, row, 'proposed', operator, `${operator.name} proposed to ${decision.replace('_', ' ')}: ${note}`, now, { decision });
     return { decision, reasons, proposedBy: { operatorId: operator.operatorId, name: operator.name }, proposedAt: now.toISOString() };
@@ -80,11 +74,8 @@ export function confirmProposal(db: Database, target: CaseTarget, note: string, 
   return onCase(db, target, 'confirm', operator, async (tx, row) => {
     if (!row.proposedBy || !row.proposedDecision) throw new ApiError('no_proposal', 'This case has no proposed decision to confirm');
     const decision = row.proposedDecision as Decision;
-    if (letsIn(decision)) {
-      // A hit raised since the proposal was made waits for its disposition too.
-      await refuseOpenHits(tx, target.subjectId, `${beforeIt(decision)}: then confirm the proposal`);
-      authorize('approve', operator, await caseState(tx, row, true));
-    }
+    // A hit raised since the proposal was made waits for its disposition too.
+    if (letsIn(decision)) await requireLettingIn(tx, row, operator, `${beforeLettingIn(decision)}: then confirm the proposal`);
     const proposed = (row.proposedReasons ?? []).join('; ');
     const proposer = (await operatorNames(tx)).get(row.proposedBy) ?? `operator ${row.proposedBy}`;
     const reason = `${proposed} (proposed by ${proposer}, confirmed by ${operator.name}: ${note})`;

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database.js';
 import { setDocumentErrors } from '../../db/repositories/documents.js';
 import type { VerificationStatus } from '../../db/schema/index.js';
-import { refuseOpenHits } from '../cases/approval-rules.js';
+import { beforeLettingIn, refuseOpenHits } from '../cases/approval-rules.js';
 import type { Policy } from '../context.js';
 import { invalidFields, type FieldError } from '../errors.js';
 import { recomputeEntityStatus } from '../onboarding/entities/recompute-status.js';
@@ -33,7 +33,7 @@ export async function applyDecision(
 ): Promise<VerificationStatus> {
   // The one gate every approval passes (an operator's, a confirmed proposal, the CLI, the sandbox's simulation):
   // nobody lets a customer in past a screening hit without its disposition.
-  if (decision === 'approve' || decision === 'reactivate') await refuseOpenHits(tx, subject.ref.id, `before the record is ${decision === 'approve' ? 'approved' : 'reactivated'}`);
+  if (decision === 'approve' || decision === 'reactivate') await refuseOpenHits(tx, subject.ref.id, beforeLettingIn(decision));
   const status = await applyTransition(tx, subject.ref, { type: decision }, cause, at);
   if (decision === 'request_resubmission') {
     const errors: FieldError[] = [];
