@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createOperator } from '../../src/domain/operators/operators.js';
-import { adminRequest } from '../harness/admin.js';
+import { reviewCase } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
 import { californian, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
 import { ownerInvitation, ownerlessEntity } from '../harness/invitations.js';
@@ -16,12 +16,6 @@ import { startTenants } from '../harness/tenants.js';
  * create-entity-account. Each creates a customer under a name of the shipped sample list and an operator sees the
  * open hit on the customer's case at once, before any change. Black box: HTTP in, HTTP out.
  */
-
-interface Hit {
-  status: string;
-  list: string;
-  entryNumber: string;
-}
 
 /** Maria Fernanda Sanctioned with the birth date the sample lists (entry 90003). */
 const LISTED_PERSON = { firstName: 'Maria', middleName: 'Fernanda', lastName: 'Sanctioned', birthDate: '1975-03-02' };
@@ -40,9 +34,7 @@ for (const backend of backends()) {
 
     /** The customer's case as an operator opens it: its status and its hits (list, entry, status). */
     async function caseOf(subjectType: string, subjectId: string): Promise<{ verificationStatus: string; hits: string[]; findings: string[] }> {
-      const res = await adminRequest(server, 'GET', `/admin/api/reviews/${subjectType}/${subjectId}`, { token });
-      assert.equal(res.status, 200, res.text);
-      const body = res.body as { verificationStatus: string; hits: Hit[]; findings: { code: string }[] };
+      const body = await reviewCase(server, token, subjectType, subjectId);
       return { verificationStatus: body.verificationStatus, hits: body.hits.map((h) => `${h.list} ${h.entryNumber} ${h.status}`), findings: body.findings.map((f) => f.code) };
     }
 

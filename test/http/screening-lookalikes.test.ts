@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createOperator } from '../../src/domain/operators/operators.js';
-import { adminRequest } from '../harness/admin.js';
+import { reviewCase } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
 import { californian, companyInfo, personDocs, signedAt } from '../harness/fixtures.js';
 import { post } from '../harness/members.js';
@@ -30,9 +30,7 @@ for (const backend of backends()) {
     after(() => server?.close());
 
     async function caseOf(subjectType: string, subjectId: string): Promise<{ hits: string[]; findings: string[] }> {
-      const res = await adminRequest(server, 'GET', `/admin/api/reviews/${subjectType}/${subjectId}`, { token });
-      assert.equal(res.status, 200, res.text);
-      const body = res.body as { hits: { list: string; entryNumber: string; status: string }[]; findings: { code: string; severity: string }[] };
+      const body = await reviewCase(server, token, subjectType, subjectId);
       return { hits: body.hits.map((h) => `${h.list} ${h.entryNumber} ${h.status}`), findings: body.findings.filter((f) => f.code.includes('watchlist')).map((f) => `${f.code} ${f.severity}`) };
     }
 
