@@ -209,5 +209,6 @@ function judge(entry: ListEntry, name: ListedName, matchedName: string, nameScor
     conflicting,
     listedBirthDates: entry.birthDates.map((d) => d.text),
     listedCountries: entry.countries,
+    explanation: { pairs: [], onlySubject: [], onlyListed: [], adjustments: [] },
   };
 }

@@ -9,6 +9,8 @@ export interface ListedBirthDate {
   /** The years it may be, both included (circa: one year either side). */
   fromYear: number;
   toYear: number;
+  /** Given as approximate (`circa 07 Jul 1966`, the EU's and UN's approximate dates): any day of fromYear–toYear agrees. */
+  circa?: boolean;
 }
 
 export type EntryType = 'individual' | 'entity' | 'vessel' | 'aircraft' | 'unknown';
@@ -17,6 +19,11 @@ export interface ListedName {
   name: string;
   /** Absent for the entry's own name; `a.k.a.`, `f.k.a.`, `n.k.a.` (ALT.CSV's alt_type) for an alias. */
   aliasType?: string;
+  /**
+   * The family name, where the list gives it apart (the EU's lastName, the UN's and the UK's name parts); OFAC writes
+   * it before a comma (`SIDOROV, Ivan Petrovich`). The matcher weighs it above given names.
+   */
+  familyName?: string;
 }
 
 export interface ListedWalletAddress {
@@ -33,6 +40,8 @@ export interface ListEntry {
   type: EntryType;
   /** The entry's own name as published (`SIDOROV, Ivan Petrovich`). */
   name: string;
+  /** The family name of the entry's own name, where the list gives it apart (see ListedName.familyName). */
+  familyName?: string;
   aliases: ListedName[];
   programs: string[];
   birthDates: ListedBirthDate[];
@@ -76,4 +85,29 @@ export interface ScreeningHit {
   conflicting: Exclude<AgreedField, 'name'>[];
   listedBirthDates: string[];
   listedCountries: string[];
+  /** Why it scored what it did: which parts agreed, which differed, and by how much. */
+  explanation: HitExplanation;
+}
+
+/** One word of the subject's name paired with one of the listed name's. */
+export interface PairedWords {
+  subject: string;
+  listed: string;
+  /** 0 to 1 (3 decimals). */
+  similarity: number;
+  /** Its share of the name's score (the pairs' weights sum to 1): a family name and a rare, long word weigh more. */
+  weight: number;
+}
+
+export type ScoreAdjustmentKind = 'extra_words' | 'contradicting_words' | 'legal_form' | 'birth_date' | 'country';
+
+/** Why a hit scored what it did (docs/screening.md#how-a-hit-explains-itself). */
+export interface HitExplanation {
+  /** The words compared, as the matcher read them (lower case, Latin letters), each pair's similarity and weight. */
+  pairs: PairedWords[];
+  /** Words only the subject's name has, and only the listed name has. */
+  onlySubject: string[];
+  onlyListed: string[];
+  /** What raised or lowered the score after the words' mean, signed (3 decimals), with a line saying why. */
+  adjustments: { kind: ScoreAdjustmentKind; effect: number; detail: string }[];
 }
