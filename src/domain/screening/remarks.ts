@@ -4,13 +4,19 @@ import type { ListedBirthDate, ListedWalletAddress } from './types.js';
 const MONTHS: Record<string, string> = { jan: '01', feb: '02', mar: '03', apr: '04', may: '05', jun: '06', jul: '07', aug: '08', sep: '09', oct: '10', nov: '11', dec: '12' };
 
 /**
- * One `DOB …` of OFAC's remarks: `14 Jul 1961`, `Jul 1961`, `1961`, `circa 1961` (a year either side), `1961 to 1962`,
- * `14 Jul 1961 to 1962`. Undefined when it is none of these.
+ * One `DOB …` of OFAC's remarks: `14 Jul 1961`, `Jul 1961`, `1961`, `circa 1961`, `circa 07 Jul 1966`, `circa Jul 1966`
+ * (circa: a year either side, the day and month kept as given), `1961 to 1962`, `14 Jul 1961 to 1962`. Undefined when it
+ * is none of these.
  */
 export function parseBirthDate(text: string): ListedBirthDate | undefined {
   const t = text.trim().replace(/\s+/g, ' ');
-  const circa = /^circa (\d{4})$/i.exec(t);
-  if (circa) return { text: t, fromYear: Number(circa[1]) - 1, toYear: Number(circa[1]) + 1 };
+  const circa = /^circa (.+)$/i.exec(t);
+  if (circa) {
+    const date = parseBirthDate(circa[1]!);
+    // A span (`circa 1961 to 1962`) is not a form OFAC writes: refused like any other unknown form.
+    if (!date || date.fromYear !== date.toYear) return undefined;
+    return { ...date, text: t, fromYear: date.fromYear - 1, toYear: date.toYear + 1, circa: true };
+  }
   const range = /^(?:(?:\d{1,2} )?[A-Za-z]{3} )?(\d{4}) to (?:(?:\d{1,2} )?[A-Za-z]{3} )?(\d{4})$/.exec(t);
   if (range) return { text: t, fromYear: Math.min(Number(range[1]), Number(range[2])), toYear: Math.max(Number(range[1]), Number(range[2])) };
   const full = /^(\d{1,2}) ([A-Za-z]{3}) (\d{4})$/.exec(t);
@@ -38,8 +44,8 @@ export interface RemarkFacts {
 
 /**
  * What the matcher uses from an SDN entry's Remarks: `DOB …;` (and `alt. DOB …;`), `nationality …;`,
- * `citizenship …;` and `Digital Currency Address - ETH 0x…;` (any currency code, any number of them). Remarks are
- * `;`-separated; an `a.k.a.` or other text is left alone.
+ * `citizenship …;`, `citizen …;` (each also after `alt.`) and `Digital Currency Address - ETH 0x…;` (any currency
+ * code, any number of them). Remarks are `;`-separated; an `a.k.a.` or other text is left alone.
  */
 export function parseRemarks(remarks: string): RemarkFacts {
   const facts: RemarkFacts = { birthDates: [], countries: [], walletAddresses: [] };
@@ -51,7 +57,7 @@ export function parseRemarks(remarks: string): RemarkFacts {
       if (date) facts.birthDates.push(date);
       continue;
     }
-    const country = /^(?:alt\. )?(?:nationality|citizenship) (.+)$/i.exec(part);
+    const country = /^(?:alt\. )?(?:nationality|citizenship|citizen) (.+)$/i.exec(part);
     if (country) {
       const code = countryCode(country[1]!);
       if (code && !facts.countries.includes(code)) facts.countries.push(code);

@@ -43,11 +43,24 @@ describe('OFAC SDN files', () => {
     assert.deepEqual(parseBirthDate('14 Jul 1961'), { text: '14 Jul 1961', day: '1961-07-14', month: '1961-07', fromYear: 1961, toYear: 1961 });
     assert.deepEqual(parseBirthDate('Jul 1961'), { text: 'Jul 1961', month: '1961-07', fromYear: 1961, toYear: 1961 });
     assert.deepEqual(parseBirthDate('1961'), { text: '1961', fromYear: 1961, toYear: 1961 });
-    assert.deepEqual(parseBirthDate('circa 1961'), { text: 'circa 1961', fromYear: 1960, toYear: 1962 });
+    assert.deepEqual(parseBirthDate('circa 1961'), { text: 'circa 1961', fromYear: 1960, toYear: 1962, circa: true });
+    assert.deepEqual(parseBirthDate('circa 07 Jul 1966'), { text: 'circa 07 Jul 1966', day: '1966-07-07', month: '1966-07', fromYear: 1965, toYear: 1967, circa: true });
+    assert.deepEqual(parseBirthDate('circa Jul 1966'), { text: 'circa Jul 1966', month: '1966-07', fromYear: 1965, toYear: 1967, circa: true });
+    assert.equal(parseBirthDate('circa 1961 to 1962'), undefined, 'not a form OFAC writes');
+    assert.equal(parseBirthDate('circa'), undefined);
     assert.deepEqual(parseBirthDate('14 Jul 1961 to 1962'), { text: '14 Jul 1961 to 1962', fromYear: 1961, toYear: 1962 });
     assert.deepEqual(parseBirthDate('1958 to 1960'), { text: '1958 to 1960', fromYear: 1958, toYear: 1960 });
     assert.equal(parseBirthDate('14 Foo 1961'), undefined);
     assert.equal(parseBirthDate('yesterday'), undefined);
+  });
+
+  it('reads citizen as well as citizenship and nationality, and DOB circa with a day or a month', () => {
+    const facts = parseRemarks('DOB circa 07 Jul 1966; alt. DOB circa Jul 1967; citizen Egypt; alt. citizen Jordan; Gender Male.');
+    assert.deepEqual(facts.countries, ['EGY', 'JOR']);
+    assert.deepEqual(facts.birthDates, [
+      { text: 'circa 07 Jul 1966', day: '1966-07-07', month: '1966-07', fromYear: 1965, toYear: 1967, circa: true },
+      { text: 'circa Jul 1967', month: '1967-07', fromYear: 1966, toYear: 1968, circa: true },
+    ]);
   });
 
   it('reads nationality, citizenship and several digital currency addresses from the remarks', () => {
