@@ -26,6 +26,15 @@ const OFAC_NAMES: Record<string, string> = {
   'cote divoire': 'CIV',
   kosovo: 'XKX',
   'region crimea': 'UKR',
+  // The UN's spellings (its consolidated list writes countries by name), where they differ from ISO 3166's.
+  'democratic peoples republic of korea': 'PRK',
+  'republic of korea': 'KOR',
+  'democratic republic of the congo': 'COD',
+  'republic of the congo': 'COG',
+  'united republic of tanzania': 'TZA',
+  'republic of moldova': 'MDA',
+  'state of palestine': 'PSE',
+  netherlands: 'NLD',
 };
 
 const key = (name: string) =>
@@ -45,4 +54,13 @@ export function countryCode(nameOrCode: string): string | undefined {
   const trimmed = nameOrCode.trim();
   if (/^[A-Z]{3}$/.test(trimmed) && ALPHA3.has(trimmed)) return trimmed;
   return BY_NAME.get(key(trimmed));
+}
+
+/** ISO 3166 alpha-2 codes the EU writes that are not (or no longer) assigned: Kosovo, Serbia and Montenegro. */
+const OLD_ALPHA2: Record<string, string> = { XK: 'XKX', CS: 'SRB' };
+const BY_ALPHA2 = new Map<string, string>([...iso31661.map((c) => [c.alpha2, c.alpha3] as [string, string]), ...Object.entries(OLD_ALPHA2)]);
+
+/** A country's alpha-3 code from its ISO 3166 alpha-2 code (the EU's countryIso2Code); undefined when unknown (`00`). */
+export function countryFromAlpha2(code: string): string | undefined {
+  return BY_ALPHA2.get(code.trim().toUpperCase());
 }

@@ -19,7 +19,7 @@ const value = (field: string | undefined): string => {
 };
 
 /** Rows of a headerless CSV file with their line numbers, each with exactly `columns` fields. */
-function rows(file: ListFile, columns: number, what: string, fromLine = 1): { fields: string[]; line: number }[] {
+export function rows(file: ListFile, columns: number, what: string, fromLine = 1): { fields: string[]; line: number }[] {
   // OFAC's files end with an ASCII SUB (0x1A) after the last line.
   const text = file.text.replace(/^\uFEFF/, '').replace(/\x1A\s*$/, '');
   let records: { record: string[]; info: { lines: number } }[];

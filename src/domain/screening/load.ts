@@ -2,8 +2,12 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { parseEuFsf } from './eu-fsf.js';
 import { ListFormatError, parseOfac, parseSimpleCsv, SIMPLE_HEADER, type ListFile } from './formats.js';
 import type { ListEntry } from './types.js';
+import { isOfsiConsolidatedCsv, isUkSanctionsCsv, parseUkSanctions } from './uk-sanctions.js';
+import { parseUnSc } from './un-sc.js';
+import { parseXml, rootElement } from './xml.js';
 
 /** Where a list comes from: a folder (SCREENING_LISTS) or one simple CSV file (WATCHLIST_FILE). */
 export interface ListSource {
@@ -12,12 +16,15 @@ export interface ListSource {
   kind: 'folder' | 'file';
 }
 
+/** The formats a list's files may be in (docs/screening.md#lists-and-their-formats). */
+export type ListFormat = 'ofac-sdn' | 'eu-fsf-xml' | 'un-sc-xml' | 'uk-sanctions-csv' | 'simple-csv';
+
 /** One version of a list, as read from its files. */
 export interface LoadedList {
   source: ListSource;
   /** SHA-256 (hex, first 16 digits) over the names and bytes of the files read: a new version is a new fingerprint. */
   version: string;
-  format: 'ofac-sdn' | 'simple-csv';
+  format: ListFormat;
   files: string[];
   entries: ListEntry[];
 }
@@ -37,12 +44,18 @@ function fingerprint(files: ListFile[]): string {
 
 const OFAC_FILES = ['SDN.CSV', 'ALT.CSV', 'ADD.CSV'];
 
-/** Which files of a folder make its list: OFAC's (SDN.CSV and, when present, ALT.CSV and ADD.CSV) or the *.csv. */
+/**
+ * Which files of a folder make its list: OFAC's (SDN.CSV and, when present, ALT.CSV and ADD.CSV); else every *.xml (the
+ * EU's or the UN's list, told apart by the root element when parsed); else every *.csv (the UK Sanctions List's, or
+ * simple CSVs, told apart by the header).
+ */
 function pick(path: string, names: string[]): string[] {
   const byUpper = new Map(names.map((n) => [n.toUpperCase(), n]));
   if (byUpper.has('SDN.CSV')) return OFAC_FILES.filter((n) => byUpper.has(n)).map((n) => join(path, byUpper.get(n)!));
+  const xml = names.filter((n) => n.toLowerCase().endsWith('.xml')).sort();
+  if (xml.length > 0) return xml.map((n) => join(path, n));
   const csv = names.filter((n) => n.toLowerCase().endsWith('.csv')).sort();
-  if (csv.length === 0) throw new ListFormatError(`${path}: no SDN.CSV (OFAC's format) nor a .csv with the header ${SIMPLE_HEADER}`);
+  if (csv.length === 0) throw new ListFormatError(`${path}: no SDN.CSV (OFAC's format), no .xml (the EU's or the UN's list) and no .csv (the UK Sanctions List, or the header ${SIMPLE_HEADER})`);
   return csv.map((n) => join(path, n));
 }
 
@@ -86,8 +99,46 @@ export function parseListFiles({ source, files, version }: ListFiles): LoadedLis
     const entries = parseOfac(source.label, sdn, byName.get('ALT.CSV'), byName.get('ADD.CSV'));
     return { source, version, format: 'ofac-sdn', files: files.map((f) => f.path), entries };
   }
-  const entries = files.flatMap((f) => parseSimpleCsv(f, source.kind === 'folder' ? source.label : undefined));
-  return { source, version, format: 'simple-csv', files: files.map((f) => f.path), entries };
+  if (source.kind === 'file') return { source, version, format: 'simple-csv', files: files.map((f) => f.path), entries: parseSimpleCsv(files[0]!) };
+  const parsed = files.map((file) => ({ file, ...parseFolderFile(source.label, file) }));
+  const format = parsed[0]!.format;
+  const other = parsed.find((p) => p.format !== format);
+  if (other) throw new ListFormatError(`${source.path}: one list a folder, in one format: ${basename(parsed[0]!.file.path)} is ${FORMAT_NAMES[format]}, ${basename(other.file.path)} ${FORMAT_NAMES[other.format]}`);
+  if (format !== 'simple-csv') {
+    // Entry numbers are an entry's key (a hit, its case); a list split over files must not give one twice.
+    const seen = new Map<string, string>();
+    for (const p of parsed) {
+      for (const e of p.entries) {
+        const before = seen.get(e.entryNumber);
+        if (before) throw new ListFormatError(`${p.file.path}: entry ${e.entryNumber} is also in ${before}`);
+        seen.set(e.entryNumber, p.file.path);
+      }
+    }
+  }
+  return { source, version, format, files: files.map((f) => f.path), entries: parsed.flatMap((p) => p.entries) };
+}
+
+const FORMAT_NAMES: Record<ListFormat, string> = {
+  'ofac-sdn': "OFAC's SDN list",
+  'eu-fsf-xml': "the EU's list (<export>)",
+  'un-sc-xml': "the UN's list (<CONSOLIDATED_LIST>)",
+  'uk-sanctions-csv': 'the UK Sanctions List',
+  'simple-csv': 'a simple CSV',
+};
+
+/** One file of a folder without SDN.CSV, in the format its content says: the XML's root element, the CSV's header. */
+function parseFolderFile(label: string, file: ListFile): { format: ListFormat; entries: ListEntry[] } {
+  if (file.path.toLowerCase().endsWith('.xml')) {
+    const root = rootElement(file.text);
+    if (root === 'export') return { format: 'eu-fsf-xml', entries: parseEuFsf(label, file) };
+    if (root === 'CONSOLIDATED_LIST') return { format: 'un-sc-xml', entries: parseUnSc(label, file) };
+    // Not one of them: a malformed file is named as such, with its line, before its root is.
+    parseXml(file, []);
+    throw new ListFormatError(`${file.path} line 1: the root element <${root ?? ''}> is neither the EU's <export> nor the UN's <CONSOLIDATED_LIST>`);
+  }
+  if (isUkSanctionsCsv(file.text)) return { format: 'uk-sanctions-csv', entries: parseUkSanctions(label, file) };
+  if (isOfsiConsolidatedCsv(file.text)) throw new ListFormatError(`${file.path} line 2: OFSI's Consolidated List (closed on 28 January 2026) is not read: use the UK Sanctions List's CSV`);
+  return { format: 'simple-csv', entries: parseSimpleCsv(file, label) };
 }
 
 export function loadListSync(source: ListSource): LoadedList {
