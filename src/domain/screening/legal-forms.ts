@@ -222,9 +222,10 @@ function longestStartingAt(tokens: readonly string[], start: number, to: number,
  * Forms are whole runs of tokens, the longest first: at the end, one after another (`company limited`), then at the
  * start (`oao gazprom`), then inside the name for a form of several words or one that is no name's word
  * (`rosa llc dubai branch`). Returns the tokens without the forms (a subsequence of those given) and the forms in the
- * name's order, each code once; when nothing but forms would be left, the tokens as given and no forms.
+ * name's order, each code once, and the indexes of the tokens left (`kept`); when nothing but forms would be left,
+ * the tokens as given and no forms.
  */
-export function extractLegalForms(tokens: readonly string[]): { tokens: string[]; forms: LegalForm[] } {
+export function extractLegalForms(tokens: readonly string[]): { tokens: string[]; forms: LegalForm[]; kept: number[] } {
   const taken: { start: number; form: LegalForm }[] = [];
   const gone = new Array<boolean>(tokens.length).fill(false);
   const take = (start: number, end: number, form: LegalForm) => {
@@ -243,7 +244,7 @@ export function extractLegalForms(tokens: readonly string[]): { tokens: string[]
     take(lo, m.end, m.spelling.form);
     lo = m.end;
   }
-  if (lo >= hi) return { tokens: [...tokens], forms: [] };
+  if (lo >= hi) return { tokens: [...tokens], forms: [], kept: tokens.map((_, i) => i) };
   for (let i = lo + 1; i < hi - 1; i++) {
     const m = longestStartingAt(tokens, i, hi - 1, (s) => s.where === 'any');
     if (!m) continue;
@@ -252,7 +253,8 @@ export function extractLegalForms(tokens: readonly string[]): { tokens: string[]
   }
   const forms: LegalForm[] = [];
   for (const { form } of taken.sort((a, b) => a.start - b.start)) if (!forms.some((f) => f.code === form.code)) forms.push(form);
-  return { tokens: tokens.filter((_, i) => !gone[i]), forms };
+  const kept = tokens.map((_, i) => i).filter((i) => !gone[i]);
+  return { tokens: kept.map((i) => tokens[i]!), forms, kept };
 }
 
 const families = (f: LegalForm): readonly LegalFormFamily[] => (f.alsoFamilies ? [f.family, ...f.alsoFamilies] : [f.family]);

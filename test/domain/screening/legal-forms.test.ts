@@ -70,7 +70,8 @@ describe('legal forms', () => {
 
   it('never take every word: a name of forms alone stays as it is', () => {
     for (const name of ['limited', 'company limited', 'co', 'oao', 'p l c', 'ooo limited', 'joint stock company']) assert.deepEqual(read(name), [name, []], name);
-    assert.deepEqual(extractLegalForms([]), { tokens: [], forms: [] });
+    assert.deepEqual(extractLegalForms([]), { tokens: [], forms: [], kept: [] });
+    assert.deepEqual(extractLegalForms(words('as as banka')).kept, [2]);
   });
 
   it('compare by code, then by family', () => {
@@ -107,6 +108,8 @@ describe('legal forms', () => {
         let k = 0;
         for (const t of tokens) if (k < out.tokens.length && out.tokens[k] === t) k++;
         assert.equal(k, out.tokens.length, 'a subsequence');
+        assert.deepEqual(out.kept.map((i) => tokens[i]), out.tokens, 'kept: where the tokens left stand');
+        assert.ok(out.kept.every((i, n) => n === 0 || i > out.kept[n - 1]!));
         assert.equal(out.tokens.length > 0, tokens.length > 0);
         if (out.forms.length === 0) assert.deepEqual(out.tokens, tokens, 'no forms: nothing taken');
         assert.equal(new Set(out.forms.map((f) => f.code)).size, out.forms.length);
