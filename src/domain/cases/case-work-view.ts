@@ -4,15 +4,22 @@ import { listHits, type ScreeningHitRow } from '../../db/repositories/screening-
 import { listTransitions } from '../../db/repositories/verification.js';
 import { operatorNames } from '../operators/operators.js';
 import type { HitDetails } from '../screening/subject-hits.js';
+import type { HitExplanation } from '../screening/types.js';
 import { approvalPath } from './approval-rules.js';
 import type { OperatorRef } from './permissions.js';
 
 type Names = Map<string, string>;
 const who = (names: Names, id: string | null) => (id ? { operatorId: id, name: names.get(id) ?? '(unknown operator)' } : null);
 
-/** A hit as operators read it: both sides' data side by side, the score, what agreed, and its disposition. */
+/** A hit's details as stored: those raised before hits explained themselves (issue 52) have no `explanation`. */
+type StoredHitDetails = Omit<HitDetails, 'explanation'> & { explanation?: HitExplanation };
+
+/**
+ * A hit as operators read it: both sides' data side by side, the score, what agreed, why it scored what it did (null
+ * for a hit raised before hits explained themselves), and its disposition.
+ */
 export function hitView(row: ScreeningHitRow, names: Names) {
-  const d = row.details as unknown as HitDetails;
+  const d = row.details as unknown as StoredHitDetails;
   return {
     hitId: row.id,
     subjectType: row.subjectType,
@@ -29,6 +36,7 @@ export function hitView(row: ScreeningHitRow, names: Names) {
     nameScore: d.nameScore,
     agreed: d.agreed,
     conflicting: d.conflicting,
+    explanation: d.explanation ?? null,
     listed: { birthDates: d.listedBirthDates, countries: d.listedCountries },
     customer: d.customer,
     status: row.status,

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { ScoreAdjustmentKind } from '../../domain/screening/types.js';
 import { DECISIONS } from '../../domain/verification/decisions.js';
 import { Nullable, Uuid } from './onboarding/common.js';
 import { FORMATS, patterned } from './patterns.js';
@@ -15,6 +16,50 @@ const Note = (description: string) => patterned(FORMATS.notBlank, { minLength: 1
 export const OperatorRefSchema = Type.Object({ operatorId: Uuid(), name: Type.String() }, { additionalProperties: false, title: 'OperatorRef' });
 const AliasSchema = Type.Object({ name: Type.String(), aliasType: Nullable(Type.String({ description: 'a.k.a., f.k.a., n.k.a. (ALT.CSV); null for the entry’s own name' })) }, { additionalProperties: false, title: 'ListedAlias' });
 const Field = () => Type.Enum(['name', 'birthDate', 'country'], { type: 'string' });
+
+const Share = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
+const ADJUSTMENTS: Record<ScoreAdjustmentKind, string> = {
+  extra_words: 'words only one side has',
+  contradicting_words: 'words of the two names that contradict each other',
+  legal_form: 'a company’s legal form (LLC, GmbH) on one side or both',
+  birth_date: 'the birth dates agree or differ',
+  country: 'the countries agree or differ',
+};
+const PairedWordsSchema = Type.Object(
+  {
+    subject: Type.String({ description: 'The customer’s word, as the matcher read it (lower case, Latin letters)' }),
+    listed: Type.String({ description: 'The listed name’s word it was paired with, read the same way' }),
+    similarity: Share('How alike the two words are, 0 to 1 (3 decimals)'),
+    weight: Share('Its share of the name’s score (the pairs’ weights sum to 1): a family name and a rare, long word weigh more'),
+  },
+  { additionalProperties: false, title: 'PairedWords', description: 'One word of the customer’s name paired with one of the listed name’s' },
+);
+const ScoreAdjustmentSchema = Type.Object(
+  {
+    kind: Type.Enum(Object.keys(ADJUSTMENTS) as ScoreAdjustmentKind[], {
+      type: 'string',
+      description: Object.entries(ADJUSTMENTS)
+        .map(([kind, what]) => `${kind}: ${what}`)
+        .join('; '),
+    }),
+    effect: Type.Number({ description: 'What it added to the score (positive) or took from it (negative), 3 decimals' }),
+    detail: Type.String({ description: 'Why, in a line' }),
+  },
+  { additionalProperties: false, title: 'ScoreAdjustment', description: 'What raised or lowered the score after the words’ mean' },
+);
+const HitExplanationSchema = Type.Object(
+  {
+    pairs: Type.Array(PairedWordsSchema, { description: 'The words compared, each pair’s similarity and weight' }),
+    onlySubject: Type.Array(Type.String(), { description: 'Words only the customer’s name has' }),
+    onlyListed: Type.Array(Type.String(), { description: 'Words only the listed name has' }),
+    adjustments: Type.Array(ScoreAdjustmentSchema, { description: 'In the order applied; the score is the name’s words’ mean with these, kept within 0 to 1' }),
+  },
+  {
+    additionalProperties: false,
+    title: 'HitExplanation',
+    description: 'Why the hit scored what it did: which words agreed, which differed, and by how much (docs/screening.md#what-a-hit-records); null for a hit raised before hits explained themselves',
+  },
+);
 
 export const ScreeningHitSchema = Type.Object(
   {
@@ -33,6 +78,7 @@ export const ScreeningHitSchema = Type.Object(
     nameScore: Type.Number({ minimum: 0, maximum: 1 }),
     agreed: Type.Array(Field()),
     conflicting: Type.Array(Field()),
+    explanation: Nullable(HitExplanationSchema),
     listed: Type.Object({ birthDates: Type.Array(Type.String()), countries: Type.Array(Type.String()) }, { additionalProperties: false, title: 'ListedData' }),
     customer: Type.Object(
       { names: Type.Array(Type.String()), birthDate: Nullable(Type.String()), countries: Type.Array(Type.String()) },
