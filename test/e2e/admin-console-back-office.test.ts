@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { eq } from 'drizzle-orm';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { screeningHits } from '../../src/db/schema/index.js';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { backends } from '../harness/backends.js';
 import { CHROMIUM, chromiumMissing, consolePage, launchChromium } from '../harness/chromium.js';
@@ -14,6 +16,8 @@ import { startServer, type SeededIntegrator, type TestServer } from '../harness/
 // at the confirmation (a hit raised after the proposal); the button says "Propose approval: needs a supervisor"
 // before it is pressed; the confirmation takes a note; the proposer withdraws; the counts of error findings agree
 // between the queue, the checks and the case's warning; every time is in UTC and says so.
+// Issue 52: each hit explains its score (the words paired, the words left over, each adjustment, the score); a hit
+// raised before hits explained themselves says it has no explanation.
 
 // What the functions passed to page.evaluate use (the test project has no DOM library; see admin-console.test.ts).
 declare const document: { documentElement: { scrollWidth: number }; querySelectorAll(selector: string): { length: number } & Iterable<{ textContent: string | null }> };
@@ -65,11 +69,43 @@ describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${
         supervisor = await createOperator(server.database, 'Sam Supervisor', server.clock.now(), 'supervisor');
         listed = await person(berliner({ firstName: 'Elena', middleName: 'Sergeyevna', lastName: 'Volkova', birthDate: '1980-07-21', nationality: 'UKR', email: 'elena.volkova@example.de' }));
         namesake = await person(berliner({ firstName: 'Wei Min', lastName: 'Zhang', birthDate: '1992-02-11', email: 'weimin.zhang@example.de' }));
+        await explainHits();
         sharedSsn = [
           await person(californian({ firstName: 'Carla', middleName: undefined, lastName: 'Mendes', email: 'carla.mendes@example.com', socialSecurityNumber: '301-55-6789' })),
           await person(californian({ firstName: 'Carl', middleName: undefined, lastName: 'Mendez', email: 'carl.mendez@example.com', socialSecurityNumber: '301-55-6789' })),
         ];
       });
+      /**
+       * The stored hits as the test needs them, written into the database (the hits are raised by screening, and until
+       * the matcher of issue 52 lands the engine records an empty explanation). Wei Min Zhang's gets a stand-in with every
+       * part filled, a word left over on each side among them (these names agree word for word, so the matcher would
+       * leave none: only the console's rendering is tested here); Elena Volkova's loses its explanation, as a hit raised
+       * before hits explained themselves has none.
+       */
+      async function explainHits(): Promise<void> {
+        const db = server.database.db;
+        const [zhang] = await db.select().from(screeningHits).where(eq(screeningHits.subjectId, namesake));
+        const [volkova] = await db.select().from(screeningHits).where(eq(screeningHits.subjectId, listed));
+        assert.ok(zhang && volkova, 'both customers have a hit');
+        const nameScore = Number(zhang.details.nameScore);
+        const explanation = {
+          pairs: [
+            { subject: 'zhang', listed: 'zhang', similarity: 1, weight: 0.5 },
+            { subject: 'wei', listed: 'wei', similarity: 1, weight: 0.25 },
+            { subject: 'min', listed: 'ming', similarity: 0.917, weight: 0.25 },
+          ],
+          onlySubject: ['jr'],
+          onlyListed: ['li'],
+          adjustments: [
+            { kind: 'extra_words', effect: -0.02, detail: 'one word on each side has no counterpart' },
+            { kind: 'country', effect: Number((zhang.score - nameScore).toFixed(3)), detail: 'listed CHN; the customer gives DEU' },
+          ],
+        };
+        await db.update(screeningHits).set({ details: { ...zhang.details, explanation } }).where(eq(screeningHits.id, zhang.id));
+        const { explanation: _old, ...unexplained } = volkova.details;
+        await db.update(screeningHits).set({ details: unexplained }).where(eq(screeningHits.id, volkova.id));
+      }
+
       after(async () => {
         for (const context of contexts) await context.close();
         await server?.close();
@@ -139,6 +175,23 @@ describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${
         assert.match((await hit.locator('tr[data-field="country"]').textContent())!, /differs.*CHN.*DEU/);
         assert.match((await hit.locator('tr[data-field="birthDate"]').textContent())!, /not compared.*none given.*1992-02-11/);
 
+        // Why it scored what it did: the words paired, those only one side has, each adjustment signed, the score.
+        const words = hit.getByRole('table', { name: 'Word by word' });
+        const texts = async (rows: Locator) => Promise.all((await rows.all()).map(async (r) => (await r.locator('th, td').allTextContents()).join(' | ')));
+        assert.deepEqual(await words.locator('thead th').allTextContents(), ['Customer’s word', 'Listed word', 'Similarity', 'Weight']);
+        assert.deepEqual(await texts(words.locator('tbody tr')), [
+          'zhang | zhang | 100% | 50%',
+          'wei | wei | 100% | 25%',
+          'min | ming | 92% | 25%',
+          'jr | none | only the customer’s name has it',
+          'none | li | only the listed name has it',
+        ]);
+        const adjustments = hit.getByRole('table', { name: 'What raised or lowered the score' });
+        const shown = await texts(adjustments.locator('tbody tr'));
+        assert.equal(shown[0], 'Words only one side has | \u22120.020 | one word on each side has no counterpart');
+        assert.match(shown[1]!, /^Country \| [+\u2212]?0\.\d{3} \| listed CHN; the customer gives DEU$/);
+        assert.match((await texts(adjustments.locator('tfoot tr')))[0]!, /^Score \| 0\.\d{3} \| the name alone (0|1)\.\d{3}$/);
+
         await hit.getByRole('button', { name: 'False positive' }).click();
         await hit.getByText('A note is required to mark this hit false positive.').waitFor();
         await hit.getByLabel(/Note/).fill('Born 1992 in Hamburg, German passport; the listed Zhang Wei Min is a Chinese national');
@@ -173,6 +226,8 @@ describe('admin console as a back office in Chromium', { skip: skipBrowser ? `${
         const hit = rita.locator('article.hit[data-status="open"]');
         await hit.getByRole('heading', { name: /OFAC-SAMPLE entry 90007/ }).waitFor();
         assert.match((await hit.locator('tr[data-field="birthDate"]').textContent())!, /agrees/);
+        await hit.locator('[data-explanation="none"]').getByText('No explanation: this hit was raised before hits recorded why they scored what they did.').waitFor();
+        assert.equal(await hit.getByRole('table', { name: 'Word by word' }).count(), 0);
 
         await rita.getByRole('button', { name: 'Claim' }).click();
         await rita.getByText('Claimed by you.').waitFor();

@@ -27,6 +27,19 @@ export type HitField = 'name' | 'birthDate' | 'country';
 export type HitStatus = 'open' | 'true_match' | 'false_positive' | 'cleared';
 export type Disposition = 'true_match' | 'false_positive';
 
+export type ScoreAdjustmentKind = 'extra_words' | 'contradicting_words' | 'legal_form' | 'birth_date' | 'country';
+
+/** Why a hit scored what it did (docs/back-office.md#hits): the words paired, the words left over, the adjustments. */
+export interface HitExplanation {
+  /** The words as the matcher read them (lower case, Latin letters); similarity 0 to 1; weight: the pair's share of the name's score. */
+  pairs: { subject: string; listed: string; similarity: number; weight: number }[];
+  /** Words only the customer's name has, and only the listed name has. */
+  onlySubject: string[];
+  onlyListed: string[];
+  /** What raised or lowered the score after the words' mean: effect signed, detail a line saying why. */
+  adjustments: { kind: ScoreAdjustmentKind; effect: number; detail: string }[];
+}
+
 /** A screening list entry the customer's name matched, with what agreed and what did not. */
 export interface Hit {
   hitId: string;
@@ -43,6 +56,8 @@ export interface Hit {
   nameScore: number;
   agreed: HitField[];
   conflicting: HitField[];
+  /** Null for a hit raised before hits explained themselves. */
+  explanation: HitExplanation | null;
   listed: { birthDates: string[]; countries: string[] };
   customer: { names: string[]; birthDate: string | null; countries: string[] };
   status: HitStatus;

@@ -1,6 +1,6 @@
 import { announce } from '../announce';
 import { ApiProblem, type ApiClient } from '../api';
-import type { Disposition, Hit, HitField } from '../back-office-types';
+import type { Disposition, Hit, HitExplanation, HitField, ScoreAdjustmentKind } from '../back-office-types';
 import { fill, h } from '../dom';
 import { dateTime } from '../format';
 import { reasonFeedback, showProblem } from './form-feedback';
@@ -50,6 +50,73 @@ function comparison(hit: Hit): HTMLElement {
   );
 }
 
+const ADJUSTMENT_LABELS: Record<ScoreAdjustmentKind, string> = {
+  extra_words: 'Words only one side has',
+  contradicting_words: 'Contradicting words',
+  legal_form: 'Legal form',
+  birth_date: 'Date of birth',
+  country: 'Country',
+};
+
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+const decimal = (n: number) => n.toFixed(3);
+/** Signed in text, with a real minus sign (read as "minus"), so the direction never rests on colour. */
+const signed = (n: number) => (n > 0 ? `+${decimal(n)}` : n < 0 ? `\u2212${decimal(-n)}` : decimal(0));
+
+/** The words paired (each pair's similarity and weight), then the words only one side has. */
+function wordsTable(e: HitExplanation): HTMLElement {
+  const none = () => h('td', { class: 'muted' }, 'none');
+  const unpaired = (side: 'subject' | 'listed', word: string) =>
+    h(
+      'tr',
+      { dataset: { only: side } },
+      side === 'subject' ? h('td', {}, word) : none(),
+      side === 'listed' ? h('td', {}, word) : none(),
+      h('td', { colspan: '2', class: 'muted' }, side === 'subject' ? 'only the customer’s name has it' : 'only the listed name has it'),
+    );
+  return h(
+    'table',
+    { class: 'hit-compare hit-words' },
+    h('caption', {}, 'Word by word'),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Customer’s word'), h('th', { scope: 'col' }, 'Listed word'), h('th', { scope: 'col', class: 'num' }, 'Similarity'), h('th', { scope: 'col', class: 'num' }, 'Weight'))),
+    h(
+      'tbody',
+      {},
+      e.pairs.map((p) => h('tr', { dataset: { pair: '' } }, h('td', {}, p.subject), h('td', {}, p.listed), h('td', { class: 'num' }, percent(p.similarity)), h('td', { class: 'num' }, percent(p.weight)))),
+      e.onlySubject.map((w) => unpaired('subject', w)),
+      e.onlyListed.map((w) => unpaired('listed', w)),
+    ),
+  );
+}
+
+/** Each adjustment after the words' mean, signed, with why; then the score it came to. */
+function adjustmentsTable(hit: Hit, e: HitExplanation): HTMLElement {
+  return h(
+    'table',
+    { class: 'hit-compare hit-adjustments' },
+    h('caption', {}, 'What raised or lowered the score'),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Adjustment'), h('th', { scope: 'col', class: 'num' }, 'Effect'), h('th', { scope: 'col' }, 'Why'))),
+    h(
+      'tbody',
+      {},
+      e.adjustments.length
+        ? e.adjustments.map((a) => h('tr', { dataset: { adjustment: a.kind } }, h('th', { scope: 'row' }, ADJUSTMENT_LABELS[a.kind] ?? a.kind), h('td', { class: 'num' }, signed(a.effect)), h('td', {}, a.detail)))
+        : h('tr', {}, h('td', { colspan: '3', class: 'muted' }, 'None: the score is the words’ alone')),
+    ),
+    h('tfoot', {}, h('tr', { dataset: { score: '' } }, h('th', { scope: 'row' }, 'Score'), h('td', { class: 'num' }, decimal(hit.score)), h('td', {}, `the name alone ${decimal(hit.nameScore)}`))),
+  );
+}
+
+/** Why the hit scored what it did: which words agreed, which differed, and by how much. */
+function explanation(hit: Hit): HTMLElement {
+  const e = hit.explanation;
+  const title = h('h4', {}, 'How the score came about');
+  if (!e) return h('div', { class: 'hit-explanation', dataset: { explanation: 'none' } }, title, h('p', { class: 'muted' }, 'No explanation: this hit was raised before hits recorded why they scored what they did.'));
+  const words = e.pairs.length + e.onlySubject.length + e.onlyListed.length > 0;
+  if (!words && e.adjustments.length === 0) return h('div', { class: 'hit-explanation', dataset: { explanation: 'empty' } }, title, h('p', { class: 'muted' }, 'No explanation: the matcher recorded none for this hit.'));
+  return h('div', { class: 'hit-explanation', dataset: { explanation: 'given' } }, title, words ? wordsTable(e) : h('p', { class: 'muted' }, 'No words were recorded.'), adjustmentsTable(hit, e));
+}
+
 function summary(hit: Hit): HTMLElement[] {
   const alias = hit.matchedAlias?.aliasType ? hit.matchedAlias : null;
   const matched = `“${hit.matchedName}” against ${alias ? `the alias “${alias.name}” (${alias.aliasType})` : `the entry’s name`}`;
@@ -57,6 +124,7 @@ function summary(hit: Hit): HTMLElement[] {
     h('p', { class: 'hit-meta' }, hit.programs.length ? `Programs: ${hit.programs.join(', ')}` : 'No programs listed', ' · ', ENTRY_TYPES[hit.entryType] ?? hit.entryType, ' · raised ', h('time', { datetime: hit.raisedAt }, dateTime(hit.raisedAt))),
     h('p', {}, `Matched ${matched}: score ${hit.score.toFixed(2)} (name ${hit.nameScore.toFixed(2)}).`),
     comparison(hit),
+    explanation(hit),
   ];
 }
 
