@@ -261,6 +261,33 @@ describe('telling the formats apart', () => {
     assert.equal(parseEuFsf('EU', { path: '/l/eu.xml', text: xml })[0]!.name, '&b; & Sons');
   });
 
+  it('the three samples side by side: their wallet addresses are listed, their people screened', () => {
+    const lists = new ScreeningLists([
+      { label: 'EU', path: EU_SAMPLE, kind: 'folder' },
+      { label: 'UN', path: UN_SAMPLE, kind: 'folder' },
+      { label: 'UK', path: UK_SAMPLE, kind: 'folder' },
+    ]);
+    assert.deepEqual(
+      lists.versions().map((v) => [v.label, v.format, v.entries]),
+      [
+        ['EU', 'eu-fsf-xml', 8],
+        ['UN', 'un-sc-xml', 7],
+        ['UK', 'uk-sanctions-csv', 7],
+      ],
+    );
+    assert.equal(lists.addressHit('0x3E1F0C2D4B5A69788796A5B4C3D2E1F00F1E2D3C')?.entryNumber, '190005');
+    const wallet = lists.addressHit('0x7d2a9c4e1b3f5a6d8c0e2b4a6f8d1c3e5a7b9d0f');
+    assert.deepEqual([wallet?.list, wallet?.name], ['UK', 'ZAVORONKOV, Gleb Arkadyevich']);
+    const first = (name: string, birthDate: string) => {
+      const hit = lists.screen({ kind: 'person', names: [name], birthDate })[0];
+      return [hit?.list, hit?.entryNumber];
+    };
+    assert.deepEqual(first('Anton Velikorodov', '1961-07-14'), ['EU', '190001']);
+    assert.deepEqual(first('Ismail Abdi Warsame', '1976-05-01'), ['UN', 'SOi.901']);
+    assert.deepEqual(first('Aliaksei Hramyka', '1974-03-30'), ['UK', 'BLR9001']);
+    assert.equal(lists.screen({ kind: 'entity', names: ['Granite Fjord Engineering'] })[0]?.entryNumber, 'RUS9003');
+  });
+
   it('reloads an EU folder whose file changed: a new version, the new entry screened', async () => {
     const dir = folder({ 'eu.xml': readFileSync(EU_FILE, 'utf8') });
     const lists = new ScreeningLists([{ label: 'EU', path: dir, kind: 'folder' }]);
