@@ -67,7 +67,7 @@ export const ScreeningHitSchema = Type.Object(
     subjectType: SubjectType(),
     subjectId: Uuid(),
     list: Type.String({ description: 'The list’s label (SCREENING_LISTS)' }),
-    entryNumber: Type.String({ description: 'OFAC’s ent_num; a simple CSV’s line' }),
+    entryNumber: Type.String({ description: 'OFAC’s ent_num, the EU’s logicalId, the UN’s REFERENCE_NUMBER (else its DATAID), the UK Sanctions List’s Unique ID; a simple CSV’s line' }),
     entryType: Type.Enum(['individual', 'entity', 'vessel', 'aircraft', 'unknown'], { type: 'string' }),
     programs: Type.Array(Type.String()),
     listedName: Type.String({ description: 'The entry’s own name as published' }),
