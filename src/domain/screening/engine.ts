@@ -1,50 +1,62 @@
-import { scoreNames } from './name-score.js';
+import { birthDateRelation } from './birth-dates.js';
+import type { LegalForm } from './legal-forms.js';
+import { keysOf, soundClass } from './keys.js';
+import { scoreNames, type QueryName } from './name-score.js';
 import { segmented } from './segment.js';
 import type { Spelling } from './spellings.js';
-import { consonants, leftOut, nameReadings } from './text.js';
-import type { AgreedField, ListEntry, ListedBirthDate, ListedName, ScreeningHit, ScreeningSubject } from './types.js';
+import { consonants, leftOut, nameReadings, type Reading } from './text.js';
+import type { AgreedField, HitExplanation, ListEntry, ListedName, ScreeningHit, ScreeningSubject } from './types.js';
 
 /**
  * The matcher (docs/screening.md#matching-and-the-score). Every spelling (text.ts) of every listed name and alias is
- * one variant, indexed by the keys of its tokens (the token, its consonants, its first four letters); a screening
- * scores only the variants that share keys with enough of the subject's tokens, never the whole list, and keeps the
- * best of the subject's spellings.
+ * one variant, indexed by the keys of its tokens (the token, its consonants, its first four letters, and the token
+ * with each one letter left out); a screening scores only the variants that share keys with enough of the subject's
+ * tokens, never the whole list, and keeps the best of the subject's spellings.
  */
 
 export const DEFAULT_THRESHOLD = 0.88;
 
 export const BIRTH_DATE_AGREES = 0.05;
+/** A birth date one slip away from a listed one (a year off, day and month swapped): less than a conflict. */
+export const BIRTH_DATE_NEAR = -0.02;
 export const BIRTH_DATE_CONFLICTS = -0.2;
 export const COUNTRY_AGREES = 0.03;
 export const COUNTRY_CONFLICTS = -0.05;
 
+type Kind = 'person' | 'entity';
+
 interface Variant {
   entry: number;
   name: ListedName;
+  /** How it was read: an entry of no type is read both ways, each compared with subjects of its kind. */
+  kind: Kind;
   tokens: string[];
   skeletons: string[];
+  sounds: string[];
+  family: boolean[];
+  forms?: LegalForm[];
   /** Tokens that are not initials. */
   words: number;
 }
 
-interface PreparedName {
-  tokens: string[];
-  skeletons: string[];
-  arabic: boolean;
-  groups?: number[];
-  exact?: boolean;
+type PreparedName = QueryName;
+
+function kindsOf(entry: ListEntry): Kind[] {
+  return entry.type === 'individual' ? ['person'] : entry.type === 'unknown' ? ['person', 'entity'] : ['entity'];
 }
 
-function isPersonEntry(entry: ListEntry): boolean | undefined {
-  return entry.type === 'individual' ? true : entry.type === 'unknown' ? undefined : false;
+/** The tokens of a family name, as the matcher reads it. */
+function familyTokens(text: string | undefined): ReadonlySet<string> {
+  if (!text || !text.trim()) return new Set();
+  return new Set(nameReadings(text, 'person').readings.flatMap((r) => r.tokens));
 }
 
-function keysOf(token: string, skeleton: string): string[] {
-  if (token.length < 2) return [];
-  const keys = [`=${token}`];
-  if (skeleton.length >= 2) keys.push(`~${skeleton}`);
-  if (token.length >= 5) keys.push(`^${token.slice(0, 4)}`);
-  return keys;
+/** A listed person's family name: given apart by the list, or written before a comma (OFAC: `SIDOROV, Ivan Petrovich`). */
+function listedFamilyName(name: ListedName, entry: ListEntry, own: boolean): string | undefined {
+  if (name.familyName) return name.familyName;
+  if (own && entry.familyName) return entry.familyName;
+  const comma = name.name.indexOf(',');
+  return comma > 0 ? name.name.slice(0, comma) : undefined;
 }
 
 export class ScreeningIndex {
@@ -61,16 +73,18 @@ export class ScreeningIndex {
     readonly threshold: number = DEFAULT_THRESHOLD,
   ) {
     entries.forEach((entry, i) => {
-      const kind = entry.type === 'individual' ? 'person' : entry.type === 'unknown' ? 'person' : 'entity';
       const names: ListedName[] = [{ name: entry.name }, ...entry.aliases];
-      const seen = new Set<string>();
-      for (const name of names) {
-        for (const { tokens } of nameReadings(name.name, kind, 'listed').readings) {
-          const key = tokens.join(' ');
-          if (seen.has(key)) continue;
-          seen.add(key);
-          this.add({ entry: i, name, tokens, skeletons: tokens.map(consonants), words: tokens.filter((t) => t.length > 1).length });
-        }
+      for (const kind of kindsOf(entry)) {
+        const seen = new Set<string>();
+        names.forEach((name, n) => {
+          const family = kind === 'person' ? familyTokens(listedFamilyName(name, entry, n === 0)) : new Set<string>();
+          for (const { tokens, forms } of nameReadings(name.name, kind, 'listed').readings) {
+            const key = `${tokens.join(' ')}|${forms?.map((f) => f.code).join(' ') ?? ''}`;
+            if (seen.has(key)) continue;
+            seen.add(key);
+            this.add({ entry: i, name, kind, tokens, skeletons: tokens.map(consonants), sounds: tokens.map(soundClass), family: tokens.map((t) => family.has(t)), ...(forms && forms.length > 0 ? { forms } : {}), words: tokens.filter((t) => t.length > 1).length });
+          }
+        });
       }
     });
     this.seenBy = new Int32Array(this.variants.length).fill(-1);
@@ -80,7 +94,9 @@ export class ScreeningIndex {
   private add(variant: Variant): void {
     const id = this.variants.length;
     this.variants.push(variant);
-    for (const k of new Set(variant.tokens.flatMap((t, j) => keysOf(t, variant.skeletons[j]!)))) {
+    // Also two adjacent words as one, which a subject may write together (Abdulrahman for Abdul Rahman).
+    const joined = variant.tokens.slice(1).map((t, j) => `+${variant.tokens[j]}${t}`);
+    for (const k of new Set([...variant.tokens.flatMap((t, j) => keysOf(t, variant.skeletons[j]!, variant.sounds[j]!)), ...joined])) {
       const list = this.postings.get(k);
       if (list) list.push(id);
       else this.postings.set(k, [id]);
@@ -92,46 +108,56 @@ export class ScreeningIndex {
     return this.entries.length;
   }
 
-  /** The entries the subject matches at or above the threshold, best first, one hit per entry. */
-  screen(subject: ScreeningSubject): ScreeningHit[] {
-    const best = new Map<number, ScreeningHit>();
+  /**
+   * The entries the subject matches at or above the threshold, best first, one hit per entry. `exhaustive` scores
+   * every variant instead of the indexed candidates: the brute force the index is tested against.
+   */
+  screen(subject: ScreeningSubject, exhaustive = false): ScreeningHit[] {
+    const best = new Map<number, { hit: ScreeningHit; query: PreparedName; variant: Variant }>();
     const countries = new Set(subject.countries?.filter((c): c is string => typeof c === 'string' && c !== ''));
+    const family = subject.kind === 'person' ? familyTokens(subject.familyName ?? undefined) : new Set<string>();
     for (const text of subject.names) {
       if (!text || !text.trim()) continue;
       const { readings, arabic } = nameReadings(text, subject.kind);
       for (const reading of this.withCuts(readings, subject.kind)) {
-        const query: PreparedName = { ...reading, skeletons: reading.tokens.map(consonants), arabic };
-        for (const id of this.candidates(query)) {
+        const query: PreparedName = { ...reading, skeletons: reading.tokens.map(consonants), sounds: reading.tokens.map(soundClass), arabic, family: reading.tokens.map((t) => family.has(t)) };
+        for (const id of exhaustive ? this.variants.keys() : this.candidates(query)) {
           const variant = this.variants[id]!;
+          if (variant.kind !== subject.kind) continue;
           const entry = this.entries[variant.entry]!;
-          const person = isPersonEntry(entry);
-          if (person !== undefined && person !== (subject.kind === 'person')) continue;
           const nameScore = scoreNames(query, variant);
           if (nameScore + BIRTH_DATE_AGREES + COUNTRY_AGREES < this.threshold) continue;
           const hit = judge(entry, variant.name, text, nameScore, subject.birthDate ?? null, countries);
           if (hit.score < this.threshold) continue;
-          const previous = best.get(variant.entry);
-          if (!previous || hit.score > previous.score || (hit.score === previous.score && !hit.matchedAlias && previous.matchedAlias)) best.set(variant.entry, hit);
+          const previous = best.get(variant.entry)?.hit;
+          if (!previous || hit.score > previous.score || (hit.score === previous.score && !hit.matchedAlias && previous.matchedAlias)) best.set(variant.entry, { hit, query, variant });
         }
       }
     }
-    return [...best.values()].sort((a, b) => b.score - a.score || a.list.localeCompare(b.list) || a.entryNumber.localeCompare(b.entryNumber));
+    return [...best.values()]
+      .map(({ hit, query, variant }) => {
+        const explanation: HitExplanation = { pairs: [], onlySubject: [], onlyListed: [], adjustments: [] };
+        scoreNames(query, variant, explanation);
+        explanation.adjustments.push(...hit.explanation.adjustments);
+        return { ...hit, explanation };
+      })
+      .sort((a, b) => b.score - a.score || a.list.localeCompare(b.list) || a.entryNumber.localeCompare(b.entryNumber));
   }
 
   /** Counts query token `q` once for each variant `key` reaches (`touched`: the variants reached so far). */
-  private reach(key: string, q: number, touched: number[]): void {
+  private reach(key: string, q: number, touched: number[], count = 1): void {
     const list = this.postings.get(key);
     if (!list) return;
     for (const id of list) {
       if (this.seenBy[id] === q) continue;
       if (this.seenBy[id] === -1) touched.push(id);
       this.seenBy[id] = q;
-      this.counts[id]!++;
+      this.counts[id]! += count;
     }
   }
 
   /** The subject's spellings, and each again with its words that are several listed words written together cut. */
-  private withCuts(readings: Spelling[], kind: 'person' | 'entity'): Spelling[] {
+  private withCuts(readings: Reading[], kind: Kind): Reading[] {
     const left = (word: string) => leftOut(word, kind);
     const cuts = readings.map((r) => segmented(r, this.vocabulary, left)).filter((r): r is Spelling => r !== undefined);
     return cuts.length === 0 ? readings : [...readings, ...cuts];
@@ -140,22 +166,28 @@ export class ScreeningIndex {
   /**
    * Variants sharing keys with enough of the query's tokens: two of them when both sides have two words or more. Two
    * adjacent tokens written as one listed word (Si dorov, Abdul Rahman) count as one more token, as scoreNames
-   * joins them.
+   * joins them. A variant one word short of that is kept too when the query has an initial one of its words begins
+   * (M. Xeg Sergei may be Mark Xeg, whose M. pairs with no key).
    */
   private candidates(query: PreparedName): number[] {
     const touched: number[] = [];
     const { tokens } = query;
     const words = tokens.filter((t) => t.length > 1).length;
     for (let q = 0; q < tokens.length; q++) {
-      for (const key of keysOf(tokens[q]!, query.skeletons[q]!)) this.reach(key, q, touched);
+      // A word that is two listed words written together counts for both (first, before its other keys count it once).
+      if (tokens[q]!.length >= 4) this.reach(`+${tokens[q]}`, q, touched, 2);
+      for (const key of keysOf(tokens[q]!, query.skeletons[q]!, query.sounds[q]!)) this.reach(key, q, touched);
     }
     if (!query.groups) {
       for (let q = 0; q + 1 < tokens.length; q++) this.reach(`=${tokens[q]}${tokens[q + 1]}`, tokens.length + q, touched);
     }
+    const initials = tokens.filter((t) => t.length === 1);
     const out: number[] = [];
     for (const id of touched) {
-      const needed = Math.max(1, Math.min(2, words, this.variants[id]!.words));
-      if (this.counts[id]! >= needed) out.push(id);
+      const variant = this.variants[id]!;
+      const needed = Math.max(1, Math.min(2, words, variant.words));
+      const count = this.counts[id]!;
+      if (count >= needed || (count === needed - 1 && initials.length > 0 && variant.tokens.some((t) => t.length > 1 && initials.includes(t[0]!)))) out.push(id);
       this.seenBy[id] = -1;
       this.counts[id] = 0;
     }
@@ -163,36 +195,37 @@ export class ScreeningIndex {
   }
 }
 
-/** Whether a birth date (YYYY-MM-DD) is one the listed date allows. */
-export function birthDateAgrees(listed: ListedBirthDate, birthDate: string): boolean {
-  if (listed.day) return listed.day === birthDate;
-  if (listed.month) return birthDate.startsWith(listed.month);
-  const year = Number(birthDate.slice(0, 4));
-  return year >= listed.fromYear && year <= listed.toYear;
-}
-
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 function judge(entry: ListEntry, name: ListedName, matchedName: string, nameScore: number, birthDate: string | null, countries: ReadonlySet<string>): ScreeningHit {
   const agreed: AgreedField[] = ['name'];
   const conflicting: ('birthDate' | 'country')[] = [];
+  const adjustments: HitExplanation['adjustments'] = [];
   let score = nameScore;
   if (birthDate && entry.birthDates.length > 0) {
-    if (entry.birthDates.some((d) => birthDateAgrees(d, birthDate))) {
+    const relation = birthDateRelation(entry.birthDates, birthDate);
+    const listed = entry.birthDates.map((d) => d.text).join(', ');
+    if (relation === 'agrees') {
       agreed.push('birthDate');
       score += BIRTH_DATE_AGREES;
+      adjustments.push({ kind: 'birth_date', effect: BIRTH_DATE_AGREES, detail: `${birthDate} agrees with ${listed}` });
     } else {
       conflicting.push('birthDate');
-      score += BIRTH_DATE_CONFLICTS;
+      const effect = relation === 'near' ? BIRTH_DATE_NEAR : BIRTH_DATE_CONFLICTS;
+      score += effect;
+      adjustments.push({ kind: 'birth_date', effect, detail: `${birthDate} ${relation === 'near' ? 'is near' : 'differs from'} ${listed}` });
     }
   }
   if (countries.size > 0 && entry.countries.length > 0) {
+    const given = [...countries].join(', ');
     if (entry.countries.some((c) => countries.has(c))) {
       agreed.push('country');
       score += COUNTRY_AGREES;
+      adjustments.push({ kind: 'country', effect: COUNTRY_AGREES, detail: `${given} agrees with ${entry.countries.join(', ')}` });
     } else {
       conflicting.push('country');
       score += COUNTRY_CONFLICTS;
+      adjustments.push({ kind: 'country', effect: COUNTRY_CONFLICTS, detail: `${given} differs from ${entry.countries.join(', ')}` });
     }
   }
   return {
@@ -209,6 +242,6 @@ function judge(entry: ListEntry, name: ListedName, matchedName: string, nameScor
     conflicting,
     listedBirthDates: entry.birthDates.map((d) => d.text),
     listedCountries: entry.countries,
-    explanation: { pairs: [], onlySubject: [], onlyListed: [], adjustments: [] },
+    explanation: { pairs: [], onlySubject: [], onlyListed: [], adjustments },
   };
 }

@@ -54,3 +54,45 @@ function jaroOf(s: string, t: string): number {
   }
   return (matches / sl + matches / tl + (matches - transpositions / 2) / matches) / 3;
 }
+
+// Reused between calls, as above: three rows of the edit-distance table.
+let rowA = new Uint16Array(32);
+let rowB = new Uint16Array(32);
+let rowC = new Uint16Array(32);
+
+/**
+ * The optimal-string-alignment distance (Damerau-Levenshtein without repeated edits of one substring): the fewest
+ * insertions, deletions, substitutions and swaps of two adjacent letters that make one string the other. Jaro-Winkler
+ * alone forgives too much in long words sharing a prefix (Zuckermann and Zuckerberg 0.92); the distance counts the
+ * letters that differ.
+ */
+export function editDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = b.length;
+  if (a.length === 0 || n === 0) return Math.max(a.length, n);
+  if (n + 1 > rowA.length) {
+    rowA = new Uint16Array((n + 1) * 2);
+    rowB = new Uint16Array((n + 1) * 2);
+    rowC = new Uint16Array((n + 1) * 2);
+  }
+  // prev2: row i-2, prev: row i-1, cur: row i.
+  let prev2 = rowA;
+  let prev = rowB;
+  let cur = rowC;
+  for (let j = 0; j <= n; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= n; j++) {
+      const cb = b.charCodeAt(j - 1);
+      let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ca === cb ? 0 : 1));
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) d = Math.min(d, prev2[j - 2]! + 1);
+      cur[j] = d;
+    }
+    const spare = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = spare;
+  }
+  return prev[n]!;
+}

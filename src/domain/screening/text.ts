@@ -1,5 +1,7 @@
 import anyAscii from 'any-ascii';
+import { extractLegalForms, type LegalForm } from './legal-forms.js';
 import { lookalikeForms } from './lookalikes.js';
+import { romanizedSpellings } from './romanize.js';
 import { CASE_BREAK, spellings, type Spelling } from './spellings.js';
 
 /**
@@ -13,9 +15,14 @@ export interface NameTokens {
   arabic: boolean;
 }
 
+/** One spelling of a name as the matcher compares it: its words, and a company's legal forms taken out of them. */
+export interface Reading extends Spelling {
+  forms?: LegalForm[];
+}
+
 /** Every spelling of a name (spellings.ts), the name as written first, each once. */
 export interface NameReadings {
-  readings: Spelling[];
+  readings: Reading[];
   arabic: boolean;
 }
 
@@ -27,12 +34,21 @@ const ARABIC_ARTICLE = /(^|[\s\u00A0])[\u0627\u0671]\u0644(?=\p{Script=Arabic}{2
 // Vowel marks and the tatweel (stretching) character.
 const ARABIC_MARKS = /[\u064B-\u065F\u0670\u0640]/gu;
 
-/** Articles and particles that spellings of the same name write or leave out. */
-const PARTICLES = new Set(['al', 'el']);
-/** Legal forms: "Rosa Trading LLC" and "Rosa Trading Company" are the same name. */
+/**
+ * Articles and particles that spellings of the same name write or leave out: the Arabic article, and the Arabic
+ * `son of` (bin, ibn, bint; ben too, but not as a first word, where it is a given name).
+ */
+const PARTICLES = new Set(['al', 'el', 'bin', 'ibn', 'bint', 'binti']);
+const PARTICLES_NOT_FIRST = new Set(['ben']);
+/** Words of a company's name that say nothing of it. */
+const COMPANY_STOP_WORDS = new Set(['the', 'of', 'and']);
+/**
+ * Legal forms as single words, for cutting (segment.ts) and for a form split by a space (L td). Which forms a name
+ * has, and their codes across languages, is legal-forms.ts's.
+ */
 const LEGAL_FORMS = new Set([
   'ltd', 'limited', 'llc', 'inc', 'incorporated', 'co', 'company', 'corp', 'corporation', 'plc', 'gmbh', 'ag', 'sa', 'sas', 'sarl', 'srl', 'spa', 'bv', 'nv',
-  'jsc', 'ojsc', 'pjsc', 'cjsc', 'ooo', 'zao', 'oao', 'pao', 'fze', 'fzco', 'fzc', 'lp', 'llp', 'the', 'of', 'and',
+  'jsc', 'ojsc', 'pjsc', 'cjsc', 'ooo', 'zao', 'oao', 'pao', 'fze', 'fzco', 'fzc', 'lp', 'llp',
 ]);
 
 /**
@@ -65,9 +81,10 @@ export function nameReadings(name: string, kind: 'person' | 'entity' = 'person',
   }
   const forms = lookalikeForms(name.normalize('NFC'));
   const arabic = ARABIC.test(forms.text);
-  const readings: Spelling[] = [];
+  const readings: Reading[] = [];
   const seen = new Set<string>();
-  for (const text of forms.whole === undefined || side === 'listed' ? [forms.text] : [forms.text, forms.whole]) {
+  const texts = (forms.whole === undefined || side === 'listed' ? [forms.text] : [forms.text, forms.whole]).flatMap((text) => romanizedSpellings(text) ?? [text]);
+  for (const text of texts) {
     for (const spelling of spellings(asciiText(text, arabic))) {
       if (side === 'listed' && spelling.groups) continue;
       const fragment = !spelling.groups && spelling.tokens.some((t) => t.length <= 2 && leftOut(t, kind));
@@ -101,9 +118,9 @@ function asciiText(name: string, arabic: boolean): string {
   );
 }
 
-/** Whether matching leaves a word out: particles, and a company's legal forms. */
+/** Whether matching leaves a word out: particles, and a company's legal forms and words that say nothing. */
 export function leftOut(word: string, kind: 'person' | 'entity'): boolean {
-  return PARTICLES.has(word) || (kind === 'entity' && LEGAL_FORMS.has(word));
+  return PARTICLES.has(word) || (kind === 'entity' && (LEGAL_FORMS.has(word) || COMPANY_STOP_WORDS.has(word)));
 }
 
 /**
@@ -122,14 +139,29 @@ function withFragmentsJoined({ tokens }: Spelling, kind: 'person' | 'entity'): S
   return { tokens: out };
 }
 
-/** Particles, and a company's legal forms (also when cut by a space: L td), go, unless nothing else is left. */
-function withoutParticles(spelling: Spelling, kind: 'person' | 'entity'): Spelling {
+/**
+ * Particles go, and a company's words that say nothing; a company's legal forms are taken out as codes
+ * (legal-forms.ts; also a single-word form cut by a space: L td). Nothing goes when nothing else would be left.
+ */
+function withoutParticles(spelling: Spelling, kind: 'person' | 'entity'): Reading {
   const { tokens: all } = spelling;
-  const keep = all.map((t) => !leftOut(t, kind));
+  const keep = all.map((t, i) => !(PARTICLES.has(t) || (i > 0 && PARTICLES_NOT_FIRST.has(t)) || (kind === 'entity' && COMPANY_STOP_WORDS.has(t))));
   for (let i = 0; i + 1 < all.length; i++) if (kind === 'entity' && keep[i] && keep[i + 1] && LEGAL_FORMS.has(all[i]! + all[i + 1]!)) keep[i] = keep[i + 1] = false;
-  if (!keep.includes(true) || !keep.includes(false)) return spelling;
+  let forms: LegalForm[] = [];
+  if (kind === 'entity') {
+    const given = all.map((_, i) => i).filter((i) => keep[i]);
+    const found = extractLegalForms(given.map((i) => all[i]!));
+    forms = found.forms;
+    const left = new Set(found.kept.map((k) => given[k]));
+    for (const i of given) if (!left.has(i)) keep[i] = false;
+  }
+  if (!keep.includes(true)) return spelling;
+  if (!keep.includes(false)) return forms.length > 0 ? { ...spelling, forms } : spelling;
   const tokens = spelling.tokens.filter((_, i) => keep[i]);
-  return spelling.groups ? { tokens, groups: spelling.groups.filter((_, i) => keep[i]) } : { tokens };
+  const reading: Reading = spelling.groups ? { tokens, groups: spelling.groups.filter((_, i) => keep[i]) } : { tokens };
+  if (spelling.exact) reading.exact = true;
+  if (forms.length > 0) reading.forms = forms;
+  return reading;
 }
 
 /**

@@ -55,6 +55,8 @@ export interface ScreeningSubject {
   kind: 'person' | 'entity';
   /** One or more names (a company's legal and trade names); the best-scoring one is reported. */
   names: string[];
+  /** A person's family (last) name, when given apart: weighed above given names. */
+  familyName?: string | null;
   /** YYYY-MM-DD. */
   birthDate?: string | null;
   /** Alpha-3 codes: nationality, residence; a company's registered and physical addresses. */

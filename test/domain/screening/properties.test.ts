@@ -4,11 +4,12 @@ import fc from 'fast-check';
 import { ScreeningIndex } from '../../../src/domain/screening/engine.js';
 import { scoreNames } from '../../../src/domain/screening/name-score.js';
 import { jaroWinkler } from '../../../src/domain/screening/similarity.js';
+import { soundClass } from '../../../src/domain/screening/keys.js';
 import { consonants, nameTokens } from '../../../src/domain/screening/text.js';
 import type { ListEntry } from '../../../src/domain/screening/types.js';
 
 const word = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), minLength: 2, maxLength: 12 });
-const prepared = (tokens: string[]) => ({ tokens, skeletons: tokens.map(consonants), arabic: false });
+const prepared = (tokens: string[]) => ({ tokens, skeletons: tokens.map(consonants), sounds: tokens.map(soundClass), arabic: false });
 
 describe('similarity properties', () => {
   it('Jaro-Winkler is symmetric, within 0 and 1, and 1 exactly for equal strings', () => {
