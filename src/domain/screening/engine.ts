@@ -179,7 +179,11 @@ export class ScreeningIndex {
       for (const key of keysOf(tokens[q]!, query.skeletons[q]!, query.sounds[q]!)) this.reach(key, q, touched);
     }
     if (!query.groups) {
-      for (let q = 0; q + 1 < tokens.length; q++) this.reach(`=${tokens[q]}${tokens[q + 1]}`, tokens.length + q, touched);
+      for (let q = 0; q + 1 < tokens.length; q++) {
+        this.reach(`=${tokens[q]}${tokens[q + 1]}`, tokens.length + q, touched);
+        // In an abjad, two words joined by their consonants (نصر الله and Nasrallah), as scoreNames joins them.
+        if (query.arabic) this.reach(`~${consonants(tokens[q]! + tokens[q + 1]!)}`, tokens.length + q, touched);
+      }
     }
     const initials = tokens.filter((t) => t.length === 1);
     const out: number[] = [];

@@ -3,9 +3,8 @@
  * name by the keys of its words, and the score pairs two words only when they share a key (`shareKey`, tested equal to
  * intersecting `keysOf`), so that no pair the score would count is out of the index's reach: blocking costs no recall.
  *
- * A word's keys: itself; its consonants (text.ts `consonants`: Mohammed and Muhammad), also a single consonant in a
- * word of three letters or fewer (Un and On); its sound class (`soundClass`: Gaddafi and Qadhafi, Mikhail and
- * Michael, Yevgeny and Evgeniy); its first four letters from five letters on (Petrovich and Petrovitch); and, from
+ * A word's keys: itself; its consonants (text.ts `consonants`: Mohammed and Muhammad); its sound class (`soundClass`: Gaddafi and Qadhafi, Mikhail and
+ * Michael, Yevgeny and Evgeniy), both also when a single letter in a word of four letters or fewer; its first four letters from five letters on (Petrovich and Petrovitch); and, from
  * three letters, itself and (from four) each way of leaving one letter out under one prefix, which two words one typo
  * apart share (a letter changed, added, dropped, two swapped, anywhere: Serei and Sergei, Marcon and Macron).
  */
@@ -17,17 +16,22 @@ const CLASS: Record<string, string> = { b: '1', f: '1', p: '1', v: '1', c: '2', 
 export function soundClass(token: string): string {
   let out = '';
   for (let i = 0; i < token.length; i++) {
+    // ch and kh are h (Charalampos, Haralambos), as in consonants().
+    if (token[i + 1] === 'h' && (token[i] === 'c' || token[i] === 'k')) continue;
     const c = CLASS[token[i]!];
     if (c !== undefined && out[out.length - 1] !== c) out += c;
   }
   return out;
 }
 
+/** Words of up to four letters are also keyed by a single consonant or sound (Un and On, Ahn and An, Aziz and عزيز). */
+const SHORT = 4;
+
 export function keysOf(token: string, skeleton: string, sound: string): string[] {
   if (token.length < 2) return [];
   const keys = [`=${token}`];
-  if (skeleton.length >= 2 || (skeleton.length === 1 && token.length <= 3)) keys.push(`~${skeleton}`);
-  if (sound.length >= 2) keys.push(`#${sound}`);
+  if (skeleton.length >= 2 || (skeleton.length === 1 && token.length <= SHORT)) keys.push(`~${skeleton}`);
+  if (sound.length >= 2 || (sound.length === 1 && token.length <= SHORT)) keys.push(`#${sound}`);
   if (token.length >= 5) keys.push(`^${token.slice(0, 4)}`);
   if (token.length >= 3) keys.push(`-${token}`);
   if (token.length >= 4) for (let i = 0; i < token.length; i++) if (token[i] !== token[i - 1]) keys.push(`-${token.slice(0, i)}${token.slice(i + 1)}`);
@@ -68,8 +72,8 @@ function oneLetterApart(a: string, b: string): boolean {
 export function shareKey(a: string, b: string, skeletonA: string, skeletonB: string, soundA: string, soundB: string): boolean {
   if (a.length < 2 || b.length < 2) return false;
   if (a === b) return true;
-  if (skeletonA === skeletonB && (skeletonA.length >= 2 || (skeletonA.length === 1 && a.length <= 3 && b.length <= 3))) return true;
-  if (soundA.length >= 2 && soundA === soundB) return true;
+  if (skeletonA === skeletonB && (skeletonA.length >= 2 || (skeletonA.length === 1 && a.length <= SHORT && b.length <= SHORT))) return true;
+  if (soundA === soundB && (soundA.length >= 2 || (soundA.length === 1 && a.length <= SHORT && b.length <= SHORT))) return true;
   if (a.length >= 5 && b.length >= 5 && a.charCodeAt(0) === b.charCodeAt(0) && a.startsWith(b.slice(0, 4))) return true;
   return oneLetterApart(a, b);
 }

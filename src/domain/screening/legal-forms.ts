@@ -17,7 +17,7 @@ export interface LegalForm {
   /** The canonical code: equivalent forms in any language share it (OAO and Open Joint Stock Company are OJSC). */
   code: string;
   family: LegalFormFamily;
-  /** Families an English form also stands for as the usual translation of others (Ltd for a KK, Corporation for a Chinese youxian gongsi). */
+  /** Families a form is also written as in English (a KK, a jusik hoesa, a gufen youxian gongsi are each a Co., Ltd.). */
   alsoFamilies?: readonly LegalFormFamily[];
   /** The table's spelling that was found, words separated by spaces (`plc` also when the name wrote `p.l.c.`). */
   words: string;
@@ -50,11 +50,11 @@ const KAISHA = 'kaisha|gaisha';
 export const LEGAL_FORM_TABLE: readonly Row[] = [
   // English, and the forms English translations of other languages' forms are written as.
   { code: 'CO', family: 'generic', spellings: 'co$, company, cie$, compagnie$, compania~, companhia~, compagnia$, cia~, gong si$' }, // + French, Spanish, Portuguese, Italian; Chinese 公司
-  { code: 'LTD', family: 'limited', also: ['stock'], spellings: 'ltd, limited, you xian gong si, you xian ze ren gong si' }, // UK/HK private company; Chinese 有限公司, 有限责任公司 (Co., Ltd.)
-  { code: 'LLC', family: 'limited', spellings: `llc, limited liability company, ooo, ${RU_OBSHCHESTVO} s ${RU_LIMITED}, tov~, tzov, ${UA_TOVARYSTVO} z obmezhenoyu|obmezhenoiu|obmezhenoju vidpovidalnistyu|vidpovidalnistiu|vidpovidalnistju` }, // US; Russian ООО, Ukrainian ТОВ, ТзОВ
-  { code: 'CORP', family: 'stock', also: ['limited'], spellings: 'corp, corporation, inc, incorporated' }, // US corporation (one form, either word)
+  { code: 'LTD', family: 'limited', spellings: 'ltd, limited, you xian gong si, you xian ze ren gong si' }, // UK/HK private company; Chinese 有限公司, 有限责任公司 (Co., Ltd.)
+  { code: 'LLC', family: 'limited', spellings: `llc, limited liability company, ooo, ${RU_OBSHCHESTVO} s ${RU_LIMITED}, too~, tovarishchestvo s ${RU_LIMITED}, tov~, tzov, ${UA_TOVARYSTVO} z obmezhenoyu|obmezhenoiu|obmezhenoju vidpovidalnistyu|vidpovidalnistiu|vidpovidalnistju` }, // US; Russian ООО, Ukrainian ТОВ, ТзОВ
+  { code: 'CORP', family: 'stock', spellings: 'corp, corporation, inc, incorporated' }, // US corporation (one form, either word)
   { code: 'PLC', family: 'stock', spellings: 'plc, pcl, public limited company, public company limited' }, // UK, Ireland; Thai PCL
-  { code: 'LLP', family: 'partnership', also: ['limited'], spellings: `llp, limited liability partnership, too~, tovarishchestvo s ${RU_LIMITED}` }, // UK, US; Kazakh ТОО (an LLC in all but name)
+  { code: 'LLP', family: 'partnership', spellings: 'llp, limited liability partnership' }, // UK, US (Kazakh ТОО, an LLC in all but name, is LLC's)
   { code: 'LP', family: 'partnership', spellings: 'lp$, limited partnership' }, // UK, US
   { code: 'PTE_LTD', family: 'limited', spellings: 'pte|pty|pvt|private|proprietary ltd|limited, sdn bhd, sendirian berhad' }, // Singapore, Australia, India; Malaysia
   { code: 'BHD', family: 'stock', spellings: 'bhd, berhad' }, // Malaysia, public company
@@ -121,9 +121,9 @@ export const LEGAL_FORM_TABLE: readonly Row[] = [
   { code: 'FZCO', family: 'limited', spellings: 'fzco, fzc, free zone company' },
   { code: 'FZ_LLC', family: 'limited', spellings: 'fz llc, free zone limited liability company' },
   // Chinese in pinyin (romanize.ts writes Han syllable by syllable; joined syllables match too): 有限公司 is LTD above.
-  { code: 'LTD_BY_SHARES', family: 'stock', spellings: 'gu fen you xian gong si, gu fen gong si, company limited by shares' }, // 股份有限公司
+  { code: 'LTD_BY_SHARES', family: 'stock', also: ['limited'], spellings: 'gu fen you xian gong si, gu fen gong si, company limited by shares' }, // 股份有限公司
   // Japanese and Korean: 株式会社 is kabushiki kaisha and jusik hoesa (Korean 주식회사), and zhu shi hui she when its Han is read as Chinese.
-  { code: 'KK', family: 'stock', spellings: `kk~, kabushiki ${KAISHA}, zhu shi hui she, ju|joo|chu sik hoe sa` },
+  { code: 'KK', family: 'stock', also: ['limited'], spellings: `kk~, kabushiki ${KAISHA}, zhu shi hui she, ju|joo|chu sik hoe sa` },
   { code: 'GK', family: 'limited', spellings: `gk$, godo|goudou ${KAISHA}, he tong hui she` }, // 合同会社
   { code: 'YK', family: 'limited', spellings: `yk$, yugen|yuugen ${KAISHA}, you xian hui she, yu|yoo han hoe sa` }, // 有限会社, Korean 유한회사
   // Indonesian.

@@ -20,6 +20,12 @@ const WHOLE_WORD = 0.85;
 const SHORT_VOWELS = 0.8;
 /** Two longer words with the same consonants (Mohammed and Muhammad, Aleksandr and Alexander, Osama and Usama). */
 const SAME_CONSONANTS = 0.9;
+/** Two words whose consonants differ only by voice or spelling (Baek and Paek, Gaddafi and Qadhafi). */
+const SAME_SOUNDS = 0.85;
+/** How alike words of the same sounds must be (Ahmet and Mehmet, Zeng and Zhang are not one name). */
+const SOUNDS_APART = 0.7;
+/** How alike words with the same consonants must be before they count as one written with other vowels. */
+const VOWELS_APART = 0.6;
 /** A consonant match (Arabic script, where vowels are not written) is worth a little less than the same letters. */
 const CONSONANT_MATCH = 0.95;
 
@@ -65,7 +71,9 @@ export function tokenSimilarity(a: string, b: string, arabic = false, skeletonA 
   if (!shareKey(a, b, skeletonA, skeletonB, soundA, soundB)) return 0;
   const jw = jaroWinkler(a, b);
   let sim = jw === 0 ? 0 : (jw + 1 - editDistance(a, b) / Math.max(a.length, b.length)) / 2;
-  if (skeletonA.length > 0 && skeletonA === skeletonB) sim = Math.max(sim, a.length <= 3 && b.length <= 3 ? SHORT_VOWELS : skeletonA.length >= 2 ? SAME_CONSONANTS : 0);
+  // The same consonants with vowels written otherwise, not words that merely share them (Kudo and Okada).
+  if (skeletonA.length > 0 && skeletonA === skeletonB && sim >= VOWELS_APART) sim = Math.max(sim, a.length <= 3 && b.length <= 3 ? SHORT_VOWELS : skeletonA.length >= 2 ? SAME_CONSONANTS : 0);
+  else if (soundA.length > 0 && soundA === soundB && sim >= SOUNDS_APART) sim = Math.max(sim, SAME_SOUNDS);
   if (arabic && skeletonA.length > 0 && skeletonB.length > 0) sim = Math.max(sim, CONSONANT_MATCH * jaroWinkler(skeletonA, skeletonB));
   return sim >= TOKEN_FLOOR ? sim : 0;
 }

@@ -28,6 +28,15 @@ export interface NameReadings {
 
 const PLAIN = /^[A-Za-z]{2,}(?: [A-Za-z]{2,})*$/;
 const ARABIC = /\p{Script=Arabic}/u;
+/** Scripts that write consonants and leave most vowels out (abjads): compared by consonants too, as Arabic is. */
+const ABJAD = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
+const HEBREW = /\p{Script=Hebrew}/u;
+const THAI = /\p{Script=Thai}/u;
+/**
+ * Hebrew letters as names spell them in Latin where any-ascii reads them otherwise: ש is sh, ב b, כ k, פ p, and ו, a
+ * vowel (o, u) more often than v in names, w (which consonants() leaves out, as it does y for י).
+ */
+const HEBREW_LETTERS: Record<string, string> = { '\u05E9': 'sh', '\u05D1': 'b', '\u05DB': 'k', '\u05DA': 'k', '\u05E4': 'p', '\u05E3': 'f', '\u05D5': 'w' };
 const GREEK = /\p{Script=Greek}/u;
 // The article al- written joined to its word (المنصوري): Latin spellings write it apart (al-Mansouri) or not at all.
 const ARABIC_ARTICLE = /(^|[\s\u00A0])[\u0627\u0671]\u0644(?=\p{Script=Arabic}{2})/gu;
@@ -77,10 +86,10 @@ export function nameReadings(name: string, kind: 'person' | 'entity' = 'person',
   // Most names: words of two Latin letters or more between single spaces, no capital after a small letter.
   if (PLAIN.test(name) && !/[a-z][A-Z][a-z]/.test(name)) {
     const tokens = name.toLowerCase().split(' ');
-    if (!tokens.some((t) => t.length <= 2 && leftOut(t, kind))) return { readings: [withoutParticles({ tokens }, kind)], arabic: false };
+    if (!tokens.some((t) => (t.length <= 2 && leftOut(t, kind)) || t.startsWith('abd'))) return { readings: [withoutParticles({ tokens }, kind)], arabic: false };
   }
   const forms = lookalikeForms(name.normalize('NFC'));
-  const arabic = ARABIC.test(forms.text);
+  const arabic = ABJAD.test(forms.text);
   const readings: Reading[] = [];
   const seen = new Set<string>();
   const texts = (forms.whole === undefined || side === 'listed' ? [forms.text] : [forms.text, forms.whole]).flatMap((text) => romanizedSpellings(text) ?? [text]);
@@ -88,9 +97,12 @@ export function nameReadings(name: string, kind: 'person' | 'entity' = 'person',
     for (const spelling of spellings(asciiText(text, arabic))) {
       if (side === 'listed' && spelling.groups) continue;
       const fragment = !spelling.groups && spelling.tokens.some((t) => t.length <= 2 && leftOut(t, kind));
-      for (const written of fragment ? [spelling, withFragmentsJoined(spelling, kind)] : [spelling]) {
+      const forms = fragment ? [spelling, withFragmentsJoined(spelling, kind)] : [spelling];
+      // Abd joined to the name after it, also read apart (Abdelrahman as Abd Rahman, as Abd al-Rahman is read).
+      const apart = kind === 'person' ? withAbdApart(spelling) : spelling;
+      for (const written of apart === spelling ? forms : [...forms, apart]) {
         const reading = withoutParticles(written, kind);
-        const key = reading.tokens.join(' ');
+        const key = `${reading.tokens.join(' ')}|${reading.forms?.map((f) => f.code).join(' ') ?? ''}`;
         if (reading.tokens.length === 0 || seen.has(key)) continue;
         seen.add(key);
         readings.push(reading);
@@ -104,6 +116,9 @@ export function nameReadings(name: string, kind: 'person' | 'entity' = 'person',
 function asciiText(name: string, arabic: boolean): string {
   let text = name;
   if (arabic) text = text.replace(ARABIC_MARKS, '').replace(ARABIC_ARTICLE, '$1');
+  if (HEBREW.test(text)) text = text.replace(/[\u0591-\u05C7]/gu, '').replace(/[\u05E9\u05D1\u05DB\u05DA\u05E4\u05E3\u05D5]/gu, (c) => HEBREW_LETTERS[c]!);
+  // Thai: a letter marked silent (the thanthakhat) is not read, and a vowel written before its consonant is said after it.
+  if (THAI.test(text)) text = text.replace(/[\u0E01-\u0E2E][\u0E38\u0E39]?\u0E4C/gu, '').replace(/([\u0E40-\u0E44])([\u0E01-\u0E2E])/gu, '$2$1');
   if (GREEK.test(text)) text = greekToLatinSpelling(text);
   // A capital after a small letter, each starting two letters or more (IvanSidorov, McDonald; not GmbH).
   text = text.replace(/(?<=\p{L}\p{Ll})(?=\p{Lu}\p{Ll})/gu, CASE_BREAK);
@@ -143,10 +158,28 @@ function withFragmentsJoined({ tokens }: Spelling, kind: 'person' | 'entity'): S
  * Particles go, and a company's words that say nothing; a company's legal forms are taken out as codes
  * (legal-forms.ts; also a single-word form cut by a space: L td). Nothing goes when nothing else would be left.
  */
+/**
+ * Abd (servant of) written joined to the name after it, with or without the article (Abdul Malik, Abdelrahman,
+ * Abdussattar: the article's l taken by the next letter): two words, abd and the name, as Abd al-Sattar is read.
+ */
+const ABD = /^abd[aeiou](?:l|(sh|th|dh|[tdrszn])(?=\1))(.{3,})$|^abd[aeiou](?:l|sh|th|dh|[tdrszn])$/;
+
+function withAbdApart(spelling: Spelling): Spelling {
+  if (!spelling.tokens.some((t) => t.startsWith('abd') && t.length > 4)) return spelling;
+  const tokens: string[] = [];
+  const groups: number[] = [];
+  spelling.tokens.forEach((t, i) => {
+    const m = ABD.exec(t);
+    const parts = m ? (m[2] ? ['abd', m[2]] : ['abd']) : [t];
+    tokens.push(...parts);
+    groups.push(...parts.map(() => spelling.groups?.[i] ?? -1));
+  });
+  return spelling.groups ? { tokens, groups } : { tokens };
+}
+
 function withoutParticles(spelling: Spelling, kind: 'person' | 'entity'): Reading {
   const { tokens: all } = spelling;
   const keep = all.map((t, i) => !(PARTICLES.has(t) || (i > 0 && PARTICLES_NOT_FIRST.has(t)) || (kind === 'entity' && COMPANY_STOP_WORDS.has(t))));
-  for (let i = 0; i + 1 < all.length; i++) if (kind === 'entity' && keep[i] && keep[i + 1] && LEGAL_FORMS.has(all[i]! + all[i + 1]!)) keep[i] = keep[i + 1] = false;
   let forms: LegalForm[] = [];
   if (kind === 'entity') {
     const given = all.map((_, i) => i).filter((i) => keep[i]);
@@ -154,6 +187,8 @@ function withoutParticles(spelling: Spelling, kind: 'person' | 'entity'): Readin
     forms = found.forms;
     const left = new Set(found.kept.map((k) => given[k]));
     for (const i of given) if (!left.has(i)) keep[i] = false;
+    // A one-word form cut by a space (L td), which the table does not spell.
+    for (let i = 0; i + 1 < all.length; i++) if (keep[i] && keep[i + 1] && all[i]!.length > 1 && LEGAL_FORMS.has(all[i]! + all[i + 1]!)) keep[i] = keep[i + 1] = false;
   }
   if (!keep.includes(true)) return spelling;
   if (!keep.includes(false)) return forms.length > 0 ? { ...spelling, forms } : spelling;
@@ -171,7 +206,8 @@ function withoutParticles(spelling: Spelling, kind: 'person' | 'entity'): Readin
  * Mohammed, Muhammad and محمد are all "mhmd"; Sidorov and Sidorow "sdr".
  */
 export function consonants(token: string): string {
-  const t = token.replace(/ph/g, 'f').replace(/tch/g, 'ch').replace(/ck/g, 'k').replace(/q/g, 'k').replace(/v/g, 'w');
+  // kh and ch are one sound in transliterations (Mikhail, Michail; Chatzidakis, Hatzidakis; خ), written h here.
+  const t = token.replace(/ph/g, 'f').replace(/tch/g, 'ch').replace(/ck/g, 'k').replace(/[kc]h/g, 'h').replace(/q/g, 'k').replace(/v/g, 'w');
   let out = /[aeiou]/.test(t[0] ?? '') ? '' : (t[0] ?? '');
   for (let i = 1; i < t.length; i++) {
     const c = t[i]!;

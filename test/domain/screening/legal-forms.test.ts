@@ -84,10 +84,11 @@ describe('legal forms', () => {
     assert.equal(relation('rosa trading company', 'rosa trading ag'), 'compatible', 'a generic form says nothing against another');
     assert.equal(relation('rosa trading company limited', 'rosa trading ltd'), 'same');
     assert.equal(relation('rosa trading company', 'rosa trading'), 'unknown');
-    assert.equal(relation('nintendo co ltd', 'nintendo kabushiki kaisha'), 'compatible', 'Ltd is also the English of stock companies');
+    assert.equal(relation('nintendo co ltd', 'nintendo kabushiki kaisha'), 'compatible', 'a KK is written Co., Ltd. in English');
+    assert.equal(relation('baltga petroleum ltd', 'baltga petroleum ag'), 'different', 'a British Ltd is not a German AG');
     assert.equal(relation('rosa gmbh co kg', 'rosa gmbh'), 'different', 'a GmbH & Co. KG is a partnership beside its GmbH');
-    assert.equal(relation('rosa too', 'rosa llp'), 'same');
-    assert.equal(relation('rosa too', 'rosa llc'), 'compatible');
+    assert.equal(relation('rosa too', 'rosa llc'), 'same', 'the Kazakh TOO is an LLC in all but name');
+    assert.equal(relation('rosa llp', 'rosa llc'), 'different', 'a partnership is not a company');
     assert.equal(relation('rosa lp', 'rosa llc'), 'different');
     assert.equal(relation('rosa ip', 'rosa llc'), 'different');
   });
