@@ -27,7 +27,6 @@ export interface NameReadings {
 }
 
 const PLAIN = /^[A-Za-z]{2,}(?: [A-Za-z]{2,})*$/;
-const ARABIC = /\p{Script=Arabic}/u;
 /** Scripts that write consonants and leave most vowels out (abjads): compared by consonants too, as Arabic is. */
 const ABJAD = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
 const HEBREW = /\p{Script=Hebrew}/u;
