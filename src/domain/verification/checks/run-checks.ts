@@ -53,13 +53,36 @@ async function recordOf(tx: Executor, subject: SubjectRef): Promise<CheckedRecor
 
 const FIELD_WORDS: Record<string, string> = { birthDate: 'birth date', country: 'country' };
 
+/** OFAC's alias types, as ALT.CSV writes them (`aka`) or spelt with dots (`a.k.a.`). */
+const KNOWN_AS = /^([afn])\.?\s*k\.?\s*a\.?$/i;
+
+/**
+ * How an alias's type reads in a finding's message, before `of "<listed name>"`, whichever list gave it: OFAC's and
+ * the EU's `a.k.a.` (`f.k.a.`, `n.k.a.`; ALT.CSV's `aka` dotted), the UN's alias QUALITY `Good` or `Low` (`alias, low
+ * quality,`), its NAME_ORIGINAL_SCRIPT (`original script`), the UK's name type with its alias strength (`Alias (Low
+ * quality)`: `alias, low quality,`; `Primary Name Variation`: `name variation`) and its `non-Latin script`. A type
+ * none of them writes is kept as given, lower case, its parenthesis set off by commas.
+ */
+export function aliasRelation(aliasType: string | undefined): string {
+  const type = (aliasType ?? '').trim().replace(/\s+/g, ' ');
+  const knownAs = KNOWN_AS.exec(type);
+  if (knownAs) return `${knownAs[1]!.toLowerCase()}.k.a.`;
+  if (/^(good|low)$/i.test(type)) return `alias, ${type.toLowerCase()} quality,`;
+  // `Alias (Low quality)`: the kind of name, then its strength in parentheses.
+  const [, kind = type, strength = ''] = /^(.*?)\s*\((.*)\)$/.exec(type) ?? [];
+  const lower = (text: string) => text.trim().toLowerCase().replace(/\blatin\b/g, 'Latin');
+  const base = lower(kind) === '' ? 'alias' : lower(kind) === 'primary name variation' ? 'name variation' : lower(kind);
+  const quality = lower(strength).replace(/^(good|low)$/, '$1 quality');
+  return quality ? `${base}, ${quality},` : base;
+}
+
 /**
  * A hit as an operator reads it in the case: the listed name (and the alias that matched), list, entry, programs,
  * score, and what agreed or differed, e.g. `Matches "SIDOROV, Ivan Petrovich" on OFAC-SDN entry 90001 (CYBER2):
  * score 1; name and birth date agree, country differs`.
  */
 export function hitMessage(hit: ScreeningHit): string {
-  const listed = hit.matchedAlias ? `"${hit.matchedAlias.name}" (${hit.matchedAlias.aliasType} of "${hit.listedName}")` : `"${hit.listedName}"`;
+  const listed = hit.matchedAlias ? `"${hit.matchedAlias.name}" (${aliasRelation(hit.matchedAlias.aliasType)} of "${hit.listedName}")` : `"${hit.listedName}"`;
   const programs = hit.programs.length > 0 ? ` (${hit.programs.join(', ')})` : '';
   const agreed = ['name', ...hit.agreed.filter((f) => f !== 'name').map((f) => FIELD_WORDS[f])].join(' and ');
   const differs = hit.conflicting.length > 0 ? `, ${hit.conflicting.map((f) => FIELD_WORDS[f]).join(' and ')} differ${hit.conflicting.length === 1 ? 's' : ''}` : '';
