@@ -22,7 +22,7 @@ function agrees(listed: ListedBirthDate, birthDate: string): boolean {
 
 function near(listed: ListedBirthDate, birthDate: string): boolean {
   const year = Number(birthDate.slice(0, 4));
-  if (listed.day) {
+  if (listed.day && !listed.circa) {
     const [y, m, d] = listed.day.split('-');
     if (`${y}-${d}-${m}` === birthDate) return true;
     if (listed.day.slice(0, 4) === birthDate.slice(0, 4)) return true;

@@ -1,7 +1,7 @@
 import { birthDateRelation } from './birth-dates.js';
 import type { LegalForm } from './legal-forms.js';
 import { keysOf, soundClass } from './keys.js';
-import { scoreNames, type QueryName } from './name-score.js';
+import { CONTRADICTING_WORD, scoreNames, type QueryName } from './name-score.js';
 import { segmented } from './segment.js';
 import type { Spelling } from './spellings.js';
 import { consonants, leftOut, nameReadings, type Reading } from './text.js';
@@ -66,6 +66,11 @@ export class ScreeningIndex {
   private readonly vocabulary = new Set<string>();
   /** Per variant: the last query token that reached it, and how many query tokens did (reset after each screening). */
   private seenBy: Int32Array;
+  /**
+   * Words a candidate must share keys with (when both names have that many): two, unless the threshold is so low
+   * that a name contradicting the other in a word could still reach it with its birth date and country.
+   */
+  private readonly wordsNeeded: number;
   private counts: Uint16Array;
 
   constructor(
@@ -87,6 +92,7 @@ export class ScreeningIndex {
         });
       }
     });
+    this.wordsNeeded = threshold > 1 - CONTRADICTING_WORD + BIRTH_DATE_AGREES + COUNTRY_AGREES ? 2 : 1;
     this.seenBy = new Int32Array(this.variants.length).fill(-1);
     this.counts = new Uint16Array(this.variants.length);
   }
@@ -189,7 +195,7 @@ export class ScreeningIndex {
     const out: number[] = [];
     for (const id of touched) {
       const variant = this.variants[id]!;
-      const needed = Math.max(1, Math.min(2, words, variant.words));
+      const needed = Math.max(1, Math.min(this.wordsNeeded, words, variant.words));
       const count = this.counts[id]!;
       if (count >= needed || (count === needed - 1 && initials.length > 0 && variant.tokens.some((t) => t.length > 1 && initials.includes(t[0]!)))) out.push(id);
       this.seenBy[id] = -1;

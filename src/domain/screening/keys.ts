@@ -12,6 +12,11 @@
 // Letters by how they sound, as Soundex groups them; vowels, h, w and y are dropped.
 const CLASS: Record<string, string> = { b: '1', f: '1', p: '1', v: '1', c: '2', g: '2', j: '2', k: '2', q: '2', s: '2', x: '2', z: '2', d: '3', t: '3', l: '4', m: '5', n: '5', r: '6' };
 
+/** The sound class of a word's first letter (undefined for a vowel, h, w or y). */
+export function firstClass(token: string): string | undefined {
+  return CLASS[token[0] ?? ''];
+}
+
 /** A word's consonants by sound class, repeats once: a coarse key, never a similarity. */
 export function soundClass(token: string): string {
   let out = '';

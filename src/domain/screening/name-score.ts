@@ -1,4 +1,4 @@
-import { shareKey, soundClass } from './keys.js';
+import { firstClass, shareKey, soundClass } from './keys.js';
 import { compareLegalForms, type LegalForm } from './legal-forms.js';
 import { editDistance, jaroWinkler } from './similarity.js';
 import { consonants } from './text.js';
@@ -16,7 +16,7 @@ const INITIAL = 0.9;
 const TOKEN_FLOOR = 0.75;
 /** A pair's similarity from which it counts as the same whole word (a name needs one such pair). */
 const WHOLE_WORD = 0.85;
-/** Two words of three letters or fewer with the same consonants (Un and On, Li and Le): a vowel written another way. */
+/** Two words of three letters or fewer with the same consonants or sounds (Un and On, Ahn and An): vowels written otherwise. */
 const SHORT_VOWELS = 0.8;
 /** Two longer words with the same consonants (Mohammed and Muhammad, Aleksandr and Alexander, Osama and Usama). */
 const SAME_CONSONANTS = 0.9;
@@ -72,10 +72,26 @@ export function tokenSimilarity(a: string, b: string, arabic = false, skeletonA 
   const jw = jaroWinkler(a, b);
   let sim = jw === 0 ? 0 : (jw + 1 - editDistance(a, b) / Math.max(a.length, b.length)) / 2;
   // The same consonants with vowels written otherwise, not words that merely share them (Kudo and Okada).
-  if (skeletonA.length > 0 && skeletonA === skeletonB && sim >= VOWELS_APART) sim = Math.max(sim, a.length <= 3 && b.length <= 3 ? SHORT_VOWELS : skeletonA.length >= 2 ? SAME_CONSONANTS : 0);
-  else if (soundA.length > 0 && soundA === soundB && sim >= SOUNDS_APART) sim = Math.max(sim, SAME_SOUNDS);
+  const short = a.length <= 3 && b.length <= 3;
+  if (short && ((skeletonA.length > 0 && skeletonA === skeletonB) || (soundA.length > 0 && soundA === soundB))) sim = Math.max(sim, SHORT_VOWELS);
+  else if (skeletonA.length >= 2 && skeletonA === skeletonB && sim >= VOWELS_APART) sim = Math.max(sim, SAME_CONSONANTS);
+  else if (soundA.length > 0 && soundA === soundB && sim >= SOUNDS_APART && sameFirstSound(a, b)) sim = Math.max(sim, SAME_SOUNDS);
   if (arabic && skeletonA.length > 0 && skeletonB.length > 0) sim = Math.max(sim, CONSONANT_MATCH * jaroWinkler(skeletonA, skeletonB));
   return sim >= TOKEN_FLOOR ? sim : 0;
+}
+
+/** Whether two words start with one letter or two of one sound class (Baek and Paek; not Khalid and Walid). */
+function sameFirstSound(a: string, b: string): boolean {
+  return a[0] === b[0] || (firstClass(a) !== undefined && firstClass(a) === firstClass(b));
+}
+
+/**
+ * A pair's similarity as it counts in the name's score: below WHOLE_WORD, twice as far below it. A pair of words that
+ * are only somewhat alike (Anders and Sander 0.78, Sokolovsky and Sokolov 0.82) says little that they are one name,
+ * and beside an exact word must not carry a two-word name over the threshold.
+ */
+function counted(sim: number): number {
+  return sim >= WHOLE_WORD ? sim : sim - (WHOLE_WORD - sim);
 }
 
 /** How much a word says: an initial little, a long word more, a family name more again. */
@@ -170,7 +186,7 @@ export function scoreNames(query: QueryName, listed: NameSide, explain?: HitExpl
   let total = 0;
   for (const p of kept) {
     weights += p.weight;
-    total += p.weight * p.sim;
+    total += p.weight * counted(p.sim);
   }
   let score = total / weights;
 
@@ -217,7 +233,7 @@ export function scoreNames(query: QueryName, listed: NameSide, explain?: HitExpl
   if (explain) {
     explain.pairs = kept
       .sort((x, y) => x.i - y.i)
-      .map((p): PairedWords => ({ subject: q.tokens[p.i]!, listed: l.tokens[p.j]!, similarity: round3(p.sim), weight: round3(p.weight / weights) }));
+      .map((p): PairedWords => ({ subject: q.tokens[p.i]!, listed: l.tokens[p.j]!, similarity: round3(Math.max(0, counted(p.sim))), weight: round3(p.weight / weights) }));
     explain.onlySubject = onlyQ.map((i) => q.tokens[i]!);
     explain.onlyListed = onlyL.map((j) => l.tokens[j]!);
     explain.adjustments.push(...adjustments);

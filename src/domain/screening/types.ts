@@ -95,7 +95,7 @@ export interface ScreeningHit {
 export interface PairedWords {
   subject: string;
   listed: string;
-  /** 0 to 1 (3 decimals). */
+  /** 0 to 1 (3 decimals), as it counts in the name's score (a pair below 0.85 counts twice as far below it). */
   similarity: number;
   /** Its share of the name's score (the pairs' weights sum to 1): a family name and a rare, long word weigh more. */
   weight: number;

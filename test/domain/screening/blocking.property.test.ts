@@ -94,7 +94,7 @@ describe('candidate selection never loses a match the score keeps', () => {
             names: fc.constant(names),
             types: fc.array(fc.boolean(), { minLength: names.length, maxLength: names.length }),
             subjects: fc.array(fc.oneof(fc.nat(names.length - 1).chain((i) => changed(names[i]!)), listedName.map((w) => w.join(' '))), { minLength: 1, maxLength: 6 }),
-            threshold: fc.constantFrom(DEFAULT_THRESHOLD, 0.8, 0.95),
+            threshold: fc.constantFrom(DEFAULT_THRESHOLD, 0.8, 0.95, 0.6),
           }),
         ),
         ({ names, types, subjects, threshold }) => {
