@@ -111,19 +111,25 @@ export function generate(entryCount = ENTRIES, customerCount = CUSTOMERS): { ent
       const p = people[k]!;
       const entry = entries[Number(p.entryNumber) - 10_000]!;
       const variant = int(6);
-      const names = [
-        [p.first, p.middle, p.last].filter(Boolean).join(' '),
-        `${p.first} ${p.middle ?? ''} ${typo(p.last)}`,
-        `${p.last.toUpperCase()} ${p.first}${p.middle ? ` ${p.middle}` : ''}`,
-        cyrillic(`${p.first}${p.middle ? ` ${p.middle}` : ''} ${p.last}`),
-        `${p.first[0]}. ${p.middle ? `${p.middle[0]}. ` : ''}${p.last}`,
-        `${p.first}${p.middle ? ` ${p.middle}` : ''} ${p.last}`,
+      // Each variant's name and its family name, given apart as the API's lastName gives it (personSubject).
+      const misspelt = typo(p.last);
+      const names: [string, string][] = [
+        [[p.first, p.middle, p.last].filter(Boolean).join(' '), p.last],
+        [`${p.first} ${p.middle ?? ''} ${misspelt}`, misspelt],
+        [`${p.last.toUpperCase()} ${p.first}${p.middle ? ` ${p.middle}` : ''}`, p.last.toUpperCase()],
+        [cyrillic(`${p.first}${p.middle ? ` ${p.middle}` : ''} ${p.last}`), cyrillic(p.last)],
+        [`${p.first[0]}. ${p.middle ? `${p.middle[0]}. ` : ''}${p.last}`, p.last],
+        [`${p.first}${p.middle ? ` ${p.middle}` : ''} ${p.last}`, p.last],
       ];
-      customers.push({ subject: { kind: 'person', names: [names[variant]!], birthDate: variant === 5 ? birthDate() : p.birth, countries: [pick(COUNTRIES)] }, planted: entry.entryNumber, shouldHit: variant !== 5 || entry.birthDates.length === 0 });
+      const [name, familyName] = names[variant]!;
+      customers.push({ subject: { kind: 'person', names: [name], familyName, birthDate: variant === 5 ? birthDate() : p.birth, countries: [pick(COUNTRIES)] }, planted: entry.entryNumber, shouldHit: variant !== 5 || entry.birthDates.length === 0 });
     } else if (random() < 0.1) {
       customers.push({ subject: { kind: 'entity', names: [`${pick(ENTITY_WORDS)} ${cap(surname())} ${pick(LEGAL)}`, `${cap(surname())} ${pick(ENTITY_WORDS)}`], countries: [pick(COUNTRIES)] } });
     } else {
-      customers.push({ subject: { kind: 'person', names: [[pick(FIRST), random() < 0.3 ? pick(FIRST) : '', pick(LAST)].filter(Boolean).join(' ')], birthDate: birthDate(), countries: [pick(COUNTRIES)] } });
+      // Drawn in this order, so the seed gives the same customers as before their family names were given apart.
+      const given = [pick(FIRST), random() < 0.3 ? pick(FIRST) : ''];
+      const familyName = pick(LAST);
+      customers.push({ subject: { kind: 'person', names: [[...given, familyName].filter(Boolean).join(' ')], familyName, birthDate: birthDate(), countries: [pick(COUNTRIES)] } });
     }
   }
   return { entries, customers };

@@ -20,6 +20,16 @@ describe('watch list', () => {
     assert.equal(list.screen('Someone Else', null), undefined);
     assert.throws(() => parseWatchList('who,when\nx,y'), /header/);
   });
+
+  it('weighs the last name when given apart: a family name the list does not have is another family, a middle name is not', () => {
+    const list = new WatchList(parseWatchList('name,birthDate,country,list\nJonas Weber,,,L1\n'));
+    // One string: Brandt is one more word the listed name lacks (issue 52: 0.04), still a possible match.
+    assert.equal(list.screen('Jonas Weber Brandt', null)?.kind, 'possible');
+    // Brandt given as the last name: a family name the list does not have (0.15), so not Jonas Weber's.
+    assert.equal(list.screen('Jonas Weber Brandt', null, 'Brandt'), undefined);
+    // Weber the last name and Brandt a middle name: still the listed person.
+    assert.equal(list.screen('Jonas Brandt Weber', null, 'Weber')?.kind, 'possible');
+  });
 });
 
 for (const backend of backends()) {

@@ -37,9 +37,12 @@ export class WatchList {
     this.index = new ScreeningIndex(parseSimpleCsv({ path: 'watch list', text: csv }));
   }
 
-  /** `match` when the name and a listed birth date agree; `possible` on the name alone (no date to compare). */
-  screen(fullName: string, birthDate: string | null | undefined): { kind: 'match' | 'possible'; entry: WatchListEntry } | undefined {
-    const hit = this.index.screen({ kind: 'person', names: [fullName], birthDate: birthDate ?? null })[0];
+  /**
+   * `match` when the name and a listed birth date agree; `possible` on the name alone (no date to compare).
+   * `familyName`, the person's last name when known apart (as personSubject gives it), weighs above the given names.
+   */
+  screen(fullName: string, birthDate: string | null | undefined, familyName?: string | null): { kind: 'match' | 'possible'; entry: WatchListEntry } | undefined {
+    const hit = this.index.screen({ kind: 'person', names: [fullName], familyName: familyName ?? null, birthDate: birthDate ?? null })[0];
     return hit ? { kind: hitKind(hit), entry: this.entries[Number(hit.entryNumber) - 2]! } : undefined;
   }
 }
