@@ -72,6 +72,8 @@ export class ScreeningIndex {
    */
   private readonly wordsNeeded: number;
   private counts: Uint16Array;
+  /** Per variant: its whole words, up to 2 (what candidates() needs of it, kept apart from the variants for speed). */
+  private wordsOf: Uint8Array;
 
   constructor(
     readonly entries: readonly ListEntry[],
@@ -95,6 +97,7 @@ export class ScreeningIndex {
     this.wordsNeeded = threshold > 1 - CONTRADICTING_WORD + BIRTH_DATE_AGREES + COUNTRY_AGREES ? 2 : 1;
     this.seenBy = new Int32Array(this.variants.length).fill(-1);
     this.counts = new Uint16Array(this.variants.length);
+    this.wordsOf = Uint8Array.from(this.variants, (v) => Math.min(2, v.words));
   }
 
   private add(variant: Variant): void {
@@ -194,10 +197,9 @@ export class ScreeningIndex {
     const initials = tokens.filter((t) => t.length === 1);
     const out: number[] = [];
     for (const id of touched) {
-      const variant = this.variants[id]!;
-      const needed = Math.max(1, Math.min(this.wordsNeeded, words, variant.words));
+      const needed = Math.max(1, Math.min(this.wordsNeeded, words, this.wordsOf[id]!));
       const count = this.counts[id]!;
-      if (count >= needed || (count === needed - 1 && initials.length > 0 && variant.tokens.some((t) => t.length > 1 && initials.includes(t[0]!)))) out.push(id);
+      if (count >= needed || (count === needed - 1 && initials.length > 0 && this.variants[id]!.tokens.some((t) => t.length > 1 && initials.includes(t[0]!)))) out.push(id);
       this.seenBy[id] = -1;
       this.counts[id] = 0;
     }
