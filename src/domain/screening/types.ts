@@ -17,11 +17,18 @@ export type EntryType = 'individual' | 'entity' | 'vessel' | 'aircraft' | 'unkno
 
 export interface ListedName {
   name: string;
-  /** Absent for the entry's own name; `a.k.a.`, `f.k.a.`, `n.k.a.` (ALT.CSV's alt_type) for an alias. */
+  /**
+   * Absent for the entry's own name; for an alias, as its list types it: OFAC's ALT.CSV alt_type (`a.k.a.`, `f.k.a.`,
+   * `n.k.a.`); the EU's other nameAliases `a.k.a.`; the UN's alias QUALITY (`Good`, `Low`; `a.k.a.` when empty) and
+   * `original script` for NAME_ORIGINAL_SCRIPT; the UK's Name type with its Alias strength in parentheses (`Alias`,
+   * `Alias (Low quality)`, `Primary Name Variation`; `Alias` for a primary name the file gave after another) and
+   * `non-Latin script` for Name non-latin script. A finding's message reads it as words (run-checks.ts aliasRelation).
+   */
   aliasType?: string;
   /**
-   * The family name, where the list gives it apart (the EU's lastName, the UN's and the UK's name parts); OFAC writes
-   * it before a comma (`SIDOROV, Ivan Petrovich`). The matcher weighs it above given names.
+   * The family name, where the list gives it apart (the EU's lastName, the UK's Name 6 of a person); OFAC writes it
+   * before a comma (`SIDOROV, Ivan Petrovich`). The UN's name parts do not say which is the family name, so its
+   * names have none. The matcher weighs it above given names.
    */
   familyName?: string;
 }
@@ -33,19 +40,32 @@ export interface ListedWalletAddress {
 
 /** One party on a list, whatever the file format it came from. */
 export interface ListEntry {
-  /** The list's label (SCREENING_LISTS), or the simple CSV's `list` column. */
+  /**
+   * The list's label in SCREENING_LISTS (`EU=…`: `EU`), whatever the folder's format (OFAC's, the EU's, the UN's, the
+   * UK's or a simple CSV); the simple CSV's `list` column for WATCHLIST_FILE's list, which has no label.
+   */
   list: string;
-  /** OFAC's ent_num; the line number in a simple CSV. */
+  /**
+   * What the list numbers the entry by: OFAC's ent_num, the EU's logicalId, the UN's REFERENCE_NUMBER (its DATAID when
+   * it has none), the UK's Unique ID (`RUS0001`); the line number in a simple CSV.
+   */
   entryNumber: string;
   type: EntryType;
-  /** The entry's own name as published (`SIDOROV, Ivan Petrovich`). */
+  /**
+   * The entry's own name as published: OFAC's SDN_Name (`SIDOROV, Ivan Petrovich`), the EU's first nameAlias
+   * (wholeName), the UN's FIRST_NAME to FOURTH_NAME, the UK's primary name as `Name 6, Name 1 … Name 5`.
+   */
   name: string;
   /** The family name of the entry's own name, where the list gives it apart (see ListedName.familyName). */
   familyName?: string;
   aliases: ListedName[];
+  /**
+   * OFAC's programs, the EU's regulation programmes, the UN's UN_LIST_TYPE, the UK's Regime Name; a simple CSV's
+   * `list` column when the folder has a label.
+   */
   programs: string[];
   birthDates: ListedBirthDate[];
-  /** ISO 3166 alpha-3 codes: nationality, citizenship, and the countries of its addresses. */
+  /** ISO 3166 alpha-3 codes: nationality, citizenship, the countries of its addresses (and a UK ship's flag). */
   countries: string[];
   walletAddresses: ListedWalletAddress[];
 }
@@ -73,7 +93,7 @@ export interface ScreeningHit {
   programs: string[];
   /** The entry's own name as published. */
   listedName: string;
-  /** The alias (ALT.CSV) that matched, when it was not the entry's own name. */
+  /** The alias that matched (with its list's aliasType), when it was not the entry's own name. */
   matchedAlias?: ListedName;
   /** The subject's name that matched, as the customer gave it. */
   matchedName: string;

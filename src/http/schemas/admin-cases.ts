@@ -14,7 +14,7 @@ const SubjectType = () => Type.Enum(['user', 'associated_person', 'entity'], { t
 const Note = (description: string) => patterned(FORMATS.notBlank, { minLength: 1, maxLength: 2000, description });
 
 export const OperatorRefSchema = Type.Object({ operatorId: Uuid(), name: Type.String() }, { additionalProperties: false, title: 'OperatorRef' });
-const AliasSchema = Type.Object({ name: Type.String(), aliasType: Nullable(Type.String({ description: 'a.k.a., f.k.a., n.k.a. (ALT.CSV); null for the entry’s own name' })) }, { additionalProperties: false, title: 'ListedAlias' });
+const AliasSchema = Type.Object({ name: Type.String(), aliasType: Nullable(Type.String({ description: 'As the list types the alias: a.k.a., f.k.a., n.k.a. (OFAC, the EU); the UN’s quality Good or Low, original script; the UK’s Alias (Low quality), Primary Name Variation, non-Latin script. Null for the entry’s own name' })) }, { additionalProperties: false, title: 'ListedAlias' });
 const Field = () => Type.Enum(['name', 'birthDate', 'country'], { type: 'string' });
 
 const Share = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });

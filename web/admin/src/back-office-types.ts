@@ -48,7 +48,7 @@ export interface Hit {
   entryType: 'individual' | 'entity' | 'vessel' | 'aircraft' | 'unknown';
   programs: string[];
   listedName: string;
-  /** aliasType: a.k.a., f.k.a., n.k.a.; null for the entry's own name. */
+  /** aliasType as the list types it (a.k.a.; the UN's Good or Low; the UK's Alias (Low quality)…); null for the entry's own name. */
   aliases: { name: string; aliasType: string | null }[];
   matchedAlias: null | { name: string; aliasType: string | null };
   matchedName: string;
