@@ -200,13 +200,24 @@ function withoutParticles(spelling: Spelling, kind: 'person' | 'entity'): Readin
 
 /**
  * A token's consonants, for names whose vowels are not written (Arabic script) and for finding candidates whose
- * spelling differs: v and w are one letter, ph is f, tch is ch, ck and q are k, doubled letters count once, and
+ * spelling differs: v and w are one letter, ph is f, kh and ch h, ck and q k, ts and tz z, doubled letters count once, and
  * vowels (with y and w, which are long vowels in Arabic transliteration) are dropped after the first letter.
  * Mohammed, Muhammad and محمد are all "mhmd"; Sidorov and Sidorow "sdr".
  */
 export function consonants(token: string): string {
-  // kh and ch are one sound in transliterations (Mikhail, Michail; Chatzidakis, Hatzidakis; خ), written h here.
-  const t = token.replace(/ph/g, 'f').replace(/tch/g, 'ch').replace(/ck/g, 'k').replace(/[kc]h/g, 'h').replace(/q/g, 'k').replace(/v/g, 'w');
+  // kh and ch are one sound in transliterations (Mikhail, Michail; Chatzidakis, Hatzidakis; خ), written h here; and
+  // German writes Russian names with sch, tsch and z where English writes sh, ch and ts (Schewzow, Shevtsov), and
+  // Greek γι is gi or y (Giorgos, Yorgos). (Not j for y: Arabic's ج is j, and its Latin spellings write it so.)
+  const t = token
+    .replace(/t?sch/g, (m) => (m === 'tsch' ? 'ch' : 'sh'))
+    .replace(/ph/g, 'f')
+    .replace(/tch/g, 'ch')
+    .replace(/ck/g, 'k')
+    .replace(/[kc]h/g, 'h')
+    .replace(/t[sz]/g, 'z')
+    .replace(/^gi(?=[aeou])/, 'y')
+    .replace(/q/g, 'k')
+    .replace(/v/g, 'w');
   let out = /[aeiou]/.test(t[0] ?? '') ? '' : (t[0] ?? '');
   for (let i = 1; i < t.length; i++) {
     const c = t[i]!;
