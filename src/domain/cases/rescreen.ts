@@ -5,6 +5,7 @@ import { recordedHits } from '../../db/repositories/screening-hits.js';
 import type { VerificationStatus } from '../../db/schema/index.js';
 import type { EntityInfo, UserInfo } from '../onboarding/types.js';
 import { entitySubject, personSubject } from '../screening/customer-subject.js';
+import { MATCHER_VERSION } from '../screening/engine.js';
 import type { ScreeningLists } from '../screening/lists.js';
 import { screenAndRecord } from '../screening/subject-hits.js';
 import { openCaseOn } from './open-case.js';
@@ -19,10 +20,13 @@ interface Progress {
 const SETTING = 'screening_rescreen';
 const ORDER: CustomerTable[] = ['user', 'associated_person', 'entity'];
 
-/** One fingerprint of every list in force: when it changes, everyone is screened again. */
+/**
+ * One fingerprint of every list in force, the threshold and the matcher's version: when any changes (a list reloaded,
+ * SCREENING_THRESHOLD set otherwise, an upgrade that matches names otherwise), everyone is screened again.
+ */
 export function listsVersion(lists: ScreeningLists): string {
   return createHash('sha256')
-    .update(JSON.stringify(lists.versions().map((v) => [v.label, v.version])))
+    .update(JSON.stringify({ matcher: MATCHER_VERSION, threshold: lists.threshold, lists: lists.versions().map((v) => [v.label, v.version]) }))
     .digest('hex')
     .slice(0, 32);
 }

@@ -16,6 +16,12 @@ import type { AgreedField, HitExplanation, ListEntry, ListedName, ScreeningHit, 
 
 export const DEFAULT_THRESHOLD = 0.88;
 
+/**
+ * The matcher's version: raised whenever a change makes the same name score otherwise, so that every customer is
+ * screened again by the new matcher at the next start (src/domain/cases/rescreen.ts). 2: issue 52's.
+ */
+export const MATCHER_VERSION = 2;
+
 export const BIRTH_DATE_AGREES = 0.05;
 /** A birth date one slip away from a listed one (a year off, day and month swapped): less than a conflict. */
 export const BIRTH_DATE_NEAR = -0.02;
@@ -139,7 +145,7 @@ export class ScreeningIndex {
           const hit = judge(entry, variant.name, text, nameScore, subject.birthDate ?? null, countries);
           if (hit.score < this.threshold) continue;
           const previous = best.get(variant.entry)?.hit;
-          if (!previous || hit.score > previous.score || (hit.score === previous.score && !hit.matchedAlias && previous.matchedAlias)) best.set(variant.entry, { hit, query, variant });
+          if (!previous || better(hit, previous)) best.set(variant.entry, { hit, query, variant });
         }
       }
     }
@@ -208,6 +214,14 @@ export class ScreeningIndex {
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+/** The better of two hits on one entry: the higher score, then the higher name score (when birth date and country
+ * lift both to 1), then the entry's own name over an alias. */
+function better(hit: ScreeningHit, previous: ScreeningHit): boolean {
+  if (hit.score !== previous.score) return hit.score > previous.score;
+  if (hit.nameScore !== previous.nameScore) return hit.nameScore > previous.nameScore;
+  return !hit.matchedAlias && !!previous.matchedAlias;
+}
 
 function judge(entry: ListEntry, name: ListedName, matchedName: string, nameScore: number, birthDate: string | null, countries: ReadonlySet<string>): ScreeningHit {
   const agreed: AgreedField[] = ['name'];

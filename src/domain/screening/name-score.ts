@@ -204,9 +204,13 @@ export function scoreNames(query: QueryName, listed: NameSide, explain?: HitExpl
     score += effect;
     if (explain) adjustments.push({ kind: 'contradicting_words', effect: round3(effect), detail: `${wholeQ.slice(0, contradicting).map((i) => q.tokens[i]).join(' ')} against ${wholeL.slice(0, contradicting).map((j) => l.tokens[j]).join(' ')}: words that do not pair` });
   }
+  // A family name is missing only when none of its words pairs: one part of a two-part family name (Sanctioned Ruiz,
+  // Dubois-Lefèvre) left over is an extra word.
+  const pairedFamilyQ = kept.some((p) => q.family?.[p.i]);
+  const pairedFamilyL = kept.some((p) => l.family?.[p.j]);
   const extras = [
-    ...[...wholeQ.slice(contradicting), ...onlyQ.filter((i) => q.tokens[i]!.length === 1)].map((k) => ({ word: q.tokens[k]!, family: !!q.family?.[k], customer: true })),
-    ...[...wholeL.slice(contradicting), ...onlyL.filter((j) => l.tokens[j]!.length === 1)].map((k) => ({ word: l.tokens[k]!, family: !!l.family?.[k], customer: false })),
+    ...[...wholeQ.slice(contradicting), ...onlyQ.filter((i) => q.tokens[i]!.length === 1)].map((k) => ({ word: q.tokens[k]!, family: !!q.family?.[k] && !pairedFamilyQ, customer: true })),
+    ...[...wholeL.slice(contradicting), ...onlyL.filter((j) => l.tokens[j]!.length === 1)].map((k) => ({ word: l.tokens[k]!, family: !!l.family?.[k] && !pairedFamilyL, customer: false })),
   ];
   if (extras.length > 0) {
     const each = wholePairs <= 1 ? EXTRA_WORD_SINGLE : EXTRA_WORD;
