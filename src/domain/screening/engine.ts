@@ -73,13 +73,14 @@ export class ScreeningIndex {
   /** Per variant: the last query token that reached it, and how many query tokens did (reset after each screening). */
   private seenBy: Int32Array;
   /**
-   * Words a candidate must share keys with (when both names have that many): two, unless the threshold is so low
-   * that a name contradicting the other in a word could still reach it with its birth date and country.
+   * Whether one word of one name facing an unpaired word of the other (CONTRADICTING_WORD) takes any name below the
+   * threshold, birth date and country agreeing: then a candidate must pair every whole word of one of the two names.
    */
-  private readonly wordsNeeded: number;
+  private readonly noContradiction: boolean;
   private counts: Uint16Array;
-  /** Per variant: its whole words, up to 2 (what candidates() needs of it, kept apart from the variants for speed). */
+  /** Per variant: its whole words and its initials (what candidates() needs of it, kept apart for speed). */
   private wordsOf: Uint8Array;
+  private initialsOf: Uint8Array;
 
   constructor(
     readonly entries: readonly ListEntry[],
@@ -100,10 +101,11 @@ export class ScreeningIndex {
         });
       }
     });
-    this.wordsNeeded = threshold > 1 - CONTRADICTING_WORD + BIRTH_DATE_AGREES + COUNTRY_AGREES ? 2 : 1;
+    this.noContradiction = threshold > 1 - CONTRADICTING_WORD + BIRTH_DATE_AGREES + COUNTRY_AGREES;
     this.seenBy = new Int32Array(this.variants.length).fill(-1);
     this.counts = new Uint16Array(this.variants.length);
-    this.wordsOf = Uint8Array.from(this.variants, (v) => Math.min(2, v.words));
+    this.wordsOf = Uint8Array.from(this.variants, (v) => Math.min(255, v.words));
+    this.initialsOf = Uint8Array.from(this.variants, (v) => Math.min(255, v.tokens.length - v.words));
   }
 
   private add(variant: Variant): void {
@@ -179,33 +181,34 @@ export class ScreeningIndex {
   }
 
   /**
-   * Variants sharing keys with enough of the query's tokens: two of them when both sides have two words or more. Two
-   * adjacent tokens written as one listed word (Si dorov, Abdul Rahman) count as one more token, as scoreNames
-   * joins them. A variant one word short of that is kept too when the query has an initial one of its words begins
-   * (M. Xeg Sergei may be Mark Xeg, whose M. pairs with no key).
+   * Variants whose words share keys with enough of the query's. A query word reaching a variant by any of its keys
+   * counts 1; one that is two listed words written together (`+`), or two adjacent query words that are one listed
+   * word, count 2: so the count bounds from above how many whole words of either name can pair (keys.ts: no others
+   * pair). When one contradicting word takes any name below the threshold, a name must pair every whole word of one
+   * side: the count must reach the fewer of the query's whole words (less the variant's initials, which may pair them)
+   * and the variant's (less the query's initials). Otherwise one word is enough.
    */
   private candidates(query: PreparedName): number[] {
     const touched: number[] = [];
     const { tokens } = query;
     const words = tokens.filter((t) => t.length > 1).length;
     for (let q = 0; q < tokens.length; q++) {
-      // A word that is two listed words written together counts for both (first, before its other keys count it once).
-      if (tokens[q]!.length >= 4) this.reach(`+${tokens[q]}`, q, touched, 2);
+      // First, before its other keys count it once.
+      if (tokens[q]!.length >= 2) this.reach(`+${tokens[q]}`, q, touched, 2);
       for (const key of keysOf(tokens[q]!, query.skeletons[q]!, query.sounds[q]!)) this.reach(key, q, touched);
     }
     if (!query.groups) {
       for (let q = 0; q + 1 < tokens.length; q++) {
-        this.reach(`=${tokens[q]}${tokens[q + 1]}`, tokens.length + q, touched);
+        this.reach(`=${tokens[q]}${tokens[q + 1]}`, tokens.length + q, touched, 2);
         // In an abjad, two words joined by their consonants (نصر الله and Nasrallah), as scoreNames joins them.
-        if (query.arabic) this.reach(`~${consonants(tokens[q]! + tokens[q + 1]!)}`, tokens.length + q, touched);
+        if (query.arabic) this.reach(`~${consonants(tokens[q]! + tokens[q + 1]!)}`, tokens.length + q, touched, 2);
       }
     }
-    const initials = tokens.filter((t) => t.length === 1);
+    const initials = tokens.length - words;
     const out: number[] = [];
     for (const id of touched) {
-      const needed = Math.max(1, Math.min(this.wordsNeeded, words, this.wordsOf[id]!));
-      const count = this.counts[id]!;
-      if (count >= needed || (count === needed - 1 && initials.length > 0 && this.variants[id]!.tokens.some((t) => t.length > 1 && initials.includes(t[0]!)))) out.push(id);
+      const needed = this.noContradiction ? Math.max(1, Math.min(words - this.initialsOf[id]!, this.wordsOf[id]! - initials)) : 1;
+      if (this.counts[id]! >= needed) out.push(id);
       this.seenBy[id] = -1;
       this.counts[id] = 0;
     }

@@ -106,6 +106,20 @@ function weightOf(token: string, family: boolean): number {
  */
 function joinAdjacent(a: NameSide, b: NameSide, arabic: boolean): NameSide {
   if (a.tokens.length < 2) return a;
+  // Most names join nothing: find that out without building anything (this runs twice for every pair of names scored).
+  if (!arabic) {
+    let any = false;
+    for (let i = 0; i + 1 < a.tokens.length && !any; i++) {
+      const first = a.tokens[i]!;
+      for (const word of b.tokens) {
+        if (word.length === first.length + a.tokens[i + 1]!.length && word.startsWith(first) && word.endsWith(a.tokens[i + 1]!)) {
+          any = true;
+          break;
+        }
+      }
+    }
+    if (!any) return a;
+  }
   const words = new Set(b.tokens);
   const skeletons = arabic ? new Set(b.skeletons.filter((s) => s.length >= 3)) : new Set<string>();
   const tokens: string[] = [];

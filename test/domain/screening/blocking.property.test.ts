@@ -75,8 +75,8 @@ function entriesOf(names: string[][], types: boolean[]): ListEntry[] {
     list: 'L',
     entryNumber: String(i + 1),
     type: types[i] ? 'individual' : 'unknown',
-    // Half the people written as OFAC does: FAMILY, Given names.
-    name: types[i] && n.length > 1 ? `${n[n.length - 1]!.toUpperCase()}, ${n.slice(0, -1).join(' ')}` : n.join(' '),
+    // Half the people written as OFAC does: FAMILY, Given names; some with a middle initial.
+    name: types[i] && n.length > 1 ? `${n[n.length - 1]!.toUpperCase()}, ${n.slice(0, -1).map((w, k) => (k === 1 && i % 4 === 1 ? `${w[0]}.` : w)).join(' ')}` : n.join(' '),
     aliases: i % 3 === 0 && n.length > 1 ? [{ name: [...n].reverse().join(' '), aliasType: 'a.k.a.' }] : [],
     programs: [],
     birthDates: [],
