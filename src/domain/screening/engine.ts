@@ -9,9 +9,9 @@ import type { AgreedField, HitExplanation, ListEntry, ListedName, ScreeningHit, 
 
 /**
  * The matcher (docs/screening.md#matching-and-the-score). Every spelling (text.ts) of every listed name and alias is
- * one variant, indexed by the keys of its tokens (the token, its consonants, its first four letters, and the token
- * with each one letter left out); a screening scores only the variants that share keys with enough of the subject's
- * tokens, never the whole list, and keeps the best of the subject's spellings.
+ * one variant, indexed by the keys of its tokens (keys.ts: the same keys decide which words the score may pair); a
+ * screening scores only the variants whose keys can pair enough of the subject's words (candidates()), never the whole
+ * list, and keeps the best of the subject's spellings.
  */
 
 export const DEFAULT_THRESHOLD = 0.88;
