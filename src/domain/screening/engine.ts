@@ -82,26 +82,53 @@ export class ScreeningIndex {
   private wordsOf: Uint8Array;
   private initialsOf: Uint8Array;
 
+  /** `indexNow` false: an empty index that build() fills a slice at a time. */
   constructor(
     readonly entries: readonly ListEntry[],
     readonly threshold: number = DEFAULT_THRESHOLD,
+    indexNow = true,
   ) {
-    entries.forEach((entry, i) => {
-      const names: ListedName[] = [{ name: entry.name }, ...entry.aliases];
-      for (const kind of kindsOf(entry)) {
-        const seen = new Set<string>();
-        names.forEach((name, n) => {
-          const family = kind === 'person' ? familyTokens(listedFamilyName(name, entry, n === 0)) : new Set<string>();
-          for (const { tokens, forms } of nameReadings(name.name, kind, 'listed').readings) {
-            const key = `${tokens.join(' ')}|${forms?.map((f) => f.code).join(' ') ?? ''}`;
-            if (seen.has(key)) continue;
-            seen.add(key);
-            this.add({ entry: i, name, kind, tokens, skeletons: tokens.map(consonants), sounds: tokens.map(soundClass), family: tokens.map((t) => family.has(t)), ...(forms && forms.length > 0 ? { forms } : {}), words: tokens.filter((t) => t.length > 1).length });
-          }
-        });
-      }
-    });
     this.noContradiction = threshold > 1 - CONTRADICTING_WORD + BIRTH_DATE_AGREES + COUNTRY_AGREES;
+    this.seenBy = new Int32Array(0);
+    this.counts = new Uint16Array(0);
+    this.wordsOf = new Uint8Array(0);
+    this.initialsOf = new Uint8Array(0);
+    if (!indexNow) return;
+    entries.forEach((entry, i) => this.addEntry(entry, i));
+    this.finish();
+  }
+
+  /**
+   * The same index, built a slice of entries at a time with the event loop let run between slices: a reload of a large
+   * list (the EU's 16,000 names take about a second to index) must not hold every request meanwhile.
+   */
+  static async build(entries: readonly ListEntry[], threshold: number = DEFAULT_THRESHOLD, slice = 500): Promise<ScreeningIndex> {
+    const index = new ScreeningIndex(entries, threshold, false);
+    for (let i = 0; i < entries.length; i++) {
+      index.addEntry(entries[i]!, i);
+      if ((i + 1) % slice === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    index.finish();
+    return index;
+  }
+
+  private addEntry(entry: ListEntry, i: number): void {
+    const names: ListedName[] = [{ name: entry.name }, ...entry.aliases];
+    for (const kind of kindsOf(entry)) {
+      const seen = new Set<string>();
+      names.forEach((name, n) => {
+        const family = kind === 'person' ? familyTokens(listedFamilyName(name, entry, n === 0)) : new Set<string>();
+        for (const { tokens, forms } of nameReadings(name.name, kind, 'listed').readings) {
+          const key = `${tokens.join(' ')}|${forms?.map((f) => f.code).join(' ') ?? ''}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          this.add({ entry: i, name, kind, tokens, skeletons: tokens.map(consonants), sounds: tokens.map(soundClass), family: tokens.map((t) => family.has(t)), ...(forms && forms.length > 0 ? { forms } : {}), words: tokens.filter((t) => t.length > 1).length });
+        }
+      });
+    }
+  }
+
+  private finish(): void {
     this.seenBy = new Int32Array(this.variants.length).fill(-1);
     this.counts = new Uint16Array(this.variants.length);
     this.wordsOf = Uint8Array.from(this.variants, (v) => Math.min(255, v.words));

@@ -32,7 +32,7 @@ const entryKey = (list: string, entryNumber: string): string => `${list}\u0000${
 /** 0x addresses are hex: their case (EIP-55's checksum) does not make another address. Others are compared as written. */
 export const addressKey = (address: string): string => (/^0x[0-9a-fA-F]+$/.test(address.trim()) ? address.trim().toLowerCase() : address.trim());
 
-function snapshot(lists: LoadedList[], threshold: number): Snapshot {
+function snapshot(lists: LoadedList[], threshold: number, index?: ScreeningIndex): Snapshot {
   const entries = lists.flatMap((l) => l.entries);
   const addresses = new Map<string, ListedAddress>();
   for (const entry of entries) {
@@ -42,7 +42,7 @@ function snapshot(lists: LoadedList[], threshold: number): Snapshot {
     }
   }
   const byNumber = new Map(entries.map((e) => [entryKey(e.list, e.entryNumber), e]));
-  return { lists, index: new ScreeningIndex(entries, threshold), addresses, byNumber };
+  return { lists, index: index ?? new ScreeningIndex(entries, threshold), addresses, byNumber };
 }
 
 /**
@@ -121,6 +121,8 @@ export class ScreeningLists implements AddressScreen {
         try {
           const files = await readListFiles(loaded.source);
           if (files.version === loaded.version) return loaded;
+          // Each list parsed in a turn of its own (a parse itself holds the event loop: the EU's 25 MB about 3 s).
+          await new Promise<void>((resolve) => setImmediate(resolve));
           const fresh = parseListFiles(files);
           outcome.changed.push({ label: loaded.source.label, version: fresh.version, previousVersion: loaded.version, entries: fresh.entries.length });
           return fresh;
@@ -131,7 +133,8 @@ export class ScreeningLists implements AddressScreen {
       }),
     );
     if (outcome.changed.length > 0 && this.current === before) {
-      this.current = snapshot(next, this.threshold);
+      // Indexed a slice at a time, letting requests run (screening them against the lists still in force).
+      this.current = snapshot(next, this.threshold, await ScreeningIndex.build(next.flatMap((l) => l.entries), this.threshold));
       for (const change of outcome.changed) {
         for (const listener of this.listeners) {
           try {
