@@ -16,46 +16,14 @@ import { join } from 'node:path';
 import { ScreeningIndex } from '../src/domain/screening/engine.js';
 import { loadListSync, type LoadedList } from '../src/domain/screening/load.js';
 import type { ListEntry, ScreeningSubject } from '../src/domain/screening/types.js';
+import { Rng } from './lib/screening-quality/random.js';
 
 const SCALE = Number(process.env.LIST_READERS_SCALE ?? 1);
 const SAMPLES = join(import.meta.dirname, '..', 'config', 'screening');
 const QUERIES = 1_000;
 
 // ---------------------------------------------------------------------------------------------------------------
-// Fictional names from a seeded PRNG (mulberry32, as bench/screening.ts)
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-class Rng {
-  private readonly next: () => number;
-  constructor(seed: number) {
-    this.next = mulberry32(seed);
-  }
-  float(): number {
-    return this.next();
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)]!;
-  }
-  /** 0 to max inclusive, small counts likelier. */
-  few(max: number): number {
-    return Math.min(max, Math.floor(-Math.log(1 - this.next()) * (max / 3)));
-  }
-}
+// Fictional names from a seeded PRNG (bench/lib/mulberry32.ts)
 
 const cap = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
 
@@ -111,7 +79,7 @@ class Names {
   }
 
   origin(): Origin {
-    const r = this.rng.float();
+    const r = this.rng.next();
     return r < 0.45 ? 'slavic' : r < 0.75 ? 'arabic' : r < 0.85 ? 'korean' : 'latin';
   }
 
@@ -200,7 +168,7 @@ function generateOfac(dir: string, count: number): void {
   for (let i = 0; i < count; i++) {
     ent += 1 + rng.few(3);
     const programs = Array.from(new Set(Array.from({ length: 1 + rng.few(2) }, () => rng.pick(OFAC_PROGRAMS)))).join('] [');
-    const kind = rng.float();
+    const kind = rng.next();
     const remarks: string[] = [];
     const country = rng.pick(OFAC_COUNTRIES);
     let name: string;
@@ -458,7 +426,7 @@ function generateUk(dir: string, count: number): void {
     const [prefix, regime] = rng.pick(UK_REGIMES);
     const n = (counters.get(prefix) ?? 0) + 1;
     counters.set(prefix, n);
-    const kind = rng.float();
+    const kind = rng.next();
     const type = kind < 0.72 ? 'Individual' : kind < 0.97 ? 'Entity' : 'Ship';
     const country = rng.pick(UK_COUNTRIES);
     const common: Record<string, string> = {
@@ -554,7 +522,7 @@ function queries(entries: readonly ListEntry[], seed: number): { subject: Screen
   const rng = new Rng(seed);
   const names = new Names(rng);
   return Array.from({ length: QUERIES }, () => {
-    const r = rng.float();
+    const r = rng.next();
     if (r < 0.2) {
       const entry = rng.pick(entries);
       const name = rng.chance(0.5) || entry.aliases.length === 0 ? entry.name : rng.pick(entry.aliases).name;

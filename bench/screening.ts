@@ -11,19 +11,11 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ScreeningIndex } from '../src/domain/screening/engine.js';
 import type { ListEntry, ScreeningSubject } from '../src/domain/screening/types.js';
+import { mulberry32 } from './lib/mulberry32.js';
 
 const ENTRIES = Number(process.env.SCREENING_BENCH_ENTRIES ?? 20_000);
 const CUSTOMERS = Number(process.env.SCREENING_BENCH_CUSTOMERS ?? 100_000);
 
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = mulberry32(36);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const int = (n: number) => Math.floor(random() * n);

@@ -1,17 +1,12 @@
-/** A seeded pseudo-random stream (mulberry32, as bench/screening.ts), with the few draws the generators need. */
+import { mulberry32 } from '../mulberry32.js';
+
+/** A seeded pseudo-random stream (bench/lib/mulberry32.ts), with the few draws the generators need. */
 export class Rng {
-  private a: number;
+  /** 0 (included) to 1 (excluded). */
+  readonly next: () => number;
 
   constructor(seed: number) {
-    this.a = seed | 0;
-  }
-
-  /** 0 (included) to 1 (excluded). */
-  next(): number {
-    this.a = (this.a + 0x6d2b79f5) | 0;
-    let t = Math.imul(this.a ^ (this.a >>> 15), 1 | this.a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.next = mulberry32(seed);
   }
 
   int(n: number): number {
@@ -21,6 +16,11 @@ export class Rng {
   /** An integer from `from` to `to`, both included. */
   between(from: number, to: number): number {
     return from + this.int(to - from + 1);
+  }
+
+  /** 0 to max inclusive, small counts likelier. */
+  few(max: number): number {
+    return Math.min(max, Math.floor(-Math.log(1 - this.next()) * (max / 3)));
   }
 
   chance(p: number): boolean {
