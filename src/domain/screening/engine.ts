@@ -45,7 +45,6 @@ interface Variant {
   words: number;
 }
 
-type PreparedName = QueryName;
 
 function kindsOf(entry: ListEntry): Kind[] {
   return entry.type === 'individual' ? ['person'] : entry.type === 'unknown' ? ['person', 'entity'] : ['entity'];
@@ -157,14 +156,14 @@ export class ScreeningIndex {
    * every variant instead of the indexed candidates: the brute force the index is tested against.
    */
   screen(subject: ScreeningSubject, exhaustive = false): ScreeningHit[] {
-    const best = new Map<number, { hit: ScreeningHit; query: PreparedName; variant: Variant }>();
+    const best = new Map<number, { hit: ScreeningHit; query: QueryName; variant: Variant }>();
     const countries = new Set(subject.countries?.filter((c): c is string => typeof c === 'string' && c !== ''));
     const family = subject.kind === 'person' ? familyTokens(subject.familyName ?? undefined) : new Set<string>();
     for (const text of subject.names) {
       if (!text || !text.trim()) continue;
       const { readings, arabic } = nameReadings(text, subject.kind);
       for (const reading of this.withCuts(readings, subject.kind)) {
-        const query: PreparedName = { ...reading, skeletons: reading.tokens.map(consonants), sounds: reading.tokens.map(soundClass), arabic, family: reading.tokens.map((t) => family.has(t)) };
+        const query: QueryName = { ...reading, skeletons: reading.tokens.map(consonants), sounds: reading.tokens.map(soundClass), arabic, family: reading.tokens.map((t) => family.has(t)) };
         for (const id of exhaustive ? this.variants.keys() : this.candidates(query)) {
           const variant = this.variants[id]!;
           if (variant.kind !== subject.kind) continue;
@@ -215,7 +214,7 @@ export class ScreeningIndex {
    * side: the count must reach the fewer of the query's whole words (less the variant's initials, which may pair them)
    * and the variant's (less the query's initials). Otherwise one word is enough.
    */
-  private candidates(query: PreparedName): number[] {
+  private candidates(query: QueryName): number[] {
     const touched: number[] = [];
     const { tokens } = query;
     const words = tokens.filter((t) => t.length > 1).length;

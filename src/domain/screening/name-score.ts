@@ -222,14 +222,14 @@ export function scoreNames(query: QueryName, listed: NameSide, explain?: HitExpl
   // Dubois-Lefèvre) left over is an extra word.
   const pairedFamilyQ = kept.some((p) => q.family?.[p.i]);
   const pairedFamilyL = kept.some((p) => l.family?.[p.j]);
+  const each = wholePairs <= 1 ? EXTRA_WORD_SINGLE : EXTRA_WORD;
+  const extra = (word: string, family: boolean, customer: boolean) => ({ word, family, customer, cost: family ? Math.max(each, MISSING_FAMILY_NAME) : each });
   const extras = [
-    ...[...wholeQ.slice(contradicting), ...onlyQ.filter((i) => q.tokens[i]!.length === 1)].map((k) => ({ word: q.tokens[k]!, family: !!q.family?.[k] && !pairedFamilyQ, customer: true })),
-    ...[...wholeL.slice(contradicting), ...onlyL.filter((j) => l.tokens[j]!.length === 1)].map((k) => ({ word: l.tokens[k]!, family: !!l.family?.[k] && !pairedFamilyL, customer: false })),
+    ...[...wholeQ.slice(contradicting), ...onlyQ.filter((i) => q.tokens[i]!.length === 1)].map((k) => extra(q.tokens[k]!, !!q.family?.[k] && !pairedFamilyQ, true)),
+    ...[...wholeL.slice(contradicting), ...onlyL.filter((j) => l.tokens[j]!.length === 1)].map((k) => extra(l.tokens[k]!, !!l.family?.[k] && !pairedFamilyL, false)),
   ];
   if (extras.length > 0) {
-    const each = wholePairs <= 1 ? EXTRA_WORD_SINGLE : EXTRA_WORD;
-    const effect = -extras.reduce((sum, e) => sum + (e.family ? Math.max(each, MISSING_FAMILY_NAME) : each), 0);
-    score += effect;
+    score -= extras.reduce((sum, e) => sum + e.cost, 0);
     if (explain) {
       for (const customer of [true, false]) {
         const words = extras.filter((e) => e.customer === customer);
@@ -237,7 +237,7 @@ export function scoreNames(query: QueryName, listed: NameSide, explain?: HitExpl
         const family = words.filter((e) => e.family).map((e) => e.word);
         adjustments.push({
           kind: 'extra_words',
-          effect: round3(-words.reduce((sum, e) => sum + (e.family ? Math.max(each, MISSING_FAMILY_NAME) : each), 0)),
+          effect: round3(-words.reduce((sum, e) => sum + e.cost, 0)),
           detail: `${words.map((e) => e.word).join(' ')}: only the ${customer ? "customer's" : 'listed'} name has ${words.length === 1 ? 'it' : 'them'}${family.length > 0 ? ` (family name ${family.join(' ')})` : ''}`,
         });
       }

@@ -96,10 +96,10 @@ export function nameReadings(name: string, kind: 'person' | 'entity' = 'person',
     for (const spelling of spellings(asciiText(text, arabic))) {
       if (side === 'listed' && spelling.groups) continue;
       const fragment = !spelling.groups && spelling.tokens.some((t) => t.length <= 2 && leftOut(t, kind));
-      const forms = fragment ? [spelling, withFragmentsJoined(spelling, kind)] : [spelling];
+      const writings = fragment ? [spelling, withFragmentsJoined(spelling, kind)] : [spelling];
       // Abd joined to the name after it, also read apart (Abdelrahman as Abd Rahman, as Abd al-Rahman is read).
       const apart = kind === 'person' ? withAbdApart(spelling) : spelling;
-      for (const written of apart === spelling ? forms : [...forms, apart]) {
+      for (const written of apart === spelling ? writings : [...writings, apart]) {
         const reading = withoutParticles(written, kind);
         const key = `${reading.tokens.join(' ')}|${reading.forms?.map((f) => f.code).join(' ') ?? ''}`;
         if (reading.tokens.length === 0 || seen.has(key)) continue;
@@ -154,21 +154,18 @@ function withFragmentsJoined({ tokens }: Spelling, kind: 'person' | 'entity'): S
 }
 
 /**
- * Particles go, and a company's words that say nothing; a company's legal forms are taken out as codes
- * (legal-forms.ts; also a single-word form cut by a space: L td). Nothing goes when nothing else would be left.
- */
-/**
  * Abd (servant of) written joined to the name after it, with or without the article (Abdul Malik, Abdelrahman,
  * Abdussattar: the article's l taken by the next letter): two words, abd and the name, as Abd al-Sattar is read.
  */
 const ABD = /^abd[aeiou](?:l|(sh|th|dh|[tdrszn])(?=\1))(.{3,})$|^abd[aeiou](?:l|sh|th|dh|[tdrszn])$/;
 
 function withAbdApart(spelling: Spelling): Spelling {
-  if (!spelling.tokens.some((t) => t.startsWith('abd') && t.length > 4)) return spelling;
+  const matches = spelling.tokens.map((t) => (t.startsWith('abd') && t.length > 4 ? ABD.exec(t) : null));
+  if (!matches.some(Boolean)) return spelling;
   const tokens: string[] = [];
   const groups: number[] = [];
   spelling.tokens.forEach((t, i) => {
-    const m = ABD.exec(t);
+    const m = matches[i];
     const parts = m ? (m[2] ? ['abd', m[2]] : ['abd']) : [t];
     tokens.push(...parts);
     groups.push(...parts.map(() => spelling.groups?.[i] ?? -1));
@@ -176,6 +173,10 @@ function withAbdApart(spelling: Spelling): Spelling {
   return spelling.groups ? { tokens, groups } : { tokens };
 }
 
+/**
+ * Particles go, and a company's words that say nothing; a company's legal forms are taken out as codes
+ * (legal-forms.ts; also a single-word form cut by a space: L td). Nothing goes when nothing else would be left.
+ */
 function withoutParticles(spelling: Spelling, kind: 'person' | 'entity'): Reading {
   const { tokens: all } = spelling;
   const keep = all.map((t, i) => !(PARTICLES.has(t) || (i > 0 && PARTICLES_NOT_FIRST.has(t)) || (kind === 'entity' && COMPANY_STOP_WORDS.has(t))));
