@@ -37,3 +37,25 @@ export function birthDateRelation(listed: readonly ListedBirthDate[], birthDate:
   if (listed.some((d) => near(d, birthDate))) return 'near';
   return 'conflicts';
 }
+
+/**
+ * A listed date as a list gives it: a year, a month of it (`MM`), or a day (`DD` of that month), written as `text`.
+ * Every reader builds its dates here, so that a day always carries its month and its year.
+ */
+export function listedDate(text: string, year: number | string, month?: string, day?: string): ListedBirthDate {
+  const y = Number(year);
+  const ym = month ? `${year}-${month.padStart(2, '0')}` : undefined;
+  const ymd = ym && day ? `${ym}-${day.padStart(2, '0')}` : undefined;
+  return { text, ...(ymd ? { day: ymd } : {}), ...(ym ? { month: ym } : {}), fromYear: y, toYear: y };
+}
+
+/** A date given as approximate (OFAC's circa, the EU's circa, the UN's APPROXIMATELY): a year either side, written as `text`. */
+export function approximate(date: ListedBirthDate, text: string): ListedBirthDate {
+  return { ...date, text, fromYear: date.fromYear - 1, toYear: date.toYear + 1, circa: true };
+}
+
+/** A span of years, given in either order; written `1961 to 1962` unless the list wrote it otherwise. */
+export function yearSpan(a: number, b: number, text?: string): ListedBirthDate {
+  const [fromYear, toYear] = [Math.min(a, b), Math.max(a, b)];
+  return { text: text ?? `${fromYear} to ${toYear}`, fromYear, toYear };
+}

@@ -1,3 +1,4 @@
+import { approximate, listedDate, yearSpan } from './birth-dates.js';
 import { countryFromAlpha2 } from './countries.js';
 import { ListFormatError, type ListFile } from './formats.js';
 import { parseRemarks } from './remarks.js';
@@ -20,7 +21,6 @@ function aliasName(alias: XmlNode): ListedName | undefined {
 }
 
 const YEAR = /^\d{4}$/;
-const pad = (n: string) => n.padStart(2, '0');
 
 /**
  * One `<birthdate>`: `birthdate="1961-07-14"`, or its parts (`year`, `monthOfYear`, `dayOfMonth`), or a span
@@ -46,19 +46,18 @@ function birthDate(el: XmlNode, where: string): ListedBirthDate | undefined {
     if (!YEAR.test(year)) throw bad(`year ${JSON.stringify(year.slice(0, 40))}`);
     if (month && !/^(0?[1-9]|1[0-2])$/.test(month)) throw bad(`monthOfYear ${JSON.stringify(month.slice(0, 40))}`);
     if (day && !/^(0?[1-9]|[12]\d|3[01])$/.test(day)) throw bad(`dayOfMonth ${JSON.stringify(day.slice(0, 40))}`);
-    const y = Number(year);
-    const ym = month ? `${year}-${pad(month)}` : undefined;
-    const ymd = ym && day ? `${ym}-${pad(day)}` : undefined;
-    date = { text: full || ymd || ym || year, ...(ymd ? { day: ymd } : {}), ...(ym ? { month: ym } : {}), fromYear: y, toYear: y };
+    const given = listedDate('', year, month, day);
+    date = { ...given, text: full || given.day || given.month || year };
   } else if (from || to) {
     const [a, b] = [from || to, to || from];
     if (!YEAR.test(a) || !YEAR.test(b)) throw bad(`yearRangeFrom/yearRangeTo ${JSON.stringify(`${from}/${to}`.slice(0, 40))}`);
-    const [lo, hi] = [Math.min(Number(a), Number(b)), Math.max(Number(a), Number(b))];
-    return { text: `${circa ? 'circa ' : ''}${lo} to ${hi}`, fromYear: lo, toYear: hi, ...(circa ? { circa: true } : {}) };
+    const span = yearSpan(Number(a), Number(b));
+    // A circa span is the span: the EU gives its bounds.
+    return circa ? { ...span, text: `circa ${span.text}`, circa: true } : span;
   } else {
     return undefined;
   }
-  return circa ? { ...date, text: `circa ${date.text}`, fromYear: date.fromYear - 1, toYear: date.toYear + 1, circa: true } : date;
+  return circa ? approximate(date, `circa ${date.text}`) : date;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { listedDate } from './birth-dates.js';
 import { countryCode } from './countries.js';
 import { parseBirthDate, parseRemarks } from './remarks.js';
 import type { EntryType, ListEntry } from './types.js';
@@ -115,7 +116,8 @@ export function parseSimpleCsv(file: ListFile, label?: string): ListEntry[] {
   return rows({ path: file.path, text }, 4, 'a watch list', 2).map(({ fields, line: at }) => {
     const [name = '', birthDate = '', country = '', list = ''] = fields.map((f) => f.trim());
     if (!name || !list) throw new ListFormatError(`${file.path} line ${at}: name and list are required`);
-    const date = /^\d{4}-\d{2}-\d{2}$/.test(birthDate) ? { text: birthDate, day: birthDate, month: birthDate.slice(0, 7), fromYear: Number(birthDate.slice(0, 4)), toYear: Number(birthDate.slice(0, 4)) } : birthDate ? parseBirthDate(birthDate) : undefined;
+    const ymd = /^(\d{4})-(\d{2})-(\d{2})$/.exec(birthDate);
+    const date = ymd ? listedDate(birthDate, ymd[1]!, ymd[2], ymd[3]) : birthDate ? parseBirthDate(birthDate) : undefined;
     if (birthDate && !date) throw new ListFormatError(`${file.path} line ${at}: birthDate must be YYYY-MM-DD (got ${JSON.stringify(birthDate.slice(0, 40))})`);
     const code = country ? countryCode(country) : undefined;
     if (country && !code) throw new ListFormatError(`${file.path} line ${at}: country must be an alpha-3 code (got ${JSON.stringify(country.slice(0, 40))})`);

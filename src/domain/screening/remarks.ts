@@ -1,3 +1,4 @@
+import { approximate, listedDate, yearSpan } from './birth-dates.js';
 import { countryCode } from './countries.js';
 import type { ListedBirthDate, ListedWalletAddress } from './types.js';
 
@@ -15,24 +16,24 @@ export function parseBirthDate(text: string): ListedBirthDate | undefined {
     const date = parseBirthDate(circa[1]!);
     // A span (`circa 1961 to 1962`) is not a form OFAC writes: refused like any other unknown form.
     if (!date || date.fromYear !== date.toYear) return undefined;
-    return { ...date, text: t, fromYear: date.fromYear - 1, toYear: date.toYear + 1, circa: true };
+    return approximate(date, t);
   }
   const range = /^(?:(?:\d{1,2} )?[A-Za-z]{3} )?(\d{4}) to (?:(?:\d{1,2} )?[A-Za-z]{3} )?(\d{4})$/.exec(t);
-  if (range) return { text: t, fromYear: Math.min(Number(range[1]), Number(range[2])), toYear: Math.max(Number(range[1]), Number(range[2])) };
+  if (range) return yearSpan(Number(range[1]), Number(range[2]), t);
   const full = /^(\d{1,2}) ([A-Za-z]{3}) (\d{4})$/.exec(t);
   if (full) {
     const month = MONTHS[full[2]!.toLowerCase()];
     if (!month) return undefined;
-    return { text: t, day: `${full[3]}-${month}-${full[1]!.padStart(2, '0')}`, month: `${full[3]}-${month}`, fromYear: Number(full[3]), toYear: Number(full[3]) };
+    return listedDate(t, full[3]!, month, full[1]!);
   }
   const monthYear = /^([A-Za-z]{3}) (\d{4})$/.exec(t);
   if (monthYear) {
     const month = MONTHS[monthYear[1]!.toLowerCase()];
     if (!month) return undefined;
-    return { text: t, month: `${monthYear[2]}-${month}`, fromYear: Number(monthYear[2]), toYear: Number(monthYear[2]) };
+    return listedDate(t, monthYear[2]!, month);
   }
   const year = /^(\d{4})$/.exec(t);
-  if (year) return { text: t, fromYear: Number(year[1]), toYear: Number(year[1]) };
+  if (year) return listedDate(t, year[1]!);
   return undefined;
 }
 

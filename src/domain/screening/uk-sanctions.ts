@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { listedDate } from './birth-dates.js';
 import { countryCode } from './countries.js';
 import { ListFormatError, rows, type ListFile } from './formats.js';
 import { parseRemarks } from './remarks.js';
@@ -34,10 +35,9 @@ export function ukBirthDates(cell: string): ListedBirthDate[] {
   const dates: ListedBirthDate[] = [];
   for (const m of cell.matchAll(DATE)) {
     const [text, d, mo, y] = [m[0], m[1]!, m[2]!, m[3]!];
-    const year = Number(y);
-    const month = /^\d+$/.test(mo) && Number(mo) >= 1 && Number(mo) <= 12 ? `${y}-${mo.padStart(2, '0')}` : undefined;
-    const day = month && /^\d+$/.test(d) && Number(d) >= 1 && Number(d) <= 31 ? `${month}-${d.padStart(2, '0')}` : undefined;
-    if (!dates.some((x) => x.text === text)) dates.push({ text, ...(day ? { day } : {}), ...(month ? { month } : {}), fromYear: year, toYear: year });
+    const month = /^\d+$/.test(mo) && Number(mo) >= 1 && Number(mo) <= 12 ? mo : undefined;
+    const day = month && /^\d+$/.test(d) && Number(d) >= 1 && Number(d) <= 31 ? d : undefined;
+    if (!dates.some((x) => x.text === text)) dates.push(listedDate(text, y, month, day));
   }
   return dates;
 }

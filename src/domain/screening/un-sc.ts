@@ -1,3 +1,4 @@
+import { approximate, listedDate, yearSpan } from './birth-dates.js';
 import { countryCode } from './countries.js';
 import { ListFormatError, type ListFile } from './formats.js';
 import type { EntryType, ListedBirthDate, ListedName, ListEntry } from './types.js';
@@ -22,22 +23,21 @@ function birthDate(el: XmlNode, where: string): ListedBirthDate | undefined {
     const [a, b] = [from || to, to || from];
     if (!YEAR.test(a)) throw bad('FROM_YEAR', a);
     if (!YEAR.test(b)) throw bad('TO_YEAR', b);
-    const [lo, hi] = [Math.min(Number(a), Number(b)), Math.max(Number(a), Number(b))];
-    return { text: `${lo} to ${hi}`, fromYear: lo, toYear: hi };
+    return yearSpan(Number(a), Number(b));
   }
   let listed: ListedBirthDate;
   if (date) {
     // The UN writes DATE as an xs:date; a time or zone after it is not part of the day.
     const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
     if (!m) throw bad('DATE', date);
-    listed = { text: m[0], day: m[0], month: `${m[1]}-${m[2]}`, fromYear: Number(m[1]), toYear: Number(m[1]) };
+    listed = listedDate(m[0], m[1]!, m[2], m[3]);
   } else if (year) {
     if (!YEAR.test(year)) throw bad('YEAR', year);
-    listed = { text: year, fromYear: Number(year), toYear: Number(year) };
+    listed = listedDate(year, year);
   } else {
     return undefined;
   }
-  return type === 'APPROXIMATELY' ? { ...listed, text: `approximately ${listed.text}`, fromYear: listed.fromYear - 1, toYear: listed.toYear + 1, circa: true } : listed;
+  return type === 'APPROXIMATELY' ? approximate(listed, `approximately ${listed.text}`) : listed;
 }
 
 function parseParty(label: string, el: XmlNode, kind: 'INDIVIDUAL' | 'ENTITY', at: string, seen: Set<string>): ListEntry {
