@@ -98,13 +98,14 @@ function decodeLens(result: unknown, owners: number, tokens: number): OwnerBalan
  * Every owner's native balance and balance of every token, in ONE HTTP request to the chain's node however many
  * owners and tokens (a JSON-RPC batch of one lens eth_call per ownersPerCall owners, each at `latest`). Each owner's
  * figures come from one EVM execution, so they are of one block, which the answer names. Owners of different calls
- * may be a block apart. Throws RpcFailure (rpc_unreachable when the node does not answer).
+ * may be a block apart, unless `block` pins them all to one (the ledger's opening and reconciliation read a final block).
+ * Throws RpcFailure (rpc_unreachable when the node does not answer).
  */
-export async function readBalances(chain: ChainClient, owners: readonly Address[], tokens: readonly Address[]): Promise<OwnerBalances[]> {
+export async function readBalances(chain: ChainClient, owners: readonly Address[], tokens: readonly Address[], block?: bigint): Promise<OwnerBalances[]> {
   const chunks: Address[][] = [];
   const size = ownersPerCall(tokens.length);
   for (let i = 0; i < owners.length; i += size) chunks.push(owners.slice(i, i + size));
-  const answers = await chain.batch(chunks.map((chunk) => ({ method: 'eth_call', params: [lensCall(chunk, tokens), 'latest'] })));
+  const answers = await chain.batch(chunks.map((chunk) => ({ method: 'eth_call', params: [lensCall(chunk, tokens), block === undefined ? 'latest' : `0x${block.toString(16)}`] })));
   return chunks.flatMap((chunk, id) => {
     const answer = answers[id];
     if (answer?.error) throw classifyRpcError(new Error(`eth_call (balances): ${String(answer.error.message)}`));

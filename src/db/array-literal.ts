@@ -6,3 +6,8 @@
 export function textArrayLiteral(values: string[]): string {
   return `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
 }
+
+/** textArrayLiteral with SQL nulls (`NULL`, unquoted) where a value is null. */
+export function nullableArrayLiteral(values: (string | null)[]): string {
+  return `{${values.map((v) => (v === null ? 'NULL' : `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`)).join(',')}}`;
+}

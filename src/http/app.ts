@@ -30,6 +30,7 @@ import { memberRoutes } from './routes/members/members.js';
 import { productRoutes } from './routes/products/products.js';
 import { vaultRoutes } from './routes/products/vaults.js';
 import { tokenRoutes } from './routes/tokens/tokens.js';
+import { ledgerEntryRoutes } from './routes/ledger/ledger-entries.js';
 import { invitationRoutes } from './routes/members/invitations.js';
 import { registerInvitationPages } from './pages/invitation-routes.js';
 import { registerGuides } from './pages/guides.js';
@@ -143,6 +144,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     productRoutes(api, deps);
     vaultRoutes(api, deps);
     tokenRoutes(api, deps);
+    ledgerEntryRoutes(api, deps);
     invitationRoutes(api, deps);
     transactionApprovalRoutes(api, deps);
     verificationRoutes(api, deps);

@@ -91,7 +91,7 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
   const vaultSnapshots =
     deps.chains.chainIds().length > 0 ? startVaultSnapshots({ database: deps.database, chains: deps.chains, config: deps.config.vaults, clock: deps.clock, log: deps.log }) : undefined;
   const incoming =
-    deps.chains.chainIds().length > 0 ? startIncomingWatcher({ database: deps.database, chains: deps.chains, tokens: deps.tokens, config: deps.config.incoming, clock: deps.clock, log: deps.log, addressScreen }) : undefined;
+    deps.chains.chainIds().length > 0 ? startIncomingWatcher({ database: deps.database, chains: deps.chains, tokens: deps.tokens, config: deps.config.incoming, clock: deps.clock, log: deps.log, addressScreen, treasury: treasury?.address }) : undefined;
   const lists = deps.policy?.screening;
   const rescreen = lists ? startRescreenWorker({ database: deps.database, lists, clock: deps.clock, log: deps.log }) : undefined;
   const reseal = startResealWorker({ database: deps.database, secrets: deps.secrets, clock: deps.clock, log: deps.log, batch: deps.config.resealBatch });

@@ -1,4 +1,4 @@
-import type { Hash } from 'viem';
+import type { Address, Hash } from 'viem';
 import { ChainMoved, readHeader, scanRange } from '../chain/block-scan.js';
 import type { ChainClient, ChainRegistry } from '../chain/chain-client.js';
 import type { Clock } from '../clock.js';
@@ -11,6 +11,7 @@ import type { TokenRegistry } from '../domain/tokens/token-registry.js';
 import type { AddressScreen } from '../domain/screening/address-screen.js';
 import type { Log } from '../log.js';
 import { Rounds } from './rounds.js';
+import { openLedger } from '../domain/ledger/opening.js';
 
 export interface IncomingWatcherDeps {
   database: Database;
@@ -21,6 +22,8 @@ export interface IncomingWatcherDeps {
   log: Pick<Log, 'info' | 'warn' | 'error'>;
   /** Listed wallet addresses: a transfer from one is recorded for operators (docs/screening.md#wallet-addresses). */
   addressScreen?: () => AddressScreen | undefined;
+  /** The treasury, whose holdings open the ledger on each chain with the custodial wallets' (docs/ledger.md). */
+  treasury?: Address | undefined;
 }
 
 /** What one round of a chain did (tests and the bench read it). */
@@ -50,7 +53,14 @@ export function startIncomingWatcher(deps: IncomingWatcherDeps): IncomingWatcher
     let failingSince: number | undefined;
     let lastWarning = 0;
 
+    let ledgerOpen = false;
+
     async function round(): Promise<RoundResult> {
+      // The ledger opens on the chain before the first transfer is recorded: its opening balances come first.
+      if (!ledgerOpen) {
+        await openLedger({ database, chainId, chain, tokens: tokens.list(chainId), treasury: deps.treasury, confirmations, now: clock });
+        ledgerOpen = true;
+      }
       const cursor = await readScanCursor(database.db, chainId);
       if (!cursor) {
         // The first round on a chain starts at its head: history before it is not read (docs/incoming.md).

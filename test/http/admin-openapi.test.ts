@@ -86,6 +86,18 @@ async function pendingPayout(c: Ctx): Promise<string> {
   return payout!.reference;
 }
 
+const activity = new WeakMap<Ctx, Promise<string>>();
+
+/** A withdrawal on chain with its payout pending (its ledger transactions posted), once per suite; its row id (the events' objectId). */
+function ledgerActivity(c: Ctx): Promise<string> {
+  let made = activity.get(c);
+  if (!made) {
+    made = verifiedBankAccount(c.server, c.acme, c.customer.accountId).then(async (bank) => (await withdrawalInTransfer(c.server, c.acme, c.customer, bank)).transactionId);
+    activity.set(c, made);
+  }
+  return made;
+}
+
 /** Real calls per operation: its success and its typical failures. */
 const EXAMPLES: Record<string, (c: Ctx) => Promise<CheckedResponse[]>> = {
   adminWhoami: async (c) => [await adminRequest(c.server, 'GET', '/admin/api/whoami', { token: c.token }), await adminRequest(c.server, 'GET', '/admin/api/whoami'), await adminRequest(c.server, 'GET', '/admin/api/whoami', { token: 'op_wrong' })],
@@ -308,6 +320,64 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<CheckedResponse[]>> = {
       await adminRequest(c.server, 'POST', path, { token: c.token, body: { reason: 'again' } }),
       await adminRequest(c.server, 'POST', path, { token: c.token, body: { reason: '' } }),
     ];
+  },
+  listLedgerAccounts: async (c) => {
+    await ledgerActivity(c);
+    const page = await adminRequest(c.server, 'GET', '/admin/api/ledger/accounts?limit=1', { token: c.token });
+    return [
+      page,
+      await adminRequest(c.server, 'GET', `/admin/api/ledger/accounts?limit=1&startingAfter=${(page.body as { nextCursor: string }).nextCursor}`, { token: c.token }),
+      await adminRequest(c.server, 'GET', `/admin/api/ledger/accounts?kind=customer&accountId=${c.customer.accountId}`, { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/ledger/accounts?kind=treasury&asset=eip155:8453/slip44:60', { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/ledger/accounts?asset=ETH', { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/ledger/accounts?startingAfter=nonsense', { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/ledger/accounts'),
+    ];
+  },
+  getLedgerAccount: async (c) => {
+    await ledgerActivity(c);
+    const [account] = (await adminRequest(c.server, 'GET', `/admin/api/ledger/accounts?accountId=${c.customer.accountId}`, { token: c.token })).body.data as { ledgerAccountId: string }[];
+    return [
+      await adminRequest(c.server, 'GET', `/admin/api/ledger/accounts/${account!.ledgerAccountId}`, { token: c.token }),
+      await adminRequest(c.server, 'GET', `/admin/api/ledger/accounts/${account!.ledgerAccountId}?asOf=2026-01-01T00:00:00Z`, { token: c.token }),
+      await adminRequest(c.server, 'GET', `/admin/api/ledger/accounts/${uuidNobodyHas()}`, { token: c.token }),
+      await adminRequest(c.server, 'GET', `/admin/api/ledger/accounts/${account!.ledgerAccountId}?asOf=yesterday`, { token: c.token }),
+    ];
+  },
+  listLedgerAccountEntries: async (c) => {
+    await ledgerActivity(c);
+    const [account] = (await adminRequest(c.server, 'GET', `/admin/api/ledger/accounts?accountId=${c.customer.accountId}`, { token: c.token })).body.data as { ledgerAccountId: string }[];
+    const path = `/admin/api/ledger/accounts/${account!.ledgerAccountId}/entries`;
+    const page = await adminRequest(c.server, 'GET', `${path}?limit=1`, { token: c.token });
+    return [
+      page,
+      await adminRequest(c.server, 'GET', `${path}?limit=1&status=posted&startingAfter=${(page.body as { data: { ledgerEntryId: string }[] }).data[0]!.ledgerEntryId}`, { token: c.token }),
+      await adminRequest(c.server, 'GET', `/admin/api/ledger/accounts/${uuidNobodyHas()}/entries`, { token: c.token }),
+      await adminRequest(c.server, 'GET', `${path}?status=final`, { token: c.token }),
+    ];
+  },
+  listLedgerTransactionsOfCause: async (c) => {
+    const withdrawal = await ledgerActivity(c);
+    return [
+      await adminRequest(c.server, 'GET', `/admin/api/ledger/transactions?causeId=${withdrawal}`, { token: c.token }),
+      await adminRequest(c.server, 'GET', `/admin/api/ledger/transactions?causeId=${uuidNobodyHas()}`, { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/ledger/transactions', { token: c.token }),
+    ];
+  },
+  getLedgerTransaction: async (c) => {
+    const withdrawal = await ledgerActivity(c);
+    const [first] = (await adminRequest(c.server, 'GET', `/admin/api/ledger/transactions?causeId=${withdrawal}`, { token: c.token })).body.data as { ledgerTransactionId: string }[];
+    return [
+      await adminRequest(c.server, 'GET', `/admin/api/ledger/transactions/${first!.ledgerTransactionId}`, { token: c.token }),
+      await adminRequest(c.server, 'GET', `/admin/api/ledger/transactions/${uuidNobodyHas()}`, { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/ledger/transactions/nope', { token: c.token }),
+    ];
+  },
+  getTrialBalance: async (c) => {
+    await ledgerActivity(c);
+    const balance = await adminRequest(c.server, 'GET', '/admin/api/ledger/trial-balance', { token: c.token });
+    assert.equal(balance.body.balanced, true, balance.text);
+    return [balance, await adminRequest(c.server, 'GET', '/admin/api/ledger/trial-balance', { token: 'op_wrong' })];
   },
 };
 

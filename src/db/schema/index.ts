@@ -21,3 +21,4 @@ export * from './settings.js';
 export * from './rate-limits.js';
 export * from './screening.js';
 export * from './cases.js';
+export * from './ledger.js';

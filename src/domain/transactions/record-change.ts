@@ -5,6 +5,8 @@ import type { TransactionStatus } from '../../db/schema/index.js';
 import { recordEvents, type DomainEvent } from '../events/record-event.js';
 import { unchecked, type CheckedWrite } from '../checked-writes.js';
 import { newId } from '../ids.js';
+import { postLedger } from '../ledger/post.js';
+import { transactionPostings } from '../ledger/transaction-postings.js';
 import { approvalsOf } from './approvals-view.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
 
@@ -38,8 +40,8 @@ export async function recordTransactionChange(tx: Executor, row: TransactionRow,
 
 /**
  * recordTransactionChange for several transactions (the watcher's round): their audit rows and all their events in
- * one statement, with `also`, further writes of the same change (the approval it used up), checked after it.
- * Views in the order of `changes`.
+ * one statement, with `also`, further writes of the same change (the approval it used up), checked after it; then
+ * their ledger postings. Call it inside a database transaction. Views in the order of `changes`.
  */
 export async function recordTransactionChanges(tx: Executor, changes: TransactionChange[], at: Date, also: CheckedWrite[] = []): Promise<TransactionView[]> {
   const approvals = await approvalsOf(tx, changes.map((c) => c.row));
@@ -69,6 +71,12 @@ export async function recordTransactionChanges(tx: Executor, changes: Transactio
     createdAt: at,
   }));
   await recordEvents(tx, events, [...(transitions.length > 0 ? [unchecked(transactionTransitionsWrite(transitions))] : []), ...also]);
+  // What the change means in the books, in the same database transaction (docs/ledger.md#postings).
+  await postLedger(
+    tx,
+    changes.flatMap((c) => transactionPostings(c.row)),
+    at,
+  );
   return views;
 }
 

@@ -226,15 +226,15 @@ export async function sendTransaction(
   const signedFields = { transactionHash, signedRaw: signed, status: 'processing' as const };
   try {
     if (!approver.member && !prepared) {
-      // A new transfer is one statement, committed by itself: the row, its audit row and event, the approval used
-      // up and the idempotency claim committed, each guarded write required to take effect (checked-writes.ts).
-      const db = ctx.db.db;
+      // A new transfer is one statement: the row, its audit row and event, the approval used up and the idempotency
+      // claim committed, each guarded write required to take effect (checked-writes.ts); then its ledger posting, in
+      // the same database transaction.
       const row = newTransactionRow({ ...approved, ...signedFields, ...newRowFields(newId()), createdAt: ctx.now });
-      const view = await recordTransactionChange(db, row, null, cause, ctx.now, [
+      const view = await ctx.db.db.transaction((tx) => recordTransactionChange(tx, row, null, cause, ctx.now, [
         exactlyOne(insertTransactionWrite(row), () => new TransactionIdTaken()),
         ...approval.writes({ transactionRowId: row.id }),
         ...claimCommitWrites(ctx),
-      ]);
+      ]));
       unsent = { rowId: row.id, chainId, signed, transactionHash };
       result = { created: true, transaction: view };
     } else {

@@ -80,6 +80,8 @@ export interface StoredVaultCall extends VaultCallView {
   unsignedTransaction: string;
   assetDecimals: number;
   shareDecimals: number;
+  /** The contracts and symbols the ledger posts in (docs/ledger.md); absent on calls prepared before the ledger. */
+  ledger?: { vaultAddress: string; assetAddress: string; assetSymbol: string; shareSymbol: string };
 }
 
 export interface TransactionView {
@@ -150,7 +152,7 @@ export function toTransactionView(row: TransactionRow, approvals?: ApprovalsView
     view.unsignedTransaction = unsignedTransaction;
   }
   if ((row.kind === 'vault_deposit' || row.kind === 'vault_withdrawal') && row.vault) {
-    const { unsignedTransaction, assetDecimals: _a, shareDecimals: _s, ...vault } = row.vault as StoredVaultCall;
+    const { unsignedTransaction, assetDecimals: _a, shareDecimals: _s, ledger: _l, ...vault } = row.vault as StoredVaultCall;
     view.vault = vault;
     view.unsignedTransaction = unsignedTransaction;
   }

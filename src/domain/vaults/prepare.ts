@@ -99,6 +99,7 @@ async function recordPrepared(
         unsignedTransaction: b.unsignedTransaction,
         assetDecimals: vault.metadata.asset.decimals,
         shareDecimals: vault.metadata.decimals,
+        ledger: { vaultAddress: vault.ref.address, assetAddress: vault.metadata.asset.address, assetSymbol: vault.metadata.asset.symbol, shareSymbol: vault.metadata.symbol },
       };
       const row = await insertTransaction(tx, {
         id,

@@ -10,6 +10,8 @@ import type { PayoutStatus } from '../../db/schema/index.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { postLedger } from '../ledger/post.js';
+import { payoutPostings } from '../ledger/payout-postings.js';
 import { newPaymentReference } from '../references.js';
 import { recordTransactionChange, type TransactionCause } from '../transactions/record-change.js';
 import { toTransactionView, type StoredWithdrawal, type TransactionView } from '../transactions/transaction-view.js';
@@ -59,6 +61,7 @@ async function advancePayout(tx: Tx, row: TransactionRow, outcome: PayoutOutcome
     ...(outcome === 'sent' ? { sentAt: at } : outcome === 'settled' ? { settledAt: at } : { returnedAt: at, returnReason: cause.detail ?? null }),
   });
   if (!moved) throw new ApiError('invalid_transaction_state', `The payout is ${payout.status}: it cannot be marked ${outcome}`, { extensions: { fromStatus: row.status, action: outcome } });
+  await postLedger(tx, payoutPostings(moved, row), at);
   if (outcome === 'sent') return toTransactionView(row);
 
   const to = outcome === 'settled' ? { status: 'completed' as const } : { status: 'failed' as const, failureReason: 'payout_returned' };

@@ -1,3 +1,4 @@
+import { adminLedgerRoutes } from './admin-ledger.js';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
 import { bearerToken } from '../auth/bearer.js';
@@ -89,6 +90,7 @@ export async function registerAdminApi(app: Api, deps: Deps, failures: FailureLi
       adminWithdrawalRoutes(api, deps);
       adminScreeningRoutes(api, deps);
       adminCaseRoutes(api, deps);
+      adminLedgerRoutes(api, deps);
 
       api.get(
         '/whoami',

@@ -28,6 +28,11 @@ export const FORMATS = {
   decimal: { pattern: '^[0-9]+(\\.[0-9]+)?$', sentence: 'must be a decimal number written in digits, such as "12.5"' },
   signedDecimal: { pattern: '^-?[0-9]+(\\.[0-9]+)?$', sentence: 'must be a decimal number written in digits, such as "12.5" or "-0.25"' },
   integer: { pattern: '^[0-9]+$', sentence: 'must be a whole number written in digits, such as "12500000"' },
+  signedInteger: { pattern: '^-?[0-9]+$', sentence: 'must be a whole number written in digits, such as "12500000" or "-250"' },
+  ledgerAsset: {
+    pattern: '^(eip155:[0-9]{1,15}/(slip44:60|erc20:0x[0-9a-f]{40})|iso4217:[A-Z]{3})$',
+    sentence: 'must be an asset code: eip155:<chainId>/slip44:60 (the native coin), eip155:<chainId>/erc20:<lowercase address> or iso4217:<currency>',
+  },
   timestampMs: { pattern: '^[0-9]{1,16}$', sentence: 'must be a whole number of 1 to 16 digits' },
   otpCode: { pattern: '^[0-9]{6}$', sentence: 'must be 6 digits' },
   usdRange12: { pattern: '^\\d{1,12}_\\d{1,12}$', sentence: 'must be a range of two whole numbers joined by an underscore, such as "1000_5000" (up to 12 digits each)' },

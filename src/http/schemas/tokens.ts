@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { FORMATS, patterned } from './patterns.js';
+import { LedgerFiguresSchema } from './ledger.js';
 
 /** A listed ERC-20 (docs/tokens.md). */
 export const TokenSchema = Type.Object(
@@ -29,6 +30,7 @@ export const BalanceSchema = Type.Object(
     decimals: Type.Integer({ minimum: 0, maximum: 36, description: '18 for the native coin; the token’s decimals()' }),
     ...TokenAmountFields,
     blockNumber: Type.Integer({ minimum: 0, description: 'The block every balance of this chain was read at (one block per chain)' }),
+    ledger: LedgerFiguresSchema,
   },
   { additionalProperties: false, title: 'Balance' },
 );

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { AccountBalances } from '../../../domain/tokens/balances.js';
 import { listTokens } from '../../../domain/tokens/list-tokens.js';
+import { withLedgerFigures } from '../../../domain/ledger/ledger-reads.js';
 import { integratorOf } from '../../context.js';
 import { Uuid } from '../../schemas/onboarding/common.js';
 import { SIGNED_READ_ERRORS, problemResponses } from '../../schemas/problem.js';
@@ -38,11 +39,14 @@ export function tokenRoutes(api: Api, deps: Deps): void {
         tags: TAGS,
         summary: 'What an account’s wallet holds on every configured chain: the native coin and every listed token, each chain’s at one block',
         description:
-          'Read from the chains (one JSON-RPC request per chain, cached for about a block: docs/tokens.md#balances). A node that does not answer: 503 with Retry-After, never an older figure.',
+          'Read from the chains (one JSON-RPC request per chain, cached for about a block: docs/tokens.md#balances). A node that does not answer: 503 with Retry-After, never an older figure. Each asset also carries the ledger’s posted, pending and available figures (docs/ledger.md).',
         querystring: Type.Object({ accountId: Uuid() }, { additionalProperties: false }),
         response: { 200: AccountBalancesSchema, ...problemResponses(...SIGNED_READ_ERRORS, 404, 409) },
       },
     },
-    async (request) => balances.get(deps.database.db, integratorOf(request), request.query.accountId),
+    async (request) => {
+      const view = await balances.get(deps.database.db, integratorOf(request), request.query.accountId);
+      return { ...view, balances: await withLedgerFigures(deps.database.db, integratorOf(request), view) };
+    },
   );
 }
