@@ -17,6 +17,7 @@ import { ANVIL_DEV_KEY, deployDemoVault, LOCAL_CHAIN_ID, mintDemoToken } from '.
 import { registerVault, unregisterVault } from '../domain/vaults/vault-admin.js';
 import { listVaultRefs } from '../domain/vaults/vault-registry.js';
 import { keysCommand } from './keys-commands.js';
+import { reconcileCommand } from './reconcile-commands.js';
 
 const DECISION_COMMANDS: Record<string, Decision> = Object.fromEntries(DECISIONS.map((d) => [d.replace('_', '-'), d]));
 const SUBJECT_TYPES = ['user', 'associated_person', 'entity'] as const;
@@ -39,6 +40,8 @@ const USAGE = `usage: npm run -s admin -- <command>
   keys status   each sealing key's fingerprint and how many values it still seals
   keys reseal   re-seals every sealed value under the newest key of ENCRYPTION_KEYS (progress on stderr)
   keys import-to-token   moves sealed wallet keys (and the treasury's) into the PKCS#11 token (CUSTODY_KEYS=pkcs11)
+  reconcile chain   the ledger against every chain now: breaks per wallet and asset
+  reconcile bank --file statement.xml   the ledger against the bank's camt.053 statement: matches and exceptions
 Uses the server's configuration (DATA_DIR or DATABASE_URL). Prints JSON on stdout.`;
 
 export class UsageError extends Error {}
@@ -121,6 +124,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
       token: { type: 'string' },
       to: { type: 'string' },
       amount: { type: 'string' },
+      file: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -132,7 +136,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
     (group === 'operators' && ['create', 'list', 'set-role'].includes(command ?? '')) ||
     (group === 'review' && (command === 'list' || command === 'show' || (command !== undefined && command in DECISION_COMMANDS))) ||
     (group === 'vaults' && ['list', 'add', 'remove', 'deploy-demo', 'mint-demo'].includes(command ?? '')) ||
-    (group === 'keys' && ['status', 'reseal', 'import-to-token'].includes(command ?? ''));
+    (group === 'keys' && ['status', 'reseal', 'import-to-token'].includes(command ?? '')) ||
+    (group === 'reconcile' && (command === 'chain' || command === 'bank'));
   if (!known) throw new UsageError(`unknown command "${positionals.join(' ')}"\n${USAGE}`);
 
   // Check the arguments before touching the database.
@@ -141,6 +146,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
     if (values.scope !== undefined && values.scope !== 'read_write' && values.scope !== 'read_only') throw new UsageError('--scope must be read_write or read_only');
   }
   if (group === 'credentials') need(values['public-key'], '--public-key');
+  if (group === 'reconcile' && command === 'bank') need(values.file, '--file');
   if (group === 'operators' && command !== 'list') need(values.name, '--name');
   if (group === 'operators' && (command === 'set-role' || values.role !== undefined) && !OPERATOR_ROLES.includes(need(values.role, '--role') as OperatorRole)) {
     throw new UsageError(`--role must be one of ${OPERATOR_ROLES.join(', ')}`);
@@ -180,6 +186,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
     const now = system.clock();
     const db = system.database;
     if (group === 'keys') return await keysCommand(system, command as 'status' | 'reseal' | 'import-to-token', stderr);
+    if (group === 'reconcile') return await reconcileCommand(system, command as 'chain' | 'bank', values.file);
     if (group === 'integrators' && command === 'create') {
       const created = await createIntegrator(
         db,

@@ -86,6 +86,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokens,
     tokenProblems,
     incoming,
+    reconcile: {
+      // 0: no scheduled chain run (on demand only).
+      chainEveryMs: read(() => integer(env, 'RECONCILE_CHAIN_HOURS', 24, 0, 24 * 24), 24) * 3_600_000,
+      bankWindowDays: read(() => integer(env, 'RECONCILE_BANK_WINDOW_DAYS', 5, 0, 60), 5),
+    },
     webhooks: {
       retryScheduleMs: read(() => retrySchedule(env), []),
       allowPrivate: reach.allowPrivate,

@@ -95,6 +95,8 @@ export interface Config {
   tokenProblems: string[];
   /** CHAIN_CONFIRMATIONS and the incoming watcher's pace (docs/incoming.md). */
   incoming: IncomingConfig;
+  /** RECONCILE_CHAIN_HOURS, RECONCILE_BANK_WINDOW_DAYS (docs/reconciliation.md#settings). */
+  reconcile: { chainEveryMs: number; bankWindowDays: number };
 }
 
 /** SCREENING_LISTS, WATCHLIST_FILE, SCREENING_THRESHOLD, SCREENING_RELOAD_SECONDS (docs/screening.md#settings). */

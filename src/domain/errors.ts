@@ -39,6 +39,9 @@ export const ERROR_CODES = {
   hit_already_dispositioned: { status: 409, title: 'The screening hit has a disposition already' },
   open_hits_remain: { status: 409, title: 'The case has screening hits without a disposition' },
   case_not_open: { status: 409, title: 'The case is not open' },
+  statement_already_imported: { status: 409, title: 'This bank statement was imported already' },
+  reconciliation_item_closed: { status: 409, title: 'The break or exception was worked already' },
+  already_matched: { status: 409, title: 'A statement line is matched to this movement already' },
   webhook_subscription_disabled: { status: 409, title: 'The webhook subscription is disabled' },
   account_not_active: { status: 409, title: 'The account is not active' },
   self_custodial_account: { status: 409, title: 'The account is self-custodial: the server holds no key for it' },
@@ -130,6 +133,8 @@ export interface ProblemExtensions {
   attemptsRemaining?: number;
   /** A node's refusal after the transaction was recorded: the transaction, now failed (docs/transactions.md#sending). */
   transactionId?: string;
+  /** statement_already_imported: the run that imported the statement. */
+  runId?: string | null;
 }
 
 export class ApiError extends Error {

@@ -128,6 +128,7 @@ export async function registerOpenApi(app: FastifyInstance, appEnv: AppEnv): Pro
         { name: 'Withdrawals', description: 'Fiat payouts of withdrawals: what the bank transfer needs, sent, settled or returned (docs/withdrawals.md)' },
         { name: 'Screening', description: 'Money to or from wallet addresses on the screening lists: what was refused, and what arrived (docs/screening.md#wallet-addresses)' },
         { name: 'Ledger', description: 'The double-entry ledger: any account with its balances (now or as of a past time), any transaction with its legs, the trial balance (docs/ledger.md)' },
+        { name: 'Reconciliation', description: 'The ledger against the chain (breaks) and against the bank’s camt.053 statements (matches and exceptions), the work on them, and the operators’ events (docs/reconciliation.md)' },
         { name: 'Operator', description: 'The calling operator' },
       ],
     },

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
+import { openCounts } from '../db/repositories/reconciliation.js';
 
 /**
  * One process's Prometheus metrics (GET /metrics, docs/metrics.md). Counters and histograms are this process's;
@@ -123,6 +124,18 @@ export function createMetrics(deps: { database: Database; clock: Clock }): Metri
         rows: { n: number }[];
       };
       gauge.set(Number(rows[0]?.n ?? 0));
+    }),
+  });
+
+  new Gauge({
+    name: 'reconciliation_open_items',
+    help: 'Open reconciliation work (docs/reconciliation.md): breaks of the latest chain run, exceptions of every bank run not yet matched or resolved (deployment-wide)',
+    labelNames: ['kind'],
+    registers: [own],
+    collect: fromDatabase(async (gauge) => {
+      const counts = await openCounts(deps.database.db);
+      gauge.set({ kind: 'breaks' }, counts.breaks);
+      gauge.set({ kind: 'exceptions' }, counts.exceptions);
     }),
   });
 

@@ -16,6 +16,8 @@ import { startMailSender, type MailSender } from './mail-sender.js';
 import { startVaultSnapshots, type VaultSnapshots } from './vault-snapshots.js';
 import { startIncomingWatcher, type IncomingWatcher } from './incoming-watcher.js';
 import { startRescreenWorker, type RescreenWorker } from './rescreen-worker.js';
+import { startReconcileScheduler } from './reconcile-scheduler.js';
+import { chainReconciliationDeps } from '../domain/reconciliation/chain-run.js';
 import type { TokenRegistry } from '../domain/tokens/token-registry.js';
 import type { Policy } from '../domain/context.js';
 import type { CustodyKeys } from '../chain/custody-keys.js';
@@ -92,6 +94,10 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
     deps.chains.chainIds().length > 0 ? startVaultSnapshots({ database: deps.database, chains: deps.chains, config: deps.config.vaults, clock: deps.clock, log: deps.log }) : undefined;
   const incoming =
     deps.chains.chainIds().length > 0 ? startIncomingWatcher({ database: deps.database, chains: deps.chains, tokens: deps.tokens, config: deps.config.incoming, clock: deps.clock, log: deps.log, addressScreen, treasury: treasury?.address }) : undefined;
+  const reconcile =
+    deps.chains.chainIds().length > 0 && deps.config.reconcile.chainEveryMs > 0
+      ? startReconcileScheduler({ ...chainReconciliationDeps({ ...deps, tokens: deps.tokens }), everyMs: deps.config.reconcile.chainEveryMs, log: deps.log })
+      : undefined;
   const lists = deps.policy?.screening;
   const rescreen = lists ? startRescreenWorker({ database: deps.database, lists, clock: deps.clock, log: deps.log }) : undefined;
   const reseal = startResealWorker({ database: deps.database, secrets: deps.secrets, clock: deps.clock, log: deps.log, batch: deps.config.resealBatch });
@@ -108,6 +114,7 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: Backgro
     reseal,
     async stop() {
       stopMaintenance();
+      reconcile?.stop();
       unlisten?.();
       unlistenMail?.();
       await watcher?.stop();

@@ -6,7 +6,7 @@ import { treasuryFor, type Treasury } from '../../src/chain/treasury.js';
 import { createClient, type Client } from './client.js';
 import type { CustodyKeys } from '../../src/chain/custody-keys.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { openSystem, startApiProcess } from '../../src/composition-root.js';
+import { openSystem, startApiProcess, type System } from '../../src/composition-root.js';
 import { SecretBox } from '../../src/crypto/secret-box.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { createIntegrator } from '../../src/domain/integrators/integrators.js';
@@ -61,6 +61,8 @@ export interface TestServer {
   seedIntegrator(name?: string, scope?: 'read_write' | 'read_only'): Promise<SeededIntegrator>;
   /** A client for an existing private key, signing with this server's clock. */
   clientFor(privateKey: string): Client;
+  /** The server's system (what the operator CLI's run() takes to work on this server's database and chains). */
+  system: System;
   close(): Promise<void>;
 }
 
@@ -114,6 +116,7 @@ export async function startServer(backend: Backend, env: Record<string, string> 
     treasury,
     custody,
     clientFor,
+    system,
     async seedIntegrator(name = 'Test Integrator', scope = 'read_write') {
       const created = await createIntegrator(database, { name, scope }, clock.now());
       return { integratorId: created.integratorId, publicKey: created.publicKey, privateKey: created.privateKey!, client: clientFor(created.privateKey!) };

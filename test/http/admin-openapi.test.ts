@@ -16,6 +16,7 @@ import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { openApiChecker, repeatedShapes, type CheckedResponse, type OpenApiDoc, type Operation } from '../harness/openapi.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenantsOnChain } from '../harness/tenants.js';
+import { entry, statementXml } from '../domain/reconciliation/helpers.js';
 
 /*
  * The operators' OpenAPI document (/admin/openapi.json): generated from the admin routes' own schemas, kept apart
@@ -96,6 +97,32 @@ function ledgerActivity(c: Ctx): Promise<string> {
     activity.set(c, made);
   }
   return made;
+}
+
+/** A chain run after money reached the treasury from outside (one break), once per suite. */
+const chainRuns = new WeakMap<Ctx, Promise<{ runId: string; breaks: { breakId: string }[] }>>();
+function chainRun(c: Ctx): Promise<{ runId: string; breaks: { breakId: string }[] }> {
+  let made = chainRuns.get(c);
+  if (!made) {
+    made = (async () => {
+      await c.chain.setBalance(c.server.treasury!.address, 3n * ETH);
+      // Final: the chain's confirmations (10 on 8453) past the change.
+      await c.chain.rpc('anvil_mine', ['0xb']);
+      const res = await adminRequest(c.server, 'POST', '/admin/api/reconciliations', { token: c.token, body: { kind: 'chain' } });
+      assert.equal(res.status, 201, res.text);
+      return res.body;
+    })();
+    chainRuns.set(c, made);
+  }
+  return made;
+}
+
+/** A bank run of a one-line statement naming no movement (one unknown_line exception), a fresh one each call. */
+async function bankRun(c: Ctx): Promise<{ runId: string; exceptions: { exceptionId: string }[] }> {
+  const xml = statementXml('001.08', entry('001.08', { amount: '12.34', currency: 'USD', indicator: 'CRDT', ustrd: [`UNKNOWN ${randomUUID()}`] }), { currency: 'USD' });
+  const res = await adminRequest(c.server, 'POST', '/admin/api/reconciliations', { token: c.token, body: { kind: 'bank', statement: xml } });
+  assert.equal(res.status, 201, res.text);
+  return res.body;
 }
 
 /** Real calls per operation: its success and its typical failures. */
@@ -378,6 +405,74 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<CheckedResponse[]>> = {
     const balance = await adminRequest(c.server, 'GET', '/admin/api/ledger/trial-balance', { token: c.token });
     assert.equal(balance.body.balanced, true, balance.text);
     return [balance, await adminRequest(c.server, 'GET', '/admin/api/ledger/trial-balance', { token: 'op_wrong' })];
+  },
+  runReconciliation: async (c) => {
+    await chainRun(c);
+    const xml = statementXml('001.02', entry('001.02', { amount: '5.00', currency: 'USD', indicator: 'DBIT', ustrd: ['BANK FEE'] }), { currency: 'USD' });
+    const path = '/admin/api/reconciliations';
+    return [
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { kind: 'chain' } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { kind: 'bank', statement: xml } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { kind: 'bank', statement: xml } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { kind: 'bank', statement: 'not xml' } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { kind: 'ledger' } }),
+    ];
+  },
+  listReconciliations: async (c) => {
+    await chainRun(c);
+    await bankRun(c);
+    const page = await adminRequest(c.server, 'GET', '/admin/api/reconciliations?limit=1', { token: c.token });
+    return [
+      page,
+      await adminRequest(c.server, 'GET', `/admin/api/reconciliations?limit=1&kind=chain&startingAfter=${(page.body as { nextCursor: string }).nextCursor}`, { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/reconciliations?kind=ledger', { token: c.token }),
+    ];
+  },
+  getReconciliation: async (c) => [
+    await adminRequest(c.server, 'GET', `/admin/api/reconciliations/${(await chainRun(c)).runId}`, { token: c.token }),
+    await adminRequest(c.server, 'GET', `/admin/api/reconciliations/${(await bankRun(c)).runId}`, { token: c.token }),
+    await adminRequest(c.server, 'GET', `/admin/api/reconciliations/${uuidNobodyHas()}`, { token: c.token }),
+  ],
+  resolveReconciliationBreak: async (c) => {
+    const run = await chainRun(c);
+    const path = `/admin/api/reconciliations/${run.runId}/breaks/${run.breaks[0]!.breakId}/resolve`;
+    return [
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { note: 'funded by the operator', adjust: true } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { note: 'again', adjust: false } }),
+      await adminRequest(c.server, 'POST', `/admin/api/reconciliations/${run.runId}/breaks/${uuidNobodyHas()}/resolve`, { token: c.token, body: { note: 'x', adjust: false } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { note: '  ' } }),
+    ];
+  },
+  matchReconciliationException: async (c) => {
+    const run = await bankRun(c);
+    const path = `/admin/api/reconciliations/${run.runId}/exceptions/${run.exceptions[0]!.exceptionId}/match`;
+    // A deposit whose funds arrived: the line was that, under a reference the sender mistyped.
+    const reference = await waitingDeposit(c);
+    assert.equal((await adminRequest(c.server, 'POST', `/admin/api/deposits/${reference}/funds-received`, { token: c.token, body: { amount: '10.00' } })).status, 200);
+    return [
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { kind: 'deposit', reference: 'DEP-000000000000' } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { kind: 'deposit', reference, note: 'the sender mistyped the reference' } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { kind: 'deposit', reference } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { kind: 'refund', reference: 'DEP-000000000000' } }),
+    ];
+  },
+  resolveReconciliationException: async (c) => {
+    const run = await bankRun(c);
+    const path = `/admin/api/reconciliations/${run.runId}/exceptions/${run.exceptions[0]!.exceptionId}/resolve`;
+    return [
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { note: 'interest from the bank' } }),
+      await adminRequest(c.server, 'POST', path, { token: c.token, body: { note: 'again' } }),
+      await adminRequest(c.server, 'POST', `/admin/api/reconciliations/${run.runId}/exceptions/${uuidNobodyHas()}/resolve`, { token: c.token, body: { note: 'x' } }),
+    ];
+  },
+  listOperatorEvents: async (c) => {
+    await chainRun(c);
+    const page = await adminRequest(c.server, 'GET', '/admin/api/events?limit=1', { token: c.token });
+    return [
+      page,
+      await adminRequest(c.server, 'GET', `/admin/api/events?type=reconciliation.completed&limit=1&startingAfter=${(page.body as { nextCursor: string }).nextCursor}`, { token: c.token }),
+      await adminRequest(c.server, 'GET', '/admin/api/events?type=transaction.created', { token: c.token }),
+    ];
   },
 };
 

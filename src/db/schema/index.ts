@@ -22,3 +22,4 @@ export * from './rate-limits.js';
 export * from './screening.js';
 export * from './cases.js';
 export * from './ledger.js';
+export * from './reconciliation.js';

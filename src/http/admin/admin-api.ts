@@ -1,3 +1,4 @@
+import { adminReconciliationRoutes } from './admin-reconciliations.js';
 import { adminLedgerRoutes } from './admin-ledger.js';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
@@ -91,6 +92,7 @@ export async function registerAdminApi(app: Api, deps: Deps, failures: FailureLi
       adminScreeningRoutes(api, deps);
       adminCaseRoutes(api, deps);
       adminLedgerRoutes(api, deps);
+      adminReconciliationRoutes(api, deps);
 
       api.get(
         '/whoami',

@@ -16,7 +16,7 @@ import { FORMATS, patterned } from './patterns.js';
 const DateTime = () => Type.String({ format: 'date-time' });
 const ACTOR_TYPES = ['integrator', 'operator', 'system', 'sandbox'] as const;
 
-export const ADMIN_TAGS = { reviews: ['Reviews'], deposits: ['Deposits'], bankAccounts: ['Bank accounts'], withdrawals: ['Withdrawals'], screening: ['Screening'], ledger: ['Ledger'], operator: ['Operator'] };
+export const ADMIN_TAGS = { reviews: ['Reviews'], deposits: ['Deposits'], bankAccounts: ['Bank accounts'], withdrawals: ['Withdrawals'], screening: ['Screening'], ledger: ['Ledger'], reconciliation: ['Reconciliation'], operator: ['Operator'] };
 
 /** Every admin route can fail the bearer token, the server or its database (503); a write can also lose a lock conflict. */
 export const ADMIN_READ_ERRORS = [400, 401, 429, 500, 503] as const;

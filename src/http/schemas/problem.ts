@@ -30,6 +30,7 @@ export const ProblemSchema = Type.Object(
     attemptsRemaining: Type.Optional(Type.Integer({ minimum: 0, description: 'otp_invalid: wrong guesses the code still allows' })),
     reasons: Type.Optional(Type.Array(Type.String(), { description: 'product_unavailable: why the account cannot have the product (docs/products.md)' })),
     transactionId: Type.Optional(Type.String({ description: 'insufficient_funds, nonce_too_low, chain_rejected after the transaction was recorded: the transaction, now failed (docs/transactions.md#sending)' })),
+    runId: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'statement_already_imported (operators): the run that imported the statement' })),
   },
   { $id: 'Problem', additionalProperties: false, title: 'Problem' },
 );
