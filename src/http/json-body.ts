@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, invalidFields, type FieldError } from '../domain/errors.js';
 import { joinPointer } from '../domain/onboarding/validation/fields.js';
 import { bodyPending } from './body-limits.js';
-import { jsonContentTypeRefusal } from './media-type.js';
+import { jsonContentTypeRefusal, parseMediaType } from './media-type.js';
 import { listOf } from './route-options.js';
 
 const MAX_REPORTED = 20;
@@ -155,6 +155,8 @@ export function registerJsonBody(app: FastifyInstance): (request: FastifyRequest
     const contentType = request.headers['content-type'];
     if (contentType === undefined && !bodyPending(request)) return done(null, payload);
     const refused = jsonContentTypeRefusal(contentType);
+    // A route that takes a document as XML (a bank statement) takes it raw, as application/xml or text/xml.
+    if (refused && request.routeOptions.config?.xmlBody && isXml(contentType)) return done(null, payload);
     if (refused) {
       if (bodyPending(request)) reply.header('connection', 'close');
       return done(refused);
@@ -173,7 +175,8 @@ export function registerJsonBody(app: FastifyInstance): (request: FastifyRequest
     const raw = request.rawBody;
     // Clients send Content-Type on every request, including bodiless DELETEs.
     if (!raw || raw.length === 0) return;
-    request.body = parseJsonText(raw.toString('utf8'));
+    const xml = request.routeOptions.config?.xmlBody;
+    request.body = xml && isXml(request.headers['content-type']) ? xml(raw.toString('utf8')) : parseJsonText(raw.toString('utf8'));
   }
 
   app.addHook('onRoute', (route) => {
@@ -183,4 +186,17 @@ export function registerJsonBody(app: FastifyInstance): (request: FastifyRequest
     route.preValidation = [...listOf(route.preValidation), parseBody] as typeof route.preValidation;
   });
   return parseBody;
+}
+
+/** application/xml, text/xml or any application/*+xml: what a route with `xmlBody` takes besides JSON. */
+function isXml(value: string | undefined): boolean {
+  const media = value === undefined ? undefined : parseMediaType(value);
+  return !!media && (media.type === 'application' || media.type === 'text') && (media.subtype === 'xml' || media.subtype.endsWith('+xml'));
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route also takes an XML document as its body (a bank statement): the JSON body the document stands for. */
+    xmlBody?: (xml: string) => unknown;
+  }
 }

@@ -3,13 +3,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ANVIL_DEV_KEY } from '../../src/chain/demo-vault.js';
 import { run } from '../../src/cli/admin-commands.js';
 import { withdrawalPayouts } from '../../src/db/schema/index.js';
 import { createOperator } from '../../src/domain/operators/operators.js';
+import { openLedger } from '../../src/domain/ledger/opening.js';
 import { adminRequest } from '../harness/admin.js';
 import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
@@ -175,6 +176,14 @@ for (const backend of backends()) {
       const bad = await admin('POST', '/reconciliations', { kind: 'bank', statement: '<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.052.001.02"/>' });
       assert.deepEqual([bad.status, bad.body.errors?.[0]?.pointer, bad.body.errors?.[0]?.code], [400, '/statement', 'not_camt053']);
       assert.equal((await admin('POST', '/reconciliations', { kind: 'bank' })).status, 400);
+      // The statement file itself as the body: a bank run of it; another media type is a 415.
+      const file = statementXml('001.02', entry('001.02', { amount: '1.00', currency: 'USD', indicator: 'DBIT', ustrd: ['BANK FEE'] }), { currency: 'USD' });
+      const upload = (type: string) => fetch(`${server.url}/admin/api/reconciliations`, { method: 'POST', headers: { authorization: `Bearer ${operator}`, 'content-type': type }, body: file });
+      const raw = await upload('application/xml');
+      assert.equal(raw.status, 201, await raw.clone().text());
+      assert.deepEqual(((await raw.json()) as Run).exceptions.map((e) => e.type), ['unknown_line']);
+      assert.equal((await upload('text/xml; charset=utf-8')).status, 409, 'the same file again');
+      assert.equal((await upload('text/plain')).status, 415);
       assert.equal((await admin('POST', '/reconciliations', { kind: 'ledger' })).status, 400);
       const runs = await admin('GET', '/reconciliations?limit=2');
       assert.equal(runs.status, 200, runs.text);
@@ -198,6 +207,16 @@ for (const backend of backends()) {
       assert.equal(clearing.status, 200);
       // 100 + 50 received; 20 paid; 7 paid and returned.
       assert.equal(clearing.body.data[0].balances.posted, '130');
+    });
+
+    it('an upgrade: a deployment without a ledger (as before this version) opens from the chain and reconciles from its first day', async () => {
+      await server.database.db.execute(sql`truncate ledger_entries, ledger_balance_versions, ledger_transactions, ledger_accounts, ledger_openings`);
+      const block = await openLedger({ database: server.database, chainId: 8453, chain: server.chains.get(8453)!, tokens: server.system.tokens.list(8453), treasury: server.treasury!.address, confirmations: 1, now: server.clock.now });
+      const wallet = await admin('GET', `/ledger/accounts?kind=customer&accountId=${alice.accountId}&asset=eip155:8453/slip44:60`);
+      assert.equal(wallet.body.data[0].balances.postedRaw, String(BigInt(await chain.rpc<string>('eth_getBalance', [alice.walletAddress, `0x${block.toString(16)}`]))), 'the wallet opens with what it held');
+      const run = await runChain();
+      assert.deepEqual(run.breaks, []);
+      assert.equal((await admin('GET', '/ledger/trial-balance')).body.balanced, true);
     });
   });
 }

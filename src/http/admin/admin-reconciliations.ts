@@ -21,10 +21,12 @@ export function adminReconciliationRoutes(api: Api, deps: Deps): void {
     {
       // A statement of a few months of lines is megabytes: the document limit, not the JSON one.
       bodyLimit: deps.config.documentBodyLimitBytes,
+      // The statement file itself as the body (Content-Type: application/xml) is a bank run of it.
+      config: { xmlBody: (xml: string) => ({ kind: 'bank', statement: xml }) },
       schema: {
         operationId: 'runReconciliation',
         tags,
-        summary: 'Runs a reconciliation now: against the chain ({"kind":"chain"}), or against the bank with an uploaded camt.053 statement',
+        summary: 'Runs a reconciliation now: against the chain ({"kind":"chain"}), or against the bank with an uploaded camt.053 statement ({"kind":"bank","statement":"<xml>"}, or the file itself as an application/xml body)',
         body: RunRequestSchema,
         response: { 201: RunSchema, ...problemResponses(...ADMIN_WRITE_ERRORS, 409) },
       },
