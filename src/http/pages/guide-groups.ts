@@ -19,6 +19,7 @@ export const GUIDE_GROUPS: readonly { title: string; guides: readonly string[] }
       'withdrawals',
       'bank-accounts',
       'incoming',
+      'ledger',
       'products',
       'events',
       'event-types',
@@ -27,7 +28,7 @@ export const GUIDE_GROUPS: readonly { title: string; guides: readonly string[] }
       'versioning',
     ],
   },
-  { title: 'Operate', guides: ['deployment', 'key-management', 'pages', 'review', 'back-office', 'screening', 'metrics', 'security'] },
+  { title: 'Operate', guides: ['deployment', 'key-management', 'pages', 'review', 'back-office', 'screening', 'reconciliation', 'bank-statements', 'metrics', 'security'] },
   { title: 'Internals', guides: ['architecture', 'decisions', 'scale', 'benchmarks'] },
 ];
 
