@@ -93,7 +93,8 @@ export async function runChainReconciliation(deps: ChainReconciliationDeps, by: 
   }
   const runId = newId();
   const completedAt = deps.now();
-  const blocks = Object.fromEntries([...new Set(holdings.map((h) => `${h.chainId}`))].map((c) => [c, holdings.find((h) => `${h.chainId}` === c)!.block]));
+  // The block each chain was read at (every holding of a chain is of one block).
+  const blocks = Object.fromEntries(holdings.map((h) => [String(h.chainId), h.block]));
   const summary = { breaks: breaks.length, holdings: holdings.length, blocks };
   return deps.database.db.transaction(async (tx) => {
     const run = await insertRun(tx, { id: runId, kind: 'chain', trigger: by.trigger, operatorId: by.trigger === 'operator' ? by.operatorId : null, summary, startedAt, completedAt });
