@@ -19,6 +19,8 @@ import type {
 } from './types';
 import type { Disposition, Hit, OperatorRef, Proposal, TimelineItem } from './back-office-types';
 import type { DepositAudit, DepositPage, DepositStatus, Treasury } from './money-types';
+import type { LedgerAccountAsOf, LedgerAccountKind, LedgerAccountPage, LedgerEntryPage, LedgerStatus, LedgerTransaction, TrialBalance } from './ledger-types';
+import type { ExpectedKind, ReconciliationBreak, ReconciliationException, Run, RunKind, RunPage } from './reconciliation-types';
 
 /** A failed request, carrying the server's problem details (or one made up for a network failure). */
 export class ApiProblem extends Error {
@@ -70,7 +72,32 @@ export interface ApiClient {
   deposits(query: { status?: DepositStatus; limit: number; startingAfter?: string }, signal?: AbortSignal): Promise<DepositPage>;
   /** One deposit by the reference on its bank instructions, with its integrator and audit trail. */
   getDeposit(reference: string, signal?: AbortSignal): Promise<DepositAudit>;
+  /** Every asset's balances summed per kind of account, and whether each sums to zero. */
+  trialBalance(signal?: AbortSignal): Promise<TrialBalance>;
+  /** Ledger accounts (of one kind, or all) with their balances: 1-100 after the cursor. */
+  ledgerAccounts(query: { kind?: LedgerAccountKind; limit: number; startingAfter?: string }, signal?: AbortSignal): Promise<LedgerAccountPage>;
+  /** One ledger account, its balances now or as of a past time (an ISO date-time). */
+  getLedgerAccount(ledgerAccountId: string, asOf?: string, signal?: AbortSignal): Promise<LedgerAccountAsOf>;
+  /** An account's entries, newest first, after the entry `startingAfter`. */
+  ledgerEntries(ledgerAccountId: string, query: { limit: number; startingAfter?: string; status?: LedgerStatus }, signal?: AbortSignal): Promise<LedgerEntryPage>;
+  /** A ledger transaction with all its legs. */
+  getLedgerTransaction(ledgerTransactionId: string, signal?: AbortSignal): Promise<LedgerTransaction>;
+  /** Reconciliation runs (of one kind, or both), newest first. */
+  reconciliations(query: { kind?: RunKind; limit: number; startingAfter?: string }, signal?: AbortSignal): Promise<RunPage>;
+  getReconciliation(runId: string, signal?: AbortSignal): Promise<Run>;
+  /** Runs one now: against the chain, or the bank with a camt.053 statement's text. Answers the run. */
+  runReconciliation(body: { kind: 'chain' } | { kind: 'bank'; statement: string }): Promise<Run>;
+  /** Records what a break was; with adjust, posts the difference to the ledger. */
+  resolveBreak(runId: string, breakId: string, body: { note: string; adjust: boolean }): Promise<ReconciliationBreak>;
+  /** The exception's line is that deposit, payout or payout return (by its reference). */
+  matchException(runId: string, exceptionId: string, body: { kind: ExpectedKind; reference: string; note?: string }): Promise<ReconciliationException>;
+  resolveException(runId: string, exceptionId: string, body: { note: string }): Promise<ReconciliationException>;
 }
+
+/** A query string of the values given (undefined and empty ones left out). */
+const query = (values: Record<string, string | number | undefined>) =>
+  new URLSearchParams(Object.entries(values).flatMap(([key, value]) => (value === undefined || value === '' ? [] : [[key, String(value)]]))).toString();
+const runUrl = (runId: string) => `/admin/api/reconciliations/${encodeURIComponent(runId)}`;
 
 const caseUrl = (subjectType: SubjectType, subjectId: string) => `/admin/api/reviews/${subjectType}/${encodeURIComponent(subjectId)}`;
 
@@ -158,5 +185,16 @@ export function createApiClient(token: string, onUnauthorized: (problem: ApiProb
       return json<DepositPage>(`/admin/api/deposits?${params}`, { signal });
     },
     getDeposit: (reference, signal) => json<DepositAudit>(`/admin/api/deposits/${encodeURIComponent(reference)}`, { signal }),
+    trialBalance: (signal) => json<TrialBalance>('/admin/api/ledger/trial-balance', { signal }),
+    ledgerAccounts: (q, signal) => json<LedgerAccountPage>(`/admin/api/ledger/accounts?${query(q)}`, { signal }),
+    getLedgerAccount: (id, asOf, signal) => json<LedgerAccountAsOf>(`/admin/api/ledger/accounts/${encodeURIComponent(id)}${asOf ? `?${query({ asOf })}` : ''}`, { signal }),
+    ledgerEntries: (id, q, signal) => json<LedgerEntryPage>(`/admin/api/ledger/accounts/${encodeURIComponent(id)}/entries?${query(q)}`, { signal }),
+    getLedgerTransaction: (id, signal) => json<LedgerTransaction>(`/admin/api/ledger/transactions/${encodeURIComponent(id)}`, { signal }),
+    reconciliations: (q, signal) => json<RunPage>(`/admin/api/reconciliations?${query(q)}`, { signal }),
+    getReconciliation: (runId, signal) => json<Run>(runUrl(runId), { signal }),
+    runReconciliation: (body) => json<Run>('/admin/api/reconciliations', { method: 'POST', body }),
+    resolveBreak: (runId, breakId, body) => json<ReconciliationBreak>(`${runUrl(runId)}/breaks/${encodeURIComponent(breakId)}/resolve`, { method: 'POST', body }),
+    matchException: (runId, exceptionId, body) => json<ReconciliationException>(`${runUrl(runId)}/exceptions/${encodeURIComponent(exceptionId)}/match`, { method: 'POST', body }),
+    resolveException: (runId, exceptionId, body) => json<ReconciliationException>(`${runUrl(runId)}/exceptions/${encodeURIComponent(exceptionId)}/resolve`, { method: 'POST', body }),
   };
 }

@@ -14,6 +14,11 @@ import { mountDeposit } from './views/deposit';
 import { lastDepositsRoute, mountDeposits } from './views/deposits';
 import { lastQueueRoute, mountQueue } from './views/queue';
 import { mountSignIn } from './views/sign-in';
+import { lastLedgerRoute, mountLedger } from './views/ledger';
+import { mountLedgerAccount } from './views/ledger-account';
+import { mountLedgerTransaction } from './views/ledger-transaction';
+import { mountReconciliation } from './views/reconciliation';
+import { lastReconciliationsRoute, mountReconciliations } from './views/reconciliations';
 import { mountTreasury } from './views/treasury';
 import { mountWithdrawal } from './views/withdrawal';
 import { lastWithdrawalsRoute, mountWithdrawals } from './views/withdrawals';
@@ -56,6 +61,16 @@ function showRoute(): void {
         return mountDeposit(main, api, route);
       case 'treasury':
         return mountTreasury(main, api);
+      case 'ledger':
+        return mountLedger(main, api, route);
+      case 'ledger-account':
+        return mountLedgerAccount(main, api, route);
+      case 'ledger-transaction':
+        return mountLedgerTransaction(main, api, route);
+      case 'reconciliations':
+        return mountReconciliations(main, api, route);
+      case 'reconciliation':
+        return mountReconciliation(main, api, route, operator);
       default:
         return mountQueue(main, api, route, operator);
     }
@@ -68,10 +83,15 @@ function showSection(route: Route): void {
   const reviews = byId<HTMLAnchorElement>('nav-reviews');
   const withdrawals = byId<HTMLAnchorElement>('nav-withdrawals');
   const deposits = byId<HTMLAnchorElement>('nav-deposits');
-  // Back to the queue as the officer left it (filters, page), and to the payouts and deposits with their filters.
+  const ledger = byId<HTMLAnchorElement>('nav-ledger');
+  const reconciliation = byId<HTMLAnchorElement>('nav-reconciliation');
+  // Back to the queue as the officer left it (filters, page), and to the payouts, deposits, ledger accounts and
+  // reconciliation runs with their filters.
   reviews.href = hrefFor(lastQueueRoute());
   withdrawals.href = hrefFor(lastWithdrawalsRoute());
   deposits.href = hrefFor(lastDepositsRoute());
+  ledger.href = hrefFor(lastLedgerRoute());
+  reconciliation.href = hrefFor(lastReconciliationsRoute());
   // Each section's link, the routes in it, and whether the route is the section's own page ("page") rather than
   // one of its items ("true").
   const sections: [HTMLAnchorElement, boolean, boolean][] = [
@@ -79,6 +99,8 @@ function showSection(route: Route): void {
     [withdrawals, route.name === 'withdrawals' || route.name === 'withdrawal', route.name === 'withdrawals'],
     [deposits, route.name === 'deposits' || route.name === 'deposit', route.name === 'deposits'],
     [byId('nav-treasury'), route.name === 'treasury', true],
+    [ledger, route.name === 'ledger' || route.name === 'ledger-account' || route.name === 'ledger-transaction', route.name === 'ledger'],
+    [reconciliation, route.name === 'reconciliations' || route.name === 'reconciliation', route.name === 'reconciliations'],
   ];
   const inReviews = !sections.some(([, current]) => current);
   for (const [link, current, own] of [[reviews, inReviews, route.name === 'queue'] as const, ...sections]) {

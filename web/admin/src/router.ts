@@ -1,10 +1,14 @@
 import { DEPOSIT_STATUSES, type DepositStatus } from './money-types';
+import { LEDGER_ACCOUNT_KINDS, LEDGER_STATUSES, type LedgerAccountKind, type LedgerStatus } from './ledger-types';
+import type { RunKind } from './reconciliation-types';
 import { QUEUE_FLAGS, type AssigneeFilter, type QueueFlag } from './back-office-types';
 import { STATUSES, type OpenPayoutStatus, type SubjectType, type VerificationStatus } from './types';
 
 // Hash routes, so deep links and Back work on a static page: #/queue?status=...&integrator=...,
 // #/case/<subjectType>/<subjectId>, #/bank-accounts, #/bank-account/<bankAccountId>, #/withdrawals?status=...,
-// #/withdrawal/<reference>, #/treasury, #/deposits?status=... (the list and the lookup by reference), #/deposit/<reference>.
+// #/withdrawal/<reference>, #/treasury, #/deposits?status=... (the list and the lookup by reference), #/deposit/<reference>,
+// #/ledger?kind=..., #/ledger-account/<id>?asOf=...&status=..., #/ledger-transaction/<id>, #/reconciliations?kind=...,
+// #/reconciliation/<runId>.
 
 export interface QueueRoute {
   name: 'queue';
@@ -54,7 +58,46 @@ export interface DepositRoute {
   name: 'deposit';
   reference: string;
 }
-export type Route = QueueRoute | CaseRoute | BankAccountsRoute | BankAccountRoute | WithdrawalsRoute | WithdrawalRoute | TreasuryRoute | DepositsRoute | DepositRoute;
+/** The trial balance and the ledger accounts (of one kind, or all). */
+export interface LedgerRoute {
+  name: 'ledger';
+  kind?: LedgerAccountKind;
+}
+/** One ledger account: its balances (now, or as of `asOf`, an ISO date-time) and its entries (in one status, or all). */
+export interface LedgerAccountRoute {
+  name: 'ledger-account';
+  ledgerAccountId: string;
+  asOf?: string;
+  status?: LedgerStatus;
+}
+export interface LedgerTransactionRoute {
+  name: 'ledger-transaction';
+  ledgerTransactionId: string;
+}
+/** Reconciliation runs, newest first (of one kind, or both), with the buttons that start one. */
+export interface ReconciliationsRoute {
+  name: 'reconciliations';
+  kind?: RunKind;
+}
+export interface ReconciliationRoute {
+  name: 'reconciliation';
+  runId: string;
+}
+export type Route =
+  | QueueRoute
+  | CaseRoute
+  | BankAccountsRoute
+  | BankAccountRoute
+  | WithdrawalsRoute
+  | WithdrawalRoute
+  | TreasuryRoute
+  | DepositsRoute
+  | DepositRoute
+  | LedgerRoute
+  | LedgerAccountRoute
+  | LedgerTransactionRoute
+  | ReconciliationsRoute
+  | ReconciliationRoute;
 
 const SUBJECT_TYPES: readonly string[] = ['user', 'associated_person', 'entity'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -86,6 +129,8 @@ export function parseHash(hash: string): Route {
     const only = params.get('status');
     return { name: 'withdrawals', ...(only === 'pending' || only === 'sent' ? { status: only } : {}) };
   }
+  const ledger = parseLedgerHash(parts, params);
+  if (ledger) return ledger;
   const status = params.get('status');
   const integratorId = params.get('integrator');
   const limit = Number(params.get('limit'));
@@ -112,6 +157,14 @@ export function hrefFor(route: Route): string {
   if (route.name === 'treasury') return '#/treasury';
   if (route.name === 'deposits') return `#/deposits${route.status ? `?status=${route.status}` : ''}`;
   if (route.name === 'deposit') return `#/deposit/${route.reference}`;
+  if (route.name === 'ledger') return `#/ledger${route.kind ? `?kind=${route.kind}` : ''}`;
+  if (route.name === 'ledger-account') {
+    const query = new URLSearchParams({ ...(route.asOf ? { asOf: route.asOf } : {}), ...(route.status ? { status: route.status } : {}) }).toString();
+    return `#/ledger-account/${route.ledgerAccountId}${query ? `?${query}` : ''}`;
+  }
+  if (route.name === 'ledger-transaction') return `#/ledger-transaction/${route.ledgerTransactionId}`;
+  if (route.name === 'reconciliations') return `#/reconciliations${route.kind ? `?kind=${route.kind}` : ''}`;
+  if (route.name === 'reconciliation') return `#/reconciliation/${route.runId}`;
   const params = new URLSearchParams();
   if (route.status) params.set('status', route.status);
   if (route.flag) params.set('flag', route.flag);
@@ -121,6 +174,33 @@ export function hrefFor(route: Route): string {
   if (route.limit) params.set('limit', String(route.limit));
   const query = params.toString();
   return `#/queue${query ? `?${query}` : ''}`;
+}
+
+/** The ledger's and reconciliation's routes, or undefined for another hash. */
+function parseLedgerHash(parts: string[], params: URLSearchParams): Route | undefined {
+  const [section, id] = parts;
+  const idOk = parts.length === 2 && isUuid(id!);
+  if (section === 'ledger' && parts.length === 1) {
+    const kind = params.get('kind');
+    return { name: 'ledger', ...(kind && (LEDGER_ACCOUNT_KINDS as readonly string[]).includes(kind) ? { kind: kind as LedgerAccountKind } : {}) };
+  }
+  if (section === 'ledger-account' && idOk) {
+    const asOf = new Date(params.get('asOf') ?? '');
+    const status = params.get('status');
+    return {
+      name: 'ledger-account',
+      ledgerAccountId: id!.toLowerCase(),
+      ...(params.get('asOf') && !Number.isNaN(asOf.getTime()) ? { asOf: asOf.toISOString() } : {}),
+      ...(status && (LEDGER_STATUSES as readonly string[]).includes(status) ? { status: status as LedgerStatus } : {}),
+    };
+  }
+  if (section === 'ledger-transaction' && idOk) return { name: 'ledger-transaction', ledgerTransactionId: id!.toLowerCase() };
+  if (section === 'reconciliations' && parts.length === 1) {
+    const kind = params.get('kind');
+    return { name: 'reconciliations', ...(kind === 'chain' || kind === 'bank' ? { kind } : {}) };
+  }
+  if (section === 'reconciliation' && idOk) return { name: 'reconciliation', runId: id!.toLowerCase() };
+  return undefined;
 }
 
 export function navigate(route: Route, options: { replace?: boolean } = {}): void {

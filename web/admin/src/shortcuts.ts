@@ -65,6 +65,41 @@ const GROUPS: [string, [string[], string][]][] = [
       [['Esc'], 'Back to the deposits'],
     ],
   ],
+  [
+    'Ledger',
+    [
+      [['j', '↓'], 'Next account'],
+      [['k', '↑'], 'Previous account'],
+      [['Enter'], 'Open the selected account'],
+      [['n'], 'Next page'],
+      [['p'], 'Previous page'],
+      [['/'], 'Go to the kind filter'],
+    ],
+  ],
+  [
+    'Ledger account',
+    [
+      [['j', '↓'], 'Next entry'],
+      [['k', '↑'], 'Previous entry'],
+      [['Enter'], 'Open the selected entry’s transaction'],
+      [['n'], 'Older entries'],
+      [['p'], 'Newer entries'],
+      [['Esc'], 'Back to the ledger'],
+    ],
+  ],
+  ['Ledger transaction', [[['Esc'], 'Back to the ledger']]],
+  [
+    'Reconciliation',
+    [
+      [['j', '↓'], 'Next run'],
+      [['k', '↑'], 'Previous run'],
+      [['Enter'], 'Open the selected run'],
+      [['n'], 'Older runs'],
+      [['p'], 'Newer runs'],
+      [['/'], 'Go to the kind filter'],
+    ],
+  ],
+  ['Reconciliation run', [[['Esc'], 'Back to the runs (breaks and exceptions are worked with their forms: Tab to a field, Ctrl+Enter in a note sends its form)']]],
   ['Anywhere', [[['?'], 'Show these shortcuts']]],
 ];
 
