@@ -78,6 +78,10 @@ for (const backend of backends()) {
       const { privateKey } = JSON.parse(created.stdout) as { privateKey: string };
       server = await startServerProcess(env);
       let client = createClient({ baseUrl: server.url, privateKey });
+      // The incoming watcher's first round opened the ledger and started reading the chain (its cursor's age is a
+      // metric once it exists): the funding below comes after, as an incoming transfer.
+      const started = server;
+      await eventually(() => fetch(`${started.url}/metrics`).then((r) => r.text()), (text) => /incoming_scan_age_seconds\{chain_id="8453"\}/.test(text), 'the incoming watcher started', 15_000);
       const alice = await openAccount(client);
       let nonce = 0;
       const transfer = (c: Client) => {

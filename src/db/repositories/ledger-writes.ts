@@ -53,27 +53,6 @@ export interface NewLedgerTransaction {
   minedIn: number | null;
 }
 
-/**
- * Inserts the transaction unless its cause is there; the one there (locked) otherwise, with `created` false;
- * undefined when it was mined before the ledger opened on its chain (nothing to post).
- */
-export async function claimLedgerTransaction(db: Executor, t: NewLedgerTransaction, at: Date): Promise<(LedgerTransactionHead & { created: boolean }) | undefined> {
-  const iso = at.toISOString();
-  // A movement mined at or before the block the chain's ledger opened at is in the opening balances already.
-  const opened = t.minedIn === null || t.causeType !== 'transaction' ? sql`false` : sql`exists (select 1 from ledger_openings o where o.chain_id = ${t.chainId} and o.block_number >= ${t.minedIn})`;
-  const [inserted] = await selectRows<{ id: string }>(
-    db,
-    sql`insert into ledger_transactions (id, cause_key, cause_type, cause_id, integrator_id, description, status, chain_id, block_number, mined_in, effective_at, posted_at, created_at, updated_at)
-        select ${t.id}, ${t.causeKey}, ${t.causeType}, ${t.causeId}, ${t.integratorId}, ${t.description}, ${t.status}, ${t.chainId}::bigint, ${t.blockNumber}::bigint, ${t.minedIn}::bigint, ${iso}::timestamptz,
-          ${t.status === 'posted' ? iso : null}::timestamptz, ${iso}::timestamptz, ${iso}::timestamptz
-        where not ${opened}
-        on conflict (cause_key) do nothing returning id`,
-  );
-  if (inserted) return { id: inserted.id, status: t.status, blockNumber: t.blockNumber, created: true };
-  const found = await lockLedgerTransaction(db, t.causeKey);
-  return found && { ...found, created: false };
-}
-
 /** The transaction posted for a cause, locked until the caller's transaction ends; undefined when there is none. */
 export async function lockLedgerTransaction(db: Executor, causeKey: string): Promise<LedgerTransactionHead | undefined> {
   const [found] = await selectRows<{ id: string; status: LedgerStatus; blockNumber: string | number | null }>(
@@ -122,25 +101,6 @@ export async function moveBalances(db: Executor, deltas: BalanceDelta[], at: Dat
   );
   if (rows.length !== sorted.length) throw new Error(`ledger: ${sorted.length - rows.length} of the accounts to move are missing`);
   return new Map(rows.map((r) => [r.accountId, { ...r, version: Number(r.version) }]));
-}
-
-export interface NewLedgerEntry {
-  id: string;
-  ledgerAccountId: string;
-  asset: string;
-  amount: bigint;
-}
-
-/** A new transaction's entries, each with its account's balances right after it. */
-export async function insertLedgerEntries(db: Executor, transactionId: string, status: LedgerStatus, entries: NewLedgerEntry[], after: Map<string, MovedBalance>, at: Date): Promise<void> {
-  const balance = (e: NewLedgerEntry) => after.get(e.ledgerAccountId)!;
-  await db.execute(sql`
-    insert into ledger_entries (id, ledger_transaction_id, ledger_account_id, asset, amount, status, posted_after, pending_after, available_after, account_version, created_at, updated_at)
-    select id, ${transactionId}, account, asset, amount, ${status}, posted, pending, available, version, ${at.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz
-    from unnest(${textArrayLiteral(entries.map((e) => e.id))}::uuid[], ${textArrayLiteral(entries.map((e) => e.ledgerAccountId))}::uuid[], ${textArrayLiteral(entries.map((e) => e.asset))}::text[],
-      ${textArrayLiteral(entries.map((e) => e.amount.toString()))}::numeric[], ${textArrayLiteral(entries.map((e) => balance(e).posted))}::numeric[],
-      ${textArrayLiteral(entries.map((e) => balance(e).pending))}::numeric[], ${textArrayLiteral(entries.map((e) => balance(e).available))}::numeric[],
-      ${textArrayLiteral(entries.map((e) => String(balance(e).version)))}::bigint[]) as n(id, account, asset, amount, posted, pending, available, version)`);
 }
 
 export interface StoredEntry {

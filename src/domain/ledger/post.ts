@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database.js';
 import * as writes from '../../db/repositories/ledger-writes.js';
+import { insertPosting } from '../../db/repositories/ledger-posting.js';
 import type { LedgerStatus } from '../../db/schema/index.js';
 import { newId } from '../ids.js';
 import { ledgerAccountCode, ledgerAccountId } from './ledger-accounts.js';
@@ -33,24 +34,16 @@ async function postOne(tx: Executor, desired: DesiredPosting, at: Date): Promise
     if (head) await moveOn(tx, head, desired, legs, at);
     return;
   }
-  const head = await writes.claimLedgerTransaction(tx, { id: newId(), ...desired, minedIn: desired.minedIn ?? desired.blockNumber }, at);
-  if (!head) return;
-  if (head.created) return create(tx, head.id, desired.status, legs, at);
-  await moveOn(tx, head, desired, legs, at);
-}
-
-async function create(tx: Executor, transactionId: string, status: LedgerStatus, legs: Leg[], at: Date): Promise<void> {
-  const entries = legs.map((leg) => {
+  const transaction = { id: newId(), ...desired, minedIn: desired.minedIn ?? desired.blockNumber };
+  const legsToWrite = legs.map((leg) => {
     const code = ledgerAccountCode(leg.account);
-    return { leg, code, id: ledgerAccountId(code) };
+    const account = { id: ledgerAccountId(code), code, kind: leg.account.kind, asset: leg.account.asset, integratorId: leg.account.customer?.integratorId ?? null, accountId: leg.account.customer?.accountId ?? null };
+    return { account, entryId: newId(), amount: leg.amount, ...effect(leg.amount, desired.status) };
   });
-  await writes.ensureLedgerAccounts(
-    tx,
-    entries.map(({ leg, code, id }) => ({ id, code, kind: leg.account.kind, asset: leg.account.asset, integratorId: leg.account.customer?.integratorId ?? null, accountId: leg.account.customer?.accountId ?? null })),
-    at,
-  );
-  const after = await writes.moveBalances(tx, entries.map(({ leg, id }) => ({ accountId: id, ...effect(leg.amount, status) })), at);
-  await writes.insertLedgerEntries(tx, transactionId, status, entries.map(({ leg, id }) => ({ id: newId(), ledgerAccountId: id, asset: leg.account.asset.code, amount: leg.amount })), after, at);
+  if (await insertPosting(tx, transaction, legsToWrite, at)) return;
+  // There already (a retry, a restart, another process), or in the opening balances (nothing there either).
+  const head = await writes.lockLedgerTransaction(tx, desired.causeKey);
+  if (head) await moveOn(tx, head, desired, legs, at);
 }
 
 /** A pending transaction moved on: its amounts revised to the desired ones, then posted, archived or given its block. */

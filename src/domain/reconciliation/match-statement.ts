@@ -128,7 +128,8 @@ function explain(step: Step, expected: readonly ExpectedMovement[], takenBy: Map
     lineAmountMinor: line.amountMinor,
     detail,
   });
-  const name = (i: number) => `${expected[i]!.kind} ${expected[i]!.id} (${expected[i]!.reference})`;
+  // The movement as an operator knows it: its kind and reference (its id is the caller's).
+  const name = (i: number) => `${expected[i]!.kind.replace('_', ' ')} ${expected[i]!.reference}`;
 
   if (named.length === 0) {
     return { type: 'unknown_line', lineId: line.lineId, lineAmountMinor: line.amountMinor, detail: `no reference on the ${line.direction} line names an expected movement` };

@@ -2,6 +2,7 @@ import type { Executor } from '../../db/database.js';
 import * as repo from '../../db/repositories/reconciliation.js';
 import { notFound } from '../errors.js';
 import { formatSigned } from '../ledger/assets.js';
+import { ledgerAccountId } from '../ledger/ledger-accounts.js';
 import type { LineSnapshot } from './bank-run.js';
 import type { OperatorEventType } from './operator-events.js';
 
@@ -29,6 +30,8 @@ export function breakView(b: repo.BreakRow) {
     chainId: b.chainId,
     blockNumber: b.blockNumber,
     ledgerAccountCode: b.ledgerAccountCode,
+    // The account's page in the console; it may not exist yet (nothing was ever posted to it).
+    ledgerAccountId: ledgerAccountId(b.ledgerAccountCode),
     asset: { code: b.asset, symbol: b.symbol, decimals: b.decimals },
     address: b.address,
     accountId: b.accountId,

@@ -17,6 +17,7 @@ export const BreakSchema = Type.Object(
     chainId: Type.Integer({ minimum: 0 }),
     blockNumber: Type.Integer({ minimum: 0, description: 'The final block both figures are of' }),
     ledgerAccountCode: Type.String({ description: 'treasury:<asset> or customer:<accountId>:<asset>' }),
+    ledgerAccountId: Uuid('The ledger account (GET /admin/api/ledger/accounts/{ledgerAccountId}); absent from the ledger when nothing was ever posted to it'),
     asset: Type.Object({ code: patterned(FORMATS.ledgerAsset), symbol: Type.String(), decimals: Type.Integer({ minimum: 0 }) }, { additionalProperties: false, title: 'BreakAsset' }),
     address: patterned(FORMATS.lowercaseAddress, { description: 'The wallet or treasury read on chain' }),
     accountId: Nullable(Uuid('A customer wallet’s account; null for the treasury')),
