@@ -857,9 +857,29 @@ export type paths = {
         };
         /**
          * What an account’s wallet holds on every configured chain: the native coin and every listed token, each chain’s at one block
-         * @description Read from the chains (one JSON-RPC request per chain, cached for about a block: [docs/tokens.md#balances](/guides/tokens#balances)). A node that does not answer: 503 with Retry-After, never an older figure.
+         * @description Read from the chains (one JSON-RPC request per chain, cached for about a block: [docs/tokens.md#balances](/guides/tokens#balances)). A node that does not answer: 503 with Retry-After, never an older figure. Each asset also carries the ledger’s posted, pending and available figures ([docs/ledger.md](/guides/ledger)).
          */
         get: operations["getAccountBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/ledger-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account’s ledger entries in every asset, newest first, with cursor pagination: each with its signed amount, status, the balance after it and what caused it
+         * @description An account’s ledger entries in every asset, newest first, with cursor pagination: each with its signed amount, status, the balance after it and what caused it
+         */
+        get: operations["listLedgerEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1515,7 +1535,7 @@ export type components = {
              * @description Stable machine-readable error code; see [docs/errors.md](/guides/errors)
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "malformed_url" | "additional_user_info_required" | "missing_auth_headers" | "malformed_public_key" | "malformed_signature" | "malformed_timestamp" | "timestamp_out_of_window" | "invalid_signature" | "unknown_credential" | "credential_inactive" | "insufficient_scope" | "role_not_allowed" | "cannot_change_own_role" | "sanctioned_address" | "supervisor_required" | "four_eyes_same_operator" | "not_the_proposer" | "case_not_held" | "not_found" | "route_not_found" | "method_not_allowed" | "duplicate_request" | "credential_exists" | "authenticator_exists" | "cannot_modify_own_credential" | "idempotency_request_in_progress" | "invalid_state_transition" | "four_eyes_required" | "proposal_pending" | "no_proposal" | "case_claimed" | "hit_already_dispositioned" | "open_hits_remain" | "case_not_open" | "webhook_subscription_disabled" | "account_not_active" | "self_custodial_account" | "stamp_reused" | "approval_token_reused" | "transaction_id_reused" | "nonce_too_low" | "invalid_transaction_state" | "account_without_wallet" | "entity_account_required" | "member_approval_required" | "last_owner" | "quorum_unreachable" | "already_member" | "invitation_not_pending" | "invitation_superseded" | "member_not_verified" | "product_not_enabled" | "product_unavailable" | "entity_wallet_required" | "bank_account_exists" | "bank_account_limit_reached" | "bank_account_removed" | "bank_account_not_pending" | "bank_account_not_verified" | "transaction_mismatch" | "quote_expired" | "invitation_expired" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_key_other_credential" | "verification_requirements_missing" | "webhook_url_not_allowed" | "unsupported_chain" | "not_offered" | "stale_signed_body" | "sign_with_mismatch" | "chain_mismatch" | "signed_body_mismatch" | "invalid_stamp" | "invalid_approval_token" | "otp_invalid" | "otp_expired" | "otp_attempts_exhausted" | "otp_destination_missing" | "insufficient_funds" | "rate_limited" | "auth_rate_limited" | "invitation_resend_limited" | "otp_rate_limited" | "internal_error" | "chain_rejected" | "chain_unavailable" | "vault_unreadable" | "otp_delivery_failed" | "service_unavailable" | "resource_busy" | "database_unavailable" | "otp_unavailable" | "invitations_unavailable" | "deposits_unavailable" | "withdrawals_unavailable" | "custody_unavailable";
+            code: "validation_failed" | "malformed_json" | "malformed_url" | "additional_user_info_required" | "missing_auth_headers" | "malformed_public_key" | "malformed_signature" | "malformed_timestamp" | "timestamp_out_of_window" | "invalid_signature" | "unknown_credential" | "credential_inactive" | "insufficient_scope" | "role_not_allowed" | "cannot_change_own_role" | "sanctioned_address" | "supervisor_required" | "four_eyes_same_operator" | "not_the_proposer" | "case_not_held" | "not_found" | "route_not_found" | "method_not_allowed" | "duplicate_request" | "credential_exists" | "authenticator_exists" | "cannot_modify_own_credential" | "idempotency_request_in_progress" | "invalid_state_transition" | "four_eyes_required" | "proposal_pending" | "no_proposal" | "case_claimed" | "hit_already_dispositioned" | "open_hits_remain" | "case_not_open" | "statement_already_imported" | "reconciliation_item_closed" | "already_matched" | "webhook_subscription_disabled" | "account_not_active" | "self_custodial_account" | "stamp_reused" | "approval_token_reused" | "transaction_id_reused" | "nonce_too_low" | "invalid_transaction_state" | "account_without_wallet" | "entity_account_required" | "member_approval_required" | "last_owner" | "quorum_unreachable" | "already_member" | "invitation_not_pending" | "invitation_superseded" | "member_not_verified" | "product_not_enabled" | "product_unavailable" | "entity_wallet_required" | "bank_account_exists" | "bank_account_limit_reached" | "bank_account_removed" | "bank_account_not_pending" | "bank_account_not_verified" | "transaction_mismatch" | "quote_expired" | "invitation_expired" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_key_other_credential" | "verification_requirements_missing" | "webhook_url_not_allowed" | "unsupported_chain" | "not_offered" | "stale_signed_body" | "sign_with_mismatch" | "chain_mismatch" | "signed_body_mismatch" | "invalid_stamp" | "invalid_approval_token" | "otp_invalid" | "otp_expired" | "otp_attempts_exhausted" | "otp_destination_missing" | "insufficient_funds" | "rate_limited" | "auth_rate_limited" | "invitation_resend_limited" | "otp_rate_limited" | "internal_error" | "chain_rejected" | "chain_unavailable" | "vault_unreadable" | "otp_delivery_failed" | "service_unavailable" | "resource_busy" | "database_unavailable" | "otp_unavailable" | "invitations_unavailable" | "deposits_unavailable" | "withdrawals_unavailable" | "custody_unavailable";
             requestId: string;
             errors?: {
                 /** @description JSON pointer to the offending field within the part named by `in` */
@@ -1544,6 +1564,8 @@ export type components = {
             reasons?: string[];
             /** @description insufficient_funds, nonce_too_low, chain_rejected after the transaction was recorded: the transaction, now failed ([docs/transactions.md#sending](/guides/transactions#sending)) */
             transactionId?: string;
+            /** @description statement_already_imported (operators): the run that imported the statement */
+            runId?: string | null;
         };
         /** Credential */
         Credential: {
@@ -2521,6 +2543,39 @@ export type components = {
             amountRaw: string;
             /** @description The block every balance of this chain was read at (one block per chain) */
             blockNumber: number;
+            /** @description The ledger’s figures for this asset ([docs/ledger.md](/guides/ledger)); null: nothing posted in it yet */
+            ledger: {
+                /**
+                 * @description Sum of the posted entries, in the asset’s units
+                 * @example -0.0001005
+                 */
+                posted: string;
+                /**
+                 * @description Posted and pending entries: what the account holds once everything under way is final
+                 * @example -0.0001005
+                 */
+                pending: string;
+                /**
+                 * @description Posted, less what pending entries take out: what can be spent now
+                 * @example -0.0001005
+                 */
+                available: string;
+                /**
+                 * @description posted in base units
+                 * @example -100500000000000
+                 */
+                postedRaw: string;
+                /**
+                 * @description pending in base units
+                 * @example -100500000000000
+                 */
+                pendingRaw: string;
+                /**
+                 * @description available in base units
+                 * @example -100500000000000
+                 */
+                availableRaw: string;
+            } | null;
         };
         /** AccountBalances */
         AccountBalances: {
@@ -2530,6 +2585,124 @@ export type components = {
             walletAddress: string;
             /** @description By chainId; on each chain the native coin first, then the listed tokens by symbol */
             balances: components["schemas"]["Balance"][];
+        };
+        /** LedgerAsset */
+        LedgerAsset: {
+            /**
+             * @description CAIP-19: the chain’s native coin, an ERC-20 token, or a fiat currency
+             * @example eip155:8453/slip44:60
+             */
+            code: string;
+            /** @example ETH */
+            symbol: string;
+            decimals: number;
+            /** @description null for fiat */
+            chainId: number | null;
+            /** @description ERC-20 tokens’ contract (lower case); null otherwise */
+            tokenAddress: string | null;
+        };
+        /**
+         * LedgerBalances
+         * @description The account’s balances right after this entry was written
+         */
+        LedgerBalances: {
+            /**
+             * @description Sum of the posted entries, in the asset’s units
+             * @example -0.0001005
+             */
+            posted: string;
+            /**
+             * @description Posted and pending entries: what the account holds once everything under way is final
+             * @example -0.0001005
+             */
+            pending: string;
+            /**
+             * @description Posted, less what pending entries take out: what can be spent now
+             * @example -0.0001005
+             */
+            available: string;
+            /**
+             * @description posted in base units
+             * @example -100500000000000
+             */
+            postedRaw: string;
+            /**
+             * @description pending in base units
+             * @example -100500000000000
+             */
+            pendingRaw: string;
+            /**
+             * @description available in base units
+             * @example -100500000000000
+             */
+            availableRaw: string;
+        };
+        /** LedgerCause */
+        LedgerCause: {
+            /**
+             * @description transaction: a transaction of the account; payout: a withdrawal’s fiat payout; opening: the balance when the ledger started
+             * @enum {string}
+             */
+            type: "transaction" | "payout" | "opening" | "adjustment";
+            /**
+             * Format: uuid
+             * @description The transaction that caused it (a payout: its withdrawal)
+             */
+            transactionId: string | null;
+            /** @description A payout’s reference */
+            payoutReference: string | null;
+        };
+        /** LedgerEntry */
+        LedgerEntry: {
+            /** Format: uuid */
+            ledgerEntryId: string;
+            /**
+             * Format: uuid
+             * @description The ledger transaction whose legs sum to zero per asset
+             */
+            ledgerTransactionId: string;
+            /** Format: uuid */
+            ledgerAccountId: string;
+            asset: components["schemas"]["LedgerAsset"];
+            /**
+             * @description Signed, in the asset’s units: positive adds to the account
+             * @example -0.0001005
+             */
+            amount: string;
+            /**
+             * @description The same in base units
+             * @example -100500000000000
+             */
+            amountRaw: string;
+            /**
+             * @description pending: signed or sent, not final yet; posted: final; archived: failed or reorged (voided, never deleted)
+             * @enum {string}
+             */
+            status: "pending" | "posted" | "archived";
+            balanceAfter: components["schemas"]["LedgerBalances"];
+            cause: components["schemas"]["LedgerCause"];
+            description: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it became final
+             */
+            postedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it was voided
+             */
+            archivedAt: string | null;
+        };
+        /**
+         * LedgerEntryPage
+         * @description One page of entries, newest first
+         */
+        LedgerEntryPage: {
+            data: components["schemas"]["LedgerEntry"][];
+            /** @description More follow; pass the last ledgerEntryId as startingAfter */
+            hasMore: boolean;
         };
         /**
          * Invitation
@@ -9762,6 +9935,103 @@ export interface operations {
             };
             /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (no internals are disclosed) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable: a dependency is down or not configured, the database could not be reached (database_unavailable), or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listLedgerEntries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The last ledgerEntryId of the previous page */
+                startingAfter?: string;
+                /** @description Only this asset’s entries */
+                asset?: string;
+                /** @description pending: signed or sent, not final yet; posted: final; archived: failed or reorged (voided, never deleted) */
+                status?: "pending" | "posted" | "archived";
+            };
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entries, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerEntryPage"];
+                };
+            };
+            /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for records of another integrator) */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -41,6 +41,7 @@ export const OPERATIONS = {
   listEventDeliveries: { method: 'GET', path: '/v1/events/{eventId}/deliveries', cursor: 'id' },
   listEvents: { method: 'GET', path: '/v1/events', cursor: 'id' },
   listInvitations: { method: 'GET', path: '/v1/query/list-invitations', cursor: null },
+  listLedgerEntries: { method: 'GET', path: '/v1/accounts/{accountId}/ledger-entries', cursor: 'ledgerEntryId' },
   listMembers: { method: 'GET', path: '/v1/query/list-members', cursor: null },
   listProducts: { method: 'GET', path: '/v1/query/list-products', cursor: null },
   listTokens: { method: 'GET', path: '/v1/query/list-tokens', cursor: null },
