@@ -23,3 +23,4 @@ export * from './screening.js';
 export * from './cases.js';
 export * from './ledger.js';
 export * from './reconciliation.js';
+export * from './policies.js';
