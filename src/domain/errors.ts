@@ -67,6 +67,8 @@ export const ERROR_CODES = {
   bank_account_removed: { status: 409, title: 'The bank account was removed' },
   bank_account_not_pending: { status: 409, title: 'The bank account is not waiting for review' },
   bank_account_not_verified: { status: 409, title: 'The bank account is not verified' },
+  policy_deleted: { status: 409, title: 'The policy was deleted' },
+  address_book_entry_exists: { status: 409, title: 'The account’s address book has this address already' },
   transaction_mismatch: { status: 409, title: 'The approval is not for the transaction that was issued' },
   quote_expired: { status: 409, title: 'The prepared transaction (a withdrawal’s quote, a vault call) expired before its approval' },
   invitation_expired: { status: 410, title: 'The invitation expired' },

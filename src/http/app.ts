@@ -31,6 +31,7 @@ import { productRoutes } from './routes/products/products.js';
 import { vaultRoutes } from './routes/products/vaults.js';
 import { tokenRoutes } from './routes/tokens/tokens.js';
 import { ledgerEntryRoutes } from './routes/ledger/ledger-entries.js';
+import { policyRoutes } from './routes/policies/policies.js';
 import { invitationRoutes } from './routes/members/invitations.js';
 import { registerInvitationPages } from './pages/invitation-routes.js';
 import { registerGuides } from './pages/guides.js';
@@ -145,6 +146,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     vaultRoutes(api, deps);
     tokenRoutes(api, deps);
     ledgerEntryRoutes(api, deps);
+    policyRoutes(api, deps);
     invitationRoutes(api, deps);
     transactionApprovalRoutes(api, deps);
     verificationRoutes(api, deps);

@@ -117,7 +117,7 @@ function onlyValue(schema: Json | undefined): string | undefined {
 
 /**
  * Adds the OpenAPI `discriminator` to every `oneOf` of named components that one property tells apart: each branch
- * requires it and allows one distinct value (the accounts' and the events' `type`). Generated clients then pick
+ * requires it and allows one distinct value (the accounts' and the events' `type`, the policies' rules). Generated clients then pick
  * the branch by that property instead of trying each. Run after nameTitledSchemas.
  */
 export function addDiscriminators<T extends object>(doc: T): T {
@@ -127,13 +127,16 @@ export function addDiscriminators<T extends object>(doc: T): T {
   eachObject(
     root,
     (node) => {
-      if (!Array.isArray(node.oneOf) || node.discriminator !== undefined || node.oneOf.length < 2) return;
+      if (!Array.isArray(node.oneOf) || node.oneOf.length < 2) return;
+      // A validation schema's discriminator (combinators.ts Discriminated) names its property but cannot carry the mapping (Ajv refuses one).
+      const named = isObject(node.discriminator) && node.discriminator.mapping === undefined ? node.discriminator.propertyName : undefined;
+      if (node.discriminator !== undefined && typeof named !== 'string') return;
       const branches = node.oneOf.map((branch) => (isObject(branch) && typeof branch.$ref === 'string' && branch.$ref.startsWith(PREFIX) ? branch.$ref : undefined));
       if (branches.some((ref) => ref === undefined)) return;
       const targets = branches.map((ref) => schemas[ref!.slice(PREFIX.length)]);
       const first = targets[0];
       if (!isObject(first) || !isObject(first.properties)) return;
-      for (const name of Object.keys(first.properties)) {
+      for (const name of typeof named === 'string' ? [named] : Object.keys(first.properties)) {
         const values = targets.map((t) => (isObject(t) && isObject(t.properties) && Array.isArray(t.required) && t.required.includes(name) ? onlyValue(t.properties[name]) : undefined));
         if (values.some((v) => v === undefined) || new Set(values).size !== values.length) continue;
         node.discriminator = { propertyName: name, mapping: Object.fromEntries(values.map((v, i) => [v!, branches[i]!])) };

@@ -94,6 +94,7 @@ export async function registerOpenApi(app: FastifyInstance, appEnv: AppEnv): Pro
         { name: 'Products', description: 'The product catalogue, each account’s products, and yield vaults (docs/products.md)' },
         { name: 'Tokens', description: 'The listed ERC-20 tokens (stablecoins) and what an account’s wallet holds (docs/tokens.md)' },
         { name: 'Transactions', description: 'Transfers approved by passkey or one-time code, fiat deposits and withdrawals, bank accounts (docs/transactions.md)' },
+        { name: 'Spending policies', description: 'Limits, allowed destinations, delays for new destinations and step-up approvals over an integrator’s accounts, and each account’s address book (docs/policies.md)' },
         { name: 'Ledger', description: 'Every movement of an account’s money in balanced, double-entry ledger entries (docs/ledger.md)' },
         { name: 'OTP authentication', description: 'One-time codes by email that approve transactions and member actions (docs/otp.md)' },
         { name: 'Events', description: 'Every state change as an event, listed with filters and a long poll (docs/events.md)' },

@@ -31,6 +31,8 @@ function buildAjv(coerceTypes: boolean): Ajv {
     // Unknown fields are errors (additionalProperties: false), never silently dropped.
     removeAdditional: false,
     useDefaults: true,
+    // A union keyed on a tag (combinators.ts Discriminated) is checked against its tag's branch only.
+    discriminator: true,
     // JSON bodies are typed already: "1" is not a number. Query and path strings need coercion.
     coerceTypes: coerceTypes ? 'array' : false,
     strict: false,
@@ -235,8 +237,8 @@ export function toFieldErrors(ajvErrors: ErrorObject[], dataVar: string): FieldE
   });
   for (const error of errors) {
     if (explained.has(error)) continue;
-    // anyOf/oneOf wrappers repeat what their branches already said.
-    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
+    // anyOf/oneOf wrappers repeat what their branches already said; a discriminator's, what its tag's enum said.
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if' || error.keyword === 'discriminator') continue;
     let pointer = error.instancePath;
     if (error.keyword === 'required') {
       pointer += `/${escapePointerToken((error.params as { missingProperty: string }).missingProperty)}`;

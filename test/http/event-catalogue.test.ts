@@ -149,6 +149,9 @@ describe('event catalogue', () => {
     ok(bank, 201);
     ok(await step(() => c.post('/v1/sandbox/simulate-bank-account-review', { bankAccountId: bank.body.bankAccountId, outcome: 'approve' })));
     ok(await step(() => c.post('/v1/submit/remove-bank-account', { bankAccountId: bank.body.bankAccountId })));
+    const policy = await step(() => c.post('/v1/policies', { accountId: payer.body.accountId, rules: [{ type: 'max_amount', asset: 'ETH', chainId: 8453, amount: '0.5', window: '24h' }, { type: 'new_destination_delay', hours: 24 }] }));
+    ok(policy, 201);
+    ok(await step(() => c.delete(`/v1/policies/${policy.body.policyId}`)), 204);
     const reverter = privateKeyToAccount(generatePrivateKey()).address;
     await anvil.rpc('anvil_setCode', [reverter, '0x5f5ffd']);
     for (const [nonce, to] of [[0, privateKeyToAccount(generatePrivateKey()).address], [1, reverter]] as const) {

@@ -33,6 +33,8 @@ export const EVENT_TYPES = {
   'bank_account.created': 'A bank account was added: verified when the holder name matches the KYC or company name, else pending_review',
   'bank_account.status_changed': 'A bank account was verified or rejected after review (previousAttributes has the old status)',
   'bank_account.removed': 'A bank account was removed (soft delete: withdrawals keep referring to it)',
+  'policy.created': 'A spending policy was created (object: the policy with its rules, amounts also in base units)',
+  'policy.deleted': 'A spending policy was deleted: it no longer applies (object: the policy as it was, with deletedAt)',
   'webhook_subscription.created': 'A webhook subscription was created',
   'webhook_subscription.updated': 'A webhook subscription was changed by the integrator (including re-enabling it)',
   'webhook_subscription.key_rotated': 'A subscription’s signing key was rotated (the old key signs for 24 more hours)',

@@ -11,6 +11,7 @@ import { AccountSchema } from './onboarding/accounts.js';
 import { Nullable, VerificationStatusSchema } from './onboarding/common.js';
 import { AssociatedPersonResponse, EntityAccountResponse } from './onboarding/entities.js';
 import { UserDetailsResponse } from './onboarding/users.js';
+import { PolicySchema } from './policies.js';
 import { AccountProductSchema } from './products.js';
 import { TransactionRef } from './transactions.js';
 import { SubscriptionRef } from './webhooks.js';
@@ -59,6 +60,7 @@ const data = {
   person: eventData('AssociatedPersonEventData', AssociatedPersonResponse),
   personStatus: eventData('AssociatedPersonVerificationStatusEventData', statusChange('AssociatedPersonVerificationStatusChange', 'beneficiaryId', 'The associated person’s')),
   bankAccount: eventData('BankAccountEventData', BankAccountSchema),
+  policy: eventData('PolicyEventData', PolicySchema),
   subscription: eventData('WebhookSubscriptionEventData', SubscriptionRef),
   subscriptionDisabled: eventData('WebhookSubscriptionDisabledEventData', SubscriptionRef, {
     reason: Type.Enum(['gone', 'failing'], { type: 'string', description: 'gone: the endpoint answered 410; failing: it failed for too long' }),
@@ -115,6 +117,8 @@ const PAYLOADS: Record<EventType, [objectType: string, data: TSchema]> = {
   'bank_account.created': ['bank_account', data.bankAccount],
   'bank_account.status_changed': ['bank_account', data.bankAccount],
   'bank_account.removed': ['bank_account', data.bankAccount],
+  'policy.created': ['policy', data.policy],
+  'policy.deleted': ['policy', data.policy],
   'webhook_subscription.created': ['webhook_subscription', data.subscription],
   'webhook_subscription.updated': ['webhook_subscription', data.subscription],
   'webhook_subscription.key_rotated': ['webhook_subscription', data.subscription],

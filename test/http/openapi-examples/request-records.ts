@@ -106,6 +106,8 @@ export function realValues(server: TestServer, acme: SeededIntegrator, chain: An
       return { values: { bankAccountId: res.body.bankAccountId } };
     }],
     ['removeBankAccount', async () => ({ values: { bankAccountId: answers.get('createBankAccount')!.body.bankAccountId } })],
+    ['createPolicy', async () => ({ values: { accountId: (await customer()).accountId } })],
+    ['addAddressBookEntry', async () => ({ path: { accountId: (await customer()).accountId } })],
     ['createInvitation', async () => ({ values: { entityAccountId: (await ownerlessEntity(server, acme)).accountId } })],
     ['acceptInvitation', async () => {
       const invitationId = answers.get('createInvitation')!.body.invitationId;

@@ -1,0 +1,53 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../database.js';
+import { policyReservations } from '../schema/index.js';
+
+/** Where a reservation counts: an account's asset (`native` or the token's lower-case address) on a chain. */
+export interface ReservationKey {
+  accountId: string;
+  chainId: number;
+  asset: string;
+}
+
+/**
+ * The unreleased amounts of an account's asset reserved after `since`, in base units: one range scan of
+ * policy_reservations_window_idx. The caller holds the lock that serializes the account's checks (the enforcement's).
+ */
+export async function reservedSince(db: Executor, key: ReservationKey, since: Date): Promise<bigint> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${policyReservations.amount}), 0)::text` })
+    .from(policyReservations)
+    .where(
+      and(
+        eq(policyReservations.accountId, key.accountId),
+        eq(policyReservations.chainId, key.chainId),
+        eq(policyReservations.asset, key.asset),
+        isNull(policyReservations.releasedAt),
+        gt(policyReservations.reservedAt, since),
+      ),
+    );
+  return BigInt(row?.total ?? '0');
+}
+
+/** Reserves what a transaction moves of an asset; a second reservation of the same transaction and asset is a no-op (false). */
+export async function reserve(
+  db: Executor,
+  row: ReservationKey & { id: string; integratorId: string; transactionId: string; amount: bigint; at: Date },
+): Promise<boolean> {
+  const inserted = await db
+    .insert(policyReservations)
+    .values({ id: row.id, integratorId: row.integratorId, accountId: row.accountId, chainId: row.chainId, asset: row.asset, transactionId: row.transactionId, amount: row.amount.toString(), reservedAt: row.at })
+    .onConflictDoNothing({ target: [policyReservations.transactionId, policyReservations.chainId, policyReservations.asset] })
+    .returning({ id: policyReservations.id });
+  return inserted.length > 0;
+}
+
+/** Releases a transaction's reservations (it failed, or its block left the chain); how many were released. */
+export async function releaseReservations(db: Executor, transactionId: string, at: Date): Promise<number> {
+  const released = await db
+    .update(policyReservations)
+    .set({ releasedAt: at })
+    .where(and(eq(policyReservations.transactionId, transactionId), isNull(policyReservations.releasedAt)))
+    .returning({ id: policyReservations.id });
+  return released.length;
+}
