@@ -1,69 +1,194 @@
 import { sql } from 'drizzle-orm';
 import { nullableArrayLiteral, textArrayLiteral } from '../array-literal.js';
-import { selectRows, type Executor } from '../database.js';
+import type { Executor } from '../database.js';
+import { runShaped } from '../prepared.js';
 import type { LedgerStatus } from '../schema/index.js';
 import type { NewLedgerAccount, NewLedgerTransaction } from './ledger-writes.js';
 
-/** One leg of a new posting: its account (created if new), its entry's id, the amount and what it adds to the balances. */
-export interface NewLeg {
+/** One leg of a posting as desired: its account (created if new), the entry's id if it is written, the amount. */
+export interface PostingLeg {
   account: NewLedgerAccount;
   entryId: string;
   amount: bigint;
-  posted: bigint;
-  pending: bigint;
-  available: bigint;
+}
+
+export interface PostingRequest {
+  transaction: NewLedgerTransaction;
+  legs: PostingLeg[];
+}
+
+/** The pending movements of a chain at or below a final block to post as well (the incoming watcher's finality). */
+export interface FinalHeads {
+  chainId: number;
+  finalBlock: number;
+  limit: number;
+}
+
+export interface AppliedPostings {
+  /** New ledger transactions written. */
+  created: number;
+  /** Existing pending ones moved on (posted, archived, given their block, revised), the final ones included. */
+  moved: number;
+  /** Causes another process created meanwhile (after this statement's snapshot): to post again, now visible. */
+  lost: string[];
 }
 
 /**
- * A new ledger transaction in ONE statement (docs/ledger.md#balances): the transaction (unless its cause is there, or
- * its block is in the chain's opening balances), its assets and accounts created or their balances moved (an upsert in
- * account id order: the lock order every posting keeps), each account's new version, and the entries with the balances
- * after them. One round trip under the accounts' locks instead of four. Answers the new transaction's id, or undefined
- * when nothing was written (the cause's transaction is there: the caller moves it on).
+ * Every posting of a database transaction in ONE statement (docs/ledger.md#balances): new ledger transactions claimed
+ * by cause (unless there, or in the chain's opening balances) with their entries; existing pending ones moved on
+ * (posted, archived, given their block, a pending one's amounts revised) with their entries; and, with `final`, the
+ * chain's pending mined movements at or below the final block posted. Every balance it moves is moved by one upsert of
+ * the accounts in id order: the only lock a posting takes on an account, taken once per database transaction and in
+ * the same order by all, so no two postings wait on each other in a cycle (docs/ledger.md#locking). Each account gets
+ * one new version; each new entry records the balances right after it (the moved ones' deltas first, then the new
+ * legs in order). Run as a named prepared statement: its text never changes, the lists go in as arrays.
  */
-export async function insertPosting(db: Executor, t: NewLedgerTransaction, legs: NewLeg[], at: Date): Promise<string | undefined> {
-  const iso = at.toISOString();
-  const sorted = [...legs].sort((a, b) => (a.account.id < b.account.id ? -1 : 1));
-  const assets = [...new Map(sorted.map((l) => [l.account.asset.code, l.account.asset])).values()];
-  const opened = t.minedIn === null || t.causeType !== 'transaction' ? sql`false` : sql`exists (select 1 from ledger_openings o where o.chain_id = ${t.chainId} and o.block_number >= ${t.minedIn})`;
-  const list = (values: string[]) => textArrayLiteral(values);
-  const [row] = await selectRows<{ id: string | null }>(
-    db,
-    sql`with new_assets as (
-        insert into ledger_assets (code, chain_id, address, symbol, decimals)
-        select * from unnest(${list(assets.map((a) => a.code))}::text[], ${nullableArrayLiteral(assets.map((a) => (a.chainId === null ? null : String(a.chainId))))}::bigint[],
-          ${nullableArrayLiteral(assets.map((a) => a.address))}::text[], ${list(assets.map((a) => a.symbol))}::text[], ${list(assets.map((a) => String(a.decimals)))}::int[])
-        on conflict (code) do nothing),
-      t as (
-        insert into ledger_transactions (id, cause_key, cause_type, cause_id, integrator_id, description, status, chain_id, block_number, mined_in, effective_at, posted_at, created_at, updated_at)
-        select ${t.id}, ${t.causeKey}, ${t.causeType}, ${t.causeId}, ${t.integratorId}, ${t.description}, ${t.status}, ${t.chainId}::bigint, ${t.blockNumber}::bigint, ${t.minedIn}::bigint,
-          ${iso}::timestamptz, ${t.status === 'posted' ? iso : null}::timestamptz, ${iso}::timestamptz, ${iso}::timestamptz
-        where not ${opened}
-        on conflict (cause_key) do nothing returning id),
-      moved as (
-        insert into ledger_accounts (id, code, kind, asset, integrator_id, account_id, posted_balance, pending_balance, available_balance, version, created_at, updated_at)
-        select n.id, n.code, n.kind, n.asset, n.integrator_id, n.account_id, n.posted, n.pending, n.available, 1, ${iso}::timestamptz, ${iso}::timestamptz
-        from unnest(${list(sorted.map((l) => l.account.id))}::uuid[], ${list(sorted.map((l) => l.account.code))}::text[], ${list(sorted.map((l) => l.account.kind))}::text[],
-          ${list(sorted.map((l) => l.account.asset.code))}::text[], ${nullableArrayLiteral(sorted.map((l) => l.account.integratorId))}::uuid[], ${nullableArrayLiteral(sorted.map((l) => l.account.accountId))}::uuid[],
-          ${list(sorted.map((l) => l.posted.toString()))}::numeric[], ${list(sorted.map((l) => l.pending.toString()))}::numeric[], ${list(sorted.map((l) => l.available.toString()))}::numeric[])
-          as n(id, code, kind, asset, integrator_id, account_id, posted, pending, available)
-        where exists (select 1 from t)
-        order by n.id
-        on conflict (code) do update set posted_balance = ledger_accounts.posted_balance + excluded.posted_balance, pending_balance = ledger_accounts.pending_balance + excluded.pending_balance,
-          available_balance = ledger_accounts.available_balance + excluded.available_balance, version = ledger_accounts.version + 1, updated_at = excluded.updated_at
-        returning id, posted_balance, pending_balance, available_balance, version),
-      entries as (
-        insert into ledger_entries (id, ledger_transaction_id, ledger_account_id, asset, amount, status, posted_after, pending_after, available_after, account_version, created_at, updated_at)
-        select x.entry_id, t.id, m.id, x.asset, x.amount, ${t.status}, m.posted_balance, m.pending_balance, m.available_balance, m.version, ${iso}::timestamptz, ${iso}::timestamptz
-        from unnest(${list(sorted.map((l) => l.entryId))}::uuid[], ${list(sorted.map((l) => l.account.id))}::uuid[], ${list(sorted.map((l) => l.account.asset.code))}::text[],
-          ${list(sorted.map((l) => l.amount.toString()))}::numeric[]) as x(entry_id, account_id, asset, amount)
-        join moved m on m.id = x.account_id cross join t),
-      versions as (
-        insert into ledger_balance_versions (ledger_account_id, version, posted_balance, pending_balance, available_balance, at)
-        select id, version, posted_balance, pending_balance, available_balance, ${iso}::timestamptz from moved)
-    select (select id from t) as id`,
-  );
-  return row?.id ?? undefined;
+export async function applyPostings(db: Executor, postings: PostingRequest[], final: FinalHeads | undefined, at: Date): Promise<AppliedPostings> {
+  const ts = postings.map((p) => p.transaction);
+  const legs = postings.flatMap((p) => p.legs.map((leg) => ({ key: p.transaction.causeKey, ...leg })));
+  const assets = [...new Map(legs.map((l) => [l.account.asset.code, l.account.asset])).values()];
+  const list = textArrayLiteral;
+  const maybe = nullableArrayLiteral;
+  const num = (n: number | null) => (n === null ? null : String(n));
+  const [row] = await runShaped<{ created: string | number; moved: string | number; lost: string[] | string }>(db, 'ledger postings', postingsStatement, {
+    pKey: list(ts.map((t) => t.causeKey)),
+    pId: list(ts.map((t) => t.id)),
+    pType: list(ts.map((t) => t.causeType)),
+    pCause: maybe(ts.map((t) => t.causeId)),
+    pIntegrator: maybe(ts.map((t) => t.integratorId)),
+    pDescription: list(ts.map((t) => t.description)),
+    pStatus: list(ts.map((t) => t.status)),
+    pChain: maybe(ts.map((t) => num(t.chainId))),
+    pBlock: maybe(ts.map((t) => num(t.blockNumber))),
+    pMined: maybe(ts.map((t) => num(t.minedIn))),
+    lKey: list(legs.map((l) => l.key)),
+    lAccount: list(legs.map((l) => l.account.id)),
+    lCode: list(legs.map((l) => l.account.code)),
+    lKind: list(legs.map((l) => l.account.kind)),
+    lAsset: list(legs.map((l) => l.account.asset.code)),
+    lIntegrator: maybe(legs.map((l) => l.account.integratorId)),
+    lCustomer: maybe(legs.map((l) => l.account.accountId)),
+    lEntry: list(legs.map((l) => l.entryId)),
+    lAmount: list(legs.map((l) => l.amount.toString())),
+    aCode: list(assets.map((a) => a.code)),
+    aChain: maybe(assets.map((a) => num(a.chainId))),
+    aAddress: maybe(assets.map((a) => a.address)),
+    aSymbol: list(assets.map((a) => a.symbol)),
+    aDecimals: list(assets.map((a) => String(a.decimals))),
+    finalChain: final ? final.chainId : null,
+    finalBlock: final ? final.finalBlock : null,
+    finalLimit: final ? final.limit : 0,
+    at: at.toISOString(),
+  });
+  const lost = typeof row?.lost === 'string' ? parseTextArray(row.lost) : (row?.lost ?? []);
+  return { created: Number(row?.created ?? 0), moved: Number(row?.moved ?? 0), lost };
 }
+
+/** PGlite answers a text[] as its literal when the column's type is not known to it: `{a,b}` or `{"a b"}`. */
+function parseTextArray(literal: string): string[] {
+  const inner = literal.slice(1, -1);
+  if (inner === '') return [];
+  return inner.split(',').map((v) => (v.startsWith('"') ? v.slice(1, -1).replace(/\\(.)/g, '$1') : v));
+}
+
+const ph = (name: string) => sql.placeholder(name);
+
+// The statement's parts, in order (each a CTE):
+// p, l: the postings and their legs; heads: the existing pending transactions that move (their desired status or block
+// differs, or an amount is revised) and the final ones; moved: those moved on (re-checked pending under the row lock);
+// old_entries: their entries, revised; claimed: the new transactions; deltas: every balance move, moved entries first
+// (ord 0), then the new legs in order; upserted: the accounts, created or moved in id order, one version each.
+const postingsStatement = () => sql`
+  with p as (
+    select * from unnest(${ph('pKey')}::text[], ${ph('pId')}::uuid[], ${ph('pType')}::text[], ${ph('pCause')}::uuid[], ${ph('pIntegrator')}::uuid[], ${ph('pDescription')}::text[],
+      ${ph('pStatus')}::text[], ${ph('pChain')}::bigint[], ${ph('pBlock')}::bigint[], ${ph('pMined')}::bigint[])
+      as p(cause_key, id, cause_type, cause_id, integrator_id, description, status, chain_id, block_number, mined_in)),
+  l as (
+    select * from unnest(${ph('lKey')}::text[], ${ph('lAccount')}::uuid[], ${ph('lCode')}::text[], ${ph('lKind')}::text[], ${ph('lAsset')}::text[], ${ph('lIntegrator')}::uuid[],
+      ${ph('lCustomer')}::uuid[], ${ph('lEntry')}::uuid[], ${ph('lAmount')}::numeric[]) with ordinality
+      as l(cause_key, account_id, code, kind, asset, integrator_id, customer_id, entry_id, amount, ord)),
+  new_assets as (
+    insert into ledger_assets (code, chain_id, address, symbol, decimals)
+    select * from unnest(${ph('aCode')}::text[], ${ph('aChain')}::bigint[], ${ph('aAddress')}::text[], ${ph('aSymbol')}::text[], ${ph('aDecimals')}::int[])
+    on conflict (code) do nothing),
+  final_heads as (
+    select id, cause_key, block_number from ledger_transactions
+    where status = 'pending' and chain_id = ${ph('finalChain')}::bigint and block_number is not null and block_number <= ${ph('finalBlock')}::bigint
+      and cause_key <> all(${ph('pKey')}::text[])
+    order by block_number, id limit ${ph('finalLimit')}::int for update skip locked),
+  heads as (
+    select t.id, p.cause_key, p.status, p.block_number as want_block, p.mined_in as want_mined
+    from ledger_transactions t join p on p.cause_key = t.cause_key
+    where t.status = 'pending' and (p.status <> 'pending' or coalesce(p.block_number, t.block_number) is distinct from t.block_number
+      or exists (select 1 from ledger_entries e join l on l.cause_key = p.cause_key and l.account_id = e.ledger_account_id where e.ledger_transaction_id = t.id and e.amount <> l.amount))
+    union all
+    select f.id, f.cause_key, 'posted', f.block_number, null from final_heads f),
+  moved as (
+    update ledger_transactions lt set status = h.status,
+      block_number = case when h.status = 'archived' then lt.block_number else coalesce(h.want_block, lt.block_number) end,
+      mined_in = coalesce(h.want_mined, case when h.status = 'archived' then lt.block_number else coalesce(h.want_block, lt.block_number) end, lt.mined_in),
+      posted_at = case when h.status = 'posted' then ${ph('at')}::timestamptz else lt.posted_at end,
+      archived_at = case when h.status = 'archived' then ${ph('at')}::timestamptz else lt.archived_at end,
+      updated_at = ${ph('at')}::timestamptz
+    from heads h where lt.id = h.id and lt.status = 'pending'
+    returning lt.id, h.cause_key, h.status),
+  old_entries as (
+    select e.id, e.ledger_account_id as account_id, e.amount as was, m.status,
+      case when m.status <> 'archived' and l.amount is not null then l.amount else e.amount end as amount
+    from moved m join ledger_entries e on e.ledger_transaction_id = m.id
+    left join l on l.cause_key = m.cause_key and l.account_id = e.ledger_account_id),
+  entries_moved as (
+    update ledger_entries e set status = o.status, amount = o.amount, updated_at = ${ph('at')}::timestamptz from old_entries o where e.id = o.id),
+  opened as (
+    select p.cause_key from p
+    where p.cause_type = 'transaction' and p.mined_in is not null and exists (select 1 from ledger_openings o where o.chain_id = p.chain_id and o.block_number >= p.mined_in)),
+  claimed as (
+    insert into ledger_transactions (id, cause_key, cause_type, cause_id, integrator_id, description, status, chain_id, block_number, mined_in, effective_at, posted_at, created_at, updated_at)
+    select p.id, p.cause_key, p.cause_type, p.cause_id, p.integrator_id, p.description, p.status, p.chain_id, p.block_number, p.mined_in,
+      ${ph('at')}::timestamptz, case when p.status = 'posted' then ${ph('at')}::timestamptz end, ${ph('at')}::timestamptz, ${ph('at')}::timestamptz
+    from p
+    where p.status <> 'archived' and not exists (select 1 from ledger_transactions t where t.cause_key = p.cause_key) and p.cause_key not in (select cause_key from opened)
+    on conflict (cause_key) do nothing
+    returning id, cause_key, status),
+  new_legs as (
+    select l.*, c.id as transaction_id, c.status from l join claimed c on c.cause_key = l.cause_key),
+  deltas as (
+    select o.account_id, 0::bigint as ord,
+      case when o.status = 'posted' then o.amount else 0 end as posted,
+      o.amount - o.was - case when o.status = 'archived' then o.was else 0 end as pending,
+      least(o.amount, 0) - least(o.was, 0) + case when o.status = 'posted' then greatest(o.amount, 0) when o.status = 'archived' then -least(o.was, 0) else 0 end as available
+    from old_entries o
+    union all
+    select n.account_id, n.ord, case when n.status = 'posted' then n.amount else 0 end, n.amount, case when n.status = 'posted' then n.amount else least(n.amount, 0) end
+    from new_legs n),
+  totals as (
+    select account_id, sum(posted) as posted, sum(pending) as pending, sum(available) as available, bool_or(ord > 0) as has_new from deltas group by account_id),
+  running as (
+    select account_id, ord, sum(posted) over w as posted, sum(pending) over w as pending, sum(available) over w as available
+    from deltas window w as (partition by account_id order by ord rows between unbounded preceding and current row)),
+  meta as (
+    select distinct on (account_id) account_id, code, kind, asset, integrator_id, customer_id from l order by account_id),
+  upserted as (
+    insert into ledger_accounts (id, code, kind, asset, integrator_id, account_id, posted_balance, pending_balance, available_balance, version, created_at, updated_at)
+    select t.account_id, coalesce(m.code, la.code), coalesce(m.kind, la.kind), coalesce(m.asset, la.asset), coalesce(m.integrator_id, la.integrator_id), coalesce(m.customer_id, la.account_id),
+      t.posted, t.pending, t.available, 1, ${ph('at')}::timestamptz, ${ph('at')}::timestamptz
+    from totals t left join meta m on m.account_id = t.account_id left join ledger_accounts la on la.id = t.account_id
+    where t.has_new or t.posted <> 0 or t.pending <> 0 or t.available <> 0
+    order by t.account_id
+    on conflict (code) do update set posted_balance = ledger_accounts.posted_balance + excluded.posted_balance, pending_balance = ledger_accounts.pending_balance + excluded.pending_balance,
+      available_balance = ledger_accounts.available_balance + excluded.available_balance, version = ledger_accounts.version + 1, updated_at = excluded.updated_at
+    returning id, posted_balance, pending_balance, available_balance, version),
+  versions as (
+    insert into ledger_balance_versions (ledger_account_id, version, posted_balance, pending_balance, available_balance, at)
+    select id, version, posted_balance, pending_balance, available_balance, ${ph('at')}::timestamptz from upserted),
+  entries as (
+    insert into ledger_entries (id, ledger_transaction_id, ledger_account_id, asset, amount, status, posted_after, pending_after, available_after, account_version, created_at, updated_at)
+    select n.entry_id, n.transaction_id, n.account_id, n.asset, n.amount, n.status,
+      u.posted_balance - t.posted + r.posted, u.pending_balance - t.pending + r.pending, u.available_balance - t.available + r.available, u.version,
+      ${ph('at')}::timestamptz, ${ph('at')}::timestamptz
+    from new_legs n join running r on r.account_id = n.account_id and r.ord = n.ord join totals t on t.account_id = n.account_id join upserted u on u.id = n.account_id)
+  select (select count(*) from claimed) as created, (select count(*) from moved) as moved,
+    array(select p.cause_key from p where p.status <> 'archived' and p.cause_key not in (select cause_key from claimed) and p.cause_key not in (select cause_key from opened)
+      and not exists (select 1 from ledger_transactions t where t.cause_key = p.cause_key))::text[] as lost`;
 
 export type { LedgerStatus };

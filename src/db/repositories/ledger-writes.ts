@@ -3,8 +3,8 @@ import { nullableArrayLiteral, textArrayLiteral } from '../array-literal.js';
 import { selectRows, type Executor } from '../database.js';
 import type { LedgerAccountKind, LedgerStatus } from '../schema/index.js';
 
-// The ledger's writes (docs/ledger.md): accounts and assets created as first used, a transaction and its entries, and
-// the balances they move, each account row locked in id order (no two postings wait on each other in a cycle).
+// The ledger's writes beside its postings (which are ledger-posting.ts, one statement each): accounts made ahead of
+// use, a cause's transaction locked, the chains' openings.
 
 export interface NewLedgerAccount {
   id: string;
@@ -60,90 +60,6 @@ export async function lockLedgerTransaction(db: Executor, causeKey: string): Pro
     sql`select id, status, block_number as "blockNumber" from ledger_transactions where cause_key = ${causeKey} for update`,
   );
   return found && { id: found.id, status: found.status, blockNumber: found.blockNumber === null ? null : Number(found.blockNumber) };
-}
-
-/** How one account's balances move: posted, pending and available deltas in base units. */
-export interface BalanceDelta {
-  accountId: string;
-  posted: bigint;
-  pending: bigint;
-  available: bigint;
-}
-
-export interface MovedBalance {
-  accountId: string;
-  posted: string;
-  pending: string;
-  available: string;
-  version: number;
-}
-
-/**
- * Moves the balances of the accounts (locked in id order first: a hot account, the treasury, is waited on in the same
- * order by every posting) and records each account's new version, in one statement. The balances after, per account.
- */
-export async function moveBalances(db: Executor, deltas: BalanceDelta[], at: Date): Promise<Map<string, MovedBalance>> {
-  const sorted = [...deltas].sort((a, b) => (a.accountId < b.accountId ? -1 : 1));
-  const ids = textArrayLiteral(sorted.map((d) => d.accountId));
-  const rows = await selectRows<MovedBalance & { version: string | number }>(
-    db,
-    sql`with locked as materialized (select id from ledger_accounts where id = any(${ids}::uuid[]) order by id for update),
-      d as (select * from unnest(${ids}::uuid[], ${textArrayLiteral(sorted.map((d) => d.posted.toString()))}::numeric[],
-        ${textArrayLiteral(sorted.map((d) => d.pending.toString()))}::numeric[], ${textArrayLiteral(sorted.map((d) => d.available.toString()))}::numeric[]) as d(id, posted, pending, available)),
-      moved as (
-        update ledger_accounts a set posted_balance = a.posted_balance + d.posted, pending_balance = a.pending_balance + d.pending,
-          available_balance = a.available_balance + d.available, version = a.version + 1, updated_at = ${at.toISOString()}::timestamptz
-        from d join locked on locked.id = d.id where a.id = d.id
-        returning a.id, a.posted_balance::text as posted, a.pending_balance::text as pending, a.available_balance::text as available, a.version),
-      versions as (insert into ledger_balance_versions (ledger_account_id, version, posted_balance, pending_balance, available_balance, at)
-        select id, version, posted::numeric, pending::numeric, available::numeric, ${at.toISOString()}::timestamptz from moved)
-    select id as "accountId", posted, pending, available, version from moved`,
-  );
-  if (rows.length !== sorted.length) throw new Error(`ledger: ${sorted.length - rows.length} of the accounts to move are missing`);
-  return new Map(rows.map((r) => [r.accountId, { ...r, version: Number(r.version) }]));
-}
-
-export interface StoredEntry {
-  id: string;
-  ledgerAccountId: string;
-  amount: bigint;
-}
-
-/** A transaction's entries (to post, archive or revise them). */
-export async function entriesOf(db: Executor, transactionId: string): Promise<StoredEntry[]> {
-  const rows = await selectRows<{ id: string; ledgerAccountId: string; amount: string }>(
-    db,
-    sql`select id, ledger_account_id as "ledgerAccountId", amount::text as amount from ledger_entries where ledger_transaction_id = ${transactionId}`,
-  );
-  return rows.map((r) => ({ ...r, amount: BigInt(r.amount) }));
-}
-
-/** Moves a pending transaction and its entries to posted or archived, or only sets its block (and the block it was mined in). */
-export async function settleLedgerTransaction(db: Executor, id: string, to: { status: LedgerStatus; blockNumber: number | null; minedIn: number | null }, at: Date): Promise<void> {
-  const iso = at.toISOString();
-  await db.execute(sql`
-    with t as (
-      update ledger_transactions set status = ${to.status}, block_number = ${to.blockNumber}::bigint, mined_in = coalesce(${to.minedIn}::bigint, mined_in), updated_at = ${iso}::timestamptz,
-        posted_at = case when ${to.status} = 'posted' then ${iso}::timestamptz else posted_at end,
-        archived_at = case when ${to.status} = 'archived' then ${iso}::timestamptz else archived_at end
-      where id = ${id} returning id)
-    update ledger_entries set status = ${to.status}, updated_at = ${iso}::timestamptz where ledger_transaction_id in (select id from t)`);
-}
-
-/** A pending entry's amount revised (a vault call's settled amounts). */
-export async function reviseLedgerEntry(db: Executor, id: string, amount: bigint, at: Date): Promise<void> {
-  await db.execute(sql`update ledger_entries set amount = ${amount.toString()}::numeric, updated_at = ${at.toISOString()}::timestamptz where id = ${id}`);
-}
-
-/** Pending mined transactions of a chain at or below a final block, oldest block first, locked (skipping those locked elsewhere). */
-export async function lockFinalLedgerTransactions(db: Executor, chainId: number, finalBlock: number, limit: number): Promise<LedgerTransactionHead[]> {
-  const rows = await selectRows<{ id: string; blockNumber: string | number }>(
-    db,
-    sql`select id, block_number as "blockNumber" from ledger_transactions
-        where status = 'pending' and chain_id = ${chainId} and block_number is not null and block_number <= ${finalBlock}
-        order by block_number, id limit ${limit} for update skip locked`,
-  );
-  return rows.map((r) => ({ id: r.id, status: 'pending' as const, blockNumber: Number(r.blockNumber) }));
 }
 
 /** The chain's opening block, if the ledger opened on it. */

@@ -9,7 +9,7 @@ import { incomingKey, incomingView, type IncomingTransfer } from './detect.js';
 import type { AddressScreen } from '../screening/address-screen.js';
 import { openCaseOnAccountOwner } from '../cases/open-case.js';
 import { firstListed, recordAddressHit } from '../screening/address-hits.js';
-import { postFinal } from '../ledger/post.js';
+import { postLedger } from '../ledger/post.js';
 
 /** The incoming watcher, as transaction_transitions name it. */
 export const INCOMING_WATCHER: TransactionCause = { actorType: 'system', actorId: 'incoming-watcher' };
@@ -86,9 +86,11 @@ export async function recordRange(tx: Executor, range: ScannedRangeRecord, now: 
     ...failed.map((row) => ({ row, from: 'processing' as const, cause: { ...INCOMING_WATCHER, detail: 'its block left the chain (reorg)' } })),
     ...completed.map((row) => ({ row, from: 'processing' as const, cause: { ...INCOMING_WATCHER, detail: `${range.confirmations} confirmations` } })),
   ];
-  if (changes.length > 0) await recordTransactionChanges(tx, changes, now);
-  // What this service sent and saw mined is posted in the books once its block is as final as an incoming transfer's.
-  await postFinal(tx, chainId, to.blockNumber - range.confirmations + 1, now);
+  // What this service sent and saw mined is posted in the books once its block is as final as an incoming transfer's:
+  // with the round's own postings, in its one posting (docs/ledger.md#locking).
+  const final = { chainId, finalBlock: to.blockNumber - range.confirmations + 1 };
+  if (changes.length > 0) await recordTransactionChanges(tx, changes, now, [], { final });
+  else await postLedger(tx, [], now, { final });
   return { created, completed, failed, moved };
 }
 

@@ -22,7 +22,7 @@ export interface DesiredPosting {
   chainId: number | null;
   /** The block the movement is in, once mined: a pending posting with a block is posted when the block is final. */
   blockNumber: number | null;
-  /** The block the movement was mined in, when known (an incoming transfer's from the start): a movement mined at or before the chain's opening block is in the opening balances (insertPosting). */
+  /** The block the movement was mined in, when known (an incoming transfer's from the start): a movement mined at or before the chain's opening block is in the opening balances (applyPostings). */
   minedIn?: number | null;
   legs: Leg[];
 }

@@ -5,7 +5,8 @@ import type { TransactionStatus } from '../../db/schema/index.js';
 import { recordEvents, type DomainEvent } from '../events/record-event.js';
 import { unchecked, type CheckedWrite } from '../checked-writes.js';
 import { newId } from '../ids.js';
-import { postLedger } from '../ledger/post.js';
+import { postLedger, type PostOptions } from '../ledger/post.js';
+import type { DesiredPosting } from '../ledger/posting.js';
 import { transactionPostings } from '../ledger/transaction-postings.js';
 import { approvalsOf } from './approvals-view.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
@@ -33,8 +34,8 @@ export interface TransactionChange {
  * row, then the events: `transaction.created`, or `transaction.status.changed` (with the old status) and, on
  * reaching an end, `transaction.completed` or `transaction.failed`. Returns the view the events carry.
  */
-export async function recordTransactionChange(tx: Executor, row: TransactionRow, from: TransactionStatus | null, cause: TransactionCause, at: Date, also: CheckedWrite[] = []): Promise<TransactionView> {
-  const [view] = await recordTransactionChanges(tx, [{ row, from, cause }], at, also);
+export async function recordTransactionChange(tx: Executor, row: TransactionRow, from: TransactionStatus | null, cause: TransactionCause, at: Date, also: CheckedWrite[] = [], ledger: LedgerAlso = {}): Promise<TransactionView> {
+  const [view] = await recordTransactionChanges(tx, [{ row, from, cause }], at, also, ledger);
   return view!;
 }
 
@@ -43,7 +44,7 @@ export async function recordTransactionChange(tx: Executor, row: TransactionRow,
  * one statement, with `also`, further writes of the same change (the approval it used up), checked after it; then
  * their ledger postings. Call it inside a database transaction. Views in the order of `changes`.
  */
-export async function recordTransactionChanges(tx: Executor, changes: TransactionChange[], at: Date, also: CheckedWrite[] = []): Promise<TransactionView[]> {
+export async function recordTransactionChanges(tx: Executor, changes: TransactionChange[], at: Date, also: CheckedWrite[] = [], ledger: LedgerAlso = {}): Promise<TransactionView[]> {
   const approvals = await approvalsOf(tx, changes.map((c) => c.row));
   const views: TransactionView[] = [];
   const events: DomainEvent[] = [];
@@ -71,13 +72,14 @@ export async function recordTransactionChanges(tx: Executor, changes: Transactio
     createdAt: at,
   }));
   await recordEvents(tx, events, [...(transitions.length > 0 ? [unchecked(transactionTransitionsWrite(transitions))] : []), ...also]);
-  // What the change means in the books, in the same database transaction (docs/ledger.md#postings).
-  await postLedger(
-    tx,
-    changes.flatMap((c) => transactionPostings(c.row)),
-    at,
-  );
+  // What the change means in the books, in the same database transaction and its one posting (docs/ledger.md#locking).
+  await postLedger(tx, [...(ledger.postings ?? []), ...changes.flatMap((c) => transactionPostings(c.row))], at, ledger.final ? { final: ledger.final } : {});
   return views;
+}
+
+/** What else the database transaction posts with the change (it posts once): other causes' postings, the final movements. */
+export interface LedgerAlso extends PostOptions {
+  postings?: DesiredPosting[];
 }
 
 /** The integrator as its credential's public key, which transaction_transitions have always stored (credentialCause: the id). */

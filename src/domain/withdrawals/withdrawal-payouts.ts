@@ -61,13 +61,17 @@ async function advancePayout(tx: Tx, row: TransactionRow, outcome: PayoutOutcome
     ...(outcome === 'sent' ? { sentAt: at } : outcome === 'settled' ? { settledAt: at } : { returnedAt: at, returnReason: cause.detail ?? null }),
   });
   if (!moved) throw new ApiError('invalid_transaction_state', `The payout is ${payout.status}: it cannot be marked ${outcome}`, { extensions: { fromStatus: row.status, action: outcome } });
-  await postLedger(tx, payoutPostings(moved, row), at);
-  if (outcome === 'sent') return toTransactionView(row);
+  // The payout's postings go with the withdrawal's change: a database transaction posts once (docs/ledger.md#locking).
+  const postings = payoutPostings(moved, row);
+  if (outcome === 'sent') {
+    await postLedger(tx, postings, at);
+    return toTransactionView(row);
+  }
 
   const to = outcome === 'settled' ? { status: 'completed' as const } : { status: 'failed' as const, failureReason: 'payout_returned' };
   const updated = await moveTransaction(tx, row.id, 'funds_in_transfer', { ...to, updatedAt: at });
   if (!updated) throw new ApiError('resource_busy', 'The withdrawal changed meanwhile; nothing was changed');
-  const view = await recordTransactionChange(tx, updated, 'funds_in_transfer', { ...cause, detail: `payout ${payout.reference} ${outcome}${cause.detail ? `: ${cause.detail}` : ''}` }, at);
+  const view = await recordTransactionChange(tx, updated, 'funds_in_transfer', { ...cause, detail: `payout ${payout.reference} ${outcome}${cause.detail ? `: ${cause.detail}` : ''}` }, at, [], { postings });
   if (outcome === 'returned') await queueRefund(tx, updated, at);
   return view;
 }
