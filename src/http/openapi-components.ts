@@ -140,6 +140,9 @@ export function addDiscriminators<T extends object>(doc: T): T {
         const values = targets.map((t) => (isObject(t) && isObject(t.properties) && Array.isArray(t.required) && t.required.includes(name) ? onlyValue(t.properties[name]) : undefined));
         if (values.some((v) => v === undefined) || new Set(values).size !== values.length) continue;
         node.discriminator = { propertyName: name, mapping: Object.fromEntries(values.map((v, i) => [v!, branches[i]!])) };
+        // Discriminated's own declaration of the tag is for the validator's messages; the mapping says it here, and
+        // Redocly would read the members it declares as all the branches may have (unevaluatedProperties).
+        if (typeof named === 'string') for (const key of ['type', 'required', 'properties']) delete node[key];
         return;
       }
     },

@@ -12,6 +12,7 @@ import { verifiedBankAccount, withdrawalInTransfer } from '../harness/money.js';
 import { ownerInvitation } from '../harness/invitations.js';
 import { INVITATION_ADDRESSED, INVITATION_EXAMPLES } from './openapi-examples/invitations.js';
 import { MEMBER_ADDRESSED, memberExamples } from './openapi-examples/members.js';
+import { POLICY_ADDRESSED, POLICY_EXAMPLES } from './openapi-examples/policies.js';
 import { PRODUCT_ADDRESSED, PRODUCT_EXAMPLES } from './openapi-examples/products.js';
 import { TOKEN_ADDRESSED, TOKEN_EXAMPLES } from './openapi-examples/tokens.js';
 import { VAULT_ADDRESSED, vaultExamples } from './openapi-examples/vaults.js';
@@ -37,6 +38,7 @@ type ForeignRecords = {
   bankAccountId: string;
   invitationId: string;
   invitationToken: string;
+  policyId: string;
 };
 
 /** An active custodial customer with a passkey and a funded wallet on chain 8453, and one transaction made. */
@@ -100,6 +102,8 @@ async function seedRecords(server: TestServer, who: SeededIntegrator): Promise<F
   assert.equal(bankAccount.status, 201, bankAccount.text);
   // The entity has no owner (its representative is no user), so the integrator alone invites one.
   const invitation = await ownerInvitation(server, who, entity.body.accountId);
+  const policy = await who.client.post('/v1/policies', { accountId: user.body.accountId, rules: [{ type: 'new_destination_delay', hours: 1 }] });
+  assert.equal(policy.status, 201, policy.text);
   return {
     userId: user.body.userId,
     accountId: user.body.accountId,
@@ -115,6 +119,7 @@ async function seedRecords(server: TestServer, who: SeededIntegrator): Promise<F
     bankAccountId: bankAccount.body.bankAccountId,
     invitationId: invitation.invitationId,
     invitationToken: invitation.token,
+    policyId: policy.body.policyId,
   };
 }
 
@@ -157,6 +162,7 @@ const ADDRESSED: Record<string, (c: Ctx, r: ForeignRecords) => Promise<ApiRespon
   ...MEMBER_ADDRESSED,
   ...INVITATION_ADDRESSED,
   ...PRODUCT_ADDRESSED,
+  ...POLICY_ADDRESSED,
   ...TOKEN_ADDRESSED,
   ...VAULT_ADDRESSED,
   createDeposit: (c, r) => c.acme.client.post('/v1/submit/create-deposit', { accountId: r.accountId, amount: '1.00', currency: 'USD', chainId: 8453 }),
@@ -194,6 +200,7 @@ const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
   ...memberExamples(() => anvil),
   ...INVITATION_EXAMPLES,
   ...PRODUCT_EXAMPLES,
+  ...POLICY_EXAMPLES,
   ...TOKEN_EXAMPLES,
   ...vaultExamples(() => anvil),
   livez: async ({ server }) => [await plain(server, '/livez')],
@@ -570,6 +577,7 @@ for (const backend of backends()) {
             bankAccountId: randomUUID(),
             invitationId: randomUUID(),
             invitationToken: `inv_${randomBytes(32).toString('base64url')}`,
+            policyId: randomUUID(),
           });
           assert.deepEqual({ ...foreign.body, requestId: 0 }, { ...missing.body, requestId: 0 }, op.operationId);
         }

@@ -25,7 +25,18 @@ interface Site {
   /** The parameter's name, or the body member's path of names. */
   at: string[];
   schema: OpenApiSchema;
+  /** A member inside a union keyed on a tag (a discriminator): the tag its object needs, by that object's path. */
+  tags?: Record<string, Record<string, string>>;
 }
+
+type Found = { at: string[]; schema: OpenApiSchema; tags?: Record<string, Record<string, string>> };
+
+/** The value a branch of a discriminated union holds at its tag (a const, or an enum of one). */
+const tagOf = (branch: OpenApiSchema, name: string): string | undefined => {
+  const member = branch.properties?.[name] as { const?: unknown; enum?: unknown[] } | undefined;
+  const value = member?.const ?? member?.enum?.[0];
+  return typeof value === 'string' ? value : undefined;
+};
 
 const resolve = (doc: OpenApiDoc, s: OpenApiSchema | undefined): OpenApiSchema => {
   let schema = s ?? {};
@@ -34,13 +45,18 @@ const resolve = (doc: OpenApiDoc, s: OpenApiSchema | undefined): OpenApiSchema =
 };
 
 /** Every schema with a pattern in a body, nested members and anyOf/oneOf branches included. */
-function bodySites(doc: OpenApiDoc, schema: OpenApiSchema | undefined, at: string[], out: { at: string[]; schema: OpenApiSchema }[], depth = 0): void {
+function bodySites(doc: OpenApiDoc, schema: OpenApiSchema | undefined, at: string[], out: Found[], depth = 0, tags: Record<string, Record<string, string>> = {}): void {
   const s = resolve(doc, schema);
   if (depth > 8) return;
-  if (typeof s.pattern === 'string') out.push({ at, schema: s });
-  for (const branch of [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...((s.allOf as OpenApiSchema[] | undefined) ?? [])]) bodySites(doc, branch, at, out, depth + 1);
-  for (const [name, member] of Object.entries(s.properties ?? {})) bodySites(doc, member, [...at, name], out, depth + 1);
-  if (s.items) bodySites(doc, s.items, [...at, '0'], out, depth + 1);
+  if (typeof s.pattern === 'string') out.push({ at, schema: s, ...(Object.keys(tags).length > 0 ? { tags } : {}) });
+  // A union keyed on a tag is validated by its tag's branch alone: a member of a branch travels with the branch's tag.
+  const tag = (s as { discriminator?: { propertyName: string } }).discriminator?.propertyName;
+  for (const branch of [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...((s.allOf as OpenApiSchema[] | undefined) ?? [])]) {
+    const value = tag ? tagOf(resolve(doc, branch), tag) : undefined;
+    bodySites(doc, branch, at, out, depth + 1, value !== undefined ? { ...tags, [at.join('/')]: { [tag!]: value } } : tags);
+  }
+  for (const [name, member] of Object.entries(s.properties ?? {})) bodySites(doc, member, [...at, name], out, depth + 1, tags);
+  if (s.items) bodySites(doc, s.items, [...at, '0'], out, depth + 1, tags);
 }
 
 function sitesOf(doc: OpenApiDoc, which: Site['doc']): Site[] {
@@ -51,7 +67,7 @@ function sitesOf(doc: OpenApiDoc, which: Site['doc']): Site[] {
         const schema = resolve(doc, p.schema);
         if (typeof schema.pattern === 'string') sites.push({ doc: which, method: method.toUpperCase(), path, in: p.in as Where, at: [p.name], schema });
       }
-      const found: { at: string[]; schema: OpenApiSchema }[] = [];
+      const found: Found[] = [];
       bodySites(doc, op.requestBody?.content?.['application/json']?.schema, [], found);
       const unique = new Map(found.map((f) => [f.at.join('/'), f]));
       for (const f of unique.values()) sites.push({ doc: which, method: method.toUpperCase(), path, in: 'body', ...f });
@@ -169,7 +185,7 @@ for (const backend of backends()) {
       if (site.in === 'query') query.set(site.at[0]!, value);
       if (query.size > 0) path += `?${[...query].map(([name, v]) => `${encodeURIComponent(name)}=${encodeURIComponent(v)}`).join('&')}`;
       if (site.in === 'header') headers[site.at[0]!] = value;
-      if (site.in === 'body') body = site.at.reduceRight<unknown>((inner, name) => (/^\d+$/.test(name) ? [inner] : { [name]: inner }), value);
+      if (site.in === 'body') body = site.at.reduceRight<unknown>((inner, name, i) => (/^\d+$/.test(name) ? [inner] : { ...site.tags?.[site.at.slice(0, i).join('/')], [name]: inner }), value);
       return send(site, path, headers, body);
     }
 

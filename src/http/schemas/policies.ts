@@ -104,8 +104,8 @@ export const AddressBookEntryBody = Type.Object(
 
 export const AddressBookEntrySchema = Type.Object(
   {
+    address: patterned(FORMATS.lowercaseAddress, { description: 'Lower case; the cursor of the list (startingAfter)' }),
     accountId: Uuid(),
-    address: patterned(FORMATS.lowercaseAddress),
     label: Type.String(),
     usableAt: Type.String({ format: 'date-time', description: 'From when the account may send to it: when added, plus the largest new_destination_delay of the policies covering the account then' }),
     createdAt: Type.String({ format: 'date-time' }),
