@@ -116,6 +116,18 @@ async function toggledProduct(api: IntegratorClient, options: TriggerOptions, en
   return { ...account, triggered: [...account.triggered, 'account.product_disabled', ...(enable ? ['account.product_enabled'] : [])], productId: body.productId };
 }
 
+/**
+ * A spending policy on a verified account (a new_destination_delay only, so no chain or token is needed), and with
+ * `remove` deleted again: --data goes to create-policy's body.
+ */
+async function policy(api: IntegratorClient, options: TriggerOptions, remove: boolean): Promise<Result> {
+  const account = options.account ? { triggered: [], accountId: options.account } : await verifiedAccount(api, setup(options));
+  const body = withOverrides({ accountId: account.accountId as string, rules: [{ type: 'new_destination_delay' as const, hours: 24 }] }, options.overrides);
+  const created = await api.createPolicy({ body });
+  if (remove) await api.deletePolicy({ path: { policyId: created.policyId } });
+  return { ...account, triggered: [...account.triggered, 'policy.created', ...(remove ? ['policy.deleted'] : [])], policyId: created.policyId };
+}
+
 /** Each type `trigger` knows, with what it does. */
 const TRIGGERS: Record<string, Trigger> = {
   ...ENTITY_TRIGGERS,
@@ -127,6 +139,8 @@ const TRIGGERS: Record<string, Trigger> = {
   'credential.created': (api, options) => throwawayKey(api, options, []),
   'credential.deleted': (api, options) => throwawayKey(api, options, []),
   'credential.updated': (api, options) => throwawayKey(api, options, ['credential.updated'], (pubkey) => api.updateCredential({ path: { pubkey }, body: { label: 'integrator trigger (renamed)' } })),
+  'policy.created': (api, options) => policy(api, options, false),
+  'policy.deleted': (api, options) => policy(api, options, true),
   'transaction.created': (api, options, type) => deposit(api, type, options, false),
   'transaction.status.changed': (api, options, type) => deposit(api, type, options, true),
   'user.created': (api, options) => createAccount(api, options),

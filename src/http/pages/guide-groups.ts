@@ -18,6 +18,7 @@ export const GUIDE_GROUPS: readonly { title: string; guides: readonly string[] }
       'deposits',
       'withdrawals',
       'bank-accounts',
+      'policies',
       'incoming',
       'ledger',
       'products',

@@ -888,6 +888,78 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The integrator’s policies in force (not deleted), oldest first, with cursor pagination
+         * @description The integrator’s policies in force (not deleted), oldest first, with cursor pagination
+         */
+        get: operations["listPolicies"];
+        put?: never;
+        /**
+         * Creates a spending policy over one account or all the integrator’s accounts: its rules are checked (assets, decimals, windows) and stored with amounts in base units
+         * @description Creates a spending policy over one account or all the integrator’s accounts: its rules are checked (assets, decimals, windows) and stored with amounts in base units
+         */
+        post: operations["createPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policies/{policyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One policy, deleted ones included (deletedAt set)
+         * @description One policy, deleted ones included (deletedAt set)
+         */
+        get: operations["getPolicy"];
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a policy: it no longer applies; it stays readable with deletedAt (409 policy_deleted the second time)
+         * @description Deletes a policy: it no longer applies; it stays readable with deletedAt (409 policy_deleted the second time)
+         */
+        delete: operations["deletePolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/address-book": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account’s address book, oldest first, with cursor pagination
+         * @description An account’s address book, oldest first, with cursor pagination
+         */
+        get: operations["listAddressBook"];
+        put?: never;
+        /**
+         * Adds a destination to an account’s address book, usable once the largest new_destination_delay of the policies covering the account has passed (at once without one)
+         * @description Adds a destination to an account’s address book, usable once the largest new_destination_delay of the policies covering the account has passed (at once without one)
+         */
+        post: operations["addAddressBookEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/submit/create-invitation": {
         parameters: {
             query?: never;
@@ -1535,7 +1607,7 @@ export type components = {
              * @description Stable machine-readable error code; see [docs/errors.md](/guides/errors)
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "malformed_url" | "additional_user_info_required" | "missing_auth_headers" | "malformed_public_key" | "malformed_signature" | "malformed_timestamp" | "timestamp_out_of_window" | "invalid_signature" | "unknown_credential" | "credential_inactive" | "insufficient_scope" | "role_not_allowed" | "cannot_change_own_role" | "sanctioned_address" | "supervisor_required" | "four_eyes_same_operator" | "not_the_proposer" | "case_not_held" | "not_found" | "route_not_found" | "method_not_allowed" | "duplicate_request" | "credential_exists" | "authenticator_exists" | "cannot_modify_own_credential" | "idempotency_request_in_progress" | "invalid_state_transition" | "four_eyes_required" | "proposal_pending" | "no_proposal" | "case_claimed" | "hit_already_dispositioned" | "open_hits_remain" | "case_not_open" | "statement_already_imported" | "reconciliation_item_closed" | "already_matched" | "webhook_subscription_disabled" | "account_not_active" | "self_custodial_account" | "stamp_reused" | "approval_token_reused" | "transaction_id_reused" | "nonce_too_low" | "invalid_transaction_state" | "account_without_wallet" | "entity_account_required" | "member_approval_required" | "last_owner" | "quorum_unreachable" | "already_member" | "invitation_not_pending" | "invitation_superseded" | "member_not_verified" | "product_not_enabled" | "product_unavailable" | "entity_wallet_required" | "bank_account_exists" | "bank_account_limit_reached" | "bank_account_removed" | "bank_account_not_pending" | "bank_account_not_verified" | "transaction_mismatch" | "quote_expired" | "invitation_expired" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_key_other_credential" | "verification_requirements_missing" | "webhook_url_not_allowed" | "unsupported_chain" | "not_offered" | "stale_signed_body" | "sign_with_mismatch" | "chain_mismatch" | "signed_body_mismatch" | "invalid_stamp" | "invalid_approval_token" | "otp_invalid" | "otp_expired" | "otp_attempts_exhausted" | "otp_destination_missing" | "insufficient_funds" | "rate_limited" | "auth_rate_limited" | "invitation_resend_limited" | "otp_rate_limited" | "internal_error" | "chain_rejected" | "chain_unavailable" | "vault_unreadable" | "otp_delivery_failed" | "service_unavailable" | "resource_busy" | "database_unavailable" | "otp_unavailable" | "invitations_unavailable" | "deposits_unavailable" | "withdrawals_unavailable" | "custody_unavailable";
+            code: "validation_failed" | "malformed_json" | "malformed_url" | "additional_user_info_required" | "missing_auth_headers" | "malformed_public_key" | "malformed_signature" | "malformed_timestamp" | "timestamp_out_of_window" | "invalid_signature" | "unknown_credential" | "credential_inactive" | "insufficient_scope" | "role_not_allowed" | "cannot_change_own_role" | "sanctioned_address" | "supervisor_required" | "four_eyes_same_operator" | "not_the_proposer" | "case_not_held" | "not_found" | "route_not_found" | "method_not_allowed" | "duplicate_request" | "credential_exists" | "authenticator_exists" | "cannot_modify_own_credential" | "idempotency_request_in_progress" | "invalid_state_transition" | "four_eyes_required" | "proposal_pending" | "no_proposal" | "case_claimed" | "hit_already_dispositioned" | "open_hits_remain" | "case_not_open" | "statement_already_imported" | "reconciliation_item_closed" | "already_matched" | "webhook_subscription_disabled" | "account_not_active" | "self_custodial_account" | "stamp_reused" | "approval_token_reused" | "transaction_id_reused" | "nonce_too_low" | "invalid_transaction_state" | "account_without_wallet" | "entity_account_required" | "member_approval_required" | "last_owner" | "quorum_unreachable" | "already_member" | "invitation_not_pending" | "invitation_superseded" | "member_not_verified" | "product_not_enabled" | "product_unavailable" | "entity_wallet_required" | "bank_account_exists" | "bank_account_limit_reached" | "bank_account_removed" | "bank_account_not_pending" | "bank_account_not_verified" | "policy_deleted" | "address_book_entry_exists" | "transaction_mismatch" | "quote_expired" | "invitation_expired" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_key_other_credential" | "verification_requirements_missing" | "webhook_url_not_allowed" | "unsupported_chain" | "not_offered" | "stale_signed_body" | "sign_with_mismatch" | "chain_mismatch" | "signed_body_mismatch" | "invalid_stamp" | "invalid_approval_token" | "otp_invalid" | "otp_expired" | "otp_attempts_exhausted" | "otp_destination_missing" | "insufficient_funds" | "rate_limited" | "auth_rate_limited" | "invitation_resend_limited" | "otp_rate_limited" | "internal_error" | "chain_rejected" | "chain_unavailable" | "vault_unreadable" | "otp_delivery_failed" | "service_unavailable" | "resource_busy" | "database_unavailable" | "otp_unavailable" | "invitations_unavailable" | "deposits_unavailable" | "withdrawals_unavailable" | "custody_unavailable";
             requestId: string;
             errors?: {
                 /** @description JSON pointer to the offending field within the part named by `in` */
@@ -2703,6 +2775,232 @@ export type components = {
             data: components["schemas"]["LedgerEntry"][];
             /** @description More follow; pass the last ledgerEntryId as startingAfter */
             hasMore: boolean;
+        };
+        /**
+         * MaxAmountRuleInput
+         * @description What leaves the account in the asset may not exceed amount (an amount equal to it is allowed)
+         */
+        MaxAmountRuleInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "max_amount";
+            /**
+             * @description The chain’s native coin (ETH on Ethereum and its L2s) or a token listed on it (list-tokens); any case
+             * @example USDC
+             */
+            asset: string;
+            /** @description The chain the asset is on (CHAIN_RPC_URLS) */
+            chainId: number;
+            /**
+             * @description In the asset’s units, a decimal string with no more decimals than the asset has
+             * @example 1000.50
+             */
+            amount: string;
+            /**
+             * @description transaction: each transaction alone; 24h, 7d: the sum over that rolling window, the transaction included
+             * @enum {string}
+             */
+            window: "transaction" | "24h" | "7d";
+        };
+        /**
+         * AllowedDestinationsRuleInput
+         * @description Outgoing value only to these addresses: the decoded recipient or spender of a token call, or a native transfer’s
+         */
+        AllowedDestinationsRuleInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "allowed_destinations";
+            /** @description The only recipients (or spenders) value may go to; any case */
+            addresses: string[];
+        };
+        /**
+         * NewDestinationDelayRuleInput
+         * @description A destination the account never sent to becomes usable this many hours after it was first used or added to the address book
+         */
+        NewDestinationDelayRuleInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "new_destination_delay";
+            /** @description How long a new destination waits */
+            hours: number;
+        };
+        /**
+         * ApprovalThresholdInput
+         * @description Transactions above this amount need `approvals`
+         */
+        ApprovalThresholdInput: {
+            /**
+             * @description The chain’s native coin (ETH on Ethereum and its L2s) or a token listed on it (list-tokens); any case
+             * @example USDC
+             */
+            asset: string;
+            /** @description The chain the asset is on (CHAIN_RPC_URLS) */
+            chainId: number;
+            /**
+             * @description In the asset’s units, a decimal string with no more decimals than the asset has
+             * @example 1000.50
+             */
+            amount: string;
+        };
+        /**
+         * RequireApprovalsRuleInput
+         * @description Above the amount an entity’s transaction needs this many member approvals instead of its usual quorum
+         */
+        RequireApprovalsRuleInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "require_approvals";
+            above: components["schemas"]["ApprovalThresholdInput"];
+            /** @description Member approvals needed above the amount (an individual account: 1 at most) */
+            approvals: number;
+        };
+        /**
+         * MaxAmountRule
+         * @description What leaves the account in the asset may not exceed amount (an amount equal to it is allowed)
+         */
+        MaxAmountRule: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "max_amount";
+            /**
+             * @description The chain’s native coin (ETH on Ethereum and its L2s) or a token listed on it (list-tokens); any case
+             * @example USDC
+             */
+            asset: string;
+            /** @description The chain the asset is on (CHAIN_RPC_URLS) */
+            chainId: number;
+            /**
+             * @description In the asset’s units, a decimal string with no more decimals than the asset has
+             * @example 1000.50
+             */
+            amount: string;
+            /**
+             * @description The same amount in base units
+             * @example 1000500000
+             */
+            amountRaw: string;
+            /**
+             * @description transaction: each transaction alone; 24h, 7d: the sum over that rolling window, the transaction included
+             * @enum {string}
+             */
+            window: "transaction" | "24h" | "7d";
+        };
+        /**
+         * AllowedDestinationsRule
+         * @description Outgoing value only to these addresses: the decoded recipient or spender of a token call, or a native transfer’s
+         */
+        AllowedDestinationsRule: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "allowed_destinations";
+            /** @description The only recipients (or spenders) value may go to; any case */
+            addresses: string[];
+        };
+        /**
+         * NewDestinationDelayRule
+         * @description A destination the account never sent to becomes usable this many hours after it was first used or added to the address book
+         */
+        NewDestinationDelayRule: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "new_destination_delay";
+            /** @description How long a new destination waits */
+            hours: number;
+        };
+        /**
+         * ApprovalThreshold
+         * @description Transactions above this amount need `approvals`
+         */
+        ApprovalThreshold: {
+            /**
+             * @description The chain’s native coin (ETH on Ethereum and its L2s) or a token listed on it (list-tokens); any case
+             * @example USDC
+             */
+            asset: string;
+            /** @description The chain the asset is on (CHAIN_RPC_URLS) */
+            chainId: number;
+            /**
+             * @description In the asset’s units, a decimal string with no more decimals than the asset has
+             * @example 1000.50
+             */
+            amount: string;
+            /**
+             * @description The same amount in base units
+             * @example 1000500000
+             */
+            amountRaw: string;
+        };
+        /**
+         * RequireApprovalsRule
+         * @description Above the amount an entity’s transaction needs this many member approvals instead of its usual quorum
+         */
+        RequireApprovalsRule: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "require_approvals";
+            above: components["schemas"]["ApprovalThreshold"];
+            /** @description Member approvals needed above the amount (an individual account: 1 at most) */
+            approvals: number;
+        };
+        /**
+         * PolicyRule
+         * @description A rule as stored: its asset as TOKENS spells it, its amounts also in base units, its addresses in lower case
+         */
+        PolicyRule: components["schemas"]["MaxAmountRule"] | components["schemas"]["AllowedDestinationsRule"] | components["schemas"]["NewDestinationDelayRule"] | components["schemas"]["RequireApprovalsRule"];
+        /**
+         * SpendingPolicy
+         * @description The new policy
+         */
+        SpendingPolicy: {
+            /** Format: uuid */
+            policyId: string;
+            /**
+             * Format: uuid
+             * @description Null: every account of the integrator
+             */
+            accountId: string | null;
+            rules: components["schemas"]["PolicyRule"][];
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Set once deleted: the policy no longer applies
+             */
+            deletedAt: string | null;
+        };
+        /**
+         * AddressBookEntry
+         * @description The new entry
+         */
+        AddressBookEntry: {
+            /** @description Lower case; the cursor of the list (startingAfter) */
+            address: string;
+            /** Format: uuid */
+            accountId: string;
+            label: string;
+            /**
+             * Format: date-time
+             * @description From when the account may send to it: when added, plus the largest new_destination_delay of the policies covering the account then
+             */
+            usableAt: string;
+            /** Format: date-time */
+            createdAt: string;
         };
         /**
          * Invitation
@@ -3917,6 +4215,75 @@ export type components = {
             createdAt: string;
             data: components["schemas"]["BankAccountEventData"];
         };
+        /** PolicyEventData */
+        PolicyEventData: {
+            /** @description A spending policy ([docs/policies.md](/guides/policies)) */
+            object: components["schemas"]["SpendingPolicy"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * PolicyCreatedEvent
+         * @description A spending policy was created (object: the policy with its rules, amounts also in base units)
+         */
+        PolicyCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "policy.created";
+            /** @enum {string} */
+            objectType: "policy";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["PolicyEventData"];
+        };
+        /**
+         * PolicyDeletedEvent
+         * @description A spending policy was deleted: it no longer applies (object: the policy as it was, with deletedAt)
+         */
+        PolicyDeletedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "policy.deleted";
+            /** @enum {string} */
+            objectType: "policy";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["PolicyEventData"];
+        };
         /** WebhookSubscriptionEventData */
         WebhookSubscriptionEventData: {
             object: components["schemas"]["WebhookSubscription"];
@@ -4292,7 +4659,7 @@ export type components = {
          * Event
          * @description An event: `type` says which, and what `data.object` is ([docs/event-types.md](/guides/event-types))
          */
-        Event: components["schemas"]["IntegratorCreatedEvent"] | components["schemas"]["CredentialCreatedEvent"] | components["schemas"]["CredentialUpdatedEvent"] | components["schemas"]["CredentialDeletedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserVerificationStatusChangedEvent"] | components["schemas"]["AccountCreatedEvent"] | components["schemas"]["AccountWalletCreatedEvent"] | components["schemas"]["AccountApprovalPolicyUpdatedEvent"] | components["schemas"]["AccountProductEnabledEvent"] | components["schemas"]["AccountProductDisabledEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["InvitationCreatedEvent"] | components["schemas"]["InvitationAcceptedEvent"] | components["schemas"]["InvitationRevokedEvent"] | components["schemas"]["InvitationExpiredEvent"] | components["schemas"]["EntityCreatedEvent"] | components["schemas"]["EntityUpdatedEvent"] | components["schemas"]["EntityVerificationStatusChangedEvent"] | components["schemas"]["AssociatedPersonCreatedEvent"] | components["schemas"]["AssociatedPersonUpdatedEvent"] | components["schemas"]["AssociatedPersonRemovedEvent"] | components["schemas"]["AssociatedPersonVerificationStatusChangedEvent"] | components["schemas"]["ReviewCaseOpenedEvent"] | components["schemas"]["BankAccountCreatedEvent"] | components["schemas"]["BankAccountStatusChangedEvent"] | components["schemas"]["BankAccountRemovedEvent"] | components["schemas"]["WebhookSubscriptionCreatedEvent"] | components["schemas"]["WebhookSubscriptionUpdatedEvent"] | components["schemas"]["WebhookSubscriptionKeyRotatedEvent"] | components["schemas"]["WebhookSubscriptionDeletedEvent"] | components["schemas"]["WebhookSubscriptionDisabledEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["TransactionCreatedEvent"] | components["schemas"]["TransactionStatusChangedEvent"] | components["schemas"]["TransactionCompletedEvent"] | components["schemas"]["TransactionApprovalAddedEvent"] | components["schemas"]["TransactionFailedEvent"];
+        Event: components["schemas"]["IntegratorCreatedEvent"] | components["schemas"]["CredentialCreatedEvent"] | components["schemas"]["CredentialUpdatedEvent"] | components["schemas"]["CredentialDeletedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserVerificationStatusChangedEvent"] | components["schemas"]["AccountCreatedEvent"] | components["schemas"]["AccountWalletCreatedEvent"] | components["schemas"]["AccountApprovalPolicyUpdatedEvent"] | components["schemas"]["AccountProductEnabledEvent"] | components["schemas"]["AccountProductDisabledEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["InvitationCreatedEvent"] | components["schemas"]["InvitationAcceptedEvent"] | components["schemas"]["InvitationRevokedEvent"] | components["schemas"]["InvitationExpiredEvent"] | components["schemas"]["EntityCreatedEvent"] | components["schemas"]["EntityUpdatedEvent"] | components["schemas"]["EntityVerificationStatusChangedEvent"] | components["schemas"]["AssociatedPersonCreatedEvent"] | components["schemas"]["AssociatedPersonUpdatedEvent"] | components["schemas"]["AssociatedPersonRemovedEvent"] | components["schemas"]["AssociatedPersonVerificationStatusChangedEvent"] | components["schemas"]["ReviewCaseOpenedEvent"] | components["schemas"]["BankAccountCreatedEvent"] | components["schemas"]["BankAccountStatusChangedEvent"] | components["schemas"]["BankAccountRemovedEvent"] | components["schemas"]["PolicyCreatedEvent"] | components["schemas"]["PolicyDeletedEvent"] | components["schemas"]["WebhookSubscriptionCreatedEvent"] | components["schemas"]["WebhookSubscriptionUpdatedEvent"] | components["schemas"]["WebhookSubscriptionKeyRotatedEvent"] | components["schemas"]["WebhookSubscriptionDeletedEvent"] | components["schemas"]["WebhookSubscriptionDisabledEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["TransactionCreatedEvent"] | components["schemas"]["TransactionStatusChangedEvent"] | components["schemas"]["TransactionCompletedEvent"] | components["schemas"]["TransactionApprovalAddedEvent"] | components["schemas"]["TransactionFailedEvent"];
         /** WebhookDelivery */
         WebhookDelivery: {
             /** Format: uuid */
@@ -10032,6 +10399,771 @@ export interface operations {
             };
             /** @description Not found (also for records of another integrator) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (no internals are disclosed) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable: a dependency is down or not configured, the database could not be reached (database_unavailable), or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPolicies: {
+        parameters: {
+            query?: {
+                /** @description Only the policies of this account (not the integrator-wide ones) */
+                accountId?: string;
+                limit?: number;
+                /** @description The last policyId of the previous page */
+                startingAfter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the integrator’s policies in force, oldest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SpendingPolicy"][];
+                        /** @description More policies follow; pass the last policyId as startingAfter */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for records of another integrator) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (no internals are disclosed) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable: a dependency is down or not configured, the database could not be reached (database_unavailable), or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored for 24 h and replayed with Idempotent-Replayed: true */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b72",
+                 *       "rules": [
+                 *         {
+                 *           "type": "max_amount",
+                 *           "asset": "USDC",
+                 *           "chainId": 8453,
+                 *           "amount": "10000",
+                 *           "window": "24h"
+                 *         },
+                 *         {
+                 *           "type": "max_amount",
+                 *           "asset": "ETH",
+                 *           "chainId": 8453,
+                 *           "amount": "0.5",
+                 *           "window": "transaction"
+                 *         },
+                 *         {
+                 *           "type": "new_destination_delay",
+                 *           "hours": 24
+                 *         },
+                 *         {
+                 *           "type": "require_approvals",
+                 *           "above": {
+                 *             "asset": "USDC",
+                 *             "chainId": 8453,
+                 *             "amount": "5000"
+                 *           },
+                 *           "approvals": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The one account the policy covers; absent: every account of the integrator, present and future
+                     */
+                    accountId?: string;
+                    /** @description Every rule applies (deny wins) */
+                    rules: (components["schemas"]["MaxAmountRuleInput"] | components["schemas"]["AllowedDestinationsRuleInput"] | components["schemas"]["NewDestinationDelayRuleInput"] | components["schemas"]["RequireApprovalsRuleInput"])[];
+                };
+            };
+        };
+        responses: {
+            /** @description The new policy */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpendingPolicy"];
+                };
+            };
+            /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential scope does not allow this operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for records of another integrator) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (no internals are disclosed) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable: a dependency is down or not configured, the database could not be reached (database_unavailable), or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                policyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpendingPolicy"];
+                };
+            };
+            /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for records of another integrator) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (no internals are disclosed) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable: a dependency is down or not configured, the database could not be reached (database_unavailable), or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deletePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                policyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential scope does not allow this operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for records of another integrator) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (no internals are disclosed) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable: a dependency is down or not configured, the database could not be reached (database_unavailable), or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAddressBook: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The last address of the previous page */
+                startingAfter?: string;
+            };
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of an account’s address book, oldest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AddressBookEntry"][];
+                        /** @description More entries follow; pass the last address as startingAfter */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for records of another integrator) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (no internals are disclosed) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable: a dependency is down or not configured, the database could not be reached (database_unavailable), or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    addAddressBookEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored for 24 h and replayed with Idempotent-Replayed: true */
+                "idempotency-key"?: string;
+            };
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+                 *       "label": "Payroll account at the bank"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The destination; any case (stored in lower case) */
+                    address: string;
+                    /** @description What the integrator calls it */
+                    label: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new entry */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddressBookEntry"];
+                };
+            };
+            /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential scope does not allow this operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for records of another integrator) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
