@@ -9,12 +9,9 @@ export interface ReservationKey {
   asset: string;
 }
 
-/**
- * The unreleased amounts of an account's asset reserved after `since`, in base units: one range scan of
- * policy_reservations_window_idx. The caller holds the lock that serializes the account's checks (the enforcement's).
- */
-export async function reservedSince(db: Executor, key: ReservationKey, since: Date): Promise<bigint> {
-  const [row] = await db
+/** The statement of reservedSince (the index's test explains it). */
+export function reservedSinceQuery(db: Executor, key: ReservationKey, since: Date) {
+  return db
     .select({ total: sql<string>`coalesce(sum(${policyReservations.amount}), 0)::text` })
     .from(policyReservations)
     .where(
@@ -26,6 +23,14 @@ export async function reservedSince(db: Executor, key: ReservationKey, since: Da
         gt(policyReservations.reservedAt, since),
       ),
     );
+}
+
+/**
+ * The unreleased amounts of an account's asset reserved after `since`, in base units: one range scan of
+ * policy_reservations_window_idx. The caller holds the lock that serializes the account's checks (the enforcement's).
+ */
+export async function reservedSince(db: Executor, key: ReservationKey, since: Date): Promise<bigint> {
+  const [row] = await reservedSinceQuery(db, key, since);
   return BigInt(row?.total ?? '0');
 }
 
