@@ -421,8 +421,10 @@ async function checkBooks(pool: pg.Pool, b: Books): Promise<BookCheck> {
     [asset],
   );
   const { off } = await one<{ off: number }>(
-    `select count(*)::int as off from ledger_accounts a where a.asset = $1
-       and a.posted_balance <> coalesce((select sum(e.amount) from ledger_entries e where e.ledger_account_id = a.id and e.status = 'posted'), 0)`,
+    // An account with its balance slots (the engine's service accounts, docs/ledger.md#locking) against its entries.
+    `select count(*)::int as off from ledger_accounts a where a.asset = $1 and a.slot_of is null
+       and a.posted_balance + coalesce((select sum(x.posted_balance) from ledger_accounts x where x.slot_of = a.id), 0)
+         <> coalesce((select sum(e.amount) from ledger_entries e where e.ledger_account_id = a.id and e.status = 'posted'), 0)`,
     [asset],
   );
   const problems: string[] = [];

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { selectRows } from '../../src/db/database.js';
+import { findLedgerAccount } from '../../src/db/repositories/ledger-reads.js';
 import { fiatAsset } from '../../src/domain/ledger/assets.js';
 import { customerAccount, ledgerAccountCode, ledgerAccountId, serviceAccount, type LedgerAccountRef } from '../../src/domain/ledger/ledger-accounts.js';
 import { postLedger } from '../../src/domain/ledger/post.js';
@@ -47,12 +48,10 @@ for (const backend of backends()) {
     });
     after(() => t.close());
 
+    // Through the operators' read: a service account's balances are its slots' sum.
     const balances = async (ref: LedgerAccountRef) => {
-      const [row] = await selectRows<{ posted: string; pending: string; available: string; version: string | number }>(
-        t.database.db,
-        sql`select posted_balance::text as posted, pending_balance::text as pending, available_balance::text as available, version from ledger_accounts where id = ${idOf(ref)}`,
-      );
-      return row && { posted: row.posted, pending: row.pending, available: row.available, version: Number(row.version) };
+      const row = await findLedgerAccount(t.database.db, idOf(ref));
+      return row && { posted: row.posted, pending: row.pending, available: row.available, version: row.version };
     };
 
     it('refuses a second posting in one database transaction, and the transaction writes nothing', async () => {
@@ -143,6 +142,15 @@ for (const backend of backends()) {
                    (select sum(posted_balance)::text from ledger_accounts where asset = ${eur.code}) as rows`,
       );
       assert.deepEqual(sums, { entries: '0', rows: '0' });
+      // The treasury's balances went to several of its slots; its entries carry no balances after them, a customer's do.
+      const [spread] = await selectRows<{ slots: number; bare: number; customer: number }>(
+        t.database.db,
+        sql`select (select count(*)::int from ledger_accounts where slot_of = ${idOf(holders.at(-2)!)}) as slots,
+                   (select count(*)::int from ledger_entries where ledger_account_id = ${idOf(holders.at(-2)!)} and posted_after is not null) as bare,
+                   (select count(*)::int from ledger_entries where ledger_account_id = ${idOf(customers[0]!)} and posted_after is null) as customer`,
+      );
+      assert.ok(Number(spread!.slots) > 1, `treasury slots: ${spread!.slots}`);
+      assert.deepEqual([Number(spread!.bare), Number(spread!.customer)], [0, 0]);
     });
   });
 }

@@ -38,10 +38,13 @@ export interface AppliedPostings {
  * by cause (unless there, or in the chain's opening balances) with their entries; existing pending ones moved on
  * (posted, archived, given their block, a pending one's amounts revised) with their entries; and, with `final`, the
  * chain's pending mined movements at or below the final block posted. Every balance it moves is moved by one upsert of
- * the accounts in id order: the only lock a posting takes on an account, taken once per database transaction and in
- * the same order by all, so no two postings wait on each other in a cycle (docs/ledger.md#locking). Each account gets
- * one new version; each new entry records the balances right after it (the moved ones' deltas first, then the new
- * legs in order). Run as a named prepared statement: its text never changes, the lists go in as arrays.
+ * the balance rows in id order: the only lock a posting takes on them, taken once per database transaction and in
+ * the same order by all, so no two postings wait on each other in a cycle (docs/ledger.md#locking). A customer's
+ * account is its own balance row; a service account's balances go to one of its BALANCE_SLOTS slot rows (created as
+ * first used, `slot_of` the account), so the hot ones are spread. Each row moved gets one new version; each new
+ * customer entry records the balances right after it (the moved ones' deltas first, then the new legs in order); a
+ * service account's entries record none (its balances are the sum of slots others move at the same time). Run as a
+ * named prepared statement: its text never changes, the lists go in as arrays.
  */
 export async function applyPostings(db: Executor, postings: PostingRequest[], final: FinalHeads | undefined, at: Date): Promise<AppliedPostings> {
   const ts = postings.map((p) => p.transaction);
@@ -78,6 +81,7 @@ export async function applyPostings(db: Executor, postings: PostingRequest[], fi
     finalChain: final ? final.chainId : null,
     finalBlock: final ? final.finalBlock : null,
     finalLimit: final ? final.limit : 0,
+    slot: Math.floor(Math.random() * BALANCE_SLOTS),
     at: at.toISOString(),
   });
   const lost = typeof row?.lost === 'string' ? parseTextArray(row.lost) : (row?.lost ?? []);
@@ -93,11 +97,20 @@ function parseTextArray(literal: string): string[] {
 
 const ph = (name: string) => sql.placeholder(name);
 
+/**
+ * How many balance rows a service account's balances are spread over (docs/ledger.md#locking): each posting moves one,
+ * chosen at random, so as many postings through the treasury or `external` as there are slots rarely wait on each
+ * other. A customer's account has one row (its entries carry the balances after them; its available balance is read).
+ */
+export const BALANCE_SLOTS = 16;
+
 // The statement's parts, in order (each a CTE):
 // p, l: the postings and their legs; heads: the existing pending transactions that move (their desired status or block
 // differs, or an amount is revised) and the final ones; moved: those moved on (re-checked pending under the row lock);
 // old_entries: their entries, revised; claimed: the new transactions; deltas: every balance move, moved entries first
-// (ord 0), then the new legs in order; upserted: the accounts, created or moved in id order, one version each.
+// (ord 0), then the new legs in order; service_accounts: new service accounts (never locked: their slots hold their
+// balances); balance_rows: where each account's deltas go (itself, or one of its slots); upserted: those rows, created
+// or moved in id order, one version each.
 const postingsStatement = () => sql`
   with p as (
     select * from unnest(${ph('pKey')}::text[], ${ph('pId')}::uuid[], ${ph('pType')}::text[], ${ph('pCause')}::uuid[], ${ph('pIntegrator')}::uuid[], ${ph('pDescription')}::text[],
@@ -168,13 +181,27 @@ const postingsStatement = () => sql`
     from deltas window w as (partition by account_id order by ord rows between unbounded preceding and current row)),
   meta as (
     select distinct on (account_id) account_id, code, kind, asset, integrator_id, customer_id from l order by account_id),
-  upserted as (
-    insert into ledger_accounts (id, code, kind, asset, integrator_id, account_id, posted_balance, pending_balance, available_balance, version, created_at, updated_at)
-    select t.account_id, coalesce(m.code, la.code), coalesce(m.kind, la.kind), coalesce(m.asset, la.asset), coalesce(m.integrator_id, la.integrator_id), coalesce(m.customer_id, la.account_id),
-      t.posted, t.pending, t.available, 1, ${ph('at')}::timestamptz, ${ph('at')}::timestamptz
+  service_accounts as (
+    insert into ledger_accounts (id, code, kind, asset, integrator_id, account_id, created_at, updated_at)
+    select m.account_id, m.code, m.kind, m.asset, null, null, ${ph('at')}::timestamptz, ${ph('at')}::timestamptz from meta m
+    where m.kind <> 'customer' and not exists (select 1 from ledger_accounts x where x.id = m.account_id)
+    on conflict (code) do nothing),
+  targets as (
+    select t.*, coalesce(m.code, la.code) as code, coalesce(m.kind, la.kind) as kind, coalesce(m.asset, la.asset) as asset,
+      coalesce(m.integrator_id, la.integrator_id) as integrator_id, coalesce(m.customer_id, la.account_id) as customer_id
     from totals t left join meta m on m.account_id = t.account_id left join ledger_accounts la on la.id = t.account_id
-    where t.has_new or t.posted <> 0 or t.pending <> 0 or t.available <> 0
-    order by t.account_id
+    where t.has_new or t.posted <> 0 or t.pending <> 0 or t.available <> 0),
+  balance_rows as (
+    select tg.*,
+      case when tg.kind = 'customer' then tg.account_id else md5(tg.account_id::text || '#' || ${ph('slot')}::int)::uuid end as balance_id,
+      case when tg.kind = 'customer' then tg.code else tg.code || '#' || ${ph('slot')}::int end as balance_code,
+      case when tg.kind = 'customer' then null else tg.account_id end as slot_of
+    from targets tg),
+  upserted as (
+    insert into ledger_accounts (id, code, kind, asset, integrator_id, account_id, slot_of, posted_balance, pending_balance, available_balance, version, created_at, updated_at)
+    select b.balance_id, b.balance_code, b.kind, b.asset, b.integrator_id, b.customer_id, b.slot_of, b.posted, b.pending, b.available, 1, ${ph('at')}::timestamptz, ${ph('at')}::timestamptz
+    from balance_rows b
+    order by b.balance_id
     on conflict (code) do update set posted_balance = ledger_accounts.posted_balance + excluded.posted_balance, pending_balance = ledger_accounts.pending_balance + excluded.pending_balance,
       available_balance = ledger_accounts.available_balance + excluded.available_balance, version = ledger_accounts.version + 1, updated_at = excluded.updated_at
     returning id, posted_balance, pending_balance, available_balance, version),
@@ -186,7 +213,7 @@ const postingsStatement = () => sql`
     select n.entry_id, n.transaction_id, n.account_id, n.asset, n.amount, n.status,
       u.posted_balance - t.posted + r.posted, u.pending_balance - t.pending + r.pending, u.available_balance - t.available + r.available, u.version,
       ${ph('at')}::timestamptz, ${ph('at')}::timestamptz
-    from new_legs n join running r on r.account_id = n.account_id and r.ord = n.ord join totals t on t.account_id = n.account_id join upserted u on u.id = n.account_id)
+    from new_legs n join running r on r.account_id = n.account_id and r.ord = n.ord join totals t on t.account_id = n.account_id left join upserted u on u.id = n.account_id)
   select (select count(*) from claimed) as created, (select count(*) from moved) as moved,
     array(select p.cause_key from p where p.status <> 'archived' and p.cause_key not in (select cause_key from claimed) and p.cause_key not in (select cause_key from opened)
       and not exists (select 1 from ledger_transactions t where t.cause_key = p.cause_key))::text[] as lost`;

@@ -23,9 +23,16 @@ export interface LedgerAccountRow {
   updatedAt: Date;
 }
 
+// A service account's balances are its own row's (what it held before balance slots) plus its slots'
+// (docs/ledger.md#locking); a customer's account has no slots. Slot rows are never listed as accounts.
 const ACCOUNT_COLUMNS = sql`la.id, la.code, la.kind, la.asset, la.integrator_id as "integratorId", la.account_id as "accountId",
-  la.posted_balance::text as posted, la.pending_balance::text as pending, la.available_balance::text as available, la.version,
-  a.symbol, a.decimals, a.chain_id as "chainId", a.address, la.updated_at as "updatedAt"`;
+  (la.posted_balance + coalesce(s.posted, 0))::text as posted, (la.pending_balance + coalesce(s.pending, 0))::text as pending,
+  (la.available_balance + coalesce(s.available, 0))::text as available, la.version + coalesce(s.version, 0) as version,
+  a.symbol, a.decimals, a.chain_id as "chainId", a.address, greatest(la.updated_at, s.updated_at) as "updatedAt"`;
+
+const ACCOUNT_FROM = sql`ledger_accounts la join ledger_assets a on a.code = la.asset
+  left join lateral (select sum(posted_balance) as posted, sum(pending_balance) as pending, sum(available_balance) as available, sum(version) as version, max(updated_at) as updated_at
+    from ledger_accounts x where x.slot_of = la.id and la.kind <> 'customer') s on true`;
 
 const toAccount = (r: LedgerAccountRow): LedgerAccountRow => ({ ...r, version: Number(r.version), chainId: r.chainId === null ? null : Number(r.chainId), updatedAt: new Date(r.updatedAt) });
 
@@ -33,27 +40,27 @@ const toAccount = (r: LedgerAccountRow): LedgerAccountRow => ({ ...r, version: N
 export async function customerLedgerAccounts(db: Executor, integratorId: string, accountId: string): Promise<LedgerAccountRow[]> {
   const rows = await selectRows<LedgerAccountRow>(
     db,
-    sql`select ${ACCOUNT_COLUMNS} from ledger_accounts la join ledger_assets a on a.code = la.asset
+    sql`select ${ACCOUNT_COLUMNS} from ${ACCOUNT_FROM}
         where la.account_id = ${accountId} and la.integrator_id = ${integratorId} order by la.asset`,
   );
   return rows.map(toAccount);
 }
 
 export async function findLedgerAccount(db: Executor, id: string): Promise<LedgerAccountRow | undefined> {
-  const [row] = await selectRows<LedgerAccountRow>(db, sql`select ${ACCOUNT_COLUMNS} from ledger_accounts la join ledger_assets a on a.code = la.asset where la.id = ${id}`);
+  const [row] = await selectRows<LedgerAccountRow>(db, sql`select ${ACCOUNT_COLUMNS} from ${ACCOUNT_FROM} where la.id = ${id} and la.slot_of is null`);
   return row && toAccount(row);
 }
 
 /** Accounts in id order after `after`, optionally of one kind, asset or customer account: one more than `limit`. */
 export async function listLedgerAccounts(db: Executor, filter: { kind?: LedgerAccountKind; asset?: string; accountId?: string; after?: string; limit: number }): Promise<LedgerAccountRow[]> {
-  const where: SQL[] = [sql`true`];
+  const where: SQL[] = [sql`la.slot_of is null`];
   if (filter.kind) where.push(sql`la.kind = ${filter.kind}`);
   if (filter.asset) where.push(sql`la.asset = ${filter.asset}`);
   if (filter.accountId) where.push(sql`la.account_id = ${filter.accountId}`);
   if (filter.after) where.push(sql`la.id > ${filter.after}`);
   const rows = await selectRows<LedgerAccountRow>(
     db,
-    sql`select ${ACCOUNT_COLUMNS} from ledger_accounts la join ledger_assets a on a.code = la.asset where ${sql.join(where, sql` and `)} order by la.id limit ${filter.limit + 1}`,
+    sql`select ${ACCOUNT_COLUMNS} from ${ACCOUNT_FROM} where ${sql.join(where, sql` and `)} order by la.id limit ${filter.limit + 1}`,
   );
   return rows.map(toAccount);
 }
@@ -66,15 +73,18 @@ export interface BalanceVersionRow {
   at: Date;
 }
 
-/** An account's balances as they were at `at`: its last version then (none: it was still empty). */
+/** An account's balances as they were at `at`: the last version then of its row and of each of its slots, summed (none: it was still empty). */
 export async function balanceAsOf(db: Executor, ledgerAccountId: string, at: Date): Promise<BalanceVersionRow | undefined> {
-  const [row] = await selectRows<BalanceVersionRow>(
+  const [row] = await selectRows<{ posted: string | null; pending: string | null; available: string | null; version: string | number | null; at: Date | string | null }>(
     db,
-    sql`select posted_balance::text as posted, pending_balance::text as pending, available_balance::text as available, version, at
-        from ledger_balance_versions where ledger_account_id = ${ledgerAccountId} and at <= ${at.toISOString()}::timestamptz
-        order by at desc, version desc limit 1`,
+    sql`select sum(posted)::text as posted, sum(pending)::text as pending, sum(available)::text as available, sum(version) as version, max(at) as at from (
+          select distinct on (v.ledger_account_id) v.posted_balance as posted, v.pending_balance as pending, v.available_balance as available, v.version, v.at
+          from ledger_balance_versions v
+          where v.ledger_account_id in (select id from ledger_accounts where id = ${ledgerAccountId} or slot_of = ${ledgerAccountId}) and v.at <= ${at.toISOString()}::timestamptz
+          order by v.ledger_account_id, v.at desc, v.version desc) last`,
   );
-  return row && { ...row, version: Number(row.version), at: new Date(row.at) };
+  if (!row || row.version === null) return undefined;
+  return { posted: row.posted!, pending: row.pending!, available: row.available!, version: Number(row.version), at: new Date(row.at!) };
 }
 
 export interface LedgerEntryRow {
@@ -90,10 +100,11 @@ export interface LedgerEntryRow {
   address: string | null;
   amount: string;
   status: LedgerStatus;
-  postedAfter: string;
-  pendingAfter: string;
-  availableAfter: string;
-  accountVersion: number;
+  /** Null for a service account's entries (its balances are a sum of slots). */
+  postedAfter: string | null;
+  pendingAfter: string | null;
+  availableAfter: string | null;
+  accountVersion: number | null;
   causeType: 'transaction' | 'payout' | 'opening' | 'adjustment';
   causeId: string | null;
   /** The integrator's transactionId of the transaction that caused it (for a payout: its withdrawal's). */
@@ -120,7 +131,7 @@ const ENTRY_FROM = sql`ledger_entries e join ledger_transactions t on t.id = e.l
 
 const toEntry = (r: LedgerEntryRow): LedgerEntryRow => ({
   ...r,
-  accountVersion: Number(r.accountVersion),
+  accountVersion: r.accountVersion === null ? null : Number(r.accountVersion),
   chainId: r.chainId === null ? null : Number(r.chainId),
   createdAt: new Date(r.createdAt),
   postedAt: r.postedAt && new Date(r.postedAt),
@@ -169,7 +180,7 @@ export interface TrialBalanceRow {
 export async function trialBalance(db: Executor): Promise<TrialBalanceRow[]> {
   const rows = await selectRows<TrialBalanceRow>(
     db,
-    sql`select la.asset, a.symbol, a.decimals, la.kind, count(*)::int as accounts, sum(la.posted_balance)::text as posted, sum(la.pending_balance)::text as pending
+    sql`select la.asset, a.symbol, a.decimals, la.kind, (count(*) filter (where la.slot_of is null))::int as accounts, sum(la.posted_balance)::text as posted, sum(la.pending_balance)::text as pending
         from ledger_accounts la join ledger_assets a on a.code = la.asset group by la.asset, a.symbol, a.decimals, la.kind order by la.asset, la.kind`,
   );
   return rows.map((r) => ({ ...r, accounts: Number(r.accounts), decimals: Number(r.decimals) }));

@@ -25,7 +25,7 @@ export async function ledgerFiguresAt(db: Executor, chainId: number, block: numb
           where t.chain_id = ${chainId} and t.mined_in is not null
             and ((t.status = 'posted' and t.mined_in > ${block}) or (t.status = 'pending' and t.mined_in <= ${block}))
           group by e.ledger_account_id)
-        select la.code, (la.posted_balance + coalesce(m.amount, 0))::text as figure
+        select la.code, (la.posted_balance + coalesce((select sum(x.posted_balance) from ledger_accounts x where x.slot_of = la.id), 0) + coalesce(m.amount, 0))::text as figure
         from ledger_accounts la left join moving m on m.id = la.id
         where la.code = any(${textArrayLiteral(codes)}::text[])`,
   );

@@ -45,9 +45,19 @@ export const ledgerAccounts = pgTable(
     available: numeric('available_balance').notNull().default('0'),
     /** Bumped by every change of the balances (the version lock of Modern Treasury's ledgers). */
     version: bigint('version', { mode: 'number' }).notNull().default(0),
+    /**
+     * A balance slot of a service account (docs/ledger.md#locking): its code `<account code>#<n>`, the account it is a
+     * part of here. A service account's balances are the sum of its slots' (its own row stays at zero), so concurrent
+     * postings through it lock different rows; its entries name the account itself.
+     */
+    slotOf: uuid('slot_of'),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('ledger_accounts_code_key').on(t.code), index('ledger_accounts_account_idx').on(t.accountId).where(sql`${t.accountId} is not null`)],
+  (t) => [
+    uniqueIndex('ledger_accounts_code_key').on(t.code),
+    index('ledger_accounts_account_idx').on(t.accountId).where(sql`${t.accountId} is not null`),
+    index('ledger_accounts_slot_of_idx').on(t.slotOf).where(sql`${t.slotOf} is not null`),
+  ],
 );
 
 /**
@@ -106,11 +116,14 @@ export const ledgerEntries = pgTable(
     /** Signed base units: positive adds to the account's balance. */
     amount: numeric('amount').notNull(),
     status: text('status').$type<LedgerStatus>().notNull(),
-    /** The account's balances right after this entry was written, and its version then. */
-    postedAfter: numeric('posted_after').notNull(),
-    pendingAfter: numeric('pending_after').notNull(),
-    availableAfter: numeric('available_after').notNull(),
-    accountVersion: bigint('account_version', { mode: 'number' }).notNull(),
+    /**
+     * The account's balances right after this entry was written, and its version then; null for a service account,
+     * whose balances are the sum of slots moved concurrently (no one figure is "right after" an entry).
+     */
+    postedAfter: numeric('posted_after'),
+    pendingAfter: numeric('pending_after'),
+    availableAfter: numeric('available_after'),
+    accountVersion: bigint('account_version', { mode: 'number' }),
     ...timestamps(),
   },
   (t) => [

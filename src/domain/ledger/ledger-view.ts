@@ -34,8 +34,8 @@ export interface LedgerEntryView {
   amount: string;
   amountRaw: string;
   status: LedgerStatus;
-  /** The account's balances right after this entry was written. */
-  balanceAfter: LedgerBalancesView;
+  /** The account's balances right after this entry was written; absent for a service account's (a sum of balance slots). */
+  balanceAfter?: LedgerBalancesView;
   /** What caused it: a transaction (its transactionId), a withdrawal's payout (the withdrawal's, and the payout's reference). */
   cause: { type: 'transaction' | 'payout' | 'opening' | 'adjustment'; transactionId: string | null; payoutReference: string | null };
   description: string;
@@ -75,7 +75,9 @@ export function entryView(r: LedgerEntryRow): LedgerEntryView {
     amount: formatSigned(BigInt(r.amount), decimals),
     amountRaw: BigInt(r.amount).toString(),
     status: r.status,
-    balanceAfter: balancesView({ posted: r.postedAfter, pending: r.pendingAfter, available: r.availableAfter }, decimals),
+    ...(r.postedAfter !== null && r.pendingAfter !== null && r.availableAfter !== null
+      ? { balanceAfter: balancesView({ posted: r.postedAfter, pending: r.pendingAfter, available: r.availableAfter }, decimals) }
+      : {}),
     cause: { type: r.causeType, transactionId: r.transactionId, payoutReference: r.payoutReference },
     description: r.description,
     createdAt: r.createdAt.toISOString(),

@@ -54,7 +54,10 @@ export const LedgerEntrySchema = Type.Object(
     amount: signed('Signed, in the asset’s units: positive adds to the account'),
     amountRaw: signedRaw('The same in base units'),
     status: LedgerStatusSchema,
-    balanceAfter: { ...LedgerBalancesSchema, description: 'The account’s balances right after this entry was written' },
+    balanceAfter: Type.Optional({
+      ...LedgerBalancesSchema,
+      description: 'The account’s balances right after this entry was written: always on a customer account’s entries; absent on a service account’s (the treasury’s, say), whose balances are a sum of balance slots moved concurrently (docs/ledger.md#locking)',
+    }),
     cause: CauseSchema,
     description: Type.String(),
     createdAt: Type.String({ format: 'date-time' }),

@@ -69,8 +69,8 @@ export interface LedgerEntry {
   amount: string;
   amountRaw: string;
   status: LedgerStatus;
-  /** The account's balances right after this entry was written. */
-  balanceAfter: LedgerBalances;
+  /** The account's balances right after this entry was written; absent on a service account's (a sum of balance slots). */
+  balanceAfter?: LedgerBalances;
   cause: LedgerCause;
   description: string;
   createdAt: string;

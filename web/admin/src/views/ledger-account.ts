@@ -129,7 +129,9 @@ export function mountLedgerAccount(main: HTMLElement, api: ApiClient, route: Led
       h('td', { class: 'wrap' }, h('a', { class: 'row-link', href: hrefFor({ name: 'ledger-transaction', ledgerTransactionId: e.ledgerTransactionId }) }, e.description)),
       amountCell(e.amount, s, { plus: true, className: 'movement' }),
       h('td', {}, ledgerStatusBadge(e.status)),
-      h('td', { class: 'amount', title: `Posted ${ledgerAmount(b.posted, s)} · available ${ledgerAmount(b.available, s)}` }, ledgerAmount(b.pending, s)),
+      b
+        ? h('td', { class: 'amount', title: `Posted ${ledgerAmount(b.posted, s)} · available ${ledgerAmount(b.available, s)}` }, ledgerAmount(b.pending, s))
+        : h('td', { class: 'amount', title: 'A service account’s balances are a sum of balance slots: no figure right after one entry' }, '—'),
       causeCell(e),
     );
     tr.addEventListener('click', (event) => {
