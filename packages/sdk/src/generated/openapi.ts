@@ -2675,7 +2675,7 @@ export type components = {
         };
         /**
          * LedgerBalances
-         * @description The account’s balances right after this entry was written
+         * @description The account’s balances right after this entry was written: always on a customer account’s entries; absent on a service account’s (the treasury’s, say), whose balances are a sum of balance slots moved concurrently ([docs/ledger.md#locking](/guides/ledger#locking))
          */
         LedgerBalances: {
             /**
@@ -2751,7 +2751,7 @@ export type components = {
              * @enum {string}
              */
             status: "pending" | "posted" | "archived";
-            balanceAfter: components["schemas"]["LedgerBalances"];
+            balanceAfter?: components["schemas"]["LedgerBalances"];
             cause: components["schemas"]["LedgerCause"];
             description: string;
             /** Format: date-time */
