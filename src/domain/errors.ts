@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   role_not_allowed: { status: 403, title: 'The acting member’s role does not allow this' },
   cannot_change_own_role: { status: 403, title: 'Nobody changes their own role' },
   sanctioned_address: { status: 403, title: 'The recipient address is on a sanctions list' },
+  policy_denied: { status: 403, title: 'A spending policy refused the transaction' },
   supervisor_required: { status: 403, title: 'Only a supervisor operator may do this' },
   four_eyes_same_operator: { status: 403, title: 'Four eyes: another operator than the one who proposed the decision, or who marked a hit of the case a false positive, makes it' },
   not_the_proposer: { status: 403, title: 'Only the operator who proposed a decision withdraws it' },
@@ -137,6 +138,10 @@ export interface ProblemExtensions {
   transactionId?: string;
   /** statement_already_imported: the run that imported the statement. */
   runId?: string | null;
+  /** policy_denied: the refusing policy, its rule's type and its index in the policy's rules. */
+  policyId?: string;
+  ruleType?: string;
+  ruleIndex?: number;
 }
 
 export class ApiError extends Error {

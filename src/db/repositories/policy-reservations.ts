@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { policyReservations } from '../schema/index.js';
 
@@ -55,4 +55,13 @@ export async function releaseReservations(db: Executor, transactionId: string, a
     .where(and(eq(policyReservations.transactionId, transactionId), isNull(policyReservations.releasedAt)))
     .returning({ id: policyReservations.id });
   return released.length;
+}
+
+/** Releases the reservations of several transactions (those failing in one change of the watcher's round). */
+export async function releaseReservationsOf(db: Executor, transactionIds: string[], at: Date): Promise<void> {
+  if (transactionIds.length === 0) return;
+  await db
+    .update(policyReservations)
+    .set({ releasedAt: at })
+    .where(and(inArray(policyReservations.transactionId, transactionIds), isNull(policyReservations.releasedAt)));
 }

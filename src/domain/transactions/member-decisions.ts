@@ -74,6 +74,7 @@ export async function approveTransaction(ctx: MutationContext, deps: Transaction
   let unsent: Unsent | undefined;
   let expired = false;
   let unpayable: ApiError | undefined;
+  let policyDenied: ApiError | undefined;
   const view = await runMutation(ctx, async (tx) => {
     const row = (await lockTransaction(tx, found.id))!;
     if (row.status !== 'created') throw await approvalRefused(tx, row);
@@ -95,9 +96,10 @@ export async function approveTransaction(ctx: MutationContext, deps: Transaction
     // A member approving again changes nothing, unless the policy was lowered meanwhile: then it may be the quorum.
     if (!(await quorumReached(tx, row))) return view;
     cause = signingKeyCause(ctx.actor, `the quorum was reached with the approval of member ${member.userId} (${approval.kind})`);
-    return (await sendAtQuorum(ctx, tx, row, cause, (signed) => (unsent = signed)))!;
+    return (await sendAtQuorum(ctx, tx, row, cause, (signed) => (unsent = signed), { deps: deps.spending, onRefused: (problem) => (policyDenied = problem) }))!;
   });
   if (unpayable) throw unpayable;
+  if (policyDenied) throw policyDenied;
   if (expired || !view) throw expiredProblem(found);
   if (unsent) {
     await sendAfterCommit({ database: ctx.db, now: () => ctx.now, log: deps.log }, chain, unsent, cause, found.transactionId);

@@ -8,7 +8,7 @@ import { ApiError } from '../errors.js';
 import { countsAsApprover } from '../members/roles.js';
 import type { Approval } from './approval.js';
 import { approvalsOf } from './approvals-view.js';
-import { quorumReached, recordApprovalAdded, sendAtQuorum } from './quorum.js';
+import { quorumReached, recordApprovalAdded, sendAtQuorum, type QuorumSpending } from './quorum.js';
 import { recordTransactionChange, type TransactionCause } from './record-change.js';
 import type { Unsent } from './send-signed.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
@@ -29,6 +29,8 @@ export interface Proposal {
   newRow: Omit<typeof transactions.$inferInsert, 'status' | 'requestHash'>;
   /** Called when the quorum was one: it is signed, to be sent after the commit. */
   onSigned: (unsent: Unsent) => void;
+  /** The spending policies judged where it is signed (at its quorum), and where a refusal's problem goes. */
+  spending: QuorumSpending;
 }
 
 /**
@@ -55,7 +57,7 @@ export async function propose(tx: Tx, p: Proposal): Promise<TransactionView> {
     await recordApprovalAdded(tx, row, ctx.now);
   }
   if (await quorumReached(tx, row)) {
-    const sent = await sendAtQuorum(ctx, tx, row, { ...p.cause, detail: 'the quorum was reached' }, p.onSigned);
+    const sent = await sendAtQuorum(ctx, tx, row, { ...p.cause, detail: 'the quorum was reached' }, p.onSigned, p.spending);
     if (sent) return sent;
   }
   return toTransactionView(row, (await approvalsOf(tx, [row])).get(row.id));

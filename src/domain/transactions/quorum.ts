@@ -8,7 +8,8 @@ import { countsAsApprover } from '../members/roles.js';
 import { findWalletOfAccount, type TransactionRow } from '../../db/repositories/transactions.js';
 import { moveTransaction } from '../../db/repositories/transaction-writes.js';
 import type { MutationContext } from '../context.js';
-import { notFound } from '../errors.js';
+import { notFound, type ApiError } from '../errors.js';
+import { refuseBySpendingPolicy, type SpendingDeps } from '../policies/enforce.js';
 import { recordEvent } from '../events/record-event.js';
 import { approvalsOf } from './approvals-view.js';
 import { recordTransactionChange, type TransactionCause } from './record-change.js';
@@ -24,6 +25,12 @@ export const proposalExpired = (row: TransactionRow, now: Date): boolean => row.
 export async function expireProposal(tx: Executor, row: TransactionRow, at: Date): Promise<TransactionView | undefined> {
   const moved = await moveTransaction(tx, row.id, 'created', { status: 'failed', failureReason: 'expired', updatedAt: at });
   return moved ? recordTransactionChange(tx, moved, 'created', { actorType: 'system', actorId: 'quorum', detail: 'no quorum within 24 hours' }, at) : undefined;
+}
+
+/** The spending policies at a quorum: what they judge by, and where a refusal's problem goes (thrown after the commit). */
+export interface QuorumSpending {
+  deps: SpendingDeps;
+  onRefused: (problem: ApiError) => void;
 }
 
 /** A signed transaction ready to go to the node. */
@@ -80,7 +87,22 @@ export async function sendAtQuorum(
   row: TransactionRow,
   cause: TransactionCause,
   onSigned: (unsent: Unsent) => void,
+  spending: QuorumSpending,
 ): Promise<TransactionView | undefined> {
+  // The spending policies judge what is about to be signed (docs/policies.md#enforcement): refused, it fails here.
+  const wallet = await findWalletOfAccount(tx, row.accountId);
+  const unsigned = parseUnsignedTransaction((row.signedBody as { parameters: { unsignedTransaction: string } }).parameters.unsignedTransaction);
+  const subject = { integratorId: row.integratorId, accountId: row.accountId, walletAddress: wallet?.address ?? row.fromAddress ?? '', unsigned, toService: row.kind === 'withdrawal' };
+  let failed: TransactionView | undefined;
+  const fail = async (detail: string) => {
+    const moved = await moveTransaction(tx, row.id, 'created', { status: 'failed', failureReason: 'policy_denied', updatedAt: ctx.now });
+    if (moved) failed = await recordTransactionChange(tx, moved, 'created', { ...cause, detail }, ctx.now);
+  };
+  const refused = await refuseBySpendingPolicy(tx, spending.deps, row, subject, fail, ctx.now);
+  if (refused) {
+    spending.onRefused(refused);
+    return failed;
+  }
   const { signed, transactionHash } = await signRow(ctx, tx, row);
   const moved = await moveTransaction(tx, row.id, 'created', { status: 'processing', transactionHash, signedRaw: signed, updatedAt: ctx.now });
   if (!moved) return undefined;

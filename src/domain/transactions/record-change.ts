@@ -5,6 +5,7 @@ import type { TransactionStatus } from '../../db/schema/index.js';
 import { recordEvents, type DomainEvent } from '../events/record-event.js';
 import { unchecked, type CheckedWrite } from '../checked-writes.js';
 import { newId } from '../ids.js';
+import { releaseReservationsOf } from '../../db/repositories/policy-reservations.js';
 import { postLedger, type PostOptions } from '../ledger/post.js';
 import type { DesiredPosting } from '../ledger/posting.js';
 import { transactionPostings } from '../ledger/transaction-postings.js';
@@ -72,6 +73,8 @@ export async function recordTransactionChanges(tx: Executor, changes: Transactio
     createdAt: at,
   }));
   await recordEvents(tx, events, [...(transitions.length > 0 ? [unchecked(transactionTransitionsWrite(transitions))] : []), ...also]);
+  // A transaction that failed gives back what it reserved of its spending policies' windows (docs/policies.md#windows).
+  await releaseReservationsOf(tx, changes.filter((c) => c.from !== null && c.row.status === 'failed').map((c) => c.row.id), at);
   // What the change means in the books, in the same database transaction and its one posting (docs/ledger.md#locking).
   await postLedger(tx, [...(ledger.postings ?? []), ...changes.flatMap((c) => transactionPostings(c.row))], at, ledger.final ? { final: ledger.final } : {});
   return views;

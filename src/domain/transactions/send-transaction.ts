@@ -31,6 +31,8 @@ import type { TokenRegistry } from '../tokens/token-registry.js';
 import type { Log } from '../../log.js';
 import { endedPreparationProblem, expirePreparationNow, isPrepared, preparationExpired, preparationExpiredProblem, preparedUnsignedTransaction, productOfKind } from './prepared.js';
 import { refuseUnpayable } from '../withdrawals/withdrawal-payee.js';
+import { judgeSpending, refuseBySpendingPolicy, type SpendingDeps } from '../policies/enforce.js';
+import { failCreated, recordNewRefusal, recordRefusal } from './policy-refusal.js';
 
 export const SIGN_TRANSACTION_ACTIVITY = 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2';
 export const ETHEREUM_TRANSACTION = 'TRANSACTION_TYPE_ETHEREUM';
@@ -59,6 +61,8 @@ export interface TransactionDeps {
   /** The listed tokens: a transfer of one is shown decoded and needs the wallet's balance (docs/tokens.md#transfers). */
   tokens: TokenRegistry;
   log: Pick<Log, 'error' | 'warn'>;
+  /** The spending policies' assets and tokens (docs/policies.md#enforcement): every signing path judges by them. */
+  spending: SpendingDeps;
   /** Called after a committed transaction was sent, or could not be (wakes the watcher). */
   onBroadcast?: () => void;
 }
@@ -213,14 +217,20 @@ export async function sendTransaction(
 
   if (!wallet) throw notFound('Organization');
   const newRowFields = (id: string) => newTransferFields({ id, integratorId, transactionId: input.transactionId, accountId: account.id }, wallet, unsigned, deps.tokens);
+  const cause = signingKeyCause(ctx.actor, approver.member ? `proposed by member ${approver.userId} (${approval.kind})` : `approved by ${approval.kind}`);
+  // Spending policies judge before anything is signed (docs/policies.md#enforcement); a refusal is recorded as the
+  // transaction, failed, and answered 403. Allowed here, they judge again where it is recorded, reserving its amounts.
+  const subject = { integratorId, accountId: account.id, walletAddress: account.walletAddress, unsigned, toService: prepared?.kind === 'withdrawal' };
+  const refused = await judgeSpending(ctx.db.db, deps.spending, subject, ctx.now);
+  if (refused) throw await recordRefusal(ctx, { prepared, newRow: () => newTransactionRow({ ...newRowFields(newId()), status: 'created', requestHash: hash, signedBody, updatedAt: ctx.now, createdAt: ctx.now }), cause, denial: refused, subject });
   // Before anything is written: a token that fails here (503 custody_unavailable) leaves nothing behind.
   const signed = await signForWallet(ctx, wallet, unsigned);
   const transactionHash: Hash = keccak256(signed);
 
   let unsent: Unsent | undefined;
-  const cause = signingKeyCause(ctx.actor, approver.member ? `proposed by member ${approver.userId} (${approval.kind})` : `approved by ${approval.kind}`);
   let result: { created: true; transaction: TransactionView } | undefined;
   let unpayable: ApiError | undefined;
+  let policyDenied: ApiError | undefined;
   const approved = { authenticatorId: approval.authenticatorId, approval: approval.kind, requestHash: hash, signedBody, updatedAt: ctx.now };
   // Signed, not yet sent: the node hears of it after the commit (send-signed.ts).
   const signedFields = { transactionHash, signedRaw: signed, status: 'processing' as const };
@@ -228,15 +238,25 @@ export async function sendTransaction(
     if (!approver.member && !prepared) {
       // A new transfer is one statement: the row, its audit row and event, the approval used up and the idempotency
       // claim committed, each guarded write required to take effect (checked-writes.ts); then its ledger posting, in
-      // the same database transaction.
+      // the same database transaction (after the spending policies' lock and reservation, when any covers the account).
       const row = newTransactionRow({ ...approved, ...signedFields, ...newRowFields(newId()), createdAt: ctx.now });
-      const view = await ctx.db.db.transaction((tx) => recordTransactionChange(tx, row, null, cause, ctx.now, [
-        exactlyOne(insertTransactionWrite(row), () => new TransactionIdTaken()),
-        ...approval.writes({ transactionRowId: row.id }),
-        ...claimCommitWrites(ctx),
-      ]));
-      unsent = { rowId: row.id, chainId, signed, transactionHash };
-      result = { created: true, transaction: view };
+      const view = await ctx.db.db.transaction(async (tx) => {
+        const denial = await judgeSpending(tx, deps.spending, subject, ctx.now, row.id);
+        if (denial) {
+          // Refused meanwhile (a concurrent transfer used the window up): the signature is dropped, never stored.
+          policyDenied = await recordNewRefusal(ctx, tx, newTransactionRow({ ...newRowFields(row.id), status: 'created', requestHash: hash, signedBody, updatedAt: ctx.now, createdAt: ctx.now }), cause, denial, subject);
+          return undefined;
+        }
+        return recordTransactionChange(tx, row, null, cause, ctx.now, [
+          exactlyOne(insertTransactionWrite(row), () => new TransactionIdTaken()),
+          ...approval.writes({ transactionRowId: row.id }),
+          ...claimCommitWrites(ctx),
+        ]);
+      });
+      if (view) {
+        unsent = { rowId: row.id, chainId, signed, transactionHash };
+        result = { created: true, transaction: view };
+      }
     } else {
       result = await runMutation(ctx, async (tx) => {
         // A withdrawal whose bank account can no longer be paid fails here, committed, and is answered after.
@@ -244,10 +264,13 @@ export async function sendTransaction(
         if (unpayable) return undefined;
         const rowId = prepared?.id ?? newId();
         if (approver.member) {
-          const view = await propose(tx, { ctx, prepared, proposer: approver.member, approval, cause, fields: approved, newRow: newRowFields(rowId), onSigned: (signed) => (unsent = signed) });
+          const onRefused = (problem: ApiError) => (policyDenied = problem);
+          const view = await propose(tx, { ctx, prepared, proposer: approver.member, approval, cause, fields: approved, newRow: newRowFields(rowId), onSigned: (signed) => (unsent = signed), spending: { deps: deps.spending, onRefused } });
           return { created: true, transaction: view };
         }
         // A prepared transaction moves out of created once: a concurrent approval finds it gone and sends nothing.
+        policyDenied = await refuseBySpendingPolicy(tx, deps.spending, prepared!, subject, (detail) => failCreated(tx, prepared!, { ...cause, detail }, ctx.now), ctx.now);
+        if (policyDenied) return undefined;
         const row = await moveTransaction(tx, rowId, 'created', { ...approved, ...signedFields });
         if (!row) throw new TransactionIdTaken();
         // The approval is used up by the statement that records the change and its event.
@@ -263,6 +286,7 @@ export async function sendTransaction(
     }
     throw err;
   }
+  if (policyDenied) throw policyDenied;
   if (unpayable) throw unpayable;
   if (unsent) {
     await sendAfterCommit({ database: ctx.db, now: () => ctx.now, log: deps.log }, chain, unsent, cause, input.transactionId);
@@ -270,3 +294,4 @@ export async function sendTransaction(
   }
   return result!;
 }
+

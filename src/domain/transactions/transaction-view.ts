@@ -17,7 +17,7 @@ import type { IncomingView } from '../incoming/incoming-view.js';
  * withdrawal approved too late or whose fiat payout the bank returned, an entity's proposal rejected by a member or
  * left unapproved for 24 hours.
  */
-export type FailureReason = 'reverted' | 'dropped' | 'cancelled' | 'quote_expired' | 'bank_account_unavailable' | 'payout_returned' | 'rejected' | 'expired' | 'refused' | 'reorged';
+export type FailureReason = 'reverted' | 'dropped' | 'cancelled' | 'quote_expired' | 'bank_account_unavailable' | 'payout_returned' | 'rejected' | 'expired' | 'refused' | 'reorged' | 'policy_denied';
 
 /** The spec's fiatDepositInstructions: the deployment's bank details for the currency, plus our `reference` (docs/deposits.md). */
 export type FiatDepositInstructions = BankDetails & { currency: string; reference: string };

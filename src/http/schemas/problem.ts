@@ -29,7 +29,12 @@ export const ProblemSchema = Type.Object(
     reason: Type.Optional(Type.String({ description: 'invalid_stamp, invalid_approval_token: why it was refused; chain_rejected: the node’s reason' })),
     attemptsRemaining: Type.Optional(Type.Integer({ minimum: 0, description: 'otp_invalid: wrong guesses the code still allows' })),
     reasons: Type.Optional(Type.Array(Type.String(), { description: 'product_unavailable: why the account cannot have the product (docs/products.md)' })),
-    transactionId: Type.Optional(Type.String({ description: 'insufficient_funds, nonce_too_low, chain_rejected after the transaction was recorded: the transaction, now failed (docs/transactions.md#sending)' })),
+    transactionId: Type.Optional(
+      Type.String({ description: 'insufficient_funds, nonce_too_low, chain_rejected after the transaction was recorded, policy_denied: the transaction, now failed (docs/transactions.md#sending, docs/policies.md#enforcement)' }),
+    ),
+    policyId: Type.Optional(Type.String({ format: 'uuid', description: 'policy_denied: the spending policy that refused (docs/policies.md#enforcement)' })),
+    ruleType: Type.Optional(Type.String({ description: 'policy_denied: the refusing rule’s type' })),
+    ruleIndex: Type.Optional(Type.Integer({ minimum: 0, description: 'policy_denied: the refusing rule’s index in the policy’s rules' })),
     runId: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'statement_already_imported (operators): the run that imported the statement' })),
   },
   { $id: 'Problem', additionalProperties: false, title: 'Problem' },

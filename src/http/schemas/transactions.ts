@@ -160,10 +160,10 @@ export const TransactionSchema = Type.Object(
     chainId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Extension' }),
     transactionHash: Nullable(Type.String({ description: 'Extension: the hash of the signed transaction, known from broadcast on' })),
     failureReason: Type.Optional(
-      Type.Enum(['reverted', 'dropped', 'cancelled', 'quote_expired', 'bank_account_unavailable', 'payout_returned', 'rejected', 'expired', 'refused', 'reorged'], {
+      Type.Enum(['reverted', 'dropped', 'cancelled', 'quote_expired', 'bank_account_unavailable', 'payout_returned', 'rejected', 'expired', 'refused', 'reorged', 'policy_denied'], {
         type: 'string',
         description:
-          'Extension, failed only (rejected and expired: an entity’s proposal, docs/members.md#quorum; expired also: a deposit whose funds did not arrive, docs/deposits.md#expiry; refused: the node refused it after it was recorded, docs/transactions.md#sending; bank_account_unavailable: a withdrawal approved after its bank account was removed or stopped being verified, docs/withdrawals.md#approval; reorged: an incoming transfer whose block left the chain before it was confirmed, docs/incoming.md#reorgs)',
+          'Extension, failed only (rejected and expired: an entity’s proposal, docs/members.md#quorum; expired also: a deposit whose funds did not arrive, docs/deposits.md#expiry; refused: the node refused it after it was recorded, docs/transactions.md#sending; bank_account_unavailable: a withdrawal approved after its bank account was removed or stopped being verified, docs/withdrawals.md#approval; reorged: an incoming transfer whose block left the chain before it was confirmed, docs/incoming.md#reorgs; policy_denied: a spending policy refused it before it was signed, docs/policies.md#enforcement)',
       }),
     ),
     approvals: Type.Optional(ApprovalsSchema),

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { policyAssets } from '../../../domain/policies/policy-assets.js';
 import { sendTransactionPasskey } from '../../../domain/transactions/passkey-approval.js';
 import type { TransactionDeps } from '../../../domain/transactions/send-transaction.js';
 import { getTransaction, listTransactions } from '../../../domain/transactions/transaction-reads.js';
@@ -14,7 +15,14 @@ const TAGS = ['Transactions'];
 
 /** What a submission needs besides its context: the chains and their tokens, a logger, and the watcher's wake-up. */
 export function transactionDeps(request: FastifyRequest, deps: Deps): TransactionDeps {
-  return { chains: deps.chains, products: deps.config.products, tokens: deps.tokens, log: request.log, onBroadcast: () => deps.transactionBroadcast?.fire() };
+  return {
+    chains: deps.chains,
+    products: deps.config.products,
+    tokens: deps.tokens,
+    log: request.log,
+    spending: { assets: policyAssets(deps.chains, deps.tokens), tokens: deps.tokens },
+    onBroadcast: () => deps.transactionBroadcast?.fire(),
+  };
 }
 
 export function transactionRoutes(api: Api, deps: Deps): void {
