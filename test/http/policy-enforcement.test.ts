@@ -10,6 +10,7 @@ import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, recipient, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
+import { asMember, post, seatMember, teamAccount } from '../harness/members.js';
 import { verifiedBankAccount, withdrawalInTransfer } from '../harness/money.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
@@ -131,6 +132,28 @@ for (const backend of backends()) {
       server.clock.advance(1000);
       const denied = await send(who, created.body.unsignedTransaction, created.body.transactionId);
       await assertDenied(denied, capId, 'max_amount', ['transaction.status.changed', 'transaction.failed']);
+    });
+
+    it('an entity: a proposal past the cap is refused at once; the approval completing a quorum after the window filled is refused', async () => {
+      const account = await teamAccount(server, acme);
+      const [a, b] = [await seatMember(server, acme, account, 'approver'), await seatMember(server, acme, account, 'approver')];
+      const two = await post(server, acme, '/v1/submit/update-approval-policy', asMember(server, account, account.owner, 'update-approval-policy', { accountId: account.accountId, requiredApprovals: 2 }));
+      assert.equal(two.status, 200, two.text);
+      await chain.setBalance(account.walletAddress, ETH);
+      const policyId = await policy(account.accountId, [{ type: 'max_amount', asset: 'ETH', chainId: CHAIN, amount: '0.0015', window: '24h' }]);
+      const proposal = (nonce: number, value: bigint) => {
+        server.clock.advance(1000);
+        const body = signedBody(server, account, unsignedTransfer(CHAIN, nonce, recipient(), value));
+        return post(server, acme, `/v1/submit/send-transaction-passkey?chain_id=${CHAIN}`, { transactionId: randomUUID(), signedBody: body, actingUserId: a.userId, webAuthnStamp: a.passkey.stamp(JSON.stringify(body)) });
+      };
+      const approve = (transactionId: string) => post(server, acme, '/v1/submit/approve-transaction', asMember(server, account, b, 'approve-transaction', { transactionId, actingUserId: b.userId }));
+      await assertDenied(await proposal(0, 2n * MILLI), policyId, 'max_amount');
+      const first = await proposal(0, MILLI);
+      const second = await proposal(1, MILLI);
+      assert.deepEqual([first.status, first.body.status, second.status, second.body.status], [201, 'created', 201, 'created'], second.text);
+      const signed = await approve(first.body.transactionId);
+      assert.deepEqual([signed.status, signed.body.status], [200, 'processing'], signed.text);
+      await assertDenied(await approve(second.body.transactionId), policyId, 'max_amount', ['transaction.approval_added', 'transaction.status.changed', 'transaction.failed']);
     });
 
     it('a failed transaction gives its reservation back; no policy, no reservation', async () => {
