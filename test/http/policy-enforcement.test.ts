@@ -172,7 +172,7 @@ for (const backend of backends()) {
       // A synced passkey keeps no counter: concurrent stamps are not refused as out of order.
       const who = await funded(0n, new SoftwareAuthenticator({ counterStep: 0 }));
       const cap = 5;
-      const attempts = Number(process.env.POLICY_CONCURRENCY ?? 20);
+      const attempts = Number(process.env.POLICY_CONCURRENCY ?? 50);
       await policy(who.accountId, [{ type: 'max_amount', asset: 'ETH', chainId: CHAIN, amount: `0.00${cap}`, window: '24h' }]);
       const results = await Promise.all(Array.from({ length: attempts }, (_, i) => send(who, unsignedTransfer(CHAIN, i, recipient(), MILLI))));
       const codes = results.map((r) => (r.status === 201 ? 'sent' : r.body.code));
