@@ -82,6 +82,24 @@ for (const backend of backends()) {
       await assertDenied(await send(who, unsignedTransfer(CHAIN, 1, recipient(), MILLI + 1n)), policyId, 'max_amount');
     });
 
+    it('the same refused request twice at once: one records the refusal, the other is answered with it (never a 500)', async () => {
+      const who = await funded();
+      const policyId = await policy(who.accountId, [{ type: 'max_amount', asset: 'ETH', chainId: CHAIN, amount: '0.001', window: 'transaction' }]);
+      const body = signedBody(server, who, unsignedTransfer(CHAIN, 0, recipient(), 2n * MILLI));
+      // The same transactionId and approval, its stamp once as JSON and once as base64 of it: two signed requests.
+      const stamp = who.passkey.stamp(JSON.stringify(body));
+      const transactionId = randomUUID();
+      const requests = [stamp, Buffer.from(stamp).toString('base64')].map((webAuthnStamp) => ({ transactionId, signedBody: body, webAuthnStamp }));
+      const answers = await Promise.all(requests.map((request) => acme.client.post(`/v1/submit/send-transaction-passkey?chain_id=${CHAIN}`, request)));
+      for (const res of answers) {
+        assert.notEqual(res.status, 500, res.text);
+        if (res.status === 403) assert.deepEqual([res.body.code, res.body.policyId], ['policy_denied', policyId]);
+        else if (res.status === 409) assert.equal(res.body.code, 'transaction_id_reused', res.text);
+        else assert.deepEqual([res.status, res.body.status, res.body.failureReason], [200, 'failed', 'policy_denied'], res.text);
+      }
+      assert.ok(answers.some((r) => r.status === 403), answers.map((r) => r.status).join(', '));
+    });
+
     it('max_amount over 24h in a token: reserved as sent, refused past the cap, usable again once the window moved on', async () => {
       const who = await funded(100n * USDC);
       const policyId = await policy(who.accountId, [{ type: 'max_amount', asset: 'USDC', chainId: CHAIN, amount: '10', window: '24h' }]);

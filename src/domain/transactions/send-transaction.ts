@@ -222,7 +222,16 @@ export async function sendTransaction(
   // transaction, failed, and answered 403. Allowed here, they judge again where it is recorded, reserving its amounts.
   const subject = { integratorId, accountId: account.id, walletAddress: account.walletAddress, unsigned, toService: prepared?.kind === 'withdrawal' };
   const refused = await judgeSpending(ctx.db.db, deps.spending, subject, ctx.now);
-  if (refused) throw await recordRefusal(ctx, { prepared, newRow: () => newTransactionRow({ ...newRowFields(newId()), status: 'created', requestHash: hash, signedBody, updatedAt: ctx.now, createdAt: ctx.now }), cause, denial: refused, subject });
+  if (refused) {
+    const problem = await recordRefusal(ctx, { prepared, newRow: () => newTransactionRow({ ...newRowFields(newId()), status: 'created', requestHash: hash, signedBody, updatedAt: ctx.now, createdAt: ctx.now }), cause, denial: refused, subject }).catch(async (err: unknown) => {
+      // The same transactionId recorded meanwhile (a concurrent retry): answered as it is now.
+      const row = err instanceof TransactionIdTaken ? await findTransaction(ctx.db.db, integratorId, input.transactionId) : undefined;
+      if (!row) throw err;
+      return row;
+    });
+    if (problem instanceof ApiError) throw problem;
+    return replay(ctx.db.db, problem, hash);
+  }
   // Before anything is written: a token that fails here (503 custody_unavailable) leaves nothing behind.
   const signed = await signForWallet(ctx, wallet, unsigned);
   const transactionHash: Hash = keccak256(signed);
