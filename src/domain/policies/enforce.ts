@@ -94,6 +94,9 @@ export async function recordDenial(db: Executor, subject: Pick<SpendSubject, 'in
   }
 }
 
+/** A refusal as the failed transaction's transition records it. */
+export const denialDetail = (denial: Denial): string => `spending policy ${denial.policyId} refused it (${denial.ruleType}): ${denial.detail}`;
+
 /** The 403 of a refusal: the policy, the rule and the transaction whose record reads failed (policy_denied). */
 export function policyDeniedProblem(denial: Denial, transactionId: string): ApiError {
   return new ApiError('policy_denied', `Spending policy ${denial.policyId} refused the transaction (rule ${denial.ruleIndex}, ${denial.ruleType}): ${denial.detail}`, {
@@ -116,7 +119,7 @@ export async function refuseBySpendingPolicy(
 ): Promise<ApiError | undefined> {
   const denial = await judgeSpending(tx, deps, subject, now, row.id);
   if (!denial) return undefined;
-  await fail(`spending policy ${denial.policyId} refused it (${denial.ruleType}): ${denial.detail}`);
+  await fail(denialDetail(denial));
   await recordDenial(tx, subject, denial, now);
   return policyDeniedProblem(denial, row.transactionId);
 }

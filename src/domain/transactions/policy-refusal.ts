@@ -1,33 +1,26 @@
 import type { Executor } from '../../db/database.js';
 import { lockTransaction, type TransactionRow } from '../../db/repositories/transactions.js';
-import { insertTransactionWrite, moveTransaction } from '../../db/repositories/transaction-writes.js';
+import { insertTransactionWrite } from '../../db/repositories/transaction-writes.js';
 import { exactlyOne } from '../checked-writes.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError } from '../errors.js';
-import { policyDeniedProblem, recordDenial } from '../policies/enforce.js';
+import { denialDetail, policyDeniedProblem, recordDenial } from '../policies/enforce.js';
 import type { Denial } from '../policies/evaluate.js';
 import { TransactionIdTaken } from './propose.js';
-import { recordTransactionChange, recordTransactionChanges, type TransactionCause } from './record-change.js';
+import { failCreated } from './policy-failure.js';
+import { recordTransactionChanges, type TransactionCause } from './record-change.js';
 
 // A transaction a spending policy refused (docs/policies.md#enforcement): its record, failed as policy_denied, with
 // the events of its creation and failure, and the address book entries of the destinations it used first.
 
-/** A prepared transaction refused: created -> failed (policy_denied), with its events; false when it moved meanwhile. */
-export async function failCreated(tx: Executor, row: TransactionRow, cause: TransactionCause, at: Date): Promise<boolean> {
-  const moved = await moveTransaction(tx, row.id, 'created', { status: 'failed', failureReason: 'policy_denied', updatedAt: at });
-  if (moved) await recordTransactionChange(tx, moved, 'created', cause, at);
-  return moved !== undefined;
-}
-
 /** A new transaction refused: recorded as it would have been, then failed (policy_denied): its events say both. */
 export async function recordNewRefusal(ctx: MutationContext, tx: Executor, row: TransactionRow, cause: TransactionCause, denial: Denial, subject: { integratorId: string; accountId: string }): Promise<ApiError> {
   const failed = { ...row, status: 'failed' as const, failureReason: 'policy_denied' };
-  const detail = `spending policy ${denial.policyId} refused it (${denial.ruleType}): ${denial.detail}`;
   await recordTransactionChanges(
     tx,
     [
       { row: { ...row, status: 'created' }, from: null, cause },
-      { row: failed, from: 'created', cause: { ...cause, detail } },
+      { row: failed, from: 'created', cause: { ...cause, detail: denialDetail(denial) } },
     ],
     ctx.now,
     [exactlyOne(insertTransactionWrite(failed), () => new TransactionIdTaken())],
@@ -41,11 +34,10 @@ export async function recordRefusal(
   ctx: MutationContext,
   r: { prepared: TransactionRow | undefined; newRow: () => TransactionRow; cause: TransactionCause; denial: Denial; subject: { integratorId: string; accountId: string } },
 ): Promise<ApiError> {
-  const detail = `spending policy ${r.denial.policyId} refused it (${r.denial.ruleType}): ${r.denial.detail}`;
   const problem = await runMutation(ctx, async (tx) => {
     if (r.prepared) {
       const locked = await lockTransaction(tx, r.prepared.id);
-      if (locked?.status !== 'created' || !(await failCreated(tx, locked, { ...r.cause, detail }, ctx.now))) return undefined;
+      if (locked?.status !== 'created' || !(await failCreated(tx, locked, { ...r.cause, detail: denialDetail(r.denial) }, ctx.now))) return undefined;
       await recordDenial(tx, r.subject, r.denial, ctx.now);
       return policyDeniedProblem(r.denial, r.prepared.transactionId);
     }

@@ -12,6 +12,7 @@ import { notFound, type ApiError } from '../errors.js';
 import { refuseBySpendingPolicy, type SpendingDeps } from '../policies/enforce.js';
 import { recordEvent } from '../events/record-event.js';
 import { approvalsOf } from './approvals-view.js';
+import { failCreated } from './policy-failure.js';
 import { recordTransactionChange, type TransactionCause } from './record-change.js';
 import type { Unsent } from './send-signed.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
@@ -94,10 +95,7 @@ export async function sendAtQuorum(
   const unsigned = parseUnsignedTransaction((row.signedBody as { parameters: { unsignedTransaction: string } }).parameters.unsignedTransaction);
   const subject = { integratorId: row.integratorId, accountId: row.accountId, walletAddress: wallet?.address ?? row.fromAddress ?? '', unsigned, toService: row.kind === 'withdrawal' };
   let failed: TransactionView | undefined;
-  const fail = async (detail: string) => {
-    const moved = await moveTransaction(tx, row.id, 'created', { status: 'failed', failureReason: 'policy_denied', updatedAt: ctx.now });
-    if (moved) failed = await recordTransactionChange(tx, moved, 'created', { ...cause, detail }, ctx.now);
-  };
+  const fail = async (detail: string) => (failed = await failCreated(tx, row, { ...cause, detail }, ctx.now));
   const refused = await refuseBySpendingPolicy(tx, spending.deps, row, subject, fail, ctx.now);
   if (refused) {
     spending.onRefused(refused);

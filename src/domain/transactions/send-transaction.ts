@@ -32,7 +32,8 @@ import type { Log } from '../../log.js';
 import { endedPreparationProblem, expirePreparationNow, isPrepared, preparationExpired, preparationExpiredProblem, preparedUnsignedTransaction, productOfKind } from './prepared.js';
 import { refuseUnpayable } from '../withdrawals/withdrawal-payee.js';
 import { judgeSpending, refuseBySpendingPolicy, type SpendingDeps } from '../policies/enforce.js';
-import { failCreated, recordNewRefusal, recordRefusal } from './policy-refusal.js';
+import { failCreated } from './policy-failure.js';
+import { recordNewRefusal, recordRefusal } from './policy-refusal.js';
 
 export const SIGN_TRANSACTION_ACTIVITY = 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2';
 export const ETHEREUM_TRANSACTION = 'TRANSACTION_TYPE_ETHEREUM';
