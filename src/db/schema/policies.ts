@@ -44,6 +44,8 @@ export const spendingPolicyChanges = pgTable(
     actorType: text('actor_type', { enum: ['integrator', 'operator'] }).notNull(),
     /** The credential that signed the request (integrator), or the operator. */
     actorId: text('actor_id'),
+    /** The entity owner whose approval the change took (docs/policies.md#who-may-change-a-policy), else null. */
+    actingUserId: uuid('acting_user_id'),
     createdAt: createdAt(),
   },
   (t) => [index('spending_policy_changes_policy_idx').on(t.policyId, t.id), check('spending_policy_changes_action_check', sql`${t.action} in ('created', 'deleted')`)],

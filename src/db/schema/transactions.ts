@@ -90,6 +90,11 @@ export const transactions = pgTable(
     expiresAt: at('expires_at'),
     /** Entity wallets: the member who proposed the transaction (docs/members.md#quorum). */
     proposedByUserId: uuid('proposed_by_user_id'),
+    /**
+     * An entity transaction's quorum raised by a spending policy's require_approvals (docs/policies.md#step-up): the
+     * largest step-up judged so far; null when none applied. The quorum is the larger of this and the account's.
+     */
+    requiredApprovals: integer('required_approvals'),
     /** Refunds: the withdrawal (its row id, which is also its transactionId) whose crypto this pays back; one refund each. */
     refundOf: uuid('refund_of'),
     /**
