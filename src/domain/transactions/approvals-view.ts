@@ -5,11 +5,15 @@ import type { TransactionRow } from '../../db/repositories/transactions.js';
 
 /** Extension: the quorum of a transaction from an entity wallet (docs/members.md#quorum). */
 export interface ApprovalsView {
-  /** The account's requiredApprovals now. */
+  /** The account's requiredApprovals now, or a spending policy's step-up when larger (docs/policies.md#step-up). */
   required: number;
   /** Distinct members whose approval counts now (owners and approvers), oldest first. */
   received: { userId: string; at: string }[];
 }
+
+/** The approvals a transaction needs: its account's requiredApprovals, or a spending policy's step-up when larger. */
+export const quorumOf = (account: { requiredApprovals: number | null } | undefined, row: Pick<TransactionRow, 'requiredApprovals'> | undefined): number =>
+  Math.max(account?.requiredApprovals ?? 1, row?.requiredApprovals ?? 0);
 
 /** Whether the transaction went through an entity's members (it has a proposer) and so shows its approvals. */
 export const hasQuorum = (row: TransactionRow): boolean => row.proposedByUserId !== null;
@@ -24,7 +28,7 @@ export async function approvalsOf(db: Executor, rows: TransactionRow[]): Promise
     const received = await countingApprovals(db, accountId, accountRows.map((r) => r.id));
     for (const row of accountRows) {
       result.set(row.id, {
-        required: account?.requiredApprovals ?? 1,
+        required: quorumOf(account, row),
         received: received.filter((a) => a.transactionRowId === row.id).map((a) => ({ userId: a.userId, at: a.createdAt.toISOString() })),
       });
     }

@@ -12,7 +12,7 @@ import { requireVerifiedMember } from '../members/verified-member.js';
 import { endedPreparationProblem, expirePreparation, isPrepared, preparationExpired, preparationExpiredProblem } from './prepared.js';
 import { refuseUnpayable } from '../withdrawals/withdrawal-payee.js';
 import { approvalsOf } from './approvals-view.js';
-import { expireProposal, proposalExpired, quorumReached, recordApprovalAdded, sendAtQuorum, wouldReachQuorum } from './quorum.js';
+import { expireProposal, judgeStepUp, proposalExpired, quorumReached, recordApprovalAdded, sendAtQuorum, wouldReachQuorum } from './quorum.js';
 import { recordTransactionChange, signingKeyCause, type TransactionCause } from './record-change.js';
 import { preflight, sendAfterCommit, type Unsent } from './send-signed.js';
 import { refuseListedRecipients } from '../screening/value-recipients.js';
@@ -76,7 +76,7 @@ export async function approveTransaction(ctx: MutationContext, deps: Transaction
   let unpayable: ApiError | undefined;
   let policyDenied: ApiError | undefined;
   const view = await runMutation(ctx, async (tx) => {
-    const row = (await lockTransaction(tx, found.id))!;
+    let row = (await lockTransaction(tx, found.id))!;
     if (row.status !== 'created') throw await approvalRefused(tx, row);
     if (await expireIfDue(ctx, tx, row)) {
       expired = true;
@@ -87,6 +87,8 @@ export async function approveTransaction(ctx: MutationContext, deps: Transaction
     // A withdrawal whose bank account can no longer be paid fails here, committed, and is answered after.
     unpayable = await refuseUnpayable(tx, row, signingKeyCause(ctx.actor), ctx.now);
     if (unpayable) return undefined;
+    // The step-up is judged against the policies in force now: one created since the proposal raises the quorum.
+    row = await judgeStepUp(tx, row, deps.spending, ctx.now);
     const added = await insertApproval(tx, { integratorId: row.integratorId, transactionRowId: row.id, userId: member.userId, approval: approval.kind, authenticatorId: approval.authenticatorId, createdAt: ctx.now });
     let view: TransactionView;
     if (added) {

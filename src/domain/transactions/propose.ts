@@ -8,7 +8,7 @@ import { ApiError } from '../errors.js';
 import { countsAsApprover } from '../members/roles.js';
 import type { Approval } from './approval.js';
 import { approvalsOf } from './approvals-view.js';
-import { quorumReached, recordApprovalAdded, sendAtQuorum, type QuorumSpending } from './quorum.js';
+import { judgeStepUp, quorumReached, recordApprovalAdded, sendAtQuorum, type QuorumSpending } from './quorum.js';
 import { recordTransactionChange, type TransactionCause } from './record-change.js';
 import type { Unsent } from './send-signed.js';
 import { toTransactionView, type TransactionView } from './transaction-view.js';
@@ -51,6 +51,8 @@ export async function propose(tx: Tx, p: Proposal): Promise<TransactionView> {
     if (!row) throw new TransactionIdTaken();
     await recordTransactionChange(tx, row, null, p.cause, ctx.now);
   }
+  // A spending policy's step-up raises the quorum before the proposer's approval counts towards it.
+  row = await judgeStepUp(tx, row, p.spending.deps, ctx.now);
   await p.approval.use(tx, { transactionRowId: row.id });
   if (countsAsApprover(p.proposer.role)) {
     await insertApproval(tx, { integratorId: row.integratorId, transactionRowId: row.id, userId: p.proposer.userId, approval: p.approval.kind, authenticatorId: p.approval.authenticatorId, createdAt: ctx.now });

@@ -9,9 +9,10 @@ import { findWalletOfAccount, type TransactionRow } from '../../db/repositories/
 import { moveTransaction } from '../../db/repositories/transaction-writes.js';
 import type { MutationContext } from '../context.js';
 import { notFound, type ApiError } from '../errors.js';
-import { refuseBySpendingPolicy, type SpendingDeps } from '../policies/enforce.js';
+import { refuseBySpendingPolicy, type SpendingDeps, type SpendSubject } from '../policies/enforce.js';
+import { stepUpFor } from '../policies/step-up.js';
 import { recordEvent } from '../events/record-event.js';
-import { approvalsOf } from './approvals-view.js';
+import { approvalsOf, quorumOf } from './approvals-view.js';
 import { failCreated } from './policy-failure.js';
 import { recordTransactionChange, type TransactionCause } from './record-change.js';
 import type { Unsent } from './send-signed.js';
@@ -59,11 +60,29 @@ export async function recordApprovalAdded(tx: Tx, row: TransactionRow, at: Date)
   return view;
 }
 
-/** Whether the members' approvals that count now reach the account's requiredApprovals. */
+/** Whether the members' approvals that count now reach the transaction's quorum (quorumOf). */
 export async function quorumReached(tx: Tx, row: TransactionRow): Promise<boolean> {
   const account = await findAccountById(tx, row.accountId);
   const received = await countingApprovals(tx, row.accountId, [row.id]);
-  return received.length >= (account?.requiredApprovals ?? 1);
+  return received.length >= quorumOf(account, row);
+}
+
+/** What the spending policies judge of a transaction waiting in created: its account's wallet and what was approved. */
+async function spendSubjectOf(tx: Executor, row: TransactionRow): Promise<SpendSubject> {
+  const wallet = await findWalletOfAccount(tx, row.accountId);
+  const unsigned = parseUnsignedTransaction((row.signedBody as { parameters: { unsignedTransaction: string } }).parameters.unsignedTransaction);
+  return { integratorId: row.integratorId, accountId: row.accountId, walletAddress: wallet?.address ?? row.fromAddress ?? '', unsigned, toService: row.kind === 'withdrawal' };
+}
+
+/**
+ * A spending policy's step-up (require_approvals, docs/policies.md#step-up), judged against the policies in force now,
+ * in the caller's transaction holding the row (at the proposal and at each approval): written on the row when it
+ * changed. The row as it is now.
+ */
+export async function judgeStepUp(tx: Tx, row: TransactionRow, deps: SpendingDeps, at: Date): Promise<TransactionRow> {
+  const approvals = (await stepUpFor(tx, deps, await spendSubjectOf(tx, row))) || null;
+  if (approvals === row.requiredApprovals) return row;
+  return (await moveTransaction(tx, row.id, 'created', { requiredApprovals: approvals, updatedAt: at })) ?? row;
 }
 
 /**
@@ -74,7 +93,7 @@ export async function quorumReached(tx: Tx, row: TransactionRow): Promise<boolea
 export async function wouldReachQuorum(db: Executor, row: TransactionRow | undefined, account: { id: string; requiredApprovals: number | null }, member: MemberRow): Promise<boolean> {
   const received = row ? await countingApprovals(db, account.id, [row.id]) : [];
   const adds = countsAsApprover(member.role) && !received.some((a) => a.userId === member.userId) ? 1 : 0;
-  return received.length + adds >= (account.requiredApprovals ?? 1);
+  return received.length + adds >= quorumOf(account, row);
 }
 
 /**
@@ -91,9 +110,7 @@ export async function sendAtQuorum(
   spending: QuorumSpending,
 ): Promise<TransactionView | undefined> {
   // The spending policies judge what is about to be signed (docs/policies.md#enforcement): refused, it fails here.
-  const wallet = await findWalletOfAccount(tx, row.accountId);
-  const unsigned = parseUnsignedTransaction((row.signedBody as { parameters: { unsignedTransaction: string } }).parameters.unsignedTransaction);
-  const subject = { integratorId: row.integratorId, accountId: row.accountId, walletAddress: wallet?.address ?? row.fromAddress ?? '', unsigned, toService: row.kind === 'withdrawal' };
+  const subject = await spendSubjectOf(tx, row);
   let failed: TransactionView | undefined;
   const fail = async (detail: string) => (failed = await failCreated(tx, row, { ...cause, detail }, ctx.now));
   const refused = await refuseBySpendingPolicy(tx, spending.deps, row, subject, fail, ctx.now);

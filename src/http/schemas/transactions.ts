@@ -126,7 +126,7 @@ const IncomingSchema = Type.Object(
 
 const ApprovalsSchema = Type.Object(
   {
-    required: Type.Integer({ minimum: 0, description: 'The account’s requiredApprovals' }),
+    required: Type.Integer({ minimum: 0, description: 'The account’s requiredApprovals, or a spending policy’s step-up when larger (docs/policies.md#step-up)' }),
     received: Type.Array(Type.Object({ userId: Uuid(), at: Type.String({ format: 'date-time' }) }, { additionalProperties: false, title: 'ReceivedApproval' }), {
       description: 'Distinct members whose approval counts now (owners and approvers), oldest first',
     }),
