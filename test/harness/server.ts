@@ -63,6 +63,18 @@ export interface TestServer {
   clientFor(privateKey: string): Client;
   /** The server's system (what the operator CLI's run() takes to work on this server's database and chains). */
   system: System;
+  /**
+   * Another server on this one's database, configuration, keys and clock, with its own connection pool, as a second
+   * process of a deployment is (PostgreSQL: what the database serializes across processes, tested in one).
+   */
+  startPeer(): Promise<PeerServer>;
+  close(): Promise<void>;
+}
+
+/** A second server beside a TestServer (startPeer): its URL, a client for it, and its stop. */
+export interface PeerServer {
+  url: string;
+  clientFor(privateKey: string): Client;
   close(): Promise<void>;
 }
 
@@ -117,6 +129,15 @@ export async function startServer(backend: Backend, env: Record<string, string> 
     custody,
     clientFor,
     system,
+    async startPeer() {
+      // An embedded database is one process's own: a peer would open another, empty one.
+      if (target.kind !== 'postgres') throw new Error('startPeer needs PostgreSQL');
+      const peerSystem = await openSystem(config, { database: await openDatabase(target), clock: clock.now, secrets, chainTimeoutMs: 5_000 });
+      const peer = await startApiProcess(peerSystem, { background: { maintenance: false, webhooks: false } });
+      await peer.app.listen({ port: 0, host: '127.0.0.1' });
+      const peerUrl = `http://127.0.0.1:${(peer.app.server.address() as AddressInfo).port}`;
+      return { url: peerUrl, clientFor: (privateKey) => createClient({ baseUrl: peerUrl, privateKey, now: () => clock.seconds() }), close: () => peer.stop() };
+    },
     async seedIntegrator(name = 'Test Integrator', scope = 'read_write') {
       const created = await createIntegrator(database, { name, scope }, clock.now());
       return { integratorId: created.integratorId, publicKey: created.publicKey, privateKey: created.privateKey!, client: clientFor(created.privateKey!) };
