@@ -94,7 +94,7 @@ for (const backend of backends()) {
       assert.equal(await status(depositStep!.transactionId), 'created', 'the deposit step still waits (its own approval is judged when it comes)');
     });
 
-    it('the same refused approval sent again is answered as that failed transaction (as a new transfer’s is)', { todo: 'policy-failure.ts failCreated keeps no requestHash and prepared.ts endedPreparationProblem knows no policy_denied: replay (send-transaction.ts) answers 409 transaction_id_reused' }, async () => {
+    it('the same refused approval sent again is answered as that failed transaction (as a new transfer’s is)', async () => {
       const who = await vaultCustomer();
       await createPolicy(server, acme, who.accountId, [{ type: 'allowed_destinations', addresses: [recipient()] }]);
       const [approveStep] = await prepare('prepare-vault-deposit', who, '100');

@@ -7,7 +7,7 @@ import { ApiError } from '../errors.js';
 import { denialDetail, policyDeniedProblem, recordDenial } from '../policies/enforce.js';
 import type { Denial } from '../policies/evaluate.js';
 import { TransactionIdTaken } from './propose.js';
-import { failCreated } from './policy-failure.js';
+import { failCreated, type RefusedRequest } from './policy-failure.js';
 import { recordTransactionChanges, type TransactionCause } from './record-change.js';
 
 // A transaction a spending policy refused (docs/policies.md#enforcement): its record, failed as policy_denied, with
@@ -32,12 +32,12 @@ export async function recordNewRefusal(ctx: MutationContext, tx: Executor, row: 
 /** The refusal of the first judgement, before signing: recorded in a database transaction of its own, the problem returned. */
 export async function recordRefusal(
   ctx: MutationContext,
-  r: { prepared: TransactionRow | undefined; newRow: () => TransactionRow; cause: TransactionCause; denial: Denial; subject: { integratorId: string; accountId: string } },
+  r: { prepared: TransactionRow | undefined; request: RefusedRequest; newRow: () => TransactionRow; cause: TransactionCause; denial: Denial; subject: { integratorId: string; accountId: string } },
 ): Promise<ApiError> {
   const problem = await runMutation(ctx, async (tx) => {
     if (r.prepared) {
       const locked = await lockTransaction(tx, r.prepared.id);
-      if (locked?.status !== 'created' || !(await failCreated(tx, locked, { ...r.cause, detail: denialDetail(r.denial) }, ctx.now))) return undefined;
+      if (locked?.status !== 'created' || !(await failCreated(tx, locked, { ...r.cause, detail: denialDetail(r.denial) }, ctx.now, r.request))) return undefined;
       await recordDenial(tx, r.subject, r.denial, ctx.now);
       return policyDeniedProblem(r.denial, r.prepared.transactionId);
     }

@@ -224,7 +224,7 @@ export async function sendTransaction(
   const subject = { integratorId, accountId: account.id, walletAddress: account.walletAddress, unsigned, toService: prepared?.kind === 'withdrawal' };
   const refused = await judgeSpending(ctx.db.db, deps.spending, subject, ctx.now);
   if (refused) {
-    const problem = await recordRefusal(ctx, { prepared, newRow: () => newTransactionRow({ ...newRowFields(newId()), status: 'created', requestHash: hash, signedBody, updatedAt: ctx.now, createdAt: ctx.now }), cause, denial: refused, subject }).catch(async (err: unknown) => {
+    const problem = await recordRefusal(ctx, { prepared, request: { requestHash: hash, signedBody }, newRow: () => newTransactionRow({ ...newRowFields(newId()), status: 'created', requestHash: hash, signedBody, updatedAt: ctx.now, createdAt: ctx.now }), cause, denial: refused, subject }).catch(async (err: unknown) => {
       // The same transactionId recorded meanwhile (a concurrent retry): answered as it is now.
       const row = err instanceof TransactionIdTaken ? await findTransaction(ctx.db.db, integratorId, input.transactionId) : undefined;
       if (!row) throw err;
@@ -279,7 +279,7 @@ export async function sendTransaction(
           return { created: true, transaction: view };
         }
         // A prepared transaction moves out of created once: a concurrent approval finds it gone and sends nothing.
-        policyDenied = await refuseBySpendingPolicy(tx, deps.spending, prepared!, subject, (detail) => failCreated(tx, prepared!, { ...cause, detail }, ctx.now), ctx.now);
+        policyDenied = await refuseBySpendingPolicy(tx, deps.spending, prepared!, subject, (detail) => failCreated(tx, prepared!, { ...cause, detail }, ctx.now, { requestHash: hash, signedBody }), ctx.now);
         if (policyDenied) return undefined;
         const row = await moveTransaction(tx, rowId, 'created', { ...approved, ...signedFields });
         if (!row) throw new TransactionIdTaken();
