@@ -46,6 +46,8 @@ export function documented(actor: Role, action: MemberAction): boolean {
       return action.self ? row('remove themselves (leave)')[actor] : row(`remove ${article(action.role)} ${action.role}`)[actor];
     case 'update_policy':
       return row('change the approval policy')[actor];
+    case 'delete_spending_policy':
+      return row('delete a spending policy of the account')[actor];
     case 'propose_transaction':
       return row('propose a transaction')[actor];
     case 'approve_transaction':
@@ -63,6 +65,7 @@ export function everyAction(actor: Role): MemberAction[] {
     ...ROLES.map((role) => ({ kind: 'remove' as const, role, self: false })),
     { kind: 'remove', role: actor, self: true },
     { kind: 'update_policy' },
+    { kind: 'delete_spending_policy' },
     { kind: 'propose_transaction' },
     { kind: 'approve_transaction' },
   ];

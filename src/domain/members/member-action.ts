@@ -64,6 +64,8 @@ function describe(action: MemberAction): string {
       return action.self ? `leave the account (only an owner may)` : `remove a member with the role ${action.role}`;
     case 'update_policy':
       return 'change the approval policy';
+    case 'delete_spending_policy':
+      return 'delete a spending policy of the account';
     case 'propose_transaction':
       return 'propose transactions';
     case 'approve_transaction':

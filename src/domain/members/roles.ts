@@ -25,6 +25,7 @@ export type MemberAction =
   | { kind: 'change_role'; from: Role; to: Role; self: boolean }
   | { kind: 'remove'; role: Role; self: boolean }
   | { kind: 'update_policy' }
+  | { kind: 'delete_spending_policy' }
   | { kind: 'propose_transaction' }
   | { kind: 'approve_transaction' };
 
@@ -45,6 +46,8 @@ export function mayAct(actor: Role, action: MemberAction): boolean {
     case 'remove':
       return row.manages.includes(action.role);
     case 'update_policy':
+    // Lifting a spending policy loosens the entity's limits as lowering the quorum does (docs/policies.md).
+    case 'delete_spending_policy':
       return row.policy;
     case 'propose_transaction':
       return row.propose;
