@@ -7,6 +7,7 @@ import { ADMIN_PREFIX } from './admin/admin-api.js';
 import { addDiscriminators, nameTitledSchemas, pruneUnusedComponents } from './openapi-components.js';
 import { declareResponseHeaders } from './openapi-headers.js';
 import { linkGuides } from './openapi-links.js';
+import { markOptionalBodies } from './optional-body.js';
 import { REQUEST_EXAMPLE_NOTES, REQUEST_EXAMPLES } from './request-examples.js';
 import { PROBLEM_EXAMPLES } from './schemas/problem.js';
 import { integratorDocsUi } from './pages/docs-try-it-out.js';
@@ -42,10 +43,10 @@ const documenting =
 
 /**
  * Titled schemas become named components, unions keyed on a property get their discriminator, response headers are declared, guide mentions linked, and what a document
- * does not use is dropped (openapi-components.ts, openapi-headers.ts, openapi-links.ts).
+ * does not use is dropped (openapi-components.ts, openapi-headers.ts, openapi-links.ts); a body a route may go without is not required (optional-body.ts).
  */
 const namingComponents: SwaggerTransformObject = (document) =>
-  pruneUnusedComponents(linkGuides(declareResponseHeaders(addDiscriminators(nameTitledSchemas('openapiObject' in document ? document.openapiObject : document.swaggerObject)))));
+  pruneUnusedComponents(linkGuides(declareResponseHeaders(addDiscriminators(nameTitledSchemas(markOptionalBodies('openapiObject' in document ? document.openapiObject : document.swaggerObject))))));
 
 const isAdmin = (url: string) => url.startsWith(`${ADMIN_PREFIX}/`);
 

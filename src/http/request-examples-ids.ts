@@ -18,6 +18,8 @@ export const EXAMPLE_IDS = {
   organizationId: '0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7b',
   /** A transaction id the integrator chooses (a new UUID) for a transfer. */
   newTransactionId: '0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7c',
+  /** A spending policy of the entity account (policyId of create-policy). */
+  policyId: '0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7d',
 } as const;
 
 /** Placeholders for values made per request; each still matches its schema, so the documented shape validates. */

@@ -8,11 +8,11 @@
 import { CUSTOMER_EXAMPLES } from './request-examples-customers.js';
 import { MEMBER_EXAMPLES, MEMBER_EXAMPLE_NOTES } from './request-examples-members.js';
 import { MONEY_EXAMPLES, MONEY_EXAMPLE_NOTES } from './request-examples-money.js';
-import { POLICY_EXAMPLES } from './request-examples-policies.js';
+import { POLICY_EXAMPLE_NOTES, POLICY_EXAMPLES } from './request-examples-policies.js';
 
 export { EXAMPLE_IDS, EXAMPLE_VALUES } from './request-examples-ids.js';
 
 export const REQUEST_EXAMPLES: Record<string, Record<string, unknown>> = { ...CUSTOMER_EXAMPLES, ...MEMBER_EXAMPLES, ...MONEY_EXAMPLES, ...POLICY_EXAMPLES };
 
 /** What the description of an operation whose example holds per-request values adds: which SDK helper makes them. */
-export const REQUEST_EXAMPLE_NOTES: Record<string, string> = { ...MEMBER_EXAMPLE_NOTES, ...MONEY_EXAMPLE_NOTES };
+export const REQUEST_EXAMPLE_NOTES: Record<string, string> = { ...MEMBER_EXAMPLE_NOTES, ...MONEY_EXAMPLE_NOTES, ...POLICY_EXAMPLE_NOTES };

@@ -15,8 +15,9 @@ import { startTenantsOnChain } from '../harness/tenants.js';
 
 // Every cell of docs/members.md's role matrix, made as a real request over HTTP: for each acting role, every
 // invitation (created, then revoked), every role change from one role to another, the actor's own role, every
-// removal, leaving, the policy, proposing, approving and rejecting. Allowed is 2xx; refused is 403 role_not_allowed
-// (cannot_change_own_role for the actor's own role). The expectations come from the page (harness/role-matrix.ts).
+// removal, leaving, the policy, proposing, approving and rejecting, deleting a spending policy. Allowed is 2xx;
+// refused is 403 role_not_allowed (cannot_change_own_role for the actor's own role). The expectations come from the
+// page (harness/role-matrix.ts).
 
 interface Fixture {
   server: TestServer;
@@ -119,6 +120,18 @@ function cells(f: Fixture, team: TeamAccount, actor: Customer, actorRole: Role, 
     run: async () => post(server, acme, '/v1/submit/reject-transaction', as('reject-transaction', { transactionId: await waiting() })),
   });
   list.push({ name: 'propose a transaction', action: { kind: 'propose_transaction' }, run: () => propose(actor) });
+  // After the proposals: a policy the actor may not lift stays, and would delay their new destinations.
+  list.push({
+    name: 'delete a spending policy of the account',
+    action: { kind: 'delete_spending_policy' },
+    run: async () => {
+      const created = await post(server, acme, '/v1/policies', { accountId: team.accountId, rules: [{ type: 'new_destination_delay', hours: 24 }] });
+      assert.equal(created.status, 201, created.text);
+      const { policyId, ...body }: Record<string, unknown> = as('delete-policy', { policyId: created.body.policyId });
+      server.clock.advance(1000);
+      return acme.client.request('DELETE', `/v1/policies/${String(policyId)}`, { body });
+    },
+  });
   list.push({
     name: 'leave (remove themselves)',
     action: { kind: 'remove', role: actorRole, self: true },

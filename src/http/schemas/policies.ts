@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS, RULE_TYPES, WINDOWS } from '../../domain/policies/rules.js';
 import { Discriminated, OneOf } from './combinators.js';
+import { ActingMemberFields } from './members.js';
 import { Nullable, Uuid } from './onboarding/common.js';
 import { FORMATS, patterned } from './patterns.js';
 
@@ -89,6 +90,15 @@ export const ListPoliciesQuery = Type.Object(
     startingAfter: Type.Optional(Uuid('The last policyId of the previous page')),
   },
   { additionalProperties: false },
+);
+
+/** DELETE's body, only for a policy of an entity account: one of its owners approves (docs/policies.md#who-may-change-a-policy). */
+export const DeletePolicyBody = Type.Object(
+  { ...ActingMemberFields },
+  {
+    additionalProperties: false,
+    description: 'Only to delete a policy of an entity account: the owner who approves, and their approval over parameters {operation: "delete-policy", policyId, actingUserId}. Leave the body out otherwise',
+  },
 );
 
 export const PolicyIdParams = Type.Object({ policyId: Uuid() }, { additionalProperties: false });

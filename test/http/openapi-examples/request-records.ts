@@ -126,6 +126,12 @@ export function realValues(server: TestServer, acme: SeededIntegrator, chain: An
       return teamAction({ memberUserId: team.approver.userId });
     }],
     ['updateApprovalPolicy', async () => teamAction({})],
+    ['deletePolicy', async () => {
+      // A policy of the team's entity account: its owner approves the deletion (docs/policies.md#who-may-change-a-policy).
+      const policy = await post(server, acme, '/v1/policies', { accountId: team.accountId, rules: [{ type: 'new_destination_delay', hours: 24 }] });
+      assert.equal(policy.status, 201, policy.text);
+      return { ...teamAction({ policyId: policy.body.policyId }), path: { policyId: policy.body.policyId } };
+    }],
     ['approveTransaction', async () => teamAction({ transactionId: await proposal() })],
     ['rejectTransaction', async () => teamAction({ transactionId: await proposal() })],
     ['removeMember', async () => teamAction({ memberUserId: (await seatMember(server, acme, team, 'viewer')).userId })],

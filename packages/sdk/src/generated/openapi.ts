@@ -927,8 +927,8 @@ export type paths = {
         put?: never;
         post?: never;
         /**
-         * Deletes a policy: it no longer applies; it stays readable with deletedAt (409 policy_deleted the second time)
-         * @description Deletes a policy: it no longer applies; it stays readable with deletedAt (409 policy_deleted the second time)
+         * Deletes a policy: it no longer applies; it stays readable with deletedAt (409 policy_deleted the second time). A policy of an entity account takes one of its owners’ approval in the body; other policies are deleted without a body
+         * @description Deletes a policy: it no longer applies; it stays readable with deletedAt (409 policy_deleted the second time). A policy of an entity account takes one of its owners’ approval in the body ([docs/policies.md#who-may-change-a-policy](/guides/policies#who-may-change-a-policy)); other policies are deleted without a body. The example deletes a policy of an entity account: its owner actingUserId approves with a passkey over signedBody (made per request: timestampMs now, parameters the path’s policyId, actingUserId and operation delete-policy), stamped by `stampWithPasskey(signedBody)` of the SDK ([docs/sdk.md#passkey-stamps](/guides/sdk#passkey-stamps)); an approvalToken of otp/verify may replace the stamp. A policy of an individual account, or one of every account, is deleted without a body.
          */
         delete: operations["deletePolicy"];
         options?: never;
@@ -2044,7 +2044,7 @@ export type components = {
          * @description Extension, entity wallets: the quorum so far ([docs/members.md#quorum](/guides/members#quorum))
          */
         Approvals: {
-            /** @description The account’s requiredApprovals */
+            /** @description The account’s requiredApprovals, or a spending policy’s step-up when larger ([docs/policies.md#step-up](/guides/policies#step-up)) */
             required: number;
             /** @description Distinct members whose approval counts now (owners and approvers), oldest first */
             received: components["schemas"]["ReceivedApproval"][];
@@ -10833,7 +10833,39 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Only to delete a policy of an entity account: the owner who approves, and their approval over parameters {operation: "delete-policy", policyId, actingUserId}. Leave the body out otherwise */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "actingUserId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7a",
+                 *       "signedBody": {
+                 *         "type": "ACTIVITY_TYPE_MEMBER_ACTION",
+                 *         "timestampMs": "1764288000000",
+                 *         "organizationId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7b",
+                 *         "parameters": {
+                 *           "operation": "delete-policy",
+                 *           "policyId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7d",
+                 *           "actingUserId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7a"
+                 *         }
+                 *       },
+                 *       "webAuthnStamp": "<stampWithPasskey(signedBody) from @integrator-api/sdk>"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The member on whose behalf the change is made
+                     */
+                    actingUserId?: string;
+                    signedBody?: components["schemas"]["MemberSignedBody"];
+                    /** @description The acting member’s passkey stamp over signedBody (X-Stamp-Webauthn value); or approvalToken */
+                    webAuthnStamp?: string;
+                    /** @description The acting member’s OTP approval token (otp/verify); or webAuthnStamp */
+                    approvalToken?: string;
+                };
+            };
+        };
         responses: {
             /** @description Deleted */
             204: {

@@ -3,6 +3,7 @@ import { addAddressBookEntry, listAddressBook } from '../../../domain/policies/a
 import { policyAssets } from '../../../domain/policies/policy-assets.js';
 import { createPolicy, deletePolicy, getPolicy, listPolicies } from '../../../domain/policies/policies.js';
 import { actorFrom, integratorOf } from '../../context.js';
+import { emptyBodyAsObject, OPTIONAL_BODY } from '../../optional-body.js';
 import { IdempotencyHeaders } from '../../schemas/headers.js';
 import {
   AccountIdParams,
@@ -10,6 +11,7 @@ import {
   AddressBookEntrySchema,
   AddressBookPageSchema,
   CreatePolicyBody,
+  DeletePolicyBody,
   ListAddressBookQuery,
   ListPoliciesQuery,
   PolicyIdParams,
@@ -77,13 +79,16 @@ export function policyRoutes(api: Api, deps: Deps): void {
       schema: {
         operationId: 'deletePolicy',
         tags: TAGS,
-        summary: 'Deletes a policy: it no longer applies; it stays readable with deletedAt (409 policy_deleted the second time)',
+        summary: 'Deletes a policy: it no longer applies; it stays readable with deletedAt (409 policy_deleted the second time). A policy of an entity account takes one of its owners’ approval in the body (docs/policies.md#who-may-change-a-policy); other policies are deleted without a body',
         params: PolicyIdParams,
+        body: DeletePolicyBody,
+        ...OPTIONAL_BODY,
         response: { 204: Type.Null({ description: 'Deleted' }), ...problemResponses(...SIGNED_WRITE_ERRORS, 404) },
       },
+      preValidation: emptyBodyAsObject,
     },
     async (request, reply) => {
-      await deletePolicy(actorFrom(request, deps), request.params.policyId);
+      await deletePolicy(actorFrom(request, deps), request.params.policyId, request.body);
       return reply.code(204).send(null);
     },
   );
