@@ -47,6 +47,11 @@ export async function reserve(
   return inserted.length > 0;
 }
 
+/** Takes back reservations just made by id (a judgement that reserved with its read, then refused). */
+export async function unreserve(db: Executor, ids: string[]): Promise<void> {
+  if (ids.length > 0) await db.delete(policyReservations).where(inArray(policyReservations.id, ids));
+}
+
 /** Releases a transaction's reservations (it failed, or its block left the chain); how many were released. */
 export async function releaseReservations(db: Executor, transactionId: string, at: Date): Promise<number> {
   const released = await db

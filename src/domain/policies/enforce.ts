@@ -1,16 +1,16 @@
-import { sql } from 'drizzle-orm';
 import type { Address, TransactionSerializable } from 'viem';
-import { selectRows, type Executor } from '../../db/database.js';
-import { findAddressBookEntry, insertAddressBookEntry } from '../../db/repositories/address-book.js';
-import { policiesCovering } from '../../db/repositories/policies.js';
-import { reserve, reservedSince } from '../../db/repositories/policy-reservations.js';
+import type { Executor } from '../../db/database.js';
+import { insertAddressBookEntry } from '../../db/repositories/address-book.js';
+import { lockIfCovered, policyRules, readCoveringSpending, readSpendingFacts } from '../../db/repositories/policies.js';
+import { unreserve } from '../../db/repositories/policy-reservations.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { TokenRegistry } from '../tokens/token-registry.js';
-import { evaluatePolicies, needsStanding, windowsNeeded, type Denial, type DestinationStanding, type EvaluatedPolicy } from './evaluate.js';
-import type { PolicyAssets } from './policy-assets.js';
-import { largestDelayHours, WINDOW_MS, type Rule } from './rules.js';
-import { spendFacts } from './spend-facts.js';
+import { evaluatePolicies, needsStanding, windowsNeeded, type CompiledPolicy, type Denial } from './evaluate.js';
+import type { PolicyAsset, PolicyAssets } from './policy-assets.js';
+import { cachedPolicy, lastNeeds, rememberNeeds, rememberPolicy, type AccountNeeds } from './policy-cache.js';
+import { largestDelayHours, WINDOW_MS, type Rule, type RuleWindow } from './rules.js';
+import { spendFacts, type SpendFacts } from './spend-facts.js';
 
 // Spending policies enforced where the service signs for a customer (docs/policies.md#enforcement): judged once before
 // anything is signed (no lock: a refusal then costs nothing), and again, authoritatively, in the database transaction
@@ -40,51 +40,94 @@ export interface SpendSubject {
  * Judges the transaction against the policies covering its account: the refusal, or undefined. With `reserveFor` (the
  * transactions row id, inside the recording database transaction) it takes the account's lock first and, when allowed,
  * reserves what leaves the wallet. Without a policy it reads one indexed row set and does nothing else.
+ *
+ * One statement reads the live policies' ids with the window sums and destinations' standing their rules need
+ * (readCoveringSpending); the rules come compiled from the policy cache, and only ids it does not hold are read. To
+ * reserve, a statement before it takes the lock when a policy covers the account, so the sums are read under it.
  */
 export async function judgeSpending(db: Executor, deps: SpendingDeps, subject: SpendSubject, now: Date, reserveFor?: string): Promise<Denial | undefined> {
-  const rows = await policiesCovering(db, subject.integratorId, subject.accountId);
-  if (rows.length === 0) return undefined;
-  if (reserveFor) await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`spending:${subject.accountId}`}, 0))`);
-  const policies: EvaluatedPolicy[] = rows.map((r) => ({ id: r.id, rules: r.rules as Rule[] }));
+  const { integratorId, accountId } = subject;
+  if (reserveFor && !(await lockIfCovered(db, integratorId, accountId, `spending:${accountId}`))) return undefined;
   const facts = spendFacts(subject.unsigned, subject.walletAddress, deps.tokens);
   if (subject.toService) facts.destinations = [];
-  const assetOf = (rule: { asset: string; chainId: number }) => deps.assets.find(rule.chainId, rule.asset);
-  const sums = new Map<string, bigint>();
-  for (const { asset, window } of windowsNeeded({ policies, facts, assetOf })) {
-    sums.set(`${asset}:${window}`, await reservedSince(db, { accountId: subject.accountId, chainId: facts.chainId, asset }, new Date(now.getTime() - WINDOW_MS[window])));
+  const assetOf = memoizedAssets(deps.assets);
+  const ask = (windows: { asset: string; window: Exclude<RuleWindow, 'transaction'> }[], destinations: string[]) => ({
+    accountId,
+    chainId: facts.chainId,
+    sums: windows.map((w) => ({ ...w, since: new Date(now.getTime() - WINDOW_MS[w.window]) })),
+    destinations,
+  });
+  // With the live ids, what the account's policies needed at its last judgement (nothing for an account without one).
+  const last = lastNeeds(accountId);
+  // Recording, it reserves in the same statement: taken back below if the policies refuse.
+  const reserve = reserveFor ? [...facts.outflows].map(([asset, amount]) => ({ id: newId(), integratorId, accountId, chainId: facts.chainId, asset, transactionId: reserveFor, amount, at: now })) : [];
+  const read = await readCoveringSpending(db, { integratorId, reserve, ...ask(last ? predictedWindows(last, facts, assetOf) : [], last?.delay ? facts.destinations : []) });
+  const policies = await compiledPolicies(db, read.ids);
+  rememberNeeds(accountId, policies, last);
+  if (policies.length === 0) return undefined;
+  // What the policies in force need and the statement did not read (a first judgement, or a policy created since).
+  const windows = windowsNeeded({ policies, facts, assetOf }).filter((w) => !read.sums.has(`${w.asset}:${w.window}`));
+  const destinations = needsStanding(policies) ? facts.destinations.filter((d) => !read.standings.has(d)) : [];
+  if (windows.length > 0 || destinations.length > 0) {
+    const more = await readSpendingFacts(db, { ...ask(windows, destinations), excluding: read.reserved });
+    for (const [k, v] of more.sums) read.sums.set(k, v);
+    for (const [k, v] of more.standings) read.standings.set(k, v);
   }
-  const standings = new Map<string, DestinationStanding>();
-  if (needsStanding(policies)) for (const d of facts.destinations) standings.set(d, await standingOf(db, subject.accountId, d));
   const denial = evaluatePolicies({
     policies,
     facts,
     now,
     assetOf,
-    spent: (asset, window) => sums.get(`${asset}:${window}`) ?? 0n,
-    standing: (d) => standings.get(d) ?? { kind: 'new' },
+    spent: (asset, window) => read.sums.get(`${asset}:${window}`) ?? 0n,
+    standing: (d) => {
+      const known = read.standings.get(d);
+      if (known?.used) return { kind: 'used_before' };
+      return known?.usableAt ? { kind: 'address_book', usableAt: known.usableAt } : { kind: 'new' };
+    },
   });
   if (denial?.firstUsed) {
     // A first use starts the wait of the longest delay covering the account (the address book's rule).
     const hours = largestDelayHours(policies.flatMap((p) => p.rules));
     denial.firstUsed = denial.firstUsed.map((f) => ({ address: f.address, usableAt: new Date(now.getTime() + hours * 3_600_000) }));
   }
-  if (denial || !reserveFor) return denial;
-  for (const [asset, amount] of facts.outflows) {
-    await reserve(db, { id: newId(), integratorId: subject.integratorId, accountId: subject.accountId, chainId: facts.chainId, asset, transactionId: reserveFor, amount, at: now });
-  }
-  return undefined;
+  if (denial) await unreserve(db, read.reserved);
+  return denial;
 }
 
-/** A destination's standing: sent to before by the account (a transaction that did not fail), or in its address book. */
-async function standingOf(db: Executor, accountId: string, destination: string): Promise<DestinationStanding> {
-  const [used] = await selectRows<{ one: number }>(
-    db,
-    sql`select 1 as one from transactions where account_id = ${accountId} and status <> 'failed' and kind <> 'incoming'
-        and (lower(to_address) = ${destination} or lower(token_transfer->>'to') = ${destination}) limit 1`,
-  );
-  if (used) return { kind: 'used_before' };
-  const entry = await findAddressBookEntry(db, accountId, destination);
-  return entry ? { kind: 'address_book', usableAt: entry.usableAt } : { kind: 'new' };
+/** The window sums an account's last needs ask of this transaction: its windowed caps on the chain, of the assets it moves. */
+function predictedWindows(needs: AccountNeeds, facts: SpendFacts, assetOf: AssetOf): { asset: string; window: Exclude<RuleWindow, 'transaction'> }[] {
+  const windows = new Map<string, { asset: string; window: Exclude<RuleWindow, 'transaction'> }>();
+  for (const w of needs.windows) {
+    const asset = w.chainId === facts.chainId ? assetOf(w)?.key : undefined;
+    if (asset && facts.outflows.has(asset)) windows.set(`${asset}:${w.window}`, { asset, window: w.window });
+  }
+  return [...windows.values()];
+}
+
+/** The compiled policies of live ids, oldest first: from the cache, the rules of those it does not hold read in one statement. */
+async function compiledPolicies(db: Executor, ids: string[]): Promise<CompiledPolicy[]> {
+  if (ids.length === 0) return [];
+  const policies = ids.map((id) => cachedPolicy(id));
+  const missing = ids.filter((_, i) => !policies[i]);
+  if (missing.length > 0) {
+    const rules = new Map((await policyRules(db, missing)).map((r) => [r.id, r.rules as Rule[]]));
+    for (const [i, id] of ids.entries()) policies[i] ??= rememberPolicy(id, rules.get(id)!);
+  }
+  return policies as CompiledPolicy[];
+}
+
+type AssetOf = (rule: { asset: string; chainId: number }) => PolicyAsset | undefined;
+
+/** assetOf for one judgement: each rule's asset resolved once (100 policies name the same few). */
+function memoizedAssets(assets: PolicyAssets): AssetOf {
+  const known = new Map<string, PolicyAsset | undefined>();
+  return (rule) => {
+    const key = `${rule.chainId}:${rule.asset}`;
+    if (known.has(key)) return known.get(key);
+    const asset = assets.find(rule.chainId, rule.asset);
+    known.set(key, asset);
+    return asset;
+  };
 }
 
 /** What a refusal leaves behind besides the failed transaction: its first-used destinations entered in the address book. */

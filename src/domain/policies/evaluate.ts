@@ -11,11 +11,35 @@ export interface EvaluatedPolicy {
   rules: Rule[];
 }
 
+/**
+ * A policy as the evaluation reads it: its rules and what they need worked out once (a policy never changes, so the
+ * enforcement keeps this by id, src/domain/policies/policy-cache.ts).
+ */
+export interface CompiledPolicy extends EvaluatedPolicy {
+  /** Per rule index: an allowed_destinations rule's addresses in lower case; undefined for the other rules. */
+  allowed: (ReadonlySet<string> | undefined)[];
+  /** Per rule index: a max_amount rule's cap in base units; undefined for the other rules. */
+  caps: (bigint | undefined)[];
+  /** It has a new_destination_delay rule (the destinations' standing is read). */
+  delay: boolean;
+}
+
+/** The compiled form of a policy's rules. */
+export function compilePolicy(id: string, rules: Rule[]): CompiledPolicy {
+  return {
+    id,
+    rules,
+    allowed: rules.map((r) => (r.type === 'allowed_destinations' ? new Set(r.addresses.map((a) => a.toLowerCase())) : undefined)),
+    caps: rules.map((r) => (r.type === 'max_amount' ? BigInt(r.amountRaw) : undefined)),
+    delay: rules.some((r) => r.type === 'new_destination_delay'),
+  };
+}
+
 /** Where a destination stands for new_destination_delay. */
 export type DestinationStanding = { kind: 'used_before' } | { kind: 'address_book'; usableAt: Date } | { kind: 'new' };
 
 export interface EvaluationInput {
-  policies: EvaluatedPolicy[];
+  policies: CompiledPolicy[];
   facts: SpendFacts;
   now: Date;
   /** A rule's asset on the transaction's chain (undefined: another chain, or no longer listed: the rule does not apply). */
@@ -48,14 +72,22 @@ export function windowsNeeded(input: Pick<EvaluationInput, 'policies' | 'facts' 
 }
 
 /** Whether any rule asks where the transaction sends (so the caller reads the destinations' standing). */
-export const needsStanding = (policies: EvaluatedPolicy[]): boolean => policies.some((p) => p.rules.some((r) => r.type === 'new_destination_delay'));
+export const needsStanding = (policies: CompiledPolicy[]): boolean => policies.some((p) => p.delay);
+
+const deny = (policy: EvaluatedPolicy, ruleIndex: number, rule: Rule, detail: string, firstUsed?: Denial['firstUsed']): Denial => ({
+  policyId: policy.id,
+  ruleIndex,
+  ruleType: rule.type,
+  detail,
+  ...(firstUsed ? { firstUsed } : {}),
+});
 
 /** The first refusing rule, or undefined when every policy allows the transaction. */
 export function evaluatePolicies(input: EvaluationInput): Denial | undefined {
   const { facts } = input;
   for (const policy of input.policies) {
-    for (const [ruleIndex, rule] of policy.rules.entries()) {
-      const deny = (detail: string, firstUsed?: Denial['firstUsed']): Denial => ({ policyId: policy.id, ruleIndex, ruleType: rule.type, detail, ...(firstUsed ? { firstUsed } : {}) });
+    for (let ruleIndex = 0; ruleIndex < policy.rules.length; ruleIndex++) {
+      const rule = policy.rules[ruleIndex]!;
       switch (rule.type) {
         case 'max_amount': {
           if (rule.chainId !== facts.chainId) break;
@@ -64,16 +96,16 @@ export function evaluatePolicies(input: EvaluationInput): Denial | undefined {
           if (!asset || amount === 0n) break;
           const before = rule.window === 'transaction' ? 0n : input.spent(asset.key, rule.window);
           // An amount equal to the cap is allowed; one base unit over is not.
-          if (before + amount > BigInt(rule.amountRaw)) {
+          if (before + amount > policy.caps[ruleIndex]!) {
             const over = rule.window === 'transaction' ? 'in one transaction' : `over ${rule.window} (${before} base units already)`;
-            return deny(`${amount} base units of ${asset.symbol} would exceed the cap of ${rule.amount} ${asset.symbol} ${over}`);
+            return deny(policy, ruleIndex, rule, `${amount} base units of ${asset.symbol} would exceed the cap of ${rule.amount} ${asset.symbol} ${over}`);
           }
           break;
         }
         case 'allowed_destinations': {
-          const allowed = new Set(rule.addresses.map((a) => a.toLowerCase()));
+          const allowed = policy.allowed[ruleIndex]!;
           const outside = facts.destinations.find((d) => !allowed.has(d));
-          if (outside) return deny(`${outside} is not among the allowed destinations`);
+          if (outside) return deny(policy, ruleIndex, rule, `${outside} is not among the allowed destinations`);
           break;
         }
         case 'new_destination_delay': {
@@ -82,12 +114,12 @@ export function evaluatePolicies(input: EvaluationInput): Denial | undefined {
             const standing = input.standing(destination);
             if (standing.kind === 'used_before') continue;
             if (standing.kind === 'address_book') {
-              if (standing.usableAt.getTime() > input.now.getTime()) return deny(`${destination} is usable from ${standing.usableAt.toISOString()} (a new destination waits ${rule.hours} h)`);
+              if (standing.usableAt.getTime() > input.now.getTime()) return deny(policy, ruleIndex, rule, `${destination} is usable from ${standing.usableAt.toISOString()} (a new destination waits ${rule.hours} h)`);
               continue;
             }
             waiting.push({ address: destination, usableAt: new Date(input.now.getTime() + rule.hours * 3_600_000) });
           }
-          if (waiting.length > 0) return deny(`${waiting[0]!.address} was never sent to: usable from ${waiting[0]!.usableAt.toISOString()} (a new destination waits ${rule.hours} h)`, waiting);
+          if (waiting.length > 0) return deny(policy, ruleIndex, rule, `${waiting[0]!.address} was never sent to: usable from ${waiting[0]!.usableAt.toISOString()} (a new destination waits ${rule.hours} h)`, waiting);
           break;
         }
         case 'require_approvals':

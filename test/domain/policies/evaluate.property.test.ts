@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { evaluatePolicies, type DestinationStanding, type EvaluatedPolicy } from '../../../src/domain/policies/evaluate.js';
+import { compilePolicy, evaluatePolicies, type CompiledPolicy, type DestinationStanding } from '../../../src/domain/policies/evaluate.js';
 import type { PolicyAsset } from '../../../src/domain/policies/policy-assets.js';
 import type { Rule } from '../../../src/domain/policies/rules.js';
 
@@ -74,7 +74,7 @@ describe('spending policy evaluation against a reference model', () => {
   it('refuses exactly when the model does, naming the first refusing rule in policy then rule order', () => {
     fc.assert(
       fc.property(scenario, (s) => {
-        const policies: EvaluatedPolicy[] = s.policies.map((rules, i) => ({ id: `policy-${i}`, rules }));
+        const policies: CompiledPolicy[] = s.policies.map((rules, i) => compilePolicy(`policy-${i}`, rules));
         const outflows = new Map<string, bigint>();
         if (s.outflows.native > 0n) outflows.set('native', s.outflows.native);
         if (s.outflows.token > 0n) outflows.set(TOKEN, s.outflows.token);
@@ -105,7 +105,7 @@ describe('spending policy evaluation against a reference model', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 1n, max: 10n ** 30n }), fc.bigInt({ min: 0n, max: 10n ** 30n }), (cap, spent) => {
         fc.pre(spent <= cap);
-        const policies = [{ id: 'p', rules: [{ type: 'max_amount', asset: 'USDC', chainId: CHAIN, amount: '-', amountRaw: String(cap), window: '24h' } as Rule] }];
+        const policies = [compilePolicy('p', [{ type: 'max_amount', asset: 'USDC', chainId: CHAIN, amount: '-', amountRaw: String(cap), window: '24h' } as Rule])];
         const judge = (amount: bigint) =>
           evaluatePolicies({ policies, facts: { chainId: CHAIN, outflows: new Map([[TOKEN, amount]]), destinations: [] }, now: NOW, assetOf: () => ASSETS.USDC, spent: () => spent, standing: () => ({ kind: 'new' }) });
         if (cap - spent > 0n) assert.equal(judge(cap - spent), undefined);
