@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { insertPolicy, markPolicyDeleted, policiesCovering, readCoveringSpending } from '../../src/db/repositories/policies.js';
+import { readCoveringSpending } from '../../src/db/repositories/policy-judgement.js';
+import { insertPolicy, markPolicyDeleted, policiesCovering } from '../../src/db/repositories/policies.js';
 import { judgeSpending, type SpendSubject } from '../../src/domain/policies/enforce.js';
 import { newId } from '../../src/domain/ids.js';
 import type { PolicyAssets } from '../../src/domain/policies/policy-assets.js';

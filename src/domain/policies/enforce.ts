@@ -1,7 +1,7 @@
 import type { Address, TransactionSerializable } from 'viem';
 import type { Executor } from '../../db/database.js';
 import { insertAddressBookEntry } from '../../db/repositories/address-book.js';
-import { lockIfCovered, policyRules, readCoveringSpending, readSpendingFacts } from '../../db/repositories/policies.js';
+import { lockIfCovered, policyRules, readCoveringSpending, readSpendingFacts } from '../../db/repositories/policy-judgement.js';
 import { unreserve } from '../../db/repositories/policy-reservations.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -118,14 +118,15 @@ async function compiledPolicies(db: Executor, ids: string[]): Promise<CompiledPo
 
 type AssetOf = (rule: { asset: string; chainId: number }) => PolicyAsset | undefined;
 
-/** assetOf for one judgement: each rule's asset resolved once (100 policies name the same few). */
+/** assetOf for one judgement: each rule's asset resolved once (100 policies name the same few), looked up without a key string. */
 function memoizedAssets(assets: PolicyAssets): AssetOf {
-  const known = new Map<string, PolicyAsset | undefined>();
+  const known = new Map<number, Map<string, PolicyAsset | undefined>>();
   return (rule) => {
-    const key = `${rule.chainId}:${rule.asset}`;
-    if (known.has(key)) return known.get(key);
+    let chain = known.get(rule.chainId);
+    if (!chain) known.set(rule.chainId, (chain = new Map()));
+    if (chain.has(rule.asset)) return chain.get(rule.asset);
     const asset = assets.find(rule.chainId, rule.asset);
-    known.set(key, asset);
+    chain.set(rule.asset, asset);
     return asset;
   };
 }

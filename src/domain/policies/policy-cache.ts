@@ -10,9 +10,14 @@ import type { Rule, RuleWindow } from './rules.js';
 // - What an account's policies needed read at its last judgement (their windowed caps, whether a delay): the next
 //   judgement asks for it in the statement that reads the live ids, and reads what else is needed after.
 
-/** A map bounded by the total weight of its values, the least recently used evicted first. */
+/**
+ * A map bounded by the total weight of its values, the least recently used evicted first. A read only stamps the entry
+ * (re-inserting into the Map on every read, 100 a judgement, churned its hash table into garbage); past the bound,
+ * the oldest stamps go until a tenth of the room is free again.
+ */
 class Lru<V> {
-  private readonly entries = new Map<string, { value: V; weight: number }>();
+  private readonly entries = new Map<string, { value: V; weight: number; used: number }>();
+  private clock = 0;
   total = 0;
   constructor(private readonly max: number) {}
 
@@ -23,24 +28,19 @@ class Lru<V> {
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    // A Map iterates in insertion order: re-inserting makes it the newest.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    entry.used = ++this.clock;
     return entry.value;
   }
 
   set(key: string, value: V, weight = 1): void {
-    const old = this.entries.get(key);
-    if (old) {
-      this.entries.delete(key);
-      this.total -= old.weight;
-    }
-    this.entries.set(key, { value, weight });
+    this.delete(key);
+    this.entries.set(key, { value, weight, used: ++this.clock });
     this.total += weight;
-    for (const [oldest, entry] of this.entries) {
-      if (this.total <= this.max || oldest === key) break;
-      this.entries.delete(oldest);
-      this.total -= entry.weight;
+    if (this.total <= this.max) return;
+    const oldest = [...this.entries].filter(([k]) => k !== key).sort((a, b) => a[1].used - b[1].used);
+    for (const [k] of oldest) {
+      if (this.total <= this.max * 0.9) break;
+      this.delete(k);
     }
   }
 
@@ -76,8 +76,8 @@ export function rememberPolicy(id: string, rules: Rule[]): CompiledPolicy {
 
 /** What the policies covering an account need read: their max_amount rules over a window, and whether one has a delay. */
 export interface AccountNeeds {
-  /** The covering policies' ids they were worked out from, joined. */
-  ids: string;
+  /** The covering policies they were worked out from. */
+  ids: string[];
   windows: { asset: string; chainId: number; window: Exclude<RuleWindow, 'transaction'> }[];
   delay: boolean;
 }
@@ -90,8 +90,8 @@ export const lastNeeds = (accountId: string): AccountNeeds | undefined => accoun
 /** Keeps an account's needs, worked out from the compiled policies covering it now (none: forgotten), unless kept already. */
 export function rememberNeeds(accountId: string, covering: CompiledPolicy[], last: AccountNeeds | undefined): void {
   if (covering.length === 0) return accounts.delete(accountId);
-  const ids = covering.map((p) => p.id).join(',');
-  if (last?.ids === ids) return;
+  if (last && last.ids.length === covering.length && covering.every((p, i) => p.id === last.ids[i])) return;
+  const ids = covering.map((p) => p.id);
   const windows = new Map<string, AccountNeeds['windows'][number]>();
   for (const policy of covering) {
     for (const r of policy.rules) if (r.type === 'max_amount' && r.window !== 'transaction') windows.set(`${r.chainId}:${r.asset}:${r.window}`, { asset: r.asset, chainId: r.chainId, window: r.window });
