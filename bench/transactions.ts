@@ -32,6 +32,7 @@ import { meanCpuFigures, median } from './lib/report.js';
 import { postJson, signedGetHeaders, signedPostHeaders } from './lib/signing.js';
 import { signedGet } from './scenarios/signed-get.js';
 import { createTestToken, SOFTHSM_MODULE } from '../test/harness/softhsm.js';
+import { coverWithPolicies, cpuMsPerSubmission, RECIPIENTS, TX_POLICIES } from './lib/tx-policies.js';
 import { existsSync } from 'node:fs';
 
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 16);
@@ -58,7 +59,10 @@ const CUSTODY: Custody[] = (() => {
 })();
 
 interface Payer {
+  accountId: string;
   organizationId: string;
+  /** Where its transfers go in turn (BENCH_TX_POLICIES), else a new address each. */
+  recipients?: string[];
   walletAddress: string;
   passkey: SoftwareAuthenticator;
   nonce: number;
@@ -89,13 +93,15 @@ interface Result extends Partial<CpuFigures> {
    * transactions are mined and settled in nonce order); above a second, the watcher did not keep up.
    */
   allCompletedAfterMs?: number;
+  /** The API's CPU per submission, ms: the median of the rounds' API CPU % of a core over their submissions/s. */
+  cpuMsPerSubmission?: number;
   latencyP50Ms: number;
   latencyP99Ms: number;
   requests: number;
   failures: number;
 }
 
-async function customers(backend: Backend, anvil: Anvil): Promise<Payer[]> {
+async function customers(backend: Backend, anvil: Anvil, covered = false): Promise<Payer[]> {
   const payers: Payer[] = [];
   for (let i = 0; i < CUSTOMERS; i++) {
     const passkey = new SoftwareAuthenticator();
@@ -107,7 +113,8 @@ async function customers(backend: Backend, anvil: Anvil): Promise<Payer[]> {
     });
     await postJson(backend.baseUrl, backend.key, '/v1/sandbox/simulate-verification', { accountId: created.accountId, outcome: 'approve' }, 200);
     await anvil.setBalance(created.walletAddress, 10n ** 21n);
-    payers.push({ organizationId: created.organizationId, walletAddress: created.walletAddress, passkey, nonce: 0, ready: [] });
+    if (covered) await coverWithPolicies(backend, created.accountId);
+    payers.push({ accountId: created.accountId, organizationId: created.organizationId, walletAddress: created.walletAddress, passkey, nonce: 0, ready: [], ...(TX_POLICIES ? { recipients: RECIPIENTS } : {}) });
   }
   return payers;
 }
@@ -127,7 +134,7 @@ function buildSubmission(backend: Backend, payer: Payer): Submission {
     type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
     timestampMs: String(Date.now()),
     organizationId: payer.organizationId,
-    parameters: { signWith: payer.walletAddress, unsignedTransaction: unsignedTransfer(8453, nonce, recipient(), 1n), type: 'TRANSACTION_TYPE_ETHEREUM' },
+    parameters: { signWith: payer.walletAddress, unsignedTransaction: unsignedTransfer(8453, nonce, payer.recipients ? payer.recipients[nonce % payer.recipients.length] : recipient(), 1n), type: 'TRANSACTION_TYPE_ETHEREUM' },
   };
   const transactionId = randomUUID();
   const body = JSON.stringify({ transactionId, signedBody, webAuthnStamp: payer.passkey.stamp(JSON.stringify(signedBody)) });
@@ -192,52 +199,66 @@ async function allCompleted(backend: Backend, payers: Payer[]): Promise<number> 
 
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
 
+type Round = Awaited<ReturnType<typeof submitLoop>>;
+
+/** A group's row: its rounds' median submissions/s, latencies over all rounds, mean CPU and median CPU per submission. */
+async function groupResult(backend: Backend, kind: BackendKind, custody: Custody, group: { scenario: string; payers: Payer[]; rounds: Round[]; figures: CpuFigures[]; warmFailures: number }): Promise<Result> {
+  const { rounds } = group;
+  const allCompletedAfterMs = await allCompleted(backend, group.payers);
+  const sorted = rounds.flatMap((r) => r.latencies).sort((a, b) => a - b);
+  const roundsReqPerSec = rounds.map((r) => (r.latencies.length * 1000) / r.elapsedMs);
+  const cpuMs = cpuMsPerSubmission(roundsReqPerSec.map((reqPerSec, i) => ({ reqPerSec, ...group.figures[i] })));
+  return {
+    database: BACKEND_LABEL[kind],
+    custody,
+    scenario: group.scenario,
+    connections: group.payers.length,
+    reqPerSec: median(roundsReqPerSec),
+    roundsReqPerSec,
+    latencyP50Ms: percentile(sorted, 50),
+    latencyP99Ms: percentile(sorted, 99),
+    requests: sorted.length + rounds.reduce((n, r) => n + r.failures, 0),
+    failures: rounds.reduce((n, r) => n + r.failures, group.warmFailures),
+    allCompletedAfterMs,
+    ...(cpuMs === undefined ? {} : { cpuMsPerSubmission: cpuMs }),
+    ...meanCpuFigures(group.figures),
+  };
+}
+
 async function runBackend(kind: BackendKind, postgresUrl: string | undefined, custody: Custody): Promise<{ results: Result[]; ok: boolean }> {
   const anvil = await startAnvil(8453, BLOCK_TIME ? { blockTimeSeconds: BLOCK_TIME } : {});
   // A fresh token per server; SOFTHSM2_CONF (set by createTestToken) reaches the server through the environment.
   const token = custody === 'pkcs11' ? (await createTestToken()).env : {};
   const backend = await startBackend(kind, postgresUrl, { CHAIN_RPC_URLS: `8453=${anvil.url}`, APP_ENV: 'sandbox', ...token });
   try {
-    const payers = await customers(backend, anvil);
-    console.error(`send-transaction-passkey: warm-up ${WARMUP_SECONDS} s, then ${ROUNDS} rounds of ${DURATION_SECONDS} s, ${payers.length} customers submitting back to back`);
-    presign(backend, payers, WARMUP_SECONDS);
-    const warm = await submitLoop(backend, payers, WARMUP_SECONDS);
-    const rounds: Awaited<ReturnType<typeof submitLoop>>[] = [];
-    const roundFigures: CpuFigures[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      presign(backend, payers, DURATION_SECONDS);
-      // anvil as the group: the machine's whole budget is in the row (API, PostgreSQL, node, load generator). Watched
-      // during each loop only, not while the next round is presigned.
-      const cpu = watchCpu({ serverPid: backend.api.proc.pid!, pids: [], group: [anvil.pid], ...(backend.databaseName ? { database: backend.databaseName } : {}) });
-      rounds.push(await submitLoop(backend, payers, DURATION_SECONDS));
-      roundFigures.push(cpu.stop());
+    // BENCH_TX_POLICIES: a second group whose accounts three policies cover, its rounds alternating with the first's.
+    const groups = [{ scenario: 'send-transaction-passkey', payers: await customers(backend, anvil), rounds: [] as Round[], figures: [] as CpuFigures[], warmFailures: 0 }];
+    if (TX_POLICIES) groups.push({ scenario: `send-transaction-passkey, ${TX_POLICIES} policies`, payers: await customers(backend, anvil, true), rounds: [], figures: [], warmFailures: 0 });
+    console.error(`send-transaction-passkey: warm-up ${WARMUP_SECONDS} s, then ${ROUNDS} rounds of ${DURATION_SECONDS} s, ${CUSTOMERS} customers submitting back to back${TX_POLICIES ? ', each round once without and once with policies' : ''}`);
+    for (const group of groups) {
+      presign(backend, group.payers, WARMUP_SECONDS);
+      group.warmFailures = (await submitLoop(backend, group.payers, WARMUP_SECONDS)).failures;
     }
-    const figures = meanCpuFigures(roundFigures);
-    const allCompletedAfterMs = await allCompleted(backend, payers);
-    const sorted = rounds.flatMap((r) => r.latencies).sort((a, b) => a - b);
-    const roundsReqPerSec = rounds.map((r) => (r.latencies.length * 1000) / r.elapsedMs);
-    const tx: Result = {
-      database: BACKEND_LABEL[kind],
-      custody,
-      scenario: 'send-transaction-passkey',
-      connections: payers.length,
-      reqPerSec: median(roundsReqPerSec),
-      roundsReqPerSec,
-      latencyP50Ms: percentile(sorted, 50),
-      latencyP99Ms: percentile(sorted, 99),
-      requests: sorted.length + rounds.reduce((n, r) => n + r.failures, 0),
-      failures: rounds.reduce((n, r) => n + r.failures, warm.failures),
-      allCompletedAfterMs,
-      ...figures,
-    };
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const group of i % 2 ? [...groups].reverse() : groups) {
+        presign(backend, group.payers, DURATION_SECONDS);
+        // anvil as the group: the machine's whole budget is in the row (API, PostgreSQL, node, load generator). Watched
+        // during each loop only, not while the next round is presigned.
+        const cpu = watchCpu({ serverPid: backend.api.proc.pid!, pids: [], group: [anvil.pid], ...(backend.databaseName ? { database: backend.databaseName } : {}) });
+        group.rounds.push(await submitLoop(backend, group.payers, DURATION_SECONDS));
+        group.figures.push(cpu.stop());
+      }
+    }
+    const txs: Result[] = [];
+    for (const group of groups) txs.push(await groupResult(backend, kind, custody, group));
     const whoami = await warmAndMeasure(signedGet('whoami', backend.baseUrl, '/v1/integrator/whoami', backend.key));
     const w = whoami.result;
     return {
       results: [
-        tx,
+        ...txs,
         { database: BACKEND_LABEL[kind], custody, scenario: 'whoami', connections: w.connections, reqPerSec: w.reqPerSec, latencyP50Ms: w.latencyP50Ms, latencyP99Ms: w.latencyP99Ms, requests: w.requests, failures: w.non2xx + w.errors + w.timeouts },
       ],
-      ok: tx.failures === 0 && whoami.ok,
+      ok: txs.every((tx) => tx.failures === 0) && whoami.ok,
     };
   } finally {
     await backend.stop();
@@ -259,11 +280,11 @@ async function main(): Promise<void> {
   }
 
   console.log(`\nsend-transaction-passkey to broadcast on anvil (chain 8453, ${MINING}), ${CUSTOMERS} customers, ${ROUNDS} rounds of ${DURATION_SECONDS} s (req/s: the median round's; rounds: each, in order); whoami 50 connections, ${DURATION_SECONDS} s\n`);
-  console.log('| Database | Custody keys | Scenario | Connections | req/s | rounds | p50 ms | p99 ms | requests | failures | API CPU | PostgreSQL CPU | anvil CPU | load generator CPU | others CPU |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| Database | Custody keys | Scenario | Connections | req/s | rounds | p50 ms | p99 ms | requests | failures | API CPU | API CPU ms per request | PostgreSQL CPU | anvil CPU | load generator CPU | others CPU |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const pct = (v: number | undefined) => (v === undefined ? '' : `${Math.round(v)} %`);
-    console.log(`| ${r.database} | ${r.custody} | ${r.scenario} | ${r.connections} | ${Math.round(r.reqPerSec).toLocaleString('en-US')} | ${(r.roundsReqPerSec ?? []).map((v) => Math.round(v)).join(', ')} | ${r.latencyP50Ms.toFixed(1)} | ${r.latencyP99Ms.toFixed(1)} | ${r.requests} | ${r.failures} | ${pct(r.serverCpuPct)} | ${pct(r.postgresCpuPct)} | ${pct(r.groupCpuPct)} | ${pct(r.loadGeneratorCpuPct)} | ${pct(r.otherCpuPct)} |`);
+    console.log(`| ${r.database} | ${r.custody} | ${r.scenario} | ${r.connections} | ${Math.round(r.reqPerSec).toLocaleString('en-US')} | ${(r.roundsReqPerSec ?? []).map((v) => Math.round(v)).join(', ')} | ${r.latencyP50Ms.toFixed(1)} | ${r.latencyP99Ms.toFixed(1)} | ${r.requests} | ${r.failures} | ${pct(r.serverCpuPct)} | ${r.cpuMsPerSubmission?.toFixed(2) ?? ''} | ${pct(r.postgresCpuPct)} | ${pct(r.groupCpuPct)} | ${pct(r.loadGeneratorCpuPct)} | ${pct(r.otherCpuPct)} |`);
   }
   for (const kind of kinds) {
     for (const custody of CUSTODY) {
@@ -271,6 +292,11 @@ async function main(): Promise<void> {
       const tx = results.find((r) => r.database === label && r.custody === custody && r.scenario === 'send-transaction-passkey')!;
       const who = results.find((r) => r.database === label && r.custody === custody && r.scenario === 'whoami')!;
       console.log(`${label}, ${custody}: send-transaction-passkey / whoami = ${(tx.reqPerSec / who.reqPerSec).toFixed(3)}; every submission completed ${Math.round(tx.allCompletedAfterMs ?? 0)} ms after the last 201`);
+      const covered = results.find((r) => r.database === label && r.custody === custody && r.scenario.endsWith('policies'));
+      if (covered && tx.cpuMsPerSubmission && covered.cpuMsPerSubmission) {
+        const growth = (covered.cpuMsPerSubmission / tx.cpuMsPerSubmission - 1) * 100;
+        console.log(`${label}, ${custody}: API CPU per submission ${tx.cpuMsPerSubmission.toFixed(2)} ms without a policy, ${covered.cpuMsPerSubmission.toFixed(2)} ms with ${TX_POLICIES} (${growth >= 0 ? '+' : ''}${growth.toFixed(1)} %; goal ≤ +10 %)`);
+      }
     }
   }
   mkdirSync(`${ROOT}/bench/results`, { recursive: true });
