@@ -1,5 +1,6 @@
 import { parseUnits } from 'viem';
 import type { FieldError } from '../errors.js';
+import { expressionProblem } from './expression.js';
 import type { PolicyAssets } from './policy-assets.js';
 import type { AssetAmount, AssetAmountInput, Rule, RuleInput } from './rules.js';
 
@@ -11,7 +12,8 @@ const MAX_DIGITS = 78;
 
 /**
  * What the schema cannot check about a policy's rules: each asset exists on its chain (TOKENS or the chain's native
- * coin), each amount has no more decimals than its asset, and an individual account asks for at most 1 approval.
+ * coin), each amount has no more decimals than its asset, an individual account asks for at most 1 approval, and an
+ * expression parses and type-checks as a boolean.
  * Every problem is reported at once, each at its field (`/rules/<i>/...`); otherwise the rules as stored: assets
  * spelled as configured, amounts also in base units, addresses in lower case and once each.
  */
@@ -36,6 +38,11 @@ export function checkRules(rules: readonly RuleInput[], assets: PolicyAssets, co
         }
         const above = assetAmount(rule.above, assets, `${at}/above`, errors);
         return above && { type: rule.type, above, approvals: rule.approvals };
+      }
+      case 'expression': {
+        const problem = expressionProblem(rule.expression);
+        if (problem) errors.push({ pointer: `${at}/expression`, code: 'invalid_expression', detail: problem, in: 'body' });
+        return { type: rule.type, expression: rule.expression, ...(rule.description === undefined ? {} : { description: rule.description }) };
       }
     }
   });

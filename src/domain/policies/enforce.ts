@@ -7,6 +7,7 @@ import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { TokenRegistry } from '../tokens/token-registry.js';
 import { evaluatePolicies, needsStanding, windowsNeeded, type CompiledPolicy, type Denial } from './evaluate.js';
+import { expressionContext } from './expression.js';
 import type { PolicyAsset, PolicyAssets } from './policy-assets.js';
 import { cachedPolicy, lastNeeds, rememberNeeds, rememberPolicy, type AccountNeeds } from './policy-cache.js';
 import { largestDelayHours, WINDOW_MS, type Rule, type RuleWindow } from './rules.js';
@@ -84,6 +85,8 @@ export async function judgeSpending(db: Executor, deps: SpendingDeps, subject: S
       if (known?.used) return { kind: 'used_before' };
       return known?.usableAt ? { kind: 'address_book', usableAt: known.usableAt } : { kind: 'new' };
     },
+    expressionContext: () =>
+      expressionContext({ facts, to: subject.unsigned.to ?? undefined, data: subject.unsigned.data, withdrawal: subject.toService === true, now, assets: chainAssets(deps.assets, facts.chainId) }),
   });
   if (denial?.firstUsed) {
     // A first use starts the wait of the longest delay covering the account (the address book's rule).
@@ -117,6 +120,9 @@ async function compiledPolicies(db: Executor, ids: string[]): Promise<CompiledPo
 }
 
 type AssetOf = (rule: { asset: string; chainId: number }) => PolicyAsset | undefined;
+
+/** Every asset of a chain (its native coin and the tokens listed on it): what an expression's `amounts` holds. */
+const chainAssets = (assets: PolicyAssets, chainId: number): PolicyAsset[] => assets.listed(chainId).flatMap((symbol) => assets.find(chainId, symbol) ?? []);
 
 /** assetOf for one judgement: each rule's asset resolved once (100 policies name the same few), looked up without a key string. */
 function memoizedAssets(assets: PolicyAssets): AssetOf {

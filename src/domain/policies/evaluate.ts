@@ -1,3 +1,4 @@
+import { compileExpression, expressionRefuses, type CompiledExpression } from './expression.js';
 import type { PolicyAsset } from './policy-assets.js';
 import type { Rule, RuleWindow } from './rules.js';
 import type { SpendFacts } from './spend-facts.js';
@@ -22,6 +23,8 @@ export interface CompiledPolicy extends EvaluatedPolicy {
   caps: (bigint | undefined)[];
   /** It has a new_destination_delay rule (the destinations' standing is read). */
   delay: boolean;
+  /** Per rule index: an expression rule's parsed CEL; undefined for the other rules. */
+  expressions: (CompiledExpression | undefined)[];
 }
 
 /** The compiled form of a policy's rules. */
@@ -32,6 +35,7 @@ export function compilePolicy(id: string, rules: Rule[]): CompiledPolicy {
     allowed: rules.map((r) => (r.type === 'allowed_destinations' ? new Set(r.addresses.map((a) => a.toLowerCase())) : undefined)),
     caps: rules.map((r) => (r.type === 'max_amount' ? BigInt(r.amountRaw) : undefined)),
     delay: rules.some((r) => r.type === 'new_destination_delay'),
+    expressions: rules.map((r) => (r.type === 'expression' ? compileExpression(r.expression) : undefined)),
   };
 }
 
@@ -47,6 +51,8 @@ export interface EvaluationInput {
   /** Base units of an asset reserved in the window before this transaction. */
   spent(asset: string, window: Exclude<RuleWindow, 'transaction'>): bigint;
   standing(destination: string): DestinationStanding;
+  /** What an expression rule sees (expression.ts `expressionContext`), built when the first one is judged. */
+  expressionContext(): Record<string, unknown>;
 }
 
 export interface Denial {
@@ -85,6 +91,7 @@ const deny = (policy: EvaluatedPolicy, ruleIndex: number, rule: Rule, detail: st
 /** The first refusing rule, or undefined when every policy allows the transaction. */
 export function evaluatePolicies(input: EvaluationInput): Denial | undefined {
   const { facts } = input;
+  let context: Record<string, unknown> | undefined;
   for (const policy of input.policies) {
     for (let ruleIndex = 0; ruleIndex < policy.rules.length; ruleIndex++) {
       const rule = policy.rules[ruleIndex]!;
@@ -123,8 +130,14 @@ export function evaluatePolicies(input: EvaluationInput): Denial | undefined {
           break;
         }
         case 'require_approvals':
-          // A step-up of an entity's quorum, not a refusal (docs/policies.md#rules).
+          // A step-up of an entity's quorum, not a refusal (step-up.ts, docs/policies.md#step-up).
           break;
+        case 'expression': {
+          context ??= input.expressionContext();
+          const refusal = expressionRefuses(policy.expressions[ruleIndex]!, context);
+          if (refusal) return deny(policy, ruleIndex, rule, rule.description ? `${rule.description}: ${refusal}` : refusal);
+          break;
+        }
       }
     }
   }

@@ -2,7 +2,7 @@
  * The rule types of a spending policy (docs/policies.md), as a request writes them and as they are stored. The HTTP
  * schemas (src/http/schemas/policies.ts) are built from these constants, so a new type or window is added here once.
  */
-export const RULE_TYPES = ['max_amount', 'allowed_destinations', 'new_destination_delay', 'require_approvals'] as const;
+export const RULE_TYPES = ['max_amount', 'allowed_destinations', 'new_destination_delay', 'require_approvals', 'expression'] as const;
 export type RuleType = (typeof RULE_TYPES)[number];
 
 /** `transaction`: each transaction alone; `24h` and `7d`: rolling windows ending at the transaction, it included. */
@@ -26,7 +26,16 @@ export type RuleInput =
   | ({ type: 'max_amount'; window: RuleWindow } & AssetAmountInput)
   | { type: 'allowed_destinations'; addresses: string[] }
   | { type: 'new_destination_delay'; hours: number }
-  | { type: 'require_approvals'; above: AssetAmountInput; approvals: number };
+  | { type: 'require_approvals'; above: AssetAmountInput; approvals: number }
+  | ExpressionRule;
+
+/** A CEL expression over the transaction's facts (expression.ts): true allows, false or an error refuses. */
+export interface ExpressionRule {
+  type: 'expression';
+  expression: string;
+  /** What the rule is for, shown back and named in a refusal. */
+  description?: string;
+}
 
 /** An amount as stored and shown: the asset as TOKENS spells it, and the amount in base units beside the decimal. */
 export interface AssetAmount extends AssetAmountInput {
@@ -38,7 +47,8 @@ export type Rule =
   | ({ type: 'max_amount'; window: RuleWindow } & AssetAmount)
   | { type: 'allowed_destinations'; addresses: string[] }
   | { type: 'new_destination_delay'; hours: number }
-  | { type: 'require_approvals'; above: AssetAmount; approvals: number };
+  | { type: 'require_approvals'; above: AssetAmount; approvals: number }
+  | ExpressionRule;
 
 /** The largest new_destination_delay of some policies' rules, in hours (0 without one): what an address book entry waits. */
 export function largestDelayHours(rules: Iterable<Rule>): number {

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { EXPRESSION_MAX_LENGTH } from '../../domain/policies/expression.js';
 import { LIMITS, RULE_TYPES, WINDOWS } from '../../domain/policies/rules.js';
 import { Discriminated, OneOf } from './combinators.js';
 import { ActingMemberFields } from './members.js';
@@ -49,11 +50,19 @@ function ruleSchemas(shown: boolean) {
       },
       options('RequireApprovalsRule', 'Above the amount an entity’s transaction needs this many member approvals instead of its usual quorum'),
     ),
+    Type.Object(
+      {
+        type: Type.Literal('expression'),
+        expression: Type.String({ minLength: 1, maxLength: EXPRESSION_MAX_LENGTH, description: 'A CEL expression over chainId, amounts, destinations, to, selector, withdrawal and now (docs/policies.md#expression-rules)', examples: ['amounts["USDC"] <= 2500.0 || now.getHours("UTC") < 18'] }),
+        description: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'What the rule is for, shown back and in a refusal’s detail' })),
+      },
+      options('ExpressionRule', 'Allows the transaction when the expression is true; false, or an evaluation error, refuses'),
+    ),
   ] as const;
 }
 
-const [maxAmount, allowedDestinations, newDestinationDelay, requireApprovals] = ruleSchemas(false);
-const RuleInputSchema = Discriminated('type', [maxAmount, allowedDestinations, newDestinationDelay, requireApprovals], {
+const [maxAmount, allowedDestinations, newDestinationDelay, requireApprovals, expression] = ruleSchemas(false);
+const RuleInputSchema = Discriminated('type', [maxAmount, allowedDestinations, newDestinationDelay, requireApprovals, expression], {
   description: `A rule, by its type: ${RULE_TYPES.join(', ')}`,
 });
 export const RuleSchema = OneOf([...ruleSchemas(true)], { title: 'PolicyRule', description: 'A rule as stored: its asset as TOKENS spells it, its amounts also in base units, its addresses in lower case' });

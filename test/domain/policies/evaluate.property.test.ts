@@ -24,6 +24,7 @@ const rule: fc.Arbitrary<Rule> = fc.oneof(
   fc.subarray(POOL, { minLength: 1 }).map((addresses): Rule => ({ type: 'allowed_destinations', addresses })),
   fc.integer({ min: 1, max: 48 }).map((hours): Rule => ({ type: 'new_destination_delay', hours })),
   fc.integer({ min: 1, max: 3 }).map((approvals): Rule => ({ type: 'require_approvals', above: { asset: 'USDC', chainId: CHAIN, amount: '1', amountRaw: '1' }, approvals })),
+  fc.integer({ min: 0, max: 4 }).map((n): Rule => ({ type: 'expression', expression: `size(destinations) <= ${n}` })),
 );
 
 const standing: fc.Arbitrary<DestinationStanding> = fc.oneof(
@@ -59,6 +60,8 @@ function refuses(r: Rule, s: Scenario): boolean {
       });
     case 'require_approvals':
       return false;
+    case 'expression':
+      return s.destinations.length > Number(/<= (\d+)/.exec(r.expression)![1]);
   }
 }
 
@@ -85,6 +88,7 @@ describe('spending policy evaluation against a reference model', () => {
           assetOf: (r) => (r.chainId === CHAIN ? ASSETS[r.asset] : undefined),
           spent: (asset, window) => (asset === 'native' ? (window === '24h' ? s.spent.native24 : s.spent.native7) : window === '24h' ? s.spent.token24 : s.spent.token7),
           standing: (d) => s.standings[POOL.indexOf(d)]!,
+          expressionContext: () => ({ destinations: s.destinations }),
         });
         let expected: { policyId: string; ruleIndex: number } | undefined;
         outer: for (const [p, rules] of s.policies.entries()) {
@@ -107,7 +111,7 @@ describe('spending policy evaluation against a reference model', () => {
         fc.pre(spent <= cap);
         const policies = [compilePolicy('p', [{ type: 'max_amount', asset: 'USDC', chainId: CHAIN, amount: '-', amountRaw: String(cap), window: '24h' } as Rule])];
         const judge = (amount: bigint) =>
-          evaluatePolicies({ policies, facts: { chainId: CHAIN, outflows: new Map([[TOKEN, amount]]), destinations: [] }, now: NOW, assetOf: () => ASSETS.USDC, spent: () => spent, standing: () => ({ kind: 'new' }) });
+          evaluatePolicies({ policies, facts: { chainId: CHAIN, outflows: new Map([[TOKEN, amount]]), destinations: [] }, now: NOW, assetOf: () => ASSETS.USDC, spent: () => spent, standing: () => ({ kind: 'new' }), expressionContext: () => ({}) });
         if (cap - spent > 0n) assert.equal(judge(cap - spent), undefined);
         assert.equal(judge(cap - spent + 1n)?.ruleType, 'max_amount');
       }),

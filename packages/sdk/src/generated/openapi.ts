@@ -2872,6 +2872,24 @@ export type components = {
             approvals: number;
         };
         /**
+         * ExpressionRuleInput
+         * @description Allows the transaction when the expression is true; false, or an evaluation error, refuses
+         */
+        ExpressionRuleInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "expression";
+            /**
+             * @description A CEL expression over chainId, amounts, destinations, to, selector, withdrawal and now ([docs/policies.md#expression-rules](/guides/policies#expression-rules))
+             * @example amounts["USDC"] <= 2500.0 || now.getHours("UTC") < 18
+             */
+            expression: string;
+            /** @description What the rule is for, shown back and in a refusal’s detail */
+            description?: string;
+        };
+        /**
          * MaxAmountRule
          * @description What leaves the account in the asset may not exceed amount (an amount equal to it is allowed)
          */
@@ -2968,10 +2986,28 @@ export type components = {
             approvals: number;
         };
         /**
+         * ExpressionRule
+         * @description Allows the transaction when the expression is true; false, or an evaluation error, refuses
+         */
+        ExpressionRule: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "expression";
+            /**
+             * @description A CEL expression over chainId, amounts, destinations, to, selector, withdrawal and now ([docs/policies.md#expression-rules](/guides/policies#expression-rules))
+             * @example amounts["USDC"] <= 2500.0 || now.getHours("UTC") < 18
+             */
+            expression: string;
+            /** @description What the rule is for, shown back and in a refusal’s detail */
+            description?: string;
+        };
+        /**
          * PolicyRule
          * @description A rule as stored: its asset as TOKENS spells it, its amounts also in base units, its addresses in lower case
          */
-        PolicyRule: components["schemas"]["MaxAmountRule"] | components["schemas"]["AllowedDestinationsRule"] | components["schemas"]["NewDestinationDelayRule"] | components["schemas"]["RequireApprovalsRule"];
+        PolicyRule: components["schemas"]["MaxAmountRule"] | components["schemas"]["AllowedDestinationsRule"] | components["schemas"]["NewDestinationDelayRule"] | components["schemas"]["RequireApprovalsRule"] | components["schemas"]["ExpressionRule"];
         /**
          * SpendingPolicy
          * @description The new policy
@@ -10601,7 +10637,7 @@ export interface operations {
                      */
                     accountId?: string;
                     /** @description Every rule applies (deny wins) */
-                    rules: (components["schemas"]["MaxAmountRuleInput"] | components["schemas"]["AllowedDestinationsRuleInput"] | components["schemas"]["NewDestinationDelayRuleInput"] | components["schemas"]["RequireApprovalsRuleInput"])[];
+                    rules: (components["schemas"]["MaxAmountRuleInput"] | components["schemas"]["AllowedDestinationsRuleInput"] | components["schemas"]["NewDestinationDelayRuleInput"] | components["schemas"]["RequireApprovalsRuleInput"] | components["schemas"]["ExpressionRuleInput"])[];
                 };
             };
         };
