@@ -47,7 +47,7 @@ describe('expression rules', () => {
 
   it('sees destinations, the called address and selector, the chain, whether it is a withdrawal, and the time', () => {
     assert.equal(judge(`destinations == ["${RECIPIENT}"] && to == "${TOKEN}" && selector == "0xa9059cbb" && chainId == 8453 && !withdrawal`), undefined);
-    assert.equal(judge('now.getHours() == 15 && now > timestamp("2026-12-01T00:00:00Z")'), undefined);
+    assert.equal(judge('now.getHours() == 15 && now.getHours("Europe/Berlin") == 16 && now > timestamp("2026-12-01T00:00:00Z")'), undefined);
     assert.equal(judge('selector == ""', context({ data: '0x' })), undefined);
     assert.equal(judge('withdrawal', context({ withdrawal: true })), undefined);
   });
