@@ -8,6 +8,7 @@ import { bindPortOrExit, loadConfigOrExit, openSystemOrExit, startApiProcess } f
 import { keyIdOf } from './crypto/secret-box.js';
 import { drainOptions } from './http/drain.js';
 import { loggerOptions } from './logging.js';
+import { youngGenerationReport } from './node-flags.js';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -37,7 +38,10 @@ async function main(): Promise<void> {
   adminSocket = await listenAdminSocket(system, api.app.log);
   // The keys by the ids the start-up check, sealed values and `keys status` name them (never the keys themselves).
   const keys = system.secrets.keyFingerprints.map(keyIdOf);
-  api.app.log.info({ node: process.version, database: system.database.kind, env: config.appEnv, sealingKey: keys[0], keyRing: keys }, 'integrator api ready');
+  // The heap the process was started with: the young generation's size is a node flag (node-flags.ts).
+  const { heap, warning } = youngGenerationReport();
+  if (warning) api.app.log.warn(warning);
+  api.app.log.info({ node: process.version, database: system.database.kind, env: config.appEnv, sealingKey: keys[0], keyRing: keys, heap }, 'integrator api ready');
 }
 
 await main();

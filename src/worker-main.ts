@@ -7,6 +7,7 @@ import pino from 'pino';
 import { bindPortOrExit, loadConfigOrExit, openSystemOrExit, startWorkerProcess } from './composition-root.js';
 import { loggerOptions } from './logging.js';
 import { serveMetrics } from './metrics/metrics-server.js';
+import { youngGenerationReport } from './node-flags.js';
 
 /**
  * `npm run worker`: a webhook delivery worker on its own, for scale. Any number of them may run against one
@@ -27,7 +28,9 @@ async function main(): Promise<void> {
     await metrics?.close();
     await worker.stop();
   });
-  log.info({ database: system.database.kind, ...(metrics ? { metrics: `${metrics.url}/metrics` } : {}) }, 'webhook worker ready');
+  const { heap, warning } = youngGenerationReport();
+  if (warning) log.warn(warning);
+  log.info({ database: system.database.kind, heap, ...(metrics ? { metrics: `${metrics.url}/metrics` } : {}) }, 'webhook worker ready');
 }
 
 await main();

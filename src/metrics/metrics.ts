@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { getHeapStatistics } from 'node:v8';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
@@ -31,6 +32,16 @@ function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
+    // The heap's configuration, not its use: the old generation's limit plus the young generation's (three
+    // semi-spaces, sized by `node --max-semi-space-size`: src/node-flags.ts, docs/deployment.md#memory).
+    new Gauge({
+      name: 'nodejs_heap_size_limit_bytes',
+      help: 'V8 heap size limit of the main thread: old generation limit plus the young generation (node --max-semi-space-size)',
+      registers: [processRegistry],
+      collect() {
+        this.set(getHeapStatistics().heap_size_limit);
+      },
+    });
   }
   return processRegistry;
 }

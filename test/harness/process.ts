@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { ROOT_URL as ROOT } from './root.js';
 
@@ -13,6 +13,18 @@ export function entryPoint(source: string): string[] {
   const compiled = `dist/${source.replace(/\.ts$/, '.js')}`;
   if (process.env.INTEGRATOR_TEST_DIST === '1' && existsSync(new URL(compiled, ROOT))) return ['--enable-source-maps', compiled];
   return ['--import', 'tsx', source];
+}
+
+/**
+ * The arguments `npm run <script>` gives node (package.json's `scripts`, each `node <flags> <file>`): to start a
+ * process exactly as an operator's `npm start` or `npm run worker` does, with the node flags the service chose
+ * (the young generation's size, docs/deployment.md#memory), without npm and its build step in between.
+ */
+export function npmScriptNodeArgs(script: string): string[] {
+  const scripts = (JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const [command, ...args] = (scripts[script] ?? '').trim().split(/\s+/);
+  if (command !== 'node' || args.length === 0) throw new Error(`package.json's "${script}" script is not "node <flags> <file>": ${scripts[script]}`);
+  return args;
 }
 
 /** A port nobody listens on right now. */
@@ -78,10 +90,10 @@ export type ServerExit = Error & { code: number | null; output: string };
 
 /**
  * Starts the server (src/main.ts, see entryPoint) in its own process on a free port and resolves once it logs that it listens,
- * or rejects with its output if it exits first; `node` as for runToExit.
+ * or rejects with its output if it exits first; `node` as for runToExit, `args` node's arguments in place of entryPoint's.
  */
-export function startServerProcess(env: Record<string, string>, node = process.execPath): Promise<ServerProcess> {
-  const child = spawn(node, entryPoint('src/main.ts'), {
+export function startServerProcess(env: Record<string, string>, node = process.execPath, args = entryPoint('src/main.ts')): Promise<ServerProcess> {
+  const child = spawn(node, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

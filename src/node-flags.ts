@@ -1,0 +1,67 @@
+import { getHeapStatistics } from 'node:v8';
+
+/**
+ * The node flags every way of starting the service gives (package.json's start, worker, dev and admin scripts,
+ * deploy/systemd's ExecStart; test/process/node-flags.test.ts keeps them together), for its memory
+ * (docs/deployment.md#memory; measured in docs/benchmarks.md#memory-on-node-24-the-start-commands-node-flags-2026-12-02):
+ *
+ * - `--max-semi-space-size=16`: Node 24's V8 sizes the young generation from the memory it sees, 64 MiB per
+ *   semi-space on a machine with 16 GiB or more (Node 20: 16), and three of them (two semi-spaces and the new
+ *   large-object space) fill under load: 16 takes 130 to 200 MB off the peak RSS under load, at the same CPU.
+ * - `--liftoff-only`: PGlite's PostgreSQL (9 MB of WebAssembly) is compiled by V8's baseline compiler alone. The
+ *   optimizing one took about 450 MB for a few seconds at every start of the embedded database (RSS 800 MB, then
+ *   back to 370) and its code stays; its queries cost some more CPU. Nothing else here is WebAssembly, so on
+ *   PostgreSQL it changes nothing.
+ *
+ * Why flags and not code: V8 sizes an isolate's heap when the isolate is created, so `v8.setFlagsFromString` in the
+ * process is too late for its main thread (it reaches only threads started after it). NODE_OPTIONS would do, but
+ * it refuses `--liftoff-only`, the command line is what every start command already carries, and it shows in `ps`.
+ * Node takes a flag on the command line over the same flag in NODE_OPTIONS.
+ */
+export const SEMI_SPACE_MB = 16;
+export const SERVICE_NODE_FLAGS = [`--max-semi-space-size=${SEMI_SPACE_MB}`, '--liftoff-only'] as const;
+
+export interface SemiSpaceSetting {
+  /** MiB per semi-space; undefined: V8 chose from the machine's memory. */
+  mb: number | undefined;
+  /** Where it was given: node takes the command line's over NODE_OPTIONS', and the last one of either. */
+  from: 'command line' | 'NODE_OPTIONS' | undefined;
+}
+
+/** The `--max-semi-space-size` this process was started with (its command line, then NODE_OPTIONS). */
+export function semiSpaceSetting(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): SemiSpaceSetting {
+  const fromArgs = lastSemiSpace(execArgv);
+  if (fromArgs !== undefined) return { mb: fromArgs, from: 'command line' };
+  const fromOptions = lastSemiSpace(nodeOptions.split(/\s+/).filter(Boolean));
+  if (fromOptions !== undefined) return { mb: fromOptions, from: 'NODE_OPTIONS' };
+  return { mb: undefined, from: undefined };
+}
+
+function lastSemiSpace(args: readonly string[]): number | undefined {
+  let found: number | undefined;
+  args.forEach((arg, i) => {
+    const match = /^--max[-_]semi[-_]space[-_]size(?:=(\d+))?$/.exec(arg);
+    if (!match) return;
+    const value = match[1] ?? args[i + 1];
+    if (value !== undefined && /^\d+$/.test(value)) found = Number(value);
+  });
+  return found;
+}
+
+/**
+ * For the ready line: V8's heap limit (the old generation's plus three semi-spaces), the semi-space setting and
+ * whether WebAssembly is baseline-only; `warning` when the process was started without the semi-space flag (e.g.
+ * `node dist/src/main.js` by hand).
+ */
+export function youngGenerationReport(setting = semiSpaceSetting()): { heap: { limitMb: number; semiSpaceMb: number | 'v8-default'; liftoffOnly: boolean }; warning?: string } {
+  const heap = {
+    limitMb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20),
+    semiSpaceMb: setting.mb ?? ('v8-default' as const),
+    liftoffOnly: process.execArgv.some((arg) => /^--liftoff[-_]only$/.test(arg)),
+  };
+  if (setting.mb !== undefined) return { heap };
+  return {
+    heap,
+    warning: `started without --max-semi-space-size: V8 sized the young generation from the machine's memory (up to 3 x 64 MiB); npm start and deploy/systemd give node ${SERVICE_NODE_FLAGS.join(' ')} (docs/deployment.md#memory)`,
+  };
+}
