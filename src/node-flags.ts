@@ -7,11 +7,11 @@ import { getHeapStatistics } from 'node:v8';
  *
  * - `--max-semi-space-size=16`: Node 24's V8 sizes the young generation from the memory it sees, 64 MiB per
  *   semi-space on a machine with 16 GiB or more (Node 20: 16), and three of them (two semi-spaces and the new
- *   large-object space) fill under load: 16 takes 130 to 200 MB off the peak RSS under load, at the same CPU.
+ *   large-object space) fill under load: 16 took 130 to 200 MB off the peak RSS under load, CPU within the noise.
  * - `--liftoff-only`: PGlite's PostgreSQL (9 MB of WebAssembly) is compiled by V8's baseline compiler alone. The
  *   optimizing one took about 450 MB for a few seconds at every start of the embedded database (RSS 800 MB, then
- *   back to 370) and its code stays; its queries cost some more CPU. Nothing else here is WebAssembly, so on
- *   PostgreSQL it changes nothing.
+ *   back to 370) and its code stays; an account creation with a 1 MiB document costs 11-24 % more CPU on PGlite
+ *   (reads showed no difference). Nothing else here is WebAssembly, so on PostgreSQL it changes nothing.
  *
  * Why flags and not code: V8 sizes an isolate's heap when the isolate is created, so `v8.setFlagsFromString` in the
  * process is too late for its main thread (it reaches only threads started after it). NODE_OPTIONS would do, but

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { provisionDatabase } from '../../test/harness/backends.js';
+import { npmScriptNodeArgs } from '../../test/harness/process.js';
 import { ROOT, freePort, rssMb, run, startChild, stopChild, waitForStatus, type Child } from './children.js';
 import { importPrivateKey, signedGetHeaders, type Key } from './signing.js';
 
@@ -100,9 +101,13 @@ export async function startBackend(kind: BackendKind, postgresAdminUrl?: string,
     const launch = async () => {
       const port = await freePort();
       const profDir = process.env.BENCH_CPU_PROF;
+      // As `npm start` runs it (its node flags: docs/deployment.md#memory); BENCH_API_NODE_FLAGS adds flags after
+      // them (e.g. `--max-semi-space-size=8`: node takes the last of a flag given twice).
+      const flags = [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), ...(process.env.BENCH_API_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean)];
+      const start = npmScriptNodeArgs('start');
       api = startChild(
         `api (${BACKEND_LABEL[kind]})`,
-        [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), '--enable-source-maps', 'dist/src/main.js'],
+        [...start.slice(0, -1), ...flags, ...start.slice(-1)],
         // RATE_LIMIT_MAX is capped at 1,000,000 by config; a 1 s window makes that unreachable, while the
         // limiter still does its per-request work.
         { ...env, PORT: String(port), RATE_LIMIT_MAX: '1000000', RATE_LIMIT_WINDOW_SECONDS: '1' },
