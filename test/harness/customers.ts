@@ -51,6 +51,10 @@ export const recipient = () => getAddress(`0x${randomBytes(20).toString('hex')}`
 export const unsignedTransfer = (chainId: number, nonce: number, to: string = recipient(), value = 10n ** 15n) =>
   serializeTransaction({ chainId, type: 'eip1559', nonce, to: to as `0x${string}`, value, gas: 21_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000n });
 
+/** A serialized unsigned EIP-1559 call (a token's transfer, approve, …) with no coin sent, gas enough for a token call. */
+export const unsignedCall = (chainId: number, nonce: number, to: string, data: `0x${string}`) =>
+  serializeTransaction({ chainId, type: 'eip1559', nonce, to: to as `0x${string}`, value: 0n, data, gas: 100_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000n });
+
 /** The Turnkey-shaped signedBody for a customer's transfer, timestamped by the server's clock. */
 export const signedBody = (
   server: TestServer,

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
-import { encodeFunctionData, erc20Abi, serializeTransaction, type Address, type Hex } from 'viem';
+import { encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem';
 import { encodeTransfer } from '../../src/chain/erc20.js';
 import { otpApprovalTokens } from '../../src/db/schema/index.js';
 import { approvalTokenHash } from '../../src/domain/otp/otp.js';
 import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
-import { createCustomer, ETH, recipient, settled, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
+import { createCustomer, ETH, recipient, settled, signedBody, unsignedCall, unsignedTransfer, type Customer } from '../harness/customers.js';
 import { assertPolicyDenied, createPolicy, transactionRow } from '../harness/policy-denials.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
@@ -70,7 +70,7 @@ for (const backend of backends()) {
     };
     /** A call to the listed token (USDC) from the wallet. */
     const tokenCall = (nonce: number, data: Hex) =>
-      serializeTransaction({ chainId: CHAIN, type: 'eip1559', nonce, to: token.address, value: 0n, data, gas: 100_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000n });
+      unsignedCall(CHAIN, nonce, token.address, data);
     const approveCall = (spender: string, raw: bigint) => encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender as Address, raw] });
     const transferFromCall = (from: string, to: string, raw: bigint) => encodeFunctionData({ abi: erc20Abi, functionName: 'transferFrom', args: [from as Address, to as Address, raw] });
 

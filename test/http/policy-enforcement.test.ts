@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { and, eq, isNull } from 'drizzle-orm';
-import { serializeTransaction, type Address } from 'viem';
+import type { Address } from 'viem';
 import { encodeTransfer } from '../../src/chain/erc20.js';
 import { policyReservations, transactions } from '../../src/db/schema/index.js';
 import type { Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
-import { createCustomer, ETH, recipient, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
+import { createCustomer, ETH, recipient, signedBody, unsignedCall, unsignedTransfer, type Customer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
 import { asMember, post, seatMember, teamAccount } from '../harness/members.js';
 import { verifiedBankAccount, withdrawalInTransfer } from '../harness/money.js';
@@ -54,7 +54,7 @@ for (const backend of backends()) {
       return acme.client.post(`/v1/submit/send-transaction-passkey?chain_id=${CHAIN}`, { transactionId, signedBody: body, webAuthnStamp: who.passkey.stamp(JSON.stringify(body)) });
     };
     const tokenTransfer = (nonce: number, to: string, raw: bigint) =>
-      serializeTransaction({ chainId: CHAIN, type: 'eip1559', nonce, to: token.address as Address, value: 0n, data: encodeTransfer(to as Address, raw), gas: 100_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000n });
+      unsignedCall(CHAIN, nonce, token.address, encodeTransfer(to as Address, raw));
     const transaction = async (transactionId: string) => (await acme.client.get(`/v1/query/get-transaction?transactionId=${transactionId}`)).body;
 
     /** A refusal: 403 policy_denied naming the policy, the rule and the transaction, whose record reads failed and was never signed. */

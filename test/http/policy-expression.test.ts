@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { serializeTransaction, type Address } from 'viem';
+import type { Address } from 'viem';
 import { encodeTransfer } from '../../src/chain/erc20.js';
 import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
-import { createCustomer, ETH, recipient, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
+import { createCustomer, ETH, recipient, signedBody, unsignedCall, unsignedTransfer, type Customer } from '../harness/customers.js';
+import { assertPolicyDenied, createPolicy } from '../harness/policy-denials.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
 
@@ -30,7 +31,8 @@ for (const backend of backends()) {
     });
     after(() => server?.close());
 
-    const createPolicy = (accountId: string, rules: unknown[]) => {
+    /** A policy that may be refused (createPolicy asserts a 201). */
+    const tryPolicy = (accountId: string, rules: unknown[]) => {
       server.clock.advance(1000);
       return acme.client.post('/v1/policies', { accountId, rules });
     };
@@ -40,16 +42,12 @@ for (const backend of backends()) {
       return acme.client.post(`/v1/submit/send-transaction-passkey?chain_id=${CHAIN}`, { transactionId: randomUUID(), signedBody: body, webAuthnStamp: who.passkey.stamp(JSON.stringify(body)) });
     };
     const tokenTransfer = (nonce: number, to: string, raw: bigint) =>
-      serializeTransaction({ chainId: CHAIN, type: 'eip1559', nonce, to: token.address as Address, value: 0n, data: encodeTransfer(to as Address, raw), gas: 100_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000n });
-    async function assertDenied(res: { status: number; body: any; text: string }, policyId: string) {
-      assert.deepEqual([res.status, res.body.code, res.body.policyId, res.body.ruleType], [403, 'policy_denied', policyId, 'expression'], res.text);
-      const record = (await acme.client.get(`/v1/query/get-transaction?transactionId=${res.body.transactionId}`)).body;
-      assert.deepEqual([record.status, record.failureReason, record.transactionHash], ['failed', 'policy_denied', null]);
-    }
+      unsignedCall(CHAIN, nonce, token.address, encodeTransfer(to as Address, raw));
+    const assertDenied = (res: Parameters<typeof assertPolicyDenied>[2], policyId: string) => assertPolicyDenied(server, acme, res, { policyId, ruleType: 'expression' });
 
     it('an expression that does not check is a 400 at its field; a valid one is shown back as written', async () => {
       const who = await createCustomer(server, acme);
-      const bad = await createPolicy(who.accountId, [
+      const bad = await tryPolicy(who.accountId, [
         { type: 'max_amount', asset: 'ETH', chainId: CHAIN, amount: '1', window: 'transaction' },
         { type: 'expression', expression: 'balance > 1.0' },
         { type: 'expression', expression: 'size(destinations)' },
@@ -57,7 +55,7 @@ for (const backend of backends()) {
       assert.equal(bad.status, 400, bad.text);
       assert.deepEqual(bad.body.errors.map((e: { pointer: string; code: string }) => [e.pointer, e.code]), [['/rules/1/expression', 'invalid_expression'], ['/rules/2/expression', 'invalid_expression']]);
       const rule = { type: 'expression', expression: 'amounts["ETH"] <= 0.001', description: 'small payments only' };
-      const good = await createPolicy(who.accountId, [rule]);
+      const good = await tryPolicy(who.accountId, [rule]);
       assert.equal(good.status, 201, good.text);
       assert.deepEqual(good.body.rules, [rule]);
     });
@@ -67,11 +65,10 @@ for (const backend of backends()) {
       await chain.setBalance(who.walletAddress, ETH);
       await token.mint(who.walletAddress, 200n * USDC);
       const friend = recipient();
-      const created = await createPolicy(who.accountId, [
+      const policyId = await createPolicy(server, acme, who.accountId, [
         { type: 'expression', expression: 'amounts["ETH"] <= 0.001' },
         { type: 'expression', expression: `amounts["USDC"] == 0.0 || (amounts["USDC"] <= 50.0 && destinations == ["${friend.toLowerCase()}"])` },
       ]);
-      const policyId = created.body.policyId as string;
       assert.equal((await send(who, unsignedTransfer(CHAIN, 0, recipient(), MILLI))).status, 201);
       await assertDenied(await send(who, unsignedTransfer(CHAIN, 1, recipient(), MILLI + 1n)), policyId);
       assert.equal((await send(who, tokenTransfer(1, friend, 50n * USDC))).status, 201);

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { serializeTransaction, type Address } from 'viem';
+import type { Address } from 'viem';
 import { encodeTransfer } from '../../src/chain/erc20.js';
 import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
-import { createCustomer, ETH, recipient, signedBody, unsignedTransfer } from '../harness/customers.js';
+import { createCustomer, ETH, recipient, signedBody, unsignedCall, unsignedTransfer } from '../harness/customers.js';
 import { asMember, post, seatMember, teamAccount, type TeamAccount } from '../harness/members.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
@@ -77,7 +77,7 @@ for (const backend of backends()) {
       assert.equal(three.status, 200, three.text);
       await token.mint(account.walletAddress, 1_000n * USDC);
       await policy([stepUp('100', 2, 'USDC')], account.accountId);
-      const usdc = serializeTransaction({ chainId: CHAIN, type: 'eip1559', nonce: 0, to: token.address as Address, value: 0n, data: encodeTransfer(recipient() as Address, 101n * USDC), gas: 100_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000n });
+      const usdc = unsignedCall(CHAIN, 0, token.address, encodeTransfer(recipient() as Address, 101n * USDC));
       const proposal = await propose(account, a!, usdc);
       // A policy never lowers a quorum: 3 (the account's) stands over 2 (the step-up).
       assert.deepEqual([proposal.status, proposal.body.status, proposal.body.approvals.required], [201, 'created', 3], proposal.text);
