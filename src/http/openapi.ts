@@ -9,6 +9,7 @@ import { declareResponseHeaders } from './openapi-headers.js';
 import { linkGuides } from './openapi-links.js';
 import { markOptionalBodies } from './optional-body.js';
 import { REQUEST_EXAMPLE_NOTES, REQUEST_EXAMPLES } from './request-examples.js';
+import { ADMIN_REQUEST_EXAMPLES } from './request-examples-admin.js';
 import { PROBLEM_EXAMPLES } from './schemas/problem.js';
 import { integratorDocsUi } from './pages/docs-try-it-out.js';
 
@@ -20,16 +21,17 @@ declare module 'fastify' {
 }
 
 /**
- * A document keeps the routes whose URL `keep` accepts; the others are hidden from it. An operation without a
+ * A document keeps the routes whose URL `keep` accepts; the others are hidden from it, and its operations' request
+ * bodies get their example from `examples` (by operationId). An operation without a
  * description of its own is described by its summary (every operation has one; linters and generated SDKs read the
  * description), and a summary's "(docs/...)" mention is left to the description.
  */
 const documenting =
-  (keep: (url: string) => boolean): SwaggerTransform =>
+  (keep: (url: string) => boolean, examples: Record<string, Record<string, unknown>>): SwaggerTransform =>
   ({ schema, url }) => {
     if (!keep(url)) return { schema: { ...schema, hide: true }, url };
     const s = (schema ?? {}) as { summary?: string; description?: string; operationId?: string; body?: object };
-    const example = s.operationId ? REQUEST_EXAMPLES[s.operationId] : undefined;
+    const example = s.operationId ? examples[s.operationId] : undefined;
     // A body example is documentation only: @fastify/swagger moves a body schema's `examples` to the media type.
     const withExample = example && s.body ? { ...schema, body: { ...s.body, examples: [example] } } : schema;
     // An example with values made per request (a stamp, a token) says in the description which helper makes them.
@@ -105,7 +107,7 @@ export async function registerOpenApi(app: FastifyInstance, appEnv: AppEnv): Pro
         { name: 'Operations', description: 'Liveness, readiness and problem type descriptions (unsigned)' },
       ],
     },
-    transform: documenting((url) => !isAdmin(url)),
+    transform: documenting((url) => !isAdmin(url), REQUEST_EXAMPLES),
     transformObject: namingComponents,
     refResolver,
   });
@@ -134,7 +136,7 @@ export async function registerOpenApi(app: FastifyInstance, appEnv: AppEnv): Pro
         { name: 'Operator', description: 'The calling operator' },
       ],
     },
-    transform: documenting(isAdmin),
+    transform: documenting(isAdmin, ADMIN_REQUEST_EXAMPLES),
     transformObject: namingComponents,
     refResolver,
   });
