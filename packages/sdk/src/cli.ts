@@ -9,41 +9,11 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createIntegratorClient, type IntegratorClient } from './client.js';
 import { TRIGGER_TYPES, UsageError, trigger } from './cli-trigger.js';
+import { COMMAND, sdkVersion, USAGE, usageOf } from './cli-usage.js';
 import { IntegratorApiError, IntegratorConnectionError } from './errors.js';
 
-/** `text` broken at spaces into lines of at most `width` characters, each indented by `indent` spaces. */
-function wrap(text: string, indent: number, width: number): string {
-  const lines: string[] = [];
-  for (const word of text.split(' ')) {
-    const last = lines[lines.length - 1];
-    if (last !== undefined && indent + last.length + 1 + word.length <= width) lines[lines.length - 1] = `${last} ${word}`;
-    else lines.push(word);
-  }
-  return lines.map((line) => `${' '.repeat(indent)}${line}`).join('\n');
-}
-
-/** The command as the user ran it, for messages: the bin, or the repository's npm script. */
-const COMMAND = process.env.npm_lifecycle_event === 'cli' ? 'npm run -s cli --' : 'integrator';
 /** The base URL the requests go to and where it came from, for a connection error's message. */
 let target: string | undefined;
-
-const USAGE = `usage: ${COMMAND} <command> [options]
-  login --base-url URL --private-key 0x..        saves a profile (mode 0600)
-  whoami                                           the key's integrator, credential and scope
-  request METHOD PATH [--data JSON|@file]          any operation, signed; prints the answer
-  keys list
-  keys create [--label TEXT] [--scope read_write|read_only]
-  keys rotate                                      a new key replaces the profile's (the old one is deactivated)
-  keys deactivate --public-key 0x..
-  events list [--type TYPE] [--limit N]
-  events tail [--type TYPE]                        prints events as they happen (long poll)
-  listen --forward-to URL [--events T1,T2]         re-delivers events to a local URL, signed (Standard Webhooks v1)
-  trigger TYPE [--data JSON|@file] [--subscription ID] [--account ID] [--chain-id N] [--url URL]
-                                                   makes an event happen (sandbox), --data merged into the body
-                                                   of the request that makes it; TYPE is one of
-${wrap(TRIGGER_TYPES.join(', '), 51, 120)}
-Options: --profile FILE (default $INTEGRATOR_PROFILE or ~/.config/integrator/profile.json)
-Environment: INTEGRATOR_PRIVATE_KEY and INTEGRATOR_BASE_URL override the profile.`;
 
 interface Profile {
   baseUrl: string;
@@ -128,31 +98,46 @@ async function forward(url: string, secret: Buffer, event: EventLike): Promise<s
   }
 }
 
+/** The command line parsed; an unknown option or a missing value is a usage error (stderr, 64), not a crash. */
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        profile: { type: 'string' },
+        'base-url': { type: 'string' },
+        'private-key': { type: 'string' },
+        data: { type: 'string' },
+        label: { type: 'string' },
+        scope: { type: 'string' },
+        'public-key': { type: 'string' },
+        type: { type: 'string' },
+        limit: { type: 'string' },
+        'forward-to': { type: 'string' },
+        events: { type: 'string' },
+        subscription: { type: 'string' },
+        account: { type: 'string' },
+        'chain-id': { type: 'string' },
+        url: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'V' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\nRun \`${COMMAND} --help\` for the usage.`);
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      profile: { type: 'string' },
-      'base-url': { type: 'string' },
-      'private-key': { type: 'string' },
-      data: { type: 'string' },
-      label: { type: 'string' },
-      scope: { type: 'string' },
-      'public-key': { type: 'string' },
-      type: { type: 'string' },
-      limit: { type: 'string' },
-      'forward-to': { type: 'string' },
-      events: { type: 'string' },
-      subscription: { type: 'string' },
-      account: { type: 'string' },
-      'chain-id': { type: 'string' },
-      url: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const { values, positionals } = parse(argv);
   const [command, sub, ...rest] = positionals;
-  if (values.help || !command) throw new UsageError(USAGE);
+  // Asked for: printed on stdout, exit 0 (a missing command is a mistake: the usage goes to stderr, exit 64).
+  if (values.version || values.help) {
+    process.stdout.write(`${values.version ? sdkVersion() : command ? usageOf(command) : USAGE}\n`);
+    return 0;
+  }
+  if (!command) throw new UsageError(USAGE);
   const path = profilePath(values.profile);
 
   if (command === 'login') {
