@@ -8,6 +8,7 @@ import { registerAdminConsole } from './admin/console.js';
 import { registerSignedScope } from './auth/signed-scope.js';
 import { registerJsonBody } from './json-body.js';
 import { registerBodyLimits } from './body-limits.js';
+import { registerCompression } from './compression.js';
 import { SecretUrls } from './secret-urls.js';
 import { FailureLimiter } from './auth/failure-limiter.js';
 import { registerOpenApi } from './openapi.js';
@@ -105,6 +106,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   app.addSchema(VaultSchema);
   app.addSchema(PositionSchema);
   app.addSchema(PreparedSchema);
+  // Before any route: the plugin adds its hooks to each route as it registers.
+  await registerCompression(app);
   // Callback hooks where nothing is awaited: an async one costs a promise per request on every route.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
