@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, invalidFields, type FieldError } from '../domain/errors.js';
-import { joinPointer } from '../domain/onboarding/validation/fields.js';
+import { joinPointer } from '../domain/json-pointer.js';
 import { bodyPending } from './body-limits.js';
 import { jsonContentTypeRefusal, parseMediaType } from './media-type.js';
 import { listOf } from './route-options.js';

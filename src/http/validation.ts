@@ -4,6 +4,7 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldError } from '../domain/errors.js';
 import { UUID_PATTERN } from '../domain/ids.js';
+import { joinPointer, unescapePointerToken } from '../domain/json-pointer.js';
 import { patternSentence } from './schemas/patterns.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
@@ -73,7 +74,7 @@ function nulErrors(data: unknown): ErrorObject[] {
   for (const [name, value] of Object.entries(data as Record<string, unknown>)) {
     const values = Array.isArray(value) ? value : [value];
     if (name.includes('\u0000') || values.some((v) => typeof v === 'string' && v.includes('\u0000'))) {
-      errors.push({ keyword: 'invalidCharacters', instancePath: `/${escapePointerToken(name)}`, schemaPath: '#', params: {}, message: 'contains a NUL character' });
+      errors.push({ keyword: 'invalidCharacters', instancePath: joinPointer('', name), schemaPath: '#', params: {}, message: 'contains a NUL character' });
     }
   }
   return errors;
@@ -93,7 +94,7 @@ function withNulCheck(validate: ValidateFunction): FastifyValidator {
     const bad = new Set(nul.map((e) => e.instancePath));
     const field = (e: ErrorObject) => {
       const extra = (e.params as { additionalProperty?: unknown }).additionalProperty;
-      const top = e.instancePath === '' && typeof extra === 'string' ? `/${escapePointerToken(extra)}` : e.instancePath;
+      const top = e.instancePath === '' && typeof extra === 'string' ? joinPointer('', extra) : e.instancePath;
       return `/${top.split('/')[1] ?? ''}`;
     };
     const rest = (validate.errors ?? []).filter((e) => !bad.has(field(e)));
@@ -111,9 +112,6 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   return withNulCheck(paramAjv.compile(schema as object));
 };
 
-function escapePointerToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 const CODE_BY_KEYWORD: Record<string, string> = {
   required: 'required',
@@ -170,7 +168,6 @@ function describe(error: ErrorObject): string {
 
 const PART: Record<string, FieldError['in']> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
-const unescapePointerToken = (token: string) => token.replace(/~1/g, '/').replace(/~0/g, '~');
 const list = (names: string[]) => (names.length <= 2 ? names.join(' and ') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
 
 /**
@@ -197,7 +194,7 @@ function exactlyOneOfGroup(group: ErrorObject, errors: ErrorObject[]): { explain
       missingIn.set((e.params as { missingProperty: string }).missingProperty, index);
     } else if (e.keyword === 'false schema' && forbidden) {
       const name = unescapePointerToken(forbidden[1]!);
-      if (e.instancePath !== `${group.instancePath}/${escapePointerToken(name)}`) return undefined;
+      if (e.instancePath !== joinPointer(group.instancePath, name)) return undefined;
       forbiddenIn.set(name, (forbiddenIn.get(name) ?? new Set()).add(index));
     } else {
       return undefined;
@@ -207,7 +204,7 @@ function exactlyOneOfGroup(group: ErrorObject, errors: ErrorObject[]): { explain
   const byBranch = (names: Iterable<string>) => [...names].sort((a, b) => ownBranch(a) - ownBranch(b));
   const given = byBranch(forbiddenIn.keys());
   const names = byBranch(new Set([...missingIn.keys(), ...given]));
-  const at = (name: string) => `${group.instancePath}/${escapePointerToken(name)}`;
+  const at = (name: string) => joinPointer(group.instancePath, name);
   const replacement: ErrorObject[] =
     given.length === 0
       ? [{ keyword: 'required', instancePath: group.instancePath, schemaPath: group.schemaPath, params: { missingProperty: names[0], exactlyOneOf: names } }]
@@ -241,9 +238,9 @@ export function toFieldErrors(ajvErrors: ErrorObject[], dataVar: string): FieldE
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if' || error.keyword === 'discriminator') continue;
     let pointer = error.instancePath;
     if (error.keyword === 'required') {
-      pointer += `/${escapePointerToken((error.params as { missingProperty: string }).missingProperty)}`;
+      pointer = joinPointer(pointer, (error.params as { missingProperty: string }).missingProperty);
     } else if (error.keyword === 'additionalProperties') {
-      pointer += `/${escapePointerToken((error.params as { additionalProperty: string }).additionalProperty)}`;
+      pointer = joinPointer(pointer, (error.params as { additionalProperty: string }).additionalProperty);
     }
     const code = CODE_BY_KEYWORD[error.keyword] ?? 'invalid';
     const dedupe = `${pointer}|${code}`;

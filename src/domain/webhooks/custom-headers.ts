@@ -1,5 +1,6 @@
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { invalidFields, type FieldError } from '../errors.js';
+import { joinPointer } from '../json-pointer.js';
 import { sealContexts } from '../../crypto/seal-contexts.js';
 
 /**
@@ -41,7 +42,7 @@ export function customHeaderErrors(headers: Record<string, string>): FieldError[
     errors.push({ pointer: '/httpHeaders', code: 'too_many_properties', detail: `at most ${MAX_CUSTOM_HEADERS} headers` });
   }
   for (const name of names) {
-    const pointer = `/httpHeaders/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const pointer = joinPointer('/httpHeaders', name);
     const value = headers[name]!;
     if (name.length === 0 || name.length > 100 || !TOKEN.test(name)) {
       errors.push({ pointer, code: 'invalid_header_name', detail: 'a header name is 1 to 100 token characters (RFC 9110)' });

@@ -7,10 +7,8 @@ import type { FieldError } from '../../errors.js';
  * Every free-text string also rejects control characters (`invalid_characters`), see below.
  */
 
-/** Appends RFC 6901 reference tokens to an already-escaped base pointer. */
-export function joinPointer(base: string, ...tokens: readonly (string | number)[]): string {
-  return base + tokens.map((token) => `/${String(token).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
-}
+// The validators' pointers: the server's one escaping (domain/json-pointer.ts).
+export { joinPointer } from '../../json-pointer.js';
 
 /** The field's name as shown in details, same convention as the HTTP layer: the pointer without its leading "/". */
 export function label(pointer: string): string {
