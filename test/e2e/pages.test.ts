@@ -1,28 +1,22 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { after, before, it } from 'node:test';
 import { API_VERSION } from '../../src/version.js';
-import { CHROMIUM, chromiumMissing, consolePage, DOCS_TIMEOUT, launchChromium } from '../harness/chromium.js';
+import { consolePage, describeInChromium, DOCS_TIMEOUT } from '../harness/chromium.js';
 import { startServer, type TestServer } from '../harness/server.js';
 
 // The front door, the HTML 404, the guides' order and /docs' chrome in a real headless Chromium (docs/pages.md). Every
 // page's CSP holds throughout: a violation is a console error, and each test ends with none.
 
-const skipBrowser = chromiumMissing('the pages browser test is');
-
 declare const document: { documentElement: { scrollWidth: number }; querySelector(s: string): { getAttribute(n: string): string | null } | null };
 
-describe('pages in Chromium', { skip: skipBrowser ? `${CHROMIUM} is missing` : false }, () => {
-  let browser: Browser;
+// The pages do not read the database: PGlite alone.
+describeInChromium('pages in Chromium', 'the pages browser test is', (backend, browser) => {
   let server: TestServer;
 
   before(async () => {
-    const started = await Promise.allSettled([launchChromium(), startServer('pglite')] as const);
-    if (started[0].status === 'fulfilled') browser = started[0].value;
-    if (started[1].status === 'fulfilled') server = started[1].value;
-    for (const result of started) if (result.status === 'rejected') throw result.reason;
+    server = await startServer(backend);
   });
-  after(() => Promise.all([browser?.close(), server?.close()]));
+  after(() => server?.close());
 
   it('the front page says what the server is, its version and environment, and its links lead to the pages', async () => {
     const { context, page, errors } = await consolePage(browser);
@@ -104,4 +98,4 @@ describe('pages in Chromium', { skip: skipBrowser ? `${CHROMIUM} is missing` : f
     assert.deepEqual(errors, []);
     await context.close();
   });
-});
+}, { backends: ['pglite'] });

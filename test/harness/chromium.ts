@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { after } from 'node:test';
+import { after, before, describe } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { backends, type Backend } from './backends.js';
 
 /** Debian's chromium package: Playwright never downloads a browser here. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -84,4 +85,29 @@ export async function consolePage(browser: Browser, options: { expectedStatuses?
   });
   page.on('pageerror', (error) => errors.push(String(error)));
   return { context, page, errors };
+}
+
+/**
+ * A browser test file's suite: `title`, skipped (with chromiumMissing's warning about `what`) when there is no
+ * Chromium, the process's browser taken before its first test and this suite's pages closed after its last, and
+ * `body` once per backend (backends(), or `options.backends`) inside a `[backend]` suite of its own. `browser` is
+ * that suite's handle, usable from the suite's hooks and tests on (it forwards to the handle launched in the outer
+ * `before`; calling it earlier throws).
+ */
+export function describeInChromium(title: string, what: string, body: (backend: Backend, browser: Browser) => void, options: { backends?: Backend[] } = {}): void {
+  const skip = chromiumMissing(what);
+  describe(title, { skip: skip ? `${CHROMIUM} is missing` : false }, () => {
+    let handle: Browser | undefined;
+    before(async () => {
+      handle = await launchChromium();
+    });
+    after(() => handle?.close());
+    const browser = new Proxy({} as Browser, {
+      get(_target, property) {
+        if (!handle) throw new Error(`the suite's browser is launched in its before hook: ${String(property)} asked earlier`);
+        return Reflect.get(handle, property, handle);
+      },
+    });
+    for (const backend of options.backends ?? backends()) describe(`[${backend}]`, () => body(backend, browser));
+  });
 }

@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { after, before } from 'node:test';
 import { startAnvil, type Anvil } from './anvil.js';
-import { launchChromium, TIMEOUT } from './chromium.js';
+import { describeInChromium, TIMEOUT } from './chromium.js';
+import type { SeededIntegrator, TestServer } from './server.js';
+import { startTenants } from './tenants.js';
 
 // What an integrator's wallet front end does with passkeys, in a real browser: navigator.credentials.create at
 // sign-up, navigator.credentials.get over the challenge of a signedBody (Turnkey's rule). Served from
@@ -111,23 +113,32 @@ export function stampInPage(page: Page, body: unknown, credentialId: string): Pr
 }
 
 
-/** What the browser passkey suites share: Chromium, the wallet site, and an anvil node for chain 8453. */
-export interface WalletBrowser {
+/** What a browser passkey suite's tests share: Chromium, the wallet site, an anvil node for chain 8453 and a server whose tenant Acme sends on it. */
+export interface WalletSuite {
   browser: Browser;
   site: { url: string; close(): Promise<void> };
   base: Anvil;
+  server: TestServer;
+  acme: SeededIntegrator;
 }
 
-/** Starts (before) and stops (after) a WalletBrowser in the calling describe; its fields are set once `before` ran. */
-export function useWalletBrowser(): WalletBrowser {
-  const fixture = {} as WalletBrowser;
-  before(async () => {
-    [fixture.browser, fixture.base, fixture.site] = await Promise.all([launchChromium(), startAnvil(8453), startWalletSite()]);
+/**
+ * describeInChromium for the passkey suites: per backend, the wallet site, an anvil node for chain 8453 and a server
+ * (tenant Acme) reading that node are started before and stopped after `body`'s tests; the fields are set once
+ * `before` ran.
+ */
+export function describeWalletInChromium(title: string, what: string, body: (suite: WalletSuite) => void): void {
+  describeInChromium(title, what, (backend, browser) => {
+    const suite = { browser } as WalletSuite;
+    before(async () => {
+      [suite.base, suite.site] = await Promise.all([startAnvil(8453), startWalletSite()]);
+      ({ server: suite.server, tenants: [suite.acme] } = await startTenants(backend, ['Acme'], { CHAIN_RPC_URLS: `8453=${suite.base.url}` }));
+    });
+    after(async () => {
+      await suite.server?.close();
+      await suite.site?.close();
+      await suite.base?.stop();
+    });
+    body(suite);
   });
-  after(async () => {
-    await fixture.browser?.close();
-    await fixture.site?.close();
-    await fixture.base?.stop();
-  });
-  return fixture;
 }
