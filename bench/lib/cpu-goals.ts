@@ -6,8 +6,8 @@
 import type { BackendKind } from './backend.js';
 import type { Measured } from './load.js';
 
-/** Highest API / bare equivalent CPU ms per request, per scenario (docs/benchmarks.md#goals). */
-export const CPU_VS_BARE_GOALS = { whoami: 1.2, 'get-associated-person-details': 1.5, 'create-individual-account': 1.5 } as const;
+/** Highest API / bare equivalent CPU ms per request, per scenario (docs/benchmarks.md#goals; issue 55's, on Node 24). */
+export const CPU_VS_BARE_GOALS = { whoami: 1.15, 'get-associated-person-details': 1.2, 'create-individual-account': 1.3 } as const;
 export type EquivalentScenario = keyof typeof CPU_VS_BARE_GOALS;
 export const EQUIVALENT_SCENARIOS = Object.keys(CPU_VS_BARE_GOALS) as EquivalentScenario[];
 
