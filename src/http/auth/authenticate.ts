@@ -18,8 +18,11 @@ export interface Authenticated {
   publicKey: string;
   label: string;
   scope: Scope;
-  /** The signed message as verified: the replay guard keys a mutation on its SHA-256 (a read never hashes it). */
-  message: Buffer;
+  /**
+   * The signed message as verified: the replay guard keys a mutation on its SHA-256 (a read never hashes it), then
+   * lets it go (signed-scope.ts), so that an upload's copy of its body is not held while its handler runs.
+   */
+  message: Buffer | undefined;
   /** X-Timestamp as a number, for the replay guard's expiry. */
   timestamp: number;
 }

@@ -16,6 +16,7 @@ export function createReplayGuard(deps: { db: Db; clock: Clock }) {
     const auth = authOf(request);
     // The message stays acceptable until timestamp + tolerance; one extra second covers rounding.
     const expiresAt = new Date((auth.timestamp + TIMESTAMP_TOLERANCE_SECONDS + 1) * 1000);
+    if (!auth.message) throw new Error('the replay guard needs the signed message, and it was already let go');
     const messageHash = (await sha256(auth.message)).toString('hex');
     if (!(await rememberNonce(deps.db, auth.publicKey, messageHash, expiresAt, deps.clock()))) {
       throw new ApiError(
