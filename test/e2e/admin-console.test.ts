@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import { type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { backends } from '../harness/backends.js';
-import { CHROMIUM, chromiumMissing, consolePage, launchChromium } from '../harness/chromium.js';
+import { consolePage, describeInChromium } from '../harness/chromium.js';
 import { eventsFor } from '../harness/db.js';
 import { berliner, californian, dataUrl, doc } from '../harness/fixtures.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
@@ -31,8 +31,6 @@ interface HTMLElement extends Element {
 const UPDATE_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1';
 /** Longer than the case page's 3 s poll: the wait for a status another party changed. */
 const LIVE_TIMEOUT = 15_000;
-
-const skipBrowser = chromiumMissing("the admin console's browser tests are");
 
 interface Applicant {
   userInfo: Record<string, unknown>;
@@ -98,233 +96,229 @@ async function specimenBill(browser: Browser, info: Record<string, unknown>): Pr
   return pdf;
 }
 
-describe('admin console in Chromium', { skip: skipBrowser ? `${CHROMIUM} is missing` : false }, () => {
-  let browser: Browser;
+describeInChromium('admin console in Chromium', "the admin console's browser tests are", (backend, browser) => {
+  const index = backends().indexOf(backend);
+  let server: TestServer;
+  let integrators: Record<Applicant['integrator'], SeededIntegrator>;
+  let operator: { operatorId: string; name: string; token: string };
+  let cases: { userId: string; name: string; passportId: string }[];
+  let context: BrowserContext;
+  let page: Page;
+  let pageErrors: string[] = [];
+
   before(async () => {
-    browser = await launchChromium();
+    server = await startServer(backend);
+    integrators = { acme: await server.seedIntegrator('Acme Pay'), northwind: await server.seedIntegrator('Northwind Wallet') };
+    operator = await createOperator(server.database, 'Alice Moreau', server.clock.now());
+    // Each case entered review some time ago: the clock is set back for its creation (requests are signed and
+    // checked with the same clock), then returns to real time for the browser's part.
+    cases = [];
+    for (const [i, a] of APPLICANTS.entries()) {
+      server.clock.freeze(Date.now() - a.agoMinutes * 60_000);
+      const passportCountry = a.passportCountry ?? 'USA';
+      const residence = (a.userInfo.residentialAddress as { country: string }).country;
+      // Only the first case is opened: it gets documents that look the part, the others the usual fixtures.
+      const number = `${passportCountry.slice(0, 1)}${String(48213570 + i * 7919)}`;
+      const verificationDocuments =
+        i === 0
+          ? [
+              { documentType: 'passport', issuingCountry: passportCountry, documentNumber: number, document: dataUrl('image/png', await specimenPassport(browser, a.userInfo, passportCountry, number)) },
+              { documentType: 'proof_of_address', issuingCountry: residence, document: dataUrl('application/pdf', await specimenBill(browser, a.userInfo)) },
+            ]
+          : [doc('passport', passportCountry, { documentNumber: number }), doc('proof_of_address', residence)];
+      const created = await integrators[a.integrator].client.post('/v1/submit/create-individual-account', {
+        userInfo: a.userInfo,
+        serviceTermsSignedAt: new Date(server.clock.now().getTime() - 3600_000).toISOString(),
+        verificationDocuments,
+      });
+      assert.equal(created.status, 201, created.text);
+      assert.equal(created.body.verificationStatus, 'under_review');
+      const name = [a.userInfo.firstName, a.userInfo.lastName].join(' ');
+      cases.push({ userId: created.body.userId, name, passportId: created.body.verificationDocuments.find((d: DocumentView) => d.documentType === 'passport').documentId });
+    }
+    server.clock.reset();
+
+    ({ context, page, errors: pageErrors } = await consolePage(browser, { expectedStatuses: [401] }));
   });
-  after(() => browser?.close());
+  after(async () => {
+    await context?.close();
+    await server?.close();
+  });
 
-  for (const [index, backend] of backends().entries()) {
-    describe(`[${backend}]`, () => {
-      let server: TestServer;
-      let integrators: Record<Applicant['integrator'], SeededIntegrator>;
-      let operator: { operatorId: string; name: string; token: string };
-      let cases: { userId: string; name: string; passportId: string }[];
-      let context: BrowserContext;
-      let page: Page;
-      let pageErrors: string[] = [];
+  const statusIs = (status: string) => page.locator(`#case-status[data-status="${status}"]`).waitFor({ timeout: LIVE_TIMEOUT });
 
-      before(async () => {
-        server = await startServer(backend);
-        integrators = { acme: await server.seedIntegrator('Acme Pay'), northwind: await server.seedIntegrator('Northwind Wallet') };
-        operator = await createOperator(server.database, 'Alice Moreau', server.clock.now());
-        // Each case entered review some time ago: the clock is set back for its creation (requests are signed and
-        // checked with the same clock), then returns to real time for the browser's part.
-        cases = [];
-        for (const [i, a] of APPLICANTS.entries()) {
-          server.clock.freeze(Date.now() - a.agoMinutes * 60_000);
-          const passportCountry = a.passportCountry ?? 'USA';
-          const residence = (a.userInfo.residentialAddress as { country: string }).country;
-          // Only the first case is opened: it gets documents that look the part, the others the usual fixtures.
-          const number = `${passportCountry.slice(0, 1)}${String(48213570 + i * 7919)}`;
-          const verificationDocuments =
-            i === 0
-              ? [
-                  { documentType: 'passport', issuingCountry: passportCountry, documentNumber: number, document: dataUrl('image/png', await specimenPassport(browser, a.userInfo, passportCountry, number)) },
-                  { documentType: 'proof_of_address', issuingCountry: residence, document: dataUrl('application/pdf', await specimenBill(browser, a.userInfo)) },
-                ]
-              : [doc('passport', passportCountry, { documentNumber: number }), doc('proof_of_address', residence)];
-          const created = await integrators[a.integrator].client.post('/v1/submit/create-individual-account', {
-            userInfo: a.userInfo,
-            serviceTermsSignedAt: new Date(server.clock.now().getTime() - 3600_000).toISOString(),
-            verificationDocuments,
-          });
-          assert.equal(created.status, 201, created.text);
-          assert.equal(created.body.verificationStatus, 'under_review');
-          const name = [a.userInfo.firstName, a.userInfo.lastName].join(' ');
-          cases.push({ userId: created.body.userId, name, passportId: created.body.verificationDocuments.find((d: DocumentView) => d.documentType === 'passport').documentId });
-        }
-        server.clock.reset();
+  it('signs in with a pasted token and lists the under_review queue, longest waiting first', async () => {
+    await page.goto(`${server.url}/admin`);
+    assert.equal(new URL(page.url()).pathname, '/admin/');
+    await page.getByLabel('Operator token').fill('op_not-a-real-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('This token is not accepted').waitFor();
 
-        ({ context, page, errors: pageErrors } = await consolePage(browser, { expectedStatuses: [401] }));
+    await page.getByLabel('Operator token').fill(operator.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Signed in as Alice Moreau').waitFor();
+    await page.locator('tbody tr[data-subject-id]').nth(APPLICANTS.length - 1).waitFor();
+    const names = await page.locator('tbody a.row-link').allTextContents();
+    assert.deepEqual(names, cases.map((c) => c.name));
+    assert.deepEqual(await page.locator('tbody tr td:nth-child(3)').allTextContents(), APPLICANTS.map((a) => (a.integrator === 'acme' ? 'Acme Pay' : 'Northwind Wallet')));
+    assert.equal(await page.locator('#status-filter').inputValue(), '', 'the open cases: every one under review, and any reopened');
+    assert.equal(await page.getByRole('button', { name: 'Next →' }).isDisabled(), true, 'one page of 50');
+    assert.equal(await page.evaluate(() => sessionStorage.length), 1, 'the token is kept in this tab');
+
+    // The integrator filter narrows the queue; the hash keeps it (deep links, Back).
+    await page.getByRole('button', { name: 'Northwind Wallet' }).first().click();
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr[data-subject-id]').length === 3);
+    assert.match(page.url(), /#\/queue\?integrator=/);
+    await page.goBack();
+    await page.waitForFunction((n) => document.querySelectorAll('tbody tr[data-subject-id]').length === n, APPLICANTS.length);
+
+    if (UPDATE_SCREENSHOTS && index === 0) {
+      mkdirSync('docs/images', { recursive: true });
+      await page.screenshot({ path: 'docs/images/admin-queue.png' });
+    }
+  });
+
+  it('opens a case from the keyboard and renders its documents from blob: URLs', async () => {
+    const first = cases[0]!;
+    await page.locator('tbody tr.selected a.row-link').waitFor();
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await page.keyboard.press('k');
+    assert.equal(await page.locator('tbody tr[aria-current="true"]').getAttribute('data-subject-id'), cases[1]!.userId);
+    await page.keyboard.press('k');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Maria Elena Garcia' }).waitFor();
+    assert.equal(new URL(page.url()).hash, `#/case/user/${first.userId}`);
+    await statusIs('under_review');
+
+    const passport = page.locator(`.document[data-document-id="${first.passportId}"]`);
+    await page.waitForFunction((id) => {
+      const img = document.querySelector<HTMLImageElement>(`.document[data-document-id="${id}"] img`);
+      return !!img && img.complete && img.naturalWidth > 0;
+    }, first.passportId);
+    assert.match((await passport.locator('img').getAttribute('src'))!, /^blob:/);
+    assert.match((await page.locator('.document[data-document-type="proof_of_address"] iframe').getAttribute('src'))!, /^blob:/);
+    // The automated check's warning is on the passport (issued by USA, nationality MEX).
+    await passport.getByText('Issued by USA, but the nationality is MEX').waitFor();
+    assert.equal(await page.locator('dd', { hasText: '***-**-6789' }).count(), 1, 'the SSN arrives masked');
+    assert.deepEqual(
+      await Promise.all(['Approve', 'Request resubmission', 'Reject', 'Deactivate', 'Reactivate', 'Reopen'].map((name) => page.getByRole('button', { name }).isEnabled())),
+      [true, true, true, false, false, false],
+    );
+    if (UPDATE_SCREENSHOTS && index === 0) {
+      // Chromium's PDF viewer draws in a frame of its own; wait for it so the picture shows the bill.
+      const isViewer = (f: Frame) => f.url().startsWith('chrome-extension://');
+      const viewer = page.frames().find(isViewer) ?? (await page.waitForEvent('framenavigated', { predicate: isViewer }));
+      await viewer.waitForFunction(() => {
+        const v = document.querySelector('pdf-viewer') as (HTMLElement & { docLength?: number; docLength_?: number }) | null;
+        return (v?.docLength_ ?? v?.docLength ?? 0) > 0;
       });
-      after(async () => {
-        await context?.close();
-        await server?.close();
-      });
+      await page.screenshot({ path: 'docs/images/admin-case.png' });
+    }
+  });
 
-      const statusIs = (status: string) => page.locator(`#case-status[data-status="${status}"]`).waitFor({ timeout: LIVE_TIMEOUT });
+  it('requests resubmission of the selected document with a reason (checked client-side first)', async () => {
+    const first = cases[0]!;
+    await page.getByRole('button', { name: 'Reject' }).click();
+    await page.getByText('A reason is required to reject.').waitFor();
+    assert.equal(await page.locator('#reason').getAttribute('aria-invalid'), 'true');
 
-      it('signs in with a pasted token and lists the under_review queue, longest waiting first', async () => {
-        await page.goto(`${server.url}/admin`);
-        assert.equal(new URL(page.url()).pathname, '/admin/');
-        await page.getByLabel('Operator token').fill('op_not-a-real-token');
-        await page.getByRole('button', { name: 'Sign in' }).click();
-        await page.getByText('This token is not accepted').waitFor();
+    await page.locator(`#resubmit-${first.passportId}`).check();
+    await page.getByText('1 document selected for resubmission.').waitFor();
+    await page.locator('#reason').press('Escape'); // leave the field so the next key is a shortcut
+    await page.keyboard.press('r');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'reason');
+    await page.keyboard.type('Passport photo is blurred; the machine-readable zone cannot be read');
+    // Ctrl+Enter asks, as every decision that changes the status does: its confirmation, focused; Enter on it decides.
+    await page.keyboard.press('Control+Enter');
+    await page.getByText('Request a resubmission? The integrator is told at once.').waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'confirm-decision');
+    assert.equal(await page.locator('#case-status').getAttribute('data-status'), 'under_review', 'nothing decided yet');
+    await page.keyboard.press('Enter');
+    await statusIs('resubmission_requested');
+    await page.getByText('Request resubmission: the case is now resubmission requested.').waitFor();
+    await page.locator('.timeline li', { hasText: 'by Compliance officer Alice Moreau' }).getByText('Passport photo is blurred').waitFor();
+    await page.locator(`.document[data-document-id="${first.passportId}"]`).getByText('Flagged: Passport photo is blurred').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Approve' }).isDisabled(), true);
 
-        await page.getByLabel('Operator token').fill(operator.token);
-        await page.getByRole('button', { name: 'Sign in' }).click();
-        await page.getByText('Signed in as Alice Moreau').waitFor();
-        await page.locator('tbody tr[data-subject-id]').nth(APPLICANTS.length - 1).waitFor();
-        const names = await page.locator('tbody a.row-link').allTextContents();
-        assert.deepEqual(names, cases.map((c) => c.name));
-        assert.deepEqual(await page.locator('tbody tr td:nth-child(3)').allTextContents(), APPLICANTS.map((a) => (a.integrator === 'acme' ? 'Acme Pay' : 'Northwind Wallet')));
-        assert.equal(await page.locator('#status-filter').inputValue(), '', 'the open cases: every one under review, and any reopened');
-        assert.equal(await page.getByRole('button', { name: 'Next →' }).isDisabled(), true, 'one page of 50');
-        assert.equal(await page.evaluate(() => sessionStorage.length), 1, 'the token is kept in this tab');
+    const details = await integrators.acme.client.get(`/v1/query/get-user-details?userId=${first.userId}`);
+    assert.equal(details.body.verificationStatus, 'resubmission_requested');
+    assert.deepEqual(details.body.verificationDocuments.find((d: DocumentView) => d.documentId === first.passportId).errors, ['Passport photo is blurred; the machine-readable zone cannot be read']);
+  });
 
-        // The integrator filter narrows the queue; the hash keeps it (deep links, Back).
-        await page.getByRole('button', { name: 'Northwind Wallet' }).first().click();
-        await page.waitForFunction(() => document.querySelectorAll('tbody tr[data-subject-id]').length === 3);
-        assert.match(page.url(), /#\/queue\?integrator=/);
-        await page.goBack();
-        await page.waitForFunction((n) => document.querySelectorAll('tbody tr[data-subject-id]').length === n, APPLICANTS.length);
-
-        if (UPDATE_SCREENSHOTS && index === 0) {
-          mkdirSync('docs/images', { recursive: true });
-          await page.screenshot({ path: 'docs/images/admin-queue.png' });
-        }
-      });
-
-      it('opens a case from the keyboard and renders its documents from blob: URLs', async () => {
-        const first = cases[0]!;
-        await page.locator('tbody tr.selected a.row-link').waitFor();
-        await page.keyboard.press('j');
-        await page.keyboard.press('j');
-        await page.keyboard.press('k');
-        assert.equal(await page.locator('tbody tr[aria-current="true"]').getAttribute('data-subject-id'), cases[1]!.userId);
-        await page.keyboard.press('k');
-        await page.keyboard.press('Enter');
-        await page.getByRole('heading', { level: 1, name: 'Maria Elena Garcia' }).waitFor();
-        assert.equal(new URL(page.url()).hash, `#/case/user/${first.userId}`);
-        await statusIs('under_review');
-
-        const passport = page.locator(`.document[data-document-id="${first.passportId}"]`);
-        await page.waitForFunction((id) => {
-          const img = document.querySelector<HTMLImageElement>(`.document[data-document-id="${id}"] img`);
-          return !!img && img.complete && img.naturalWidth > 0;
-        }, first.passportId);
-        assert.match((await passport.locator('img').getAttribute('src'))!, /^blob:/);
-        assert.match((await page.locator('.document[data-document-type="proof_of_address"] iframe').getAttribute('src'))!, /^blob:/);
-        // The automated check's warning is on the passport (issued by USA, nationality MEX).
-        await passport.getByText('Issued by USA, but the nationality is MEX').waitFor();
-        assert.equal(await page.locator('dd', { hasText: '***-**-6789' }).count(), 1, 'the SSN arrives masked');
-        assert.deepEqual(
-          await Promise.all(['Approve', 'Request resubmission', 'Reject', 'Deactivate', 'Reactivate', 'Reopen'].map((name) => page.getByRole('button', { name }).isEnabled())),
-          [true, true, true, false, false, false],
-        );
-        if (UPDATE_SCREENSHOTS && index === 0) {
-          // Chromium's PDF viewer draws in a frame of its own; wait for it so the picture shows the bill.
-          const isViewer = (f: Frame) => f.url().startsWith('chrome-extension://');
-          const viewer = page.frames().find(isViewer) ?? (await page.waitForEvent('framenavigated', { predicate: isViewer }));
-          await viewer.waitForFunction(() => {
-            const v = document.querySelector('pdf-viewer') as (HTMLElement & { docLength?: number; docLength_?: number }) | null;
-            return (v?.docLength_ ?? v?.docLength ?? 0) > 0;
-          });
-          await page.screenshot({ path: 'docs/images/admin-case.png' });
-        }
-      });
-
-      it('requests resubmission of the selected document with a reason (checked client-side first)', async () => {
-        const first = cases[0]!;
-        await page.getByRole('button', { name: 'Reject' }).click();
-        await page.getByText('A reason is required to reject.').waitFor();
-        assert.equal(await page.locator('#reason').getAttribute('aria-invalid'), 'true');
-
-        await page.locator(`#resubmit-${first.passportId}`).check();
-        await page.getByText('1 document selected for resubmission.').waitFor();
-        await page.locator('#reason').press('Escape'); // leave the field so the next key is a shortcut
-        await page.keyboard.press('r');
-        assert.equal(await page.evaluate(() => document.activeElement?.id), 'reason');
-        await page.keyboard.type('Passport photo is blurred; the machine-readable zone cannot be read');
-        await page.keyboard.press('Control+Enter');
-        await statusIs('resubmission_requested');
-        await page.getByText('Request resubmission: the case is now resubmission requested.').waitFor();
-        await page.locator('.timeline li', { hasText: 'by Compliance officer Alice Moreau' }).getByText('Passport photo is blurred').waitFor();
-        await page.locator(`.document[data-document-id="${first.passportId}"]`).getByText('Flagged: Passport photo is blurred').waitFor();
-        assert.equal(await page.getByRole('button', { name: 'Approve' }).isDisabled(), true);
-
-        const details = await integrators.acme.client.get(`/v1/query/get-user-details?userId=${first.userId}`);
-        assert.equal(details.body.verificationStatus, 'resubmission_requested');
-        assert.deepEqual(details.body.verificationDocuments.find((d: DocumentView) => d.documentId === first.passportId).errors, ['Passport photo is blurred; the machine-readable zone cannot be read']);
-      });
-
-      it('shows the integrator’s resubmission by live polling, then approves; the integrator sees active and the events', async () => {
-        const first = cases[0]!;
-        const a = APPLICANTS[0]!;
-        const replacement = await specimenPassport(browser, a.userInfo, 'USA', 'U77120455');
-        const resubmitted = await integrators.acme.client.patch('/v1/submit/update-user', {
-          userId: first.userId,
-          verificationDocuments: [{ documentType: 'passport', issuingCountry: 'USA', documentNumber: 'U77120455', document: dataUrl('image/png', replacement) }],
-        });
-        assert.equal(resubmitted.status, 200, resubmitted.text);
-        assert.equal(resubmitted.body.verificationStatus, 'under_review');
-
-        // No reload: the case page's poll picks the change up.
-        await statusIs('under_review');
-        await page.locator('.document[data-document-type="passport"]', { hasText: 'No. U77120455' }).locator('img').waitFor();
-        await page.getByText('Status changed: Under review.').waitFor();
-
-        await page.locator('#reason').press('Escape'); // out of the reason field, where "a" would be typed
-        // "a" alone decides nothing: it shows the approval's confirmation, focused; Enter on it approves.
-        await page.keyboard.press('a');
-        assert.equal(await page.evaluate(() => document.activeElement?.id), 'confirm-decision');
-        await page.getByText('Approve this case? The integrator is told at once.').waitFor();
-        assert.equal(await page.locator('#case-status').getAttribute('data-status'), 'under_review');
-        await page.keyboard.press('Enter');
-        await statusIs('active');
-        assert.equal(await page.getByRole('button', { name: 'Deactivate' }).isEnabled(), true);
-
-        const details = await integrators.acme.client.get(`/v1/query/get-user-details?userId=${first.userId}`);
-        assert.equal(details.status, 200);
-        assert.equal(details.body.verificationStatus, 'active');
-        // The record was created under review (user.created); each later move wrote a status event.
-        const changes = (await eventsFor(server.database, first.userId)).filter((e) => e.type === 'user.verification_status.changed');
-        assert.deepEqual(
-          changes.map((e) => (e.data as EventData<StatusChange>).object.verificationStatus),
-          ['resubmission_requested', 'under_review', 'active'],
-        );
-
-        // Esc goes back to the queue, which no longer holds the approved case.
-        await page.keyboard.press('Escape');
-        await page.getByRole('heading', { level: 1, name: 'Review queue' }).waitFor();
-        await page.waitForFunction((n) => document.querySelectorAll('tbody tr[data-subject-id]').length === n, APPLICANTS.length - 1);
-        assert.ok(!(await page.locator('tbody a.row-link').allTextContents()).includes(first.name));
-      });
-
-      it('pages through the queue with the keyset cursor: n / Next forward, p / Previous back through the cursor stack', async () => {
-        // Two a page (the address may set 1-100; 50 by default): the five cases still under review make three pages.
-        const waiting = cases.slice(1).map((c) => c.name);
-        const shown = async (names: string[]) => {
-          await page.locator('tbody a.row-link').first().filter({ hasText: names[0]! }).waitFor();
-          assert.deepEqual(await page.locator('tbody a.row-link').allTextContents(), names);
-        };
-        await page.goto(`${server.url}/admin/#/queue?limit=2`);
-        await shown(waiting.slice(0, 2));
-        await page.keyboard.press('n');
-        await shown(waiting.slice(2, 4));
-        await page.getByText('Page 2', { exact: true }).waitFor();
-        await page.getByRole('button', { name: 'Next →' }).click();
-        await shown(waiting.slice(4));
-        assert.equal(await page.getByRole('button', { name: 'Next →' }).isDisabled(), true);
-        await page.keyboard.press('p');
-        await shown(waiting.slice(2, 4));
-        await page.getByRole('button', { name: '← Previous' }).click();
-        await shown(waiting.slice(0, 2));
-        assert.equal(await page.getByRole('button', { name: '← Previous' }).isDisabled(), true);
-      });
-
-      it('shows the shortcuts with "?", signs out, and logged no error (no CSP violation)', async () => {
-        await page.keyboard.press('?');
-        await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
-        await page.keyboard.press('Escape');
-        await page.getByRole('dialog').waitFor({ state: 'hidden' });
-        await page.getByRole('button', { name: 'Sign out' }).click();
-        await page.getByLabel('Operator token').waitFor();
-        assert.equal(await page.evaluate(() => sessionStorage.length), 0);
-        assert.deepEqual(pageErrors, []);
-      });
+  it('shows the integrator’s resubmission by live polling, then approves; the integrator sees active and the events', async () => {
+    const first = cases[0]!;
+    const a = APPLICANTS[0]!;
+    const replacement = await specimenPassport(browser, a.userInfo, 'USA', 'U77120455');
+    const resubmitted = await integrators.acme.client.patch('/v1/submit/update-user', {
+      userId: first.userId,
+      verificationDocuments: [{ documentType: 'passport', issuingCountry: 'USA', documentNumber: 'U77120455', document: dataUrl('image/png', replacement) }],
     });
-  }
+    assert.equal(resubmitted.status, 200, resubmitted.text);
+    assert.equal(resubmitted.body.verificationStatus, 'under_review');
+
+    // No reload: the case page's poll picks the change up.
+    await statusIs('under_review');
+    await page.locator('.document[data-document-type="passport"]', { hasText: 'No. U77120455' }).locator('img').waitFor();
+    await page.getByText('Status changed: Under review.').waitFor();
+
+    await page.locator('#reason').press('Escape'); // out of the reason field, where "a" would be typed
+    // "a" alone decides nothing: it shows the approval's confirmation, focused; Enter on it approves.
+    await page.keyboard.press('a');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'confirm-decision');
+    await page.getByText('Approve this case? The integrator is told at once.').waitFor();
+    assert.equal(await page.locator('#case-status').getAttribute('data-status'), 'under_review');
+    await page.keyboard.press('Enter');
+    await statusIs('active');
+    assert.equal(await page.getByRole('button', { name: 'Deactivate' }).isEnabled(), true);
+
+    const details = await integrators.acme.client.get(`/v1/query/get-user-details?userId=${first.userId}`);
+    assert.equal(details.status, 200);
+    assert.equal(details.body.verificationStatus, 'active');
+    // The record was created under review (user.created); each later move wrote a status event.
+    const changes = (await eventsFor(server.database, first.userId)).filter((e) => e.type === 'user.verification_status.changed');
+    assert.deepEqual(
+      changes.map((e) => (e.data as EventData<StatusChange>).object.verificationStatus),
+      ['resubmission_requested', 'under_review', 'active'],
+    );
+
+    // Esc goes back to the queue, which no longer holds the approved case.
+    await page.keyboard.press('Escape');
+    await page.getByRole('heading', { level: 1, name: 'Review queue' }).waitFor();
+    await page.waitForFunction((n) => document.querySelectorAll('tbody tr[data-subject-id]').length === n, APPLICANTS.length - 1);
+    assert.ok(!(await page.locator('tbody a.row-link').allTextContents()).includes(first.name));
+  });
+
+  it('pages through the queue with the keyset cursor: n / Next forward, p / Previous back through the cursor stack', async () => {
+    // Two a page (the address may set 1-100; 50 by default): the five cases still under review make three pages.
+    const waiting = cases.slice(1).map((c) => c.name);
+    const shown = async (names: string[]) => {
+      await page.locator('tbody a.row-link').first().filter({ hasText: names[0]! }).waitFor();
+      assert.deepEqual(await page.locator('tbody a.row-link').allTextContents(), names);
+    };
+    await page.goto(`${server.url}/admin/#/queue?limit=2`);
+    await shown(waiting.slice(0, 2));
+    await page.keyboard.press('n');
+    await shown(waiting.slice(2, 4));
+    await page.getByText('Page 2', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Next →' }).click();
+    await shown(waiting.slice(4));
+    assert.equal(await page.getByRole('button', { name: 'Next →' }).isDisabled(), true);
+    await page.keyboard.press('p');
+    await shown(waiting.slice(2, 4));
+    await page.getByRole('button', { name: '← Previous' }).click();
+    await shown(waiting.slice(0, 2));
+    assert.equal(await page.getByRole('button', { name: '← Previous' }).isDisabled(), true);
+  });
+
+  it('shows the shortcuts with "?", signs out, and logged no error (no CSP violation)', async () => {
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Operator token').waitFor();
+    assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+    assert.deepEqual(pageErrors, []);
+  });
 });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { backends, type Backend } from './backends.js';
+import { later } from './later.js';
 
 /** Debian's chromium package: Playwright never downloads a browser here. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -91,23 +92,38 @@ export async function consolePage(browser: Browser, options: { expectedStatuses?
  * A browser test file's suite: `title`, skipped (with chromiumMissing's warning about `what`) when there is no
  * Chromium, the process's browser taken before its first test and this suite's pages closed after its last, and
  * `body` once per backend (backends(), or `options.backends`) inside a `[backend]` suite of its own. `browser` is
- * that suite's handle, usable from the suite's hooks and tests on (it forwards to the handle launched in the outer
- * `before`; calling it earlier throws).
+ * that suite's handle, usable from the suite's hooks and tests on (later.ts).
  */
 export function describeInChromium(title: string, what: string, body: (backend: Backend, browser: Browser) => void, options: { backends?: Backend[] } = {}): void {
   const skip = chromiumMissing(what);
   describe(title, { skip: skip ? `${CHROMIUM} is missing` : false }, () => {
+    const browser = later<Browser>("the suite's browser");
     let handle: Browser | undefined;
     before(async () => {
       handle = await launchChromium();
+      browser.set(handle);
     });
     after(() => handle?.close());
-    const browser = new Proxy({} as Browser, {
-      get(_target, property) {
-        if (!handle) throw new Error(`the suite's browser is launched in its before hook: ${String(property)} asked earlier`);
-        return Reflect.get(handle, property, handle);
-      },
-    });
-    for (const backend of options.backends ?? backends()) describe(`[${backend}]`, () => body(backend, browser));
+    for (const backend of options.backends ?? backends()) describe(`[${backend}]`, () => body(backend, browser.value));
   });
+}
+
+/**
+ * A consolePage signed in to the console at `baseUrl` with `operator`'s token, as an operator does it: the token
+ * pasted into the sign-in form, and the header naming them.
+ */
+export async function signedInConsole(
+  browser: Browser,
+  baseUrl: string,
+  operator: { token: string; name: string },
+  options: Parameters<typeof consolePage>[1] & { viewport?: { width: number; height: number } } = {},
+): Promise<Awaited<ReturnType<typeof consolePage>>> {
+  const opened = await consolePage(browser, options);
+  if (options.viewport) await opened.page.setViewportSize(options.viewport);
+  opened.page.setDefaultNavigationTimeout(30_000); // a loaded machine may take longer than the 10 s default
+  await opened.page.goto(`${baseUrl}/admin/`);
+  await opened.page.getByLabel('Operator token').fill(operator.token);
+  await opened.page.getByRole('button', { name: 'Sign in' }).click();
+  await opened.page.getByText(`Signed in as ${operator.name}`).waitFor();
+  return opened;
 }

@@ -4,15 +4,17 @@ import { listHits, type ScreeningHitRow } from '../../db/repositories/screening-
 import { listTransitions } from '../../db/repositories/verification.js';
 import { operatorNames } from '../operators/operators.js';
 import type { HitDetails } from '../screening/subject-hits.js';
-import type { HitExplanation } from '../screening/types.js';
 import { approvalPath } from './approval-rules.js';
 import type { OperatorRef } from './permissions.js';
 
 type Names = Map<string, string>;
 const who = (names: Names, id: string | null) => (id ? { operatorId: id, name: names.get(id) ?? '(unknown operator)' } : null);
 
-/** A hit's details as stored: those raised before hits explained themselves (issue 52) have no `explanation`. */
-type StoredHitDetails = Omit<HitDetails, 'explanation'> & { explanation?: HitExplanation };
+/**
+ * A hit's details as stored: those raised before hits explained themselves (issue 52) have no `explanation`, those
+ * raised before issue 56 no remarks, list version or source link.
+ */
+type StoredHitDetails = Omit<HitDetails, 'explanation' | 'remarks' | 'listVersion' | 'sourceUrl'> & Partial<Pick<HitDetails, 'explanation' | 'remarks' | 'listVersion' | 'sourceUrl'>>;
 
 /**
  * A hit as operators read it: both sides' data side by side, the score, what agreed, why it scored what it did (null
@@ -37,7 +39,9 @@ export function hitView(row: ScreeningHitRow, names: Names) {
     agreed: d.agreed,
     conflicting: d.conflicting,
     explanation: d.explanation ?? null,
-    listed: { birthDates: d.listedBirthDates, countries: d.listedCountries },
+    listed: { birthDates: d.listedBirthDates, countries: d.listedCountries, remarks: d.remarks ?? null },
+    listVersion: d.listVersion ?? null,
+    sourceUrl: d.sourceUrl ?? null,
     customer: d.customer,
     status: row.status,
     disposition: row.dispositionAt ? { note: row.dispositionNote ?? '', operator: who(names, row.dispositionBy)!, at: row.dispositionAt.toISOString() } : null,

@@ -76,6 +76,7 @@ export function parseOfac(label: string, sdn: ListFile, alt?: ListFile, add?: Li
       birthDates: remarks.birthDates,
       countries: flag && !remarks.countries.includes(flag) ? [...remarks.countries, flag] : remarks.countries,
       walletAddresses: remarks.walletAddresses,
+      ...(remarks.other.length ? { remarks: remarks.other } : {}),
     });
   }
   const owner = (file: ListFile, line: number, field: string | undefined): ListEntry => {

@@ -41,15 +41,18 @@ export interface RemarkFacts {
   birthDates: ListedBirthDate[];
   countries: string[];
   walletAddresses: ListedWalletAddress[];
+  /** The remarks the matcher does not read (place of birth, gender, passports and other identifiers…), as written: for operators. */
+  other: string[];
 }
 
 /**
  * What the matcher uses from an SDN entry's Remarks: `DOB …;` (and `alt. DOB …;`), `nationality …;`,
  * `citizenship …;`, `citizen …;` (each also after `alt.`) and `Digital Currency Address - ETH 0x…;` (any currency
- * code, any number of them). Remarks are `;`-separated; an `a.k.a.` or other text is left alone.
+ * code, any number of them). Remarks are `;`-separated; any other part (`POB …`, `Gender …`, `Passport …`) is kept
+ * in `other`, as written, for an operator to read.
  */
 export function parseRemarks(remarks: string): RemarkFacts {
-  const facts: RemarkFacts = { birthDates: [], countries: [], walletAddresses: [] };
+  const facts: RemarkFacts = { birthDates: [], countries: [], walletAddresses: [], other: [] };
   for (const raw of remarks.split(';')) {
     const part = raw.trim().replace(/\.$/, '');
     const dob = /^(?:alt\. )?DOB (.+)$/i.exec(part);
@@ -66,6 +69,7 @@ export function parseRemarks(remarks: string): RemarkFacts {
     }
     const wallet = /^(?:alt\. )?Digital Currency Address - ([A-Za-z0-9]+)\s+(\S+)$/i.exec(part);
     if (wallet) facts.walletAddresses.push({ currency: wallet[1]!.toUpperCase(), address: wallet[2]! });
+    else if (part) facts.other.push(part);
   }
   return facts;
 }

@@ -4,8 +4,9 @@ import { appendActivity } from '../../db/repositories/cases.js';
 import { clearStaleHits, hitsByKeys, insertNewHits, type ScreeningHitRow } from '../../db/repositories/screening-hits.js';
 import { canonicalJson } from '../canonical-json.js';
 import { newId } from '../ids.js';
+import { entrySourceUrl } from './entry-source.js';
 import type { ScreeningLists } from './lists.js';
-import type { ListedName, ScreeningHit, ScreeningSubject } from './types.js';
+import type { ListEntry, ListedName, ScreeningHit, ScreeningSubject } from './types.js';
 
 export type CaseSubjectType = ScreeningHitRow['subjectType'];
 
@@ -15,10 +16,22 @@ export interface SubjectKey {
   integratorId: string;
 }
 
-/** What a hit row's `details` hold: the engine's hit, the entry's names, and the customer's data as screened. */
+/**
+ * What a hit row's `details` hold: the engine's hit, the entry's names and other remarks, the list's version and the
+ * entry's page at its publisher (as they were when the hit was raised), and the customer's data as screened.
+ */
 export interface HitDetails extends ScreeningHit {
   aliases: ListedName[];
+  remarks: string[];
+  listVersion: string | null;
+  sourceUrl: string | null;
   customer: { names: string[]; birthDate: string | null; countries: string[] };
+}
+
+/** What of an entry a hit's match key covers: everything matched on, not the remarks shown beside it. */
+function matchedPart(entry: ListEntry): Omit<ListEntry, 'remarks'> {
+  const { remarks: _shownOnly, ...matched } = entry;
+  return matched;
 }
 
 /** At most this many hits are recorded per screening (the best ones); a name that hits more is rare and says enough. */
@@ -59,8 +72,16 @@ export async function screenAndRecord(
   const customerKey = sha256(canonicalJson({ kind: screened.kind, ...customer }));
   const rows = found.map((hit) => {
     const entry = lists!.entry(hit.list, hit.entryNumber);
-    const details: HitDetails = { ...hit, aliases: entry?.aliases ?? [], customer };
-    const entryKey = sha256(canonicalJson(entry ?? hit));
+    const source = lists!.versions().find((v) => v.label === hit.list);
+    const details: HitDetails = {
+      ...hit,
+      aliases: entry?.aliases ?? [],
+      remarks: entry?.remarks ?? [],
+      listVersion: source?.version ?? null,
+      sourceUrl: source ? entrySourceUrl(source.format, hit.entryNumber) : null,
+      customer,
+    };
+    const entryKey = sha256(canonicalJson(entry ? matchedPart(entry) : hit));
     return {
       id: newId(),
       integratorId: subject.integratorId,

@@ -68,6 +68,11 @@ export interface ListEntry {
   /** ISO 3166 alpha-3 codes: nationality, citizenship, the countries of its addresses (and a UK ship's flag). */
   countries: string[];
   walletAddresses: ListedWalletAddress[];
+  /**
+   * The entry's other remarks as published (OFAC's: place of birth, gender, passports and other identifiers), shown
+   * to operators beside a hit; never matched on, and left out of a hit's match key.
+   */
+  remarks?: string[];
 }
 
 /** Who is screened: a person (with a birth date when known) or a company (legal and trade names). */

@@ -79,7 +79,20 @@ export const ScreeningHitSchema = Type.Object(
     agreed: Type.Array(Field()),
     conflicting: Type.Array(Field()),
     explanation: Nullable(HitExplanationSchema),
-    listed: Type.Object({ birthDates: Type.Array(Type.String()), countries: Type.Array(Type.String()) }, { additionalProperties: false, title: 'ListedData' }),
+    listed: Type.Object(
+      {
+        birthDates: Type.Array(Type.String()),
+        countries: Type.Array(Type.String()),
+        remarks: Nullable(
+          Type.Array(Type.String(), {
+            description: 'The entry’s other remarks as published (OFAC’s: place of birth, gender, passports and other identifiers), never matched on; null for a hit raised before hits recorded them',
+          }),
+        ),
+      },
+      { additionalProperties: false, title: 'ListedData' },
+    ),
+    listVersion: Nullable(Type.String({ description: 'The version (fingerprint of its files) of the list the hit was raised against; null for a hit raised before hits recorded it' })),
+    sourceUrl: Nullable(Type.String({ format: 'uri', description: 'The entry at its publisher: OFAC’s page of the entry; the EU’s, UN’s or UK’s page of the list; null for a simple CSV list or a hit raised before hits recorded it' })),
     customer: Type.Object(
       { names: Type.Array(Type.String()), birthDate: Nullable(Type.String()), countries: Type.Array(Type.String()) },
       { additionalProperties: false, title: 'ScreenedData', description: 'The customer’s data as it was screened' },

@@ -61,6 +61,7 @@ describe('OFAC SDN files', () => {
       { text: 'circa 07 Jul 1966', day: '1966-07-07', month: '1966-07', fromYear: 1965, toYear: 1967, circa: true },
       { text: 'circa Jul 1967', month: '1967-07', fromYear: 1966, toYear: 1968, circa: true },
     ]);
+    assert.deepEqual(facts.other, ['Gender Male'], 'what the matcher does not read is kept for operators, as written');
   });
 
   it('reads nationality, citizenship and several digital currency addresses from the remarks', () => {
@@ -68,6 +69,7 @@ describe('OFAC SDN files', () => {
       'DOB 1970; nationality Korea, North; citizenship Iran; Digital Currency Address - ETH 0xAbC0000000000000000000000000000000000001; alt. Digital Currency Address - USDT TXyz123; Digital Currency Address - XBT 1BoatSLRHtKNngkdXEeobR76b53LETtpyT.',
     );
     assert.deepEqual(facts.countries, ['PRK', 'IRN']);
+    assert.deepEqual(facts.other, [], 'every part read');
     assert.deepEqual(facts.walletAddresses, [
       { currency: 'ETH', address: '0xAbC0000000000000000000000000000000000001' },
       { currency: 'USDT', address: 'TXyz123' },

@@ -58,7 +58,12 @@ export interface Hit {
   conflicting: HitField[];
   /** Null for a hit raised before hits explained themselves. */
   explanation: HitExplanation | null;
-  listed: { birthDates: string[]; countries: string[] };
+  /** remarks: the entry's other remarks (place of birth, gender, identifiers…); null (or absent, from an older server) for a hit raised before hits recorded them. */
+  listed: { birthDates: string[]; countries: string[]; remarks?: string[] | null };
+  /** The list's version the hit was raised against; null or absent when not recorded. */
+  listVersion?: string | null;
+  /** The entry at its publisher (OFAC's page of it; another list's page); null or absent when there is none. */
+  sourceUrl?: string | null;
   customer: { names: string[]; birthDate: string | null; countries: string[] };
   status: HitStatus;
   disposition: null | { note: string; operator: OperatorRef; at: string };

@@ -169,3 +169,37 @@ export function age(iso: string, now: number = Date.now()): string {
   const days = Math.floor(hours / 24);
   return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`;
 }
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const MONTH_NUMBERS = new Map(MONTHS.map((m, i) => [m.toLowerCase(), i + 1]));
+
+/** "21 Jul 1980", "Jul 1980" or "1980"; null for a month that is none. */
+function dayMonthYear(year: string, month?: number, day?: string): string | null {
+  if (month === undefined) return year;
+  const name = MONTHS[month - 1];
+  return name ? [day && String(Number(day)), name, year].filter(Boolean).join(' ') : null;
+}
+
+/** One date written `YYYY-MM-DD`, `YYYY-MM`, `YYYY`, `DD Mon YYYY` or `Mon YYYY`; null for any other form. */
+function oneBirthDate(text: string): string | null {
+  const iso = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(text);
+  if (iso) return dayMonthYear(iso[1]!, iso[2] ? Number(iso[2]) : undefined, iso[3]);
+  const written = /^(?:(\d{1,2}) )?([A-Za-z]{3}) (\d{4})$/.exec(text);
+  if (written) return dayMonthYear(written[3]!, MONTH_NUMBERS.get(written[2]!.toLowerCase()) ?? 0, written[1]);
+  return null;
+}
+
+/**
+ * A date of birth, the customer's (`1980-07-21`) or a list's (`21 Jul 1980`, `circa 1961`, `1961 to 1962`, the EU's
+ * and UN's ISO dates), in one form wherever the console shows one: "21 Jul 1980", "Jul 1980", "circa 1961",
+ * "1961 to 1962". Day, month name, year: no reader mistakes the day for the month. A form it does not know is shown
+ * as given.
+ */
+export function birthDate(text: string): string {
+  const t = text.trim().replace(/\s+/g, ' ');
+  const circa = /^circa (.+)$/i.exec(t);
+  if (circa) return `circa ${birthDate(circa[1]!)}`;
+  const span = /^(.+?) to (.+)$/.exec(t);
+  if (span) return `${birthDate(span[1]!)} to ${birthDate(span[2]!)}`;
+  return oneBirthDate(t) ?? t;
+}

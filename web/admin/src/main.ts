@@ -4,6 +4,7 @@ import { byId, fill, h } from './dom';
 import { installKeyboard } from './keyboard';
 import { currentRoute, hrefFor, type Route } from './router';
 import { forgetToken, storedToken, storeToken } from './session';
+import { scrollCue } from './scroll-cue';
 import { showShortcuts } from './shortcuts';
 import type { Operator } from './types';
 import type { Role } from './back-office-types';
@@ -31,6 +32,7 @@ const ROLE_LABELS: Record<Role, string> = { reviewer: 'Reviewer', supervisor: 'S
 const main = byId('main');
 const sessionNav = byId('session');
 const sectionsNav = byId('sections');
+scrollCue(sectionsNav);
 let unmount: () => void = () => {};
 let signedIn: { api: ApiClient; operator: Operator } | null = null;
 

@@ -133,5 +133,7 @@ export function showShortcuts(): void {
     h('p', { class: 'dialog-actions' }, close),
   );
   dialog.showModal();
-  close.focus();
+  // Close is last: focused as the dialog opens, it would scroll a phone's dialog past every section but the last.
+  close.focus({ preventScroll: true });
+  dialog.scrollTop = 0;
 }

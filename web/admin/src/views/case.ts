@@ -1,7 +1,7 @@
 import { announce } from '../announce';
 import type { ApiClient } from '../api';
 import { ApiProblem } from '../api';
-import { fill, h } from '../dom';
+import { fill, h, type Children } from '../dom';
 import { DECISION_LABELS } from '../decisions';
 import { humanize, STATUS_LABELS, SUBJECT_LABELS } from '../format';
 import { integratorNames } from '../integrators';
@@ -50,8 +50,39 @@ function findingsList(findings: Finding[], docs: CaseDocument[]): HTMLElement {
 
 const OPEN_REASONS = { screening_hit: 'Reopened: a screening hit on an active customer', incoming_from_listed_address: 'Reopened: money arrived from a listed address' } as const;
 
+/**
+ * The document types that satisfy each missing-document code (src/domain/onboarding/requirements.ts and
+ * REQUIRED_ENTITY_DOCUMENT_GROUPS), so a requirement whose documents were sent but refused says so.
+ */
+const SATISFIED_BY: Record<string, string[]> = {
+  IDENTITY_DOCUMENT: ['passport', 'national_id_front', 'national_id_back'],
+  PROOF_OF_ADDRESS_DOCUMENT: ['proof_of_address'],
+  COMPANY_DETAILS_DOCUMENT: ['incorporation_cert', 'incorporation_articles', 'state_registry'],
+  OWNERSHIP_STRUCTURE_DOCUMENT: ['shareholder_registry', 'information_statement', 'trust_agreement', 'partnership_agreement'],
+  SOURCE_OF_FUNDS_DOCUMENT: ['source_of_funds'],
+};
+const DUPLICATE_CODES = new Set(['duplicate_document', 'document_number_reused']);
+
+/** Why a sent document does not count: "duplicate of <the other case>" for a duplicate, else its errors. */
+function refusal(doc: CaseDocument, findings: Finding[]): Children {
+  const duplicate = findings.find((f) => f.documentId === doc.documentId && DUPLICATE_CODES.has(f.code) && f.related);
+  const what = humanize(doc.documentType);
+  if (duplicate?.related) {
+    const r = duplicate.related;
+    return [`${what} refused: duplicate of a document on `, h('a', { href: hrefFor({ name: 'case', subjectType: r.subjectType, subjectId: r.subjectId }), class: 'related-case' }, r.name || r.subjectId), ` (${SUBJECT_LABELS[r.subjectType]})`];
+  }
+  return `${what} refused: ${(doc.errors ?? []).join('; ')}`;
+}
+
+/** What the case still lacks; a document requirement whose documents were sent and refused names each refusal instead. */
 function missingList(c: Case): HTMLElement | null {
-  const items = [...c.missingDocuments.map((m) => `Document: ${humanize(m)}`), ...c.missingCompanyData.map((m) => `Company data: ${humanize(m)}`)];
+  const docs = documentsOf(c);
+  const documentItem = (code: string): Children => {
+    const refused = docs.filter((d) => SATISFIED_BY[code]?.includes(d.documentType) && (d.errors ?? []).length > 0);
+    if (refused.length === 0) return `Document: ${humanize(code)}`;
+    return [`Document: ${humanize(code)}: `, h('ul', { class: 'refused' }, refused.map((d) => h('li', { dataset: { refused: d.documentId } }, refusal(d, c.findings))))];
+  };
+  const items = [...c.missingDocuments.map(documentItem), ...c.missingCompanyData.map((m) => `Company data: ${humanize(m)}`)];
   return items.length ? h('ul', { class: 'missing' }, items.map((i) => h('li', {}, i))) : null;
 }
 
@@ -71,6 +102,12 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
   const badgeSlot = h('span', { class: 'badge-slot' });
   const meta = h('p', { class: 'muted case-meta' });
   const problem = h('div', { class: 'problem', role: 'alert', hidden: true });
+  // One column (a phone, a narrow window): the Decision panel comes after the hits, documents and details.
+  const jump = h(
+    'p',
+    { class: 'jump-to-decision' },
+    h('button', { type: 'button', class: 'link-button', onclick: () => jumpToDecision() }, 'Jump to the decision ↓'),
+  );
   const findingsSlot = h('div');
   const missingSection = h('section', { class: 'card', 'aria-labelledby': 'missing-title', hidden: true }, h('h2', { id: 'missing-title' }, 'Missing'), h('div'));
   const detailsSlot = h('div');
@@ -133,7 +170,12 @@ export function mountCase(main: HTMLElement, api: ApiClient, route: CaseRoute, o
     ),
   );
 
-  fill(main, h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, back), h('div', { class: 'page-head' }, title, badgeSlot), meta, problem, layout);
+  fill(main, h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, back), h('div', { class: 'page-head' }, title, badgeSlot), meta, jump, problem, layout);
+
+  function jumpToDecision(): void {
+    form.element.scrollIntoView({ block: 'start' });
+    form.element.querySelector<HTMLElement>('#decision-title')?.focus({ preventScroll: true });
+  }
   document.title = 'Case · Review console';
 
   function render(c: Case): void {

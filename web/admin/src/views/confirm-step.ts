@@ -9,8 +9,9 @@ export interface ConfirmStep {
 }
 
 /**
- * The second step of a decision that needs no reason (approve, reactivate): one key press never decides, so the
- * shortcut or the button shows what will happen and one button that does it (Enter on it, or a click). Escape or
+ * The second step of every decision that changes a customer's status: one key press or click never decides, so the
+ * shortcut, the button or Ctrl+Enter in the reason shows what will happen and one button that does it (Enter on it,
+ * or a click). Escape or
  * Cancel takes the step away; Escape here is the step's, not the page's (which would leave it).
  */
 export function createConfirmStep(id: string, options: { confirm(): void; cancel(): void }): ConfirmStep {

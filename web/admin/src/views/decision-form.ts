@@ -15,8 +15,17 @@ const REVIEW: Decision[] = ['approve', 'request_resubmission', 'reject'];
 const AFTER_REVIEW: Decision[] = ['deactivate', 'reactivate', 'reopen'];
 const MAX_REASONS = 10;
 const MAX_REASON_LENGTH = 500;
-/** The nouns of the decisions that need no reason, and so a confirmation instead. */
-const NOUN: Partial<Record<Decision, string>> = { approve: 'approval', reactivate: 'reactivation' };
+/** What each decision's confirmation asks. */
+const QUESTION: Record<Decision, string> = {
+  approve: 'Approve this case?',
+  request_resubmission: 'Request a resubmission?',
+  reject: 'Reject this case?',
+  deactivate: 'Deactivate this customer?',
+  reactivate: 'Reactivate this customer?',
+  reopen: 'Reopen this case?',
+};
+/** Each decision as a noun, for its confirmation's button ("Confirm rejection"). */
+const NOUN: Record<Decision, string> = { approve: 'approval', request_resubmission: 'resubmission request', reject: 'rejection', deactivate: 'deactivation', reactivate: 'reactivation', reopen: 'reopening' };
 
 export interface DecisionForm {
   element: HTMLElement;
@@ -24,7 +33,7 @@ export interface DecisionForm {
   setStatus(status: VerificationStatus): void;
   /**
    * Marks the decision Ctrl+Enter in the reason will send. One that needs a reason puts the cursor in it; approve
-   * and reactivate show their confirmation instead, with focus on its button: no single key press decides a case.
+   * and reactivate show their confirmation at once, with focus on its button: no single key press decides a case.
    */
   arm(decision: Decision): void;
   setSelectedCount(count: number): void;
@@ -38,7 +47,10 @@ export interface DecisionForm {
 }
 
 /**
- * The decision buttons and the reason. Client-side checks mirror the server's (a reason for all but approve and
+ * The decision buttons and the reason. One rule for every decision that changes the customer's status: it takes a
+ * second step, the confirmation (what will happen, and one button that does it, focused), whichever way it was
+ * asked for (its button, its key, Ctrl+Enter in the reason); a decision that needs a reason asks for it first. A
+ * proposal changes no status (a supervisor decides), so it is sent at once. Client-side checks mirror the server's (a reason for all but approve and
  * reactivate, at most 10 lines of 500 characters, one reason per line); the server decides, and its problem
  * (a 409 for a move the state machine refuses, a 400 with field errors) is shown as it comes. An approval the
  * four-eyes rule holds back is labelled a proposal before the click ("Propose approval: needs a supervisor"); one the
@@ -86,7 +98,7 @@ export function createDecisionForm(options: {
   reason.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
-      if (armed) void submit(armed, true);
+      if (armed) void submit(armed, false);
       else showReasonError('Choose a decision: press its button (or a, r, x after leaving the field).');
     }
   });
@@ -97,7 +109,7 @@ export function createDecisionForm(options: {
   const element = h(
     'section',
     { class: 'card decision', 'aria-labelledby': 'decision-title' },
-    h('h2', { id: 'decision-title' }, 'Decision'),
+    h('h2', { id: 'decision-title', tabindex: '-1' }, 'Decision'),
     h('label', { for: 'reason' }, 'Reason or note'),
     reason,
     h('p', { id: 'reason-hint', class: 'hint' }, 'Required for all but Approve and Reactivate (and for a proposal); one reason per line. Recorded in the audit trail; on a resubmission request, shown to the integrator on each selected document.'),
@@ -110,27 +122,30 @@ export function createDecisionForm(options: {
     problemBox,
   );
 
-  const needsConfirmation = (d: Decision) => !reasonRequired(d);
-  const proposing = (d: Decision) => needsConfirmation(d) && fourEyes() !== null;
+  /** Approve and reactivate: no reason, the four-eyes rule, not offered while a proposal or a hit waits. */
+  const approvalLike = (d: Decision) => !reasonRequired(d);
+  const proposing = (d: Decision) => approvalLike(d) && fourEyes() !== null;
+  /** Whether the armed decision's confirmation is shown: at once for approve and reactivate, after the reason for the rest. */
+  let confirming = false;
 
   /** "Propose approval: needs a supervisor" on the button itself, before anyone presses it. */
   const labelOf = (d: Decision) => (proposing(d) ? `Propose ${NOUN[d]}: needs a supervisor` : DECISION_LABELS[d]);
 
   function refreshButtons(focusConfirm = false): void {
-    const allowed = decisionsFor(status).filter((d) => !((pending || hitsFirst()) && needsConfirmation(d)));
+    const allowed = decisionsFor(status).filter((d) => !((pending || hitsFirst()) && approvalLike(d)));
     for (const [d, button] of buttons) {
       button.disabled = busy || !allowed.includes(d);
       button.classList.toggle('armed', armed === d);
-      button.dataset.path = needsConfirmation(d) ? (hitsFirst() ? 'dispositions_first' : proposing(d) ? 'proposal' : 'direct') : 'direct';
+      button.dataset.path = approvalLike(d) ? (hitsFirst() ? 'dispositions_first' : proposing(d) ? 'proposal' : 'direct') : 'direct';
       labels.get(d)!.textContent = labelOf(d);
     }
     element.setAttribute('aria-busy', String(busy));
-    if (armed !== null && needsConfirmation(armed) && allowed.includes(armed)) {
-      const noun = NOUN[armed]!;
+    if (armed !== null && (confirming || proposing(armed)) && allowed.includes(armed)) {
+      const noun = NOUN[armed];
       confirmStep.show(
         proposing(armed)
           ? `A second operator must confirm this ${noun}: ${fourEyes()}. Write a note (why it is safe), then propose it; a supervisor confirms or overturns it.`
-          : `${DECISION_LABELS[armed]} this case? The integrator is told at once.`,
+          : `${QUESTION[armed]} The integrator is told at once.`,
         proposing(armed) ? `Propose ${noun}` : `Confirm ${noun}`,
         focusConfirm,
       );
@@ -138,7 +153,7 @@ export function createDecisionForm(options: {
       confirmStep.hide();
     }
     confirmStep.setBusy(busy);
-    const waiting = decisionsFor(status).filter(needsConfirmation);
+    const waiting = decisionsFor(status).filter(approvalLike);
     available.textContent = pending
       ? 'A proposal waits for a supervisor’s confirmation: approval is not offered meanwhile.'
       : hitsFirst() && waiting.length
@@ -151,16 +166,18 @@ export function createDecisionForm(options: {
   function disarm(focusBack: boolean): void {
     const was = armed;
     armed = null;
+    confirming = false;
     refreshButtons();
     if (focusBack && was) buttons.get(was)?.focus();
   }
 
-  /** `confirmed`: the second step (the confirm button, or Ctrl+Enter in the form), never the first key press. */
+  /** `confirmed`: the confirmation's button, the second step; a decision's button or Ctrl+Enter is the first. */
   async function submit(decision: Decision, confirmed: boolean): Promise<void> {
     if (busy) return;
     problemBox.hidden = true;
     clearReasonError();
-    if (needsConfirmation(decision) && !confirmed) return arm(decision);
+    // Approve and reactivate: the first press shows the confirmation (or, under the four-eyes rule, the proposal's note).
+    if (approvalLike(decision) && !confirmed && armed !== decision) return arm(decision);
     const reasons = reason.value
       .split('\n')
       .map((l) => l.trim())
@@ -172,12 +189,18 @@ export function createDecisionForm(options: {
     }
     if (reasons.length > MAX_REASONS) return showReasonError(`At most ${MAX_REASONS} reasons (one per line).`);
     if (reasons.some((r) => r.length > MAX_REASON_LENGTH)) return showReasonError(`Each reason is at most ${MAX_REASON_LENGTH} characters.`);
+    if (!confirmed && !proposing(decision)) {
+      armed = decision;
+      confirming = true;
+      return refreshButtons(true);
+    }
     busy = true;
     refreshButtons();
     try {
       await (proposing(decision) ? options.propose : options.decide)(decision, reasons);
       reason.value = '';
       armed = null;
+      confirming = false;
       told = null;
     } catch (err) {
       if (err instanceof ApiProblem && (err.problem.code === 'four_eyes_required' || err.problem.code === 'four_eyes_same_operator') && !proposing(decision)) {
@@ -186,10 +209,11 @@ export function createDecisionForm(options: {
         told = (err.problem.detail ?? 'the case takes a second operator').replace(/: propose the decision.*$|, so another operator.*$/, '').replace(/^This case/, 'the case');
         void options.refresh();
         armed = decision;
-        announce(`A second operator must confirm this ${NOUN[decision] ?? 'decision'}: propose it with a note.`, 'error');
+        confirming = false;
+        announce(`A second operator must confirm this ${NOUN[decision]}: propose it with a note.`, 'error');
         busy = false;
         refreshButtons();
-        return showReasonError(`A second operator must confirm: write a note, then press Propose ${NOUN[decision] ?? 'it'}.`);
+        return showReasonError(`A second operator must confirm: write a note, then press Propose ${NOUN[decision]}.`);
       }
       showProblem(problemBox, err instanceof ApiProblem ? err.problem : { title: 'The decision failed', status: 0, detail: String(err) });
     } finally {
@@ -199,11 +223,11 @@ export function createDecisionForm(options: {
   }
 
   function arm(decision: Decision): void {
-    if (pending && needsConfirmation(decision)) return announce('A proposal waits for a supervisor’s confirmation: approval is not offered meanwhile.');
-    if (hitsFirst() && needsConfirmation(decision)) return announce(`Every screening hit needs its disposition first: ${approval.detail}.`);
+    if (pending && approvalLike(decision)) return announce('A proposal waits for a supervisor’s confirmation: approval is not offered meanwhile.');
+    if (hitsFirst() && approvalLike(decision)) return announce(`Every screening hit needs its disposition first: ${approval.detail}.`);
     if (!decisionsFor(status).includes(decision)) return;
     armed = decision;
-    const confirming = needsConfirmation(decision) && !proposing(decision);
+    confirming = approvalLike(decision) && !proposing(decision);
     refreshButtons(confirming);
     // A proposal needs its note, and the other decisions their reason: the cursor goes there.
     if (!confirming) reason.focus();
@@ -214,7 +238,7 @@ export function createDecisionForm(options: {
     element,
     setStatus(next) {
       status = next;
-      if (armed && !decisionsFor(status).includes(armed)) armed = null;
+      if (armed && !decisionsFor(status).includes(armed)) disarm(false);
       refreshButtons();
     },
     arm,
@@ -224,12 +248,12 @@ export function createDecisionForm(options: {
     setApproval(next) {
       approval = next ?? { path: 'direct', detail: null };
       if (approval.path !== 'direct') told = null;
-      if (armed && hitsFirst() && needsConfirmation(armed)) armed = null;
+      if (armed && hitsFirst() && approvalLike(armed)) disarm(false);
       refreshButtons();
     },
     setProposalPending(next) {
       pending = next;
-      if (pending && armed && needsConfirmation(armed)) armed = null;
+      if (pending && armed && approvalLike(armed)) disarm(false);
       refreshButtons();
     },
   };

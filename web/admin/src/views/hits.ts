@@ -2,7 +2,7 @@ import { announce } from '../announce';
 import { ApiProblem, type ApiClient } from '../api';
 import type { Disposition, Hit, HitExplanation, HitField, ScoreAdjustmentKind } from '../back-office-types';
 import { fill, h } from '../dom';
-import { dateTime } from '../format';
+import { birthDate, dateTime } from '../format';
 import { reasonFeedback, showProblem } from './form-feedback';
 
 export const HIT_STATUS_LABELS: Record<Hit['status'], string> = { open: 'Open', true_match: 'True match', false_positive: 'False positive', cleared: 'Cleared' };
@@ -37,15 +37,22 @@ function comparison(hit: Hit): HTMLElement {
   const aliases = others.length ? h('ul', { class: 'aliases' }, others.map((a) => h('li', {}, a.name, a.aliasType ? h('span', { class: 'muted' }, ` (${a.aliasType})`) : null))) : null;
   return h(
     'table',
-    { class: 'hit-compare' },
+    { class: 'hit-compare hit-sides' },
     h('caption', { class: 'visually-hidden' }, 'The list entry beside the customer'),
     h('thead', {}, h('tr', {}, h('td'), h('th', { scope: 'col' }, 'Listed'), h('th', { scope: 'col' }, 'Customer'))),
     h(
       'tbody',
       {},
       row('Name', 'name', h('div', {}, h('strong', {}, hit.listedName), aliases ? [h('div', { class: 'muted' }, 'Also known as:'), aliases] : null), list(hit.customer.names)),
-      row('Date of birth', 'birthDate', list(hit.listed.birthDates), hit.customer.birthDate ?? h('span', { class: 'muted' }, 'none given')),
+      row('Date of birth', 'birthDate', list(hit.listed.birthDates.map(birthDate)), hit.customer.birthDate ? birthDate(hit.customer.birthDate) : h('span', { class: 'muted' }, 'none given')),
       row('Country', 'country', list(hit.listed.countries), list(hit.customer.countries)),
+      // Never matched on: what else the list says of the entry, for the operator to weigh against the customer.
+      h(
+        'tr',
+        { dataset: { field: 'remarks' } },
+        h('th', { scope: 'row' }, 'Other remarks'),
+        h('td', { colspan: '2' }, hit.listed.remarks == null ? h('span', { class: 'muted' }, 'not recorded for this hit') : hit.listed.remarks.length ? h('ul', { class: 'remarks' }, hit.listed.remarks.map((r) => h('li', {}, r))) : h('span', { class: 'muted' }, 'none given')),
+      ),
     ),
   );
 }
@@ -89,6 +96,12 @@ function wordsTable(e: HitExplanation): HTMLElement {
   );
 }
 
+/** The engine writes "<customer's date> agrees with <the listed ones>": both sides in the console's one form of a date of birth. */
+function birthDateDetail(detail: string): string {
+  const m = /^(\S+) (agrees with|is near|differs from) (.+)$/.exec(detail);
+  return m ? `${birthDate(m[1]!)} ${m[2]} ${m[3]!.split(', ').map(birthDate).join(', ')}` : detail;
+}
+
 /** Each adjustment after the words' mean, signed, with why; then the score it came to. */
 function adjustmentsTable(hit: Hit, e: HitExplanation): HTMLElement {
   return h(
@@ -100,7 +113,7 @@ function adjustmentsTable(hit: Hit, e: HitExplanation): HTMLElement {
       'tbody',
       {},
       e.adjustments.length
-        ? e.adjustments.map((a) => h('tr', { dataset: { adjustment: a.kind } }, h('th', { scope: 'row' }, ADJUSTMENT_LABELS[a.kind] ?? a.kind), h('td', { class: 'num' }, signed(a.effect)), h('td', {}, a.detail)))
+        ? e.adjustments.map((a) => h('tr', { dataset: { adjustment: a.kind } }, h('th', { scope: 'row' }, ADJUSTMENT_LABELS[a.kind] ?? a.kind), h('td', { class: 'num' }, signed(a.effect)), h('td', {}, a.kind === 'birth_date' ? birthDateDetail(a.detail) : a.detail)))
         : h('tr', {}, h('td', { colspan: '3', class: 'muted' }, 'None: the score is the words’ alone')),
     ),
     h('tfoot', {}, h('tr', { dataset: { score: '' } }, h('th', { scope: 'row' }, 'Score'), h('td', { class: 'num' }, decimal(hit.score)), h('td', {}, `the name alone ${decimal(hit.nameScore)}`))),
@@ -117,11 +130,25 @@ function explanation(hit: Hit): HTMLElement {
   return h('div', { class: 'hit-explanation', dataset: { explanation: 'given' } }, title, words ? wordsTable(e) : h('p', { class: 'muted' }, 'No words were recorded.'), adjustmentsTable(hit, e));
 }
 
+/** Which version of the list the hit was raised against, and where the entry is published. */
+function provenance(hit: Hit): HTMLElement {
+  return h(
+    'p',
+    { class: 'hit-source' },
+    hit.listVersion ? ['List version ', h('code', { class: 'list-version' }, hit.listVersion)] : h('span', { class: 'muted' }, 'List version not recorded'),
+    ' · ',
+    hit.sourceUrl
+      ? h('a', { href: hit.sourceUrl, target: '_blank', rel: 'noopener noreferrer', class: 'entry-source' }, `${hit.list} entry ${hit.entryNumber} at its source`, h('span', { class: 'visually-hidden' }, ' (opens in a new tab)'))
+      : h('span', { class: 'muted' }, 'No source page for this list'),
+  );
+}
+
 function summary(hit: Hit): HTMLElement[] {
   const alias = hit.matchedAlias?.aliasType ? hit.matchedAlias : null;
   const matched = `“${hit.matchedName}” against ${alias ? `the alias “${alias.name}” (${alias.aliasType})` : `the entry’s name`}`;
   return [
     h('p', { class: 'hit-meta' }, hit.programs.length ? `Programs: ${hit.programs.join(', ')}` : 'No programs listed', ' · ', ENTRY_TYPES[hit.entryType] ?? hit.entryType, ' · raised ', h('time', { datetime: hit.raisedAt }, dateTime(hit.raisedAt))),
+    provenance(hit),
     h('p', {}, `Matched ${matched}: score ${hit.score.toFixed(2)} (name ${hit.nameScore.toFixed(2)}).`),
     comparison(hit),
     explanation(hit),

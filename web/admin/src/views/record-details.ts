@@ -1,5 +1,5 @@
 import { h, type Children } from '../dom';
-import { dateTime, humanize } from '../format';
+import { birthDate, dateTime, humanize } from '../format';
 
 // The record as the integrator's API returns it, shown as definition lists. Generic on purpose: users, associated
 // persons and companies differ, and a field the server adds later still shows up.
@@ -47,6 +47,8 @@ function address(v: Record<string, Json>): HTMLElement {
 function scalar(key: string, v: Json): Children {
   if (v === null || v === '') return h('span', { class: 'muted' }, '—');
   if (typeof v === 'boolean') return v ? 'Yes' : 'No';
+  // Every date of birth in one form (format.ts#birthDate): the hit panel shows the list's beside the customer's.
+  if (typeof v === 'string' && /^(birthDate|dateOfBirth)$/.test(key)) return birthDate(v);
   if (typeof v === 'string' && /At$/.test(key) && !Number.isNaN(Date.parse(v))) return h('time', { datetime: v }, dateTime(v));
   if (typeof v === 'string' && (/Id$/.test(key) || /^0x[0-9a-f]+$/i.test(v))) return h('code', {}, v);
   return String(v);
