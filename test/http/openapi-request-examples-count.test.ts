@@ -1,21 +1,27 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { createOperator } from '../../src/domain/operators/operators.js';
 import { ADMIN_REQUEST_EXAMPLES } from '../../src/http/request-examples-admin.js';
+import { adminRequest } from '../harness/admin.js';
 import type { OpenApiDoc } from '../harness/openapi.js';
 import { startServer, type TestServer } from '../harness/server.js';
 
 /*
  * Both OpenAPI documents as served: every operation that takes a JSON body has a request example (what /docs and
  * /admin/docs pre-fill in Try it out), and every example validates against its operation's body schema. The
- * integrators' examples are also sent to a real server (openapi-request-examples.test.ts). The documents do not
+ * integrators' examples are also sent to a real server (openapi-request-examples.test.ts); the operators' are sent
+ * here to records nobody has, so the server's own validation passes them (404, not 400). The documents do not
  * depend on the database, so one backend serves them.
  */
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 const pointer = (...parts: string[]) => parts.map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
 
 interface BodyOperation {
+  method: string;
+  path: string;
   operationId: string;
   example: unknown;
   validate: (value: unknown) => string | undefined;
@@ -32,7 +38,7 @@ function bodyOperations(doc: OpenApiDoc): BodyOperation[] {
       const media = op.requestBody?.content?.['application/json'];
       if (!media) continue;
       const validate = ajv.compile({ $ref: `openapi#/${pointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema')}` });
-      found.push({ operationId: op.operationId, example: media.example, validate: (value) => (validate(value) ? undefined : ajv.errorsText(validate.errors)) });
+      found.push({ method: method.toUpperCase(), path, operationId: op.operationId, example: media.example, validate: (value) => (validate(value) ? undefined : ajv.errorsText(validate.errors)) });
     }
   }
   return found;
@@ -62,6 +68,17 @@ describe('request body examples of both OpenAPI documents', () => {
   it('the operators’ examples name operations of the operators’ document only, each one it has', () => {
     const admin = bodyOperations(docs['/admin/openapi.json']!).map((o) => o.operationId);
     assert.deepEqual(Object.keys(ADMIN_REQUEST_EXAMPLES).sort(), admin.sort(), 'one example per admin body operation, none for an operation it lacks');
+  });
+
+  it('the server takes every operators’ example: sent to records nobody has, 404 (a new reconciliation run: 201)', async () => {
+    const { token } = await createOperator(server.database, 'Alice', server.clock.now());
+    // Path parameters that pass validation but name nothing: a reference of the right pattern, a fresh UUID.
+    const param = (name: string, path: string) => (name === 'subjectType' ? 'user' : name === 'reference' ? (path.includes('/deposits/') ? 'DEP-000000000000' : 'WDR-000000000000') : randomUUID());
+    for (const { method, path, operationId, example } of bodyOperations(docs['/admin/openapi.json']!)) {
+      const url = path.replace(/\{([^}]+)\}/g, (_m, name: string) => param(name, path));
+      const res = await adminRequest(server, method, url, { token, body: example });
+      assert.equal(res.status, path.includes('{') ? 404 : 201, `${operationId} ${method} ${url}: ${res.text.slice(0, 300)}`);
+    }
   });
 
   it('a broken example would be caught: the validator refuses what the schema does not allow', () => {
