@@ -51,35 +51,42 @@ export interface SpendingFacts {
   standings: Map<string, { used: boolean; usableAt?: Date }>;
 }
 
-/**
- * The scalar subqueries of a SpendingFactsQuery, one column each (s0…, u0…, b0…), with their values: one range scan of
- * policy_reservations_window_idx per sum, the account's transactions then one address book probe per destination.
- * With `guard`, each only when a live policy covers the account.
- */
-function factColumns(q: SpendingFactsQuery, guard: SQL | undefined, values: Record<string, unknown>): SQL[] {
-  Object.assign(values, { account: q.accountId, chain: q.chainId });
+/** Fills `values` with a SpendingFactsQuery's placeholders (factColumns names them): done per call, cheaply. */
+function factValues(q: SpendingFactsQuery, values: Record<string, unknown>): void {
+  values.account = q.accountId;
+  values.chain = q.chainId;
   if (q.excluding?.length) values.excluding = textArrayLiteral(q.excluding);
+  for (const [i, w] of q.sums.entries()) {
+    values[`s${i}asset`] = w.asset;
+    values[`s${i}since`] = w.since.toISOString();
+  }
+  for (const [i, d] of q.destinations.entries()) values[`d${i}`] = d;
+}
+
+/**
+ * The scalar subqueries of a SpendingFactsQuery, one column each (s0…, u0…, b0…): one range scan of
+ * policy_reservations_window_idx per sum, the account's transactions then one address book probe per destination.
+ * With `guard`, each only when a live policy covers the account. Built only when its shape is first compiled
+ * (runShaped's builder): building drizzle's SQL on every judgement cost more than sending the statement.
+ */
+function factColumns(q: SpendingFactsQuery, guard: SQL | undefined): SQL[] {
   const excluded = q.excluding?.length ? sql` and r.id <> all(${p('excluding')}::uuid[])` : sql``;
   const when = (column: SQL, name: string) => (guard ? sql`case when ${guard} then ${column} end as ${sql.raw(name)}` : sql`${column} as ${sql.raw(name)}`);
-  const sums = q.sums.map((w, i) => {
-    Object.assign(values, { [`s${i}asset`]: w.asset, [`s${i}since`]: w.since.toISOString() });
-    return when(
+  const sums = q.sums.map((_, i) =>
+    when(
       sql`(select coalesce(sum(r.amount), 0)::text from policy_reservations r where r.account_id = ${p('account')} and r.chain_id = ${p('chain')}
             and r.asset = ${p(`s${i}asset`)} and r.released_at is null and r.reserved_at > ${p(`s${i}since`)}::timestamptz${excluded})`,
       `s${i}`,
-    );
-  });
-  const standings = q.destinations.flatMap((d, i) => {
-    values[`d${i}`] = d;
-    return [
-      when(
-        sql`exists (select 1 from transactions t where t.account_id = ${p('account')} and t.status <> 'failed' and t.kind <> 'incoming'
-              and (lower(t.to_address) = ${p(`d${i}`)} or lower(t.token_transfer->>'to') = ${p(`d${i}`)}))`,
-        `u${i}`,
-      ),
-      when(sql`(select (extract(epoch from b.usable_at) * 1000)::bigint::text from address_book_entries b where b.account_id = ${p('account')} and b.address = ${p(`d${i}`)})`, `b${i}`),
-    ];
-  });
+    ),
+  );
+  const standings = q.destinations.flatMap((_, i) => [
+    when(
+      sql`exists (select 1 from transactions t where t.account_id = ${p('account')} and t.status <> 'failed' and t.kind <> 'incoming'
+            and (lower(t.to_address) = ${p(`d${i}`)} or lower(t.token_transfer->>'to') = ${p(`d${i}`)}))`,
+      `u${i}`,
+    ),
+    when(sql`(select (extract(epoch from b.usable_at) * 1000)::bigint::text from address_book_entries b where b.account_id = ${p('account')} and b.address = ${p(`d${i}`)})`, `b${i}`),
+  ]);
   return [...sums, ...standings];
 }
 
@@ -122,26 +129,36 @@ export async function readCoveringSpending(
   q: SpendingFactsQuery & { integratorId: string; reserve?: ReservationRow[] },
 ): Promise<SpendingFacts & { ids: string[]; reserved: string[] }> {
   const values: Record<string, unknown> = { integrator: q.integratorId };
-  const facts = factColumns(q, sql`exists (select 1 from live)`, values);
+  factValues(q, values);
   const reserve = q.reserve ?? [];
-  const rows = reserve.map((r, i) => {
-    Object.assign(values, { [`r${i}id`]: r.id, [`r${i}asset`]: r.asset, [`r${i}tx`]: r.transactionId, [`r${i}amount`]: r.amount.toString(), [`r${i}at`]: r.at.toISOString() });
-    return sql`(${p(`r${i}id`)}::uuid, ${p('integrator')}::uuid, ${p('account')}::uuid, ${p('chain')}::int, ${p(`r${i}asset`)}::text, ${p(`r${i}tx`)}::uuid, ${p(`r${i}amount`)}::numeric, ${p(`r${i}at`)}::timestamptz)`;
-  });
-  const shape = `spending read ${q.sums.length} ${q.destinations.length} ${rows.length} ${q.excluding?.length ? 'x' : ''}`;
+  for (const [i, r] of reserve.entries()) {
+    values[`r${i}id`] = r.id;
+    values[`r${i}asset`] = r.asset;
+    values[`r${i}tx`] = r.transactionId;
+    values[`r${i}amount`] = r.amount.toString();
+    values[`r${i}at`] = r.at.toISOString();
+  }
+  const hasFacts = q.sums.length + q.destinations.length > 0;
+  const shape = `spending read ${q.sums.length} ${q.destinations.length} ${reserve.length} ${q.excluding?.length ? 'x' : ''}`;
   const [row] = await runShaped<Record<string, unknown>>(
     db,
     shape,
-    () => sql`with live as (${covering})${
-      rows.length > 0
-        ? sql`, ins as (insert into policy_reservations (id, integrator_id, account_id, chain_id, asset, transaction_id, amount, reserved_at)
+    () => {
+      const rows = reserve.map(
+        (_, i) =>
+          sql`(${p(`r${i}id`)}::uuid, ${p('integrator')}::uuid, ${p('account')}::uuid, ${p('chain')}::int, ${p(`r${i}asset`)}::text, ${p(`r${i}tx`)}::uuid, ${p(`r${i}amount`)}::numeric, ${p(`r${i}at`)}::timestamptz)`,
+      );
+      return sql`with live as (${covering})${
+        rows.length > 0
+          ? sql`, ins as (insert into policy_reservations (id, integrator_id, account_id, chain_id, asset, transaction_id, amount, reserved_at)
             select * from (values ${sql.join(rows, sql`, `)}) v where exists (select 1 from live)
             on conflict (transaction_id, chain_id, asset) do nothing returning id)`
-        : sql``
-    }
+          : sql``
+      }
       select (select coalesce(json_agg(id order by id), '[]'::json) from live) as ids${rows.length > 0 ? sql`, (select coalesce(json_agg(id), '[]'::json) from ins) as reserved` : sql``}${
-        facts.length > 0 ? sql`, ${sql.join(facts, sql`, `)}` : sql``
-      }`,
+        hasFacts ? sql`, ${sql.join(factColumns(q, sql`exists (select 1 from live)`), sql`, `)}` : sql``
+      }`;
+    },
     values,
   );
   return { ids: json(row!.ids), reserved: json(row!.reserved), ...factsOf(q, row!) };
@@ -149,9 +166,9 @@ export async function readCoveringSpending(
 
 /** The sums and standings of a SpendingFactsQuery alone, in one statement (what readCoveringSpending was not asked for). */
 export async function readSpendingFacts(db: Executor, q: SpendingFactsQuery): Promise<SpendingFacts> {
+  if (q.sums.length + q.destinations.length === 0) return { sums: new Map(), standings: new Map() };
   const values: Record<string, unknown> = {};
-  const columns = factColumns(q, undefined, values);
-  if (columns.length === 0) return { sums: new Map(), standings: new Map() };
-  const [row] = await runShaped<Record<string, unknown>>(db, `spending facts ${q.sums.length} ${q.destinations.length} ${q.excluding?.length ? 'x' : ''}`, () => sql`select ${sql.join(columns, sql`, `)}`, values);
+  factValues(q, values);
+  const [row] = await runShaped<Record<string, unknown>>(db, `spending facts ${q.sums.length} ${q.destinations.length} ${q.excluding?.length ? 'x' : ''}`, () => sql`select ${sql.join(factColumns(q, undefined), sql`, `)}`, values);
   return factsOf(q, row!);
 }
