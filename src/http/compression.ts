@@ -10,6 +10,9 @@ import type { FastifyInstance } from 'fastify';
 /** Below this an answer goes as is: the headers and the CPU cost more than the bytes saved (whoami's 1.7 kB still gains). */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
+/** Above this an answer is compressed as a stream on libuv's pool, off the event loop (the OpenAPI documents). */
+export const SYNC_COMPRESSION_MAX_BYTES = 256 * 1024;
+
 /** The types worth compressing; documents (PDF, images) are compressed already or kept byte for byte. */
 const COMPRESSIBLE = /^(?:text\/(?:html|css|plain|javascript|markdown|yaml)|application\/(?:[\w.-]+\+)?json|application\/javascript|image\/svg\+xml)(?:;|$)/;
 
@@ -19,6 +22,10 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
     globalDecompression: false,
     encodings: ['br', 'gzip'],
     threshold: COMPRESSION_THRESHOLD_BYTES,
+    // Compressed in one call up to this size: the plugin's default on two cores (8 kB) sent a 44 kB page of events
+    // through a zlib stream on the thread pool, at 1 ms (gzip) to 10 ms (brotli) of CPU against 0.1 ms in one call
+    // (docs/benchmarks.md#compression). Our largest JSON answers (a page of 100 records) are well under it.
+    syncThreshold: SYNC_COMPRESSION_MAX_BYTES,
     customTypes: COMPRESSIBLE,
     // Quality 3: as small as 4 on our JSON at 40 % of its CPU (docs/benchmarks.md#compression).
     brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 3 } },
