@@ -1,24 +1,17 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { idempotencyKeys, requestNonces } from '../../src/db/schema/index.js';
 import { appendEvent } from '../../src/db/repositories/events.js';
 import { rememberNonce } from '../../src/db/repositories/request-nonces.js';
 import { purgeExpired, vacuumChurningTables, type PurgeBatch } from '../../src/workers/maintenance.js';
 import { eventsFor } from '../harness/db.js';
 import { backends } from '../harness/backends.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 
 for (const backend of backends()) {
   describe(`expiry of replay hashes and idempotency records [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-
-    before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
-    });
-    after(() => server.close());
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme']);
 
     it('treats an expired replay hash as unseen, then purges it', async () => {
       const t0 = new Date(Date.UTC(2026, 5, 1, 12));

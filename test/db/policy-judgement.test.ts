@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { readCoveringSpending } from '../../src/db/repositories/policy-judgement.js';
 import { insertPolicy, markPolicyDeleted, policiesCovering } from '../../src/db/repositories/policies.js';
 import { judgeSpending, type SpendSubject } from '../../src/domain/policies/enforce.js';
@@ -10,8 +10,7 @@ import type { Rule } from '../../src/domain/policies/rules.js';
 import { TokenRegistry } from '../../src/domain/tokens/token-registry.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, recipient } from '../harness/customers.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 
 // The judgement's reads (docs/policies.md#data-model-for-the-enforcement) with the in-process caches in the way: the
 // live policies come from the database every time, so a policy created or deleted after the account's last judgement
@@ -30,13 +29,7 @@ const cap = (amountRaw: string, window: '24h' | '7d'): Rule => ({ type: 'max_amo
 
 for (const backend of backends()) {
   describe(`judging spending with cached policies [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-
-    before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
-    });
-    after(() => server?.close());
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme']);
 
     it('sees policies created and deleted since the last judgement at once, and reads what their rules need', async () => {
       const db = server.database.db;

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { selectRows } from '../../src/db/database.js';
 import { releaseReservations, reserve, reservedSince, reservedSinceQuery } from '../../src/db/repositories/policy-reservations.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer } from '../harness/customers.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 
 // The data the enforcement of max_amount windows stands on (docs/policies.md#data-model-for-the-enforcement): a
 // transaction reserves once per asset, released reservations and those before the window do not count, and the sum is
@@ -17,15 +16,12 @@ const HOUR = 3_600_000;
 
 for (const backend of backends()) {
   describe(`policy reservations [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme']);
     let accountId: string;
 
     before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
       accountId = (await createCustomer(server, acme)).accountId;
     });
-    after(() => server?.close());
 
     it('sums the unreleased amounts of one account, chain and asset inside the window; a transaction reserves an asset once', async () => {
       const db = server.database.db;

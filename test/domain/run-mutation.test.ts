@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { SecretBox } from '../../src/crypto/secret-box.js';
 import { idempotencyKeys } from '../../src/db/schema/index.js';
@@ -10,18 +10,11 @@ import { issueCredential } from '../../src/domain/credentials/credentials.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { backends } from '../harness/backends.js';
 import { eventsOfType } from '../harness/db.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 
 for (const backend of backends()) {
   describe(`a mutation and its idempotency claim commit together [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-
-    before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
-    });
-    after(() => server.close());
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme']);
 
     function ctx(lockedAt?: Date): MutationContext {
       return {

@@ -1,26 +1,19 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { authenticators } from '../../src/db/schema/index.js';
 import { describeInChromium } from '../harness/chromium.js';
 import { authenticatorPage, outboxMessage, stampInBrowser, tokenIn } from '../harness/invitations.js';
 import { asMember, post, teamAccount } from '../harness/members.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 
 // The hosted invitation page in a real browser: headless Debian Chromium with a CDP virtual authenticator opens the
 // emailed link (on http://localhost, the sandbox's relying party), sees who invites to what, registers a passkey
 // and accepts; the new member's passkey then approves a member action of theirs.
 
 describeInChromium('hosted invitation page in Chromium', 'the invitation page browser test is', (backend, browser) => {
-  let server: TestServer;
-  let acme: SeededIntegrator;
-
-  before(async () => {
-    ({ server, tenants: [acme] } = await startTenants(backend, ['Acme Wallet']));
-  });
-  after(() => server?.close());
+  const { server, tenants: [acme] } = useTenants(backend, ['Acme Wallet']);
 
   it('opens the link, shows the integrator, company and role, registers a passkey, accepts; the member’s passkey then stamps', async () => {
     const team = await teamAccount(server, acme, { active: false });

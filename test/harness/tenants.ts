@@ -1,5 +1,7 @@
 import { startAnvil, type Anvil } from './anvil.js';
+import { after, before } from 'node:test';
 import type { Backend } from './backends.js';
+import { later } from './later.js';
 import { startServer, type SeededIntegrator, type StartOptions, type TestServer } from './server.js';
 
 /** One seeded integrator (with its signing client) per name asked for, in the same order. */
@@ -37,6 +39,43 @@ export async function startTenants<const Names extends readonly string[]>(
     await server.close();
     throw err;
   }
+}
+
+/**
+ * What `start` makes, as the calling describe's fixture: started in a `before` hook, its server closed in an `after`,
+ * and each of `fields` (and each tenant) usable by name in the suite's hooks and tests (later.ts). Call it before the
+ * suite's own hooks that use them.
+ */
+export function useStarted<T extends { server: TestServer; tenants: readonly SeededIntegrator[] }>(fields: readonly Exclude<keyof T, 'tenants'>[], tenantNames: readonly string[], start: () => Promise<T>): T {
+  const stands = new Map(fields.map((field) => [field, later<object>(`the suite's ${String(field)}`)]));
+  const tenants = tenantNames.map((name) => later<SeededIntegrator>(`tenant ${name}`));
+  let started: T | undefined;
+  before(async () => {
+    started = await start();
+    for (const [field, stand] of stands) stand.set(started[field] as object);
+    started.tenants.forEach((tenant, i) => tenants[i]!.set(tenant));
+  });
+  after(() => started?.server.close());
+  return { ...Object.fromEntries([...stands].map(([field, stand]) => [field, stand.value])), tenants: tenants.map((t) => t.value) } as unknown as T;
+}
+
+/**
+ * startTenants as the calling describe's fixture (useStarted):
+ * `const { server, tenants: [acme, globex] } = useTenants(backend, ['Acme', 'Globex']);`.
+ */
+export function useTenants<const Names extends readonly string[]>(backend: Backend, names: Names, env: Record<string, string> = {}, options: StartOptions = {}): TenantServer<Names> {
+  return useStarted(['server'], names, () => startTenants(backend, names, env, options));
+}
+
+/** startTenantsOnChain as the calling describe's fixture (useStarted): `const { server, chain, tenants: [acme] } = useTenantsOnChain(…)`. */
+export function useTenantsOnChain<const Names extends readonly string[]>(
+  backend: Backend,
+  chainId: number,
+  names: Names,
+  env: Record<string, string> = {},
+  prepare?: (chain: Anvil) => Promise<Record<string, string>>,
+): ChainTenantServer<Names> {
+  return useStarted(['server', 'chain'], names, () => startTenantsOnChain(backend, chainId, names, env, prepare));
 }
 
 /**

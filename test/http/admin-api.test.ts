@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { verificationTransitions } from '../../src/db/schema/index.js';
 import { createOperator } from '../../src/domain/operators/operators.js';
@@ -7,24 +7,21 @@ import { adminRequest } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
 import { eventsFor } from '../harness/db.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import type { SeededIntegrator } from '../harness/server.js';
+import { useTenants } from '../harness/tenants.js';
 import type { DocumentView, EventData, ReviewItem, StatusChange } from '../harness/types.js';
 
 const bytesOf = (dataUrl: string) => Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
 
 for (const backend of backends()) {
   describe(`admin API [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme']);
     let operator: { operatorId: string; name: string; token: string };
     let seq = 0;
 
     before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
       operator = await createOperator(server.database, 'Alice', server.clock.now());
     });
-    after(() => server.close());
 
     const admin = (path: string, init: { method?: string; body?: unknown; token?: string | null } = {}) =>
       adminRequest(server, init.method ?? 'GET', path, { token: init.token === undefined ? operator.token : init.token, body: init.body });

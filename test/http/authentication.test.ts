@@ -1,23 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createClient } from '../harness/client.js';
 import { encodeDerSignature, flipS, parseDerSignature } from '../../src/crypto/der-signature.js';
 import { generateP256KeyPair, importPrivateKey } from '../../src/crypto/p256.js';
 import { signRequest } from '../../src/crypto/request-signature.js';
 import { backends } from '../harness/backends.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 import type { FieldError, Problem } from '../harness/types.js';
 
 for (const backend of backends()) {
   describe(`authentication [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-
-    before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
-    });
-    after(() => server.close());
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme']);
 
     /** Sends a request with explicitly built auth headers. */
     async function send(method: string, path: string, headers: Record<string, string>, body?: string) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { insertNewHits } from '../../src/db/repositories/screening-hits.js';
 import { screeningHits, verificationTransitions } from '../../src/db/schema/index.js';
@@ -10,8 +10,8 @@ import { adminRequest, type AdminResponse } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
 import { eventsOfType } from '../harness/db.js';
 import { californian, doc, personDocs, signedAt } from '../harness/fixtures.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import type { SeededIntegrator } from '../harness/server.js';
+import { useTenants } from '../harness/tenants.js';
 
 /*
  * The compliance back office through the real server (docs/back-office.md): four eyes on approvals over an open
@@ -70,9 +70,7 @@ const UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 
 for (const backend of backends()) {
   describe(`back office [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-    let globex: SeededIntegrator;
+    const { server, tenants: [acme, globex] } = useTenants(backend, ['Acme', 'Globex']);
     /** Two reviewers and two supervisors. */
     let alice: Operator;
     let bob: Operator;
@@ -80,14 +78,12 @@ for (const backend of backends()) {
     let sue: Operator;
 
     before(async () => {
-      ({ server, tenants: [acme, globex] } = await startTenants(backend, ['Acme', 'Globex']));
       const now = server.clock.now();
       alice = await createOperator(server.database, 'Alice', now);
       bob = await createOperator(server.database, 'Bob', now, 'reviewer');
       sam = await createOperator(server.database, 'Sam', now, 'supervisor');
       sue = await createOperator(server.database, 'Sue', now, 'supervisor');
     });
-    after(() => server?.close());
 
     const as = (operator: Operator, method: string, path: string, body?: unknown): Promise<AdminResponse> =>
       adminRequest(server, method, `/admin/api${path}`, { token: operator.token, ...(body !== undefined ? { body } : {}) });

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { ownerInvitation, ownerlessEntity } from '../harness/invitations.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 import type { Problem } from '../harness/types.js';
 
 /*
@@ -45,15 +44,12 @@ function assertRefused(res: { status: number; text: string; body: unknown }, con
 
 for (const backend of backends()) {
   describe(`Content-Type with parameters, on every part of the server that takes a body [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme']);
     let token: string;
 
     before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
       token = (await createOperator(server.database, 'Reviewer', server.clock.now())).token;
     });
-    after(() => server?.close());
 
     it('the signed API: every spelling of UTF-8 JSON creates a credential (the signature covers the body, not the header); another charset or type is a 415 naming it', async () => {
       for (const contentType of ACCEPTED) {

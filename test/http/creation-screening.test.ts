@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { reviewCase } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
 import { californian, companyInfo, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
 import { ownerInvitation, ownerlessEntity } from '../harness/invitations.js';
 import { post } from '../harness/members.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 
 /*
  * Every way a customer comes into being screens it, in its creating transaction (docs/screening.md#re-screening):
@@ -22,15 +21,12 @@ const LISTED_PERSON = { firstName: 'Maria', middleName: 'Fernanda', lastName: 'S
 
 for (const backend of backends()) {
   describe(`a customer is screened when it is created [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme']);
     let token: string;
 
     before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
       ({ token } = await createOperator(server.database, 'Olivia', server.clock.now()));
     });
-    after(() => server?.close());
 
     /** The customer's case as an operator opens it: its status and its hits (list, entry, status). */
     async function caseOf(subjectType: string, subjectId: string): Promise<{ verificationStatus: string; hits: string[]; findings: string[] }> {

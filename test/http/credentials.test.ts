@@ -1,22 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { generateP256KeyPair, importPrivateKey } from '../../src/crypto/p256.js';
 import { backends } from '../harness/backends.js';
 import { eventsFor } from '../harness/db.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 import type { ChangeData, CredentialView, FieldError } from '../harness/types.js';
 
 for (const backend of backends()) {
   describe(`integrator credentials [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-    let globex: SeededIntegrator;
-
-    before(async () => {
-      ({ server, tenants: [acme, globex] } = await startTenants(backend, ['Acme', 'Globex']));
-    });
-    after(() => server.close());
+    const { server, tenants: [acme, globex] } = useTenants(backend, ['Acme', 'Globex']);
 
     it('issues a generated key pair once, and the private key signs for the integrator', async () => {
       const res = await acme.client.post('/v1/integrator/credentials', { label: 'ci', scope: 'read_write' });

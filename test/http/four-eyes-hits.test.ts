@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { verificationTransitions } from '../../src/db/schema/index.js';
 import { decideAsOperator } from '../../src/domain/cases/operator-decisions.js';
@@ -9,8 +9,7 @@ import { applyTransition } from '../../src/domain/verification/apply-transition.
 import { adminRequest, type AdminResponse } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 
 /*
  * Issue 51, item 5: four eyes leave no sanctions hit open (docs/back-office.md#four-eyes). Black box through
@@ -46,22 +45,19 @@ interface Case {
 
 for (const backend of backends()) {
   describe(`four eyes leave no hit open [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme']);
     let alice: Operator;
     let bob: Operator;
     let sam: Operator;
     let sue: Operator;
 
     before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
       const now = server.clock.now();
       alice = await createOperator(server.database, 'Alice', now, 'reviewer');
       bob = await createOperator(server.database, 'Bob', now, 'reviewer');
       sam = await createOperator(server.database, 'Sam', now, 'supervisor');
       sue = await createOperator(server.database, 'Sue', now, 'supervisor');
     });
-    after(() => server?.close());
 
     const as = (operator: Operator, method: string, path: string, body?: unknown): Promise<AdminResponse> =>
       adminRequest(server, method, `/admin/api${path}`, { token: operator.token, ...(body !== undefined ? { body } : {}) });

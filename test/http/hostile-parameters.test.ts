@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { adminRequest } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 import type { FieldError, Problem } from '../harness/types.js';
 
 // The inputs a security review found answering 500 (NUL in a text filter, year-0000 dates, huge integers, garbage
@@ -25,19 +24,16 @@ function assertNames(res: { status: number; text: string; body?: Problem }, poin
 
 for (const backend of backends()) {
   describe(`hostile parameters are 400s naming the field [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme'], { WEBHOOK_WORKER: '0', WEBHOOK_ALLOW_PRIVATE: '1' });
     let token: string;
     let subscriptionId: string;
 
     before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme'], { WEBHOOK_WORKER: '0', WEBHOOK_ALLOW_PRIVATE: '1' }));
       token = (await createOperator(server.database, 'Alice', server.clock.now())).token;
       const subscription = await acme.client.post('/v1/webhooks/subscriptions', { name: 'h', url: 'http://127.0.0.1:9/hook', eventTypes: '*' });
       assert.equal(subscription.status, 201, subscription.text);
       subscriptionId = subscription.body.subscription.id;
     });
-    after(() => server?.close());
 
     const admin = (path: string) => adminRequest(server, 'GET', path, { token });
 

@@ -1,27 +1,24 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { backends } from '../harness/backends.js';
 import { createCustomer } from '../harness/customers.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import type { TestServer } from '../harness/server.js';
+import { useTenants } from '../harness/tenants.js';
 
 // Security review, class 2: stored idempotent answers are sealed (they carry personal data and, for two operations,
 // secrets), and an answer carrying a secret is replayed only to the credential that made the request.
 
 for (const backend of backends()) {
   describe(`idempotency records hold no secret in clear [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme'], { OTP_RESEND_SECONDS: '0' });
     let second: ReturnType<TestServer['clientFor']>;
 
     before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme'], { OTP_RESEND_SECONDS: '0' }));
       const issued = await acme.client.post('/v1/integrator/credentials', { label: 'second', scope: 'read_write' });
       assert.equal(issued.status, 201, issued.text);
       second = server.clientFor(issued.body.privateKey);
     });
-    after(() => server.close());
 
     /** Every stored idempotency row, each column as text. */
     const storedRows = async (): Promise<string> => {

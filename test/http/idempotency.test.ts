@@ -1,22 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createHash } from 'node:crypto';
 import { idempotencyKeys } from '../../src/db/schema/index.js';
 import { backends } from '../harness/backends.js';
 import { eventsOfType } from '../harness/db.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import type { SeededIntegrator } from '../harness/server.js';
+import { useTenants } from '../harness/tenants.js';
 
 for (const backend of backends()) {
   describe(`idempotency keys [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-    let globex: SeededIntegrator;
-
-    before(async () => {
-      ({ server, tenants: [acme, globex] } = await startTenants(backend, ['Acme', 'Globex']));
-    });
-    after(() => server.close());
+    const { server, tenants: [acme, globex] } = useTenants(backend, ['Acme', 'Globex']);
 
     const create = (who: SeededIntegrator, key: string, body: object = { label: 'idem', scope: 'read_only' }) =>
       who.client.post('/v1/integrator/credentials', body, { headers: { 'Idempotency-Key': key } });

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { outboxMessage, tokenIn } from '../harness/invitations.js';
 import { asMember, post, teamAccount, type TeamAccount } from '../harness/members.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import type { TestServer } from '../harness/server.js';
+import { useTenants } from '../harness/tenants.js';
 
 const DAY = 86_400_000;
 const email = (tag = 'invitee') => `${tag}.${randomUUID()}@example.org`;
@@ -32,15 +32,12 @@ function page(server: TestServer, method: string, path: string, body?: unknown):
 
 for (const backend of backends()) {
   describe(`the hosted page over HTTP [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme <Wallet>'], { AUTH_FAILURE_LIMIT: '3' });
     let team: TeamAccount;
 
     before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme <Wallet>'], { AUTH_FAILURE_LIMIT: '3' }));
       team = await teamAccount(server, acme, { active: false });
     });
-    after(() => server?.close());
 
     async function invite(role = 'viewer') {
       const to = email();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { count, eq } from 'drizzle-orm';
 import { accountMembers, invitations, mailOutbox, users } from '../../src/db/schema/index.js';
 import { backends } from '../harness/backends.js';
@@ -10,7 +10,7 @@ import { inviteeInfo, outboxMessage, ownerlessEntity, tokenIn } from '../harness
 import { asMember, post, teamAccount, type TeamAccount } from '../harness/members.js';
 import { signedAt } from '../harness/fixtures.js';
 import { type SeededIntegrator, type TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 
 const ROLES = ['owner', 'admin', 'approver', 'initiator', 'viewer'] as const;
 const DAY = 86_400_000;
@@ -21,16 +21,12 @@ const accept = (server: TestServer, who: SeededIntegrator, token: string, to: st
 
 for (const backend of backends()) {
   describe(`invitations, sandbox outbox [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-    let globex: SeededIntegrator;
+    const { server, tenants: [acme, globex] } = useTenants(backend, ['Acme Wallet', 'Globex']);
     let team: TeamAccount;
 
     before(async () => {
-      ({ server, tenants: [acme, globex] } = await startTenants(backend, ['Acme Wallet', 'Globex']));
       team = await teamAccount(server, acme, { active: false });
     });
-    after(() => server?.close());
 
     /** An invitation created by the team's owner, and its token read from the sandbox outbox. */
     async function invite(role: string, to = email()) {

@@ -1,26 +1,20 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { backends } from '../harness/backends.js';
 import { createCustomer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
 import { asMember, post, seatMember, teamAccount, type TeamAccount } from '../harness/members.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
-
+import { useTenants } from '../harness/tenants.js';
 
 for (const backend of backends()) {
   describe(`members and roles [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-    let globex: SeededIntegrator;
+    const { server, tenants: [acme, globex] } = useTenants(backend, ['Acme', 'Globex']);
     let team: TeamAccount;
 
     before(async () => {
-      ({ server, tenants: [acme, globex] } = await startTenants(backend, ['Acme', 'Globex']));
       team = await teamAccount(server, acme, { active: false });
     });
-    after(() => server?.close());
 
     it('the representative who is a user of the integrator becomes the first owner, with member.added', async () => {
       const res = await acme.client.get(`/v1/query/list-members?accountId=${team.accountId}`);

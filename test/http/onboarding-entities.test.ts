@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { associatedPersons } from '../../src/db/schema/index.js';
 import { backends } from '../harness/backends.js';
 import { eventsFor, eventsOfType } from '../harness/db.js';
 import { berliner, californian, companyInfo, doc, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import type { SeededIntegrator } from '../harness/server.js';
+import { useTenants } from '../harness/tenants.js';
 import type { AccountView, AssociatedPersonSummary, AssociatedPersonView, ChangeData, DocumentView, EntityAccountView, EventData, FieldError, StatusChange } from '../harness/types.js';
 
 const CREATE_ENTITY = '/v1/submit/create-entity-account';
@@ -52,17 +52,9 @@ const strip = (body: object) => ({ ...body, requestId: undefined });
 
 for (const backend of backends()) {
   describe(`entity accounts and associated persons [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-    let globex: SeededIntegrator;
+    const { server, tenants: [acme, globex, happyCo] } = useTenants(backend, ['Acme', 'Globex', 'Happy Path']);
     /** An integrator used only by the happy path, so its events can be counted exactly. */
-    let happyCo: SeededIntegrator;
     const happy: { entity?: EntityAccountView; persons: AssociatedPersonView[] } = { persons: [] };
-
-    before(async () => {
-      ({ server, tenants: [acme, globex, happyCo] } = await startTenants(backend, ['Acme', 'Globex', 'Happy Path']));
-    });
-    after(() => server.close());
 
     async function createEntity(who: SeededIntegrator, body: Record<string, unknown> = {}): Promise<EntityAccountView> {
       const res = await who.client.post(CREATE_ENTITY, { serviceTermsSignedAt: signedAt(), ...body });

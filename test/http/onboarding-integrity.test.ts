@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { backends } from '../harness/backends.js';
 import { berliner, californian, companyInfo, doc, entityDocs, pdf, personDocs, signedAt } from '../harness/fixtures.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 
 /** Every row of every application table as text (bytea as hex), to search for what must not be there. */
 async function dumpDatabase(server: TestServer): Promise<string> {
@@ -31,13 +31,7 @@ async function accountCount(who: SeededIntegrator): Promise<number> {
 
 for (const backend of backends()) {
   describe(`onboarding data integrity [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-
-    before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
-    });
-    after(() => server.close());
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme']);
 
     it('never stores an SSN or a document byte in clear', async () => {
       const marker = `CONFIDENTIAL-${Date.now()}`;

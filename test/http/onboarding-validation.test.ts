@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { backends } from '../harness/backends.js';
 import { berliner, californian, companyInfo, dataUrl, doc, entityDocs, pdf, personDocs, png, signedAt } from '../harness/fixtures.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 import type { FieldError, Problem } from '../harness/types.js';
 
 type Endpoint = 'create-user' | 'create-individual-account' | 'create-entity-account' | 'update-entity-account' | 'create-associated-person' | 'update-associated-person';
@@ -268,8 +267,7 @@ const RULES: Rule[] = [
 
 for (const backend of backends()) {
   describe(`onboarding validation [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme']);
     /** The entity and person the failing requests aim at (they must stay untouched). */
     let target: { entityAccountId: string; beneficiaryId: string };
     /** Another entity and person, for the base payloads that are really applied. */
@@ -289,11 +287,9 @@ for (const backend of backends()) {
     }
 
     before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
       target = await entityWithPerson('target');
       probe = await entityWithPerson('probe');
     });
-    after(() => server.close());
 
     /** A valid body for each endpoint; fresh documents each call. */
     function base(endpoint: Endpoint, on: { entityAccountId: string; beneficiaryId: string }): any {

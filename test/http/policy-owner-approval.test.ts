@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { and, asc, eq } from 'drizzle-orm';
 import { importPrivateKey } from '../../src/crypto/p256.js';
 import { signRequest } from '../../src/crypto/request-signature.js';
@@ -8,8 +8,7 @@ import { backends } from '../harness/backends.js';
 import { createCustomer, recipient, type Customer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
 import { asMember, memberAction, post, seatMember, teamAccount, type TeamAccount } from '../harness/members.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 
 // Deleting a spending policy of an entity account takes one of its owners' approval, given in the DELETE's body like
 // every member action (docs/policies.md#who-may-change-a-policy); other policies are deleted by the credential alone.
@@ -18,17 +17,14 @@ const DELAY_HOURS = 48;
 
 for (const backend of backends()) {
   describe(`an entity owner approves deleting the entity's policy [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme']);
     let team: TeamAccount;
     let approver: Customer;
 
     before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
       team = await teamAccount(server, acme);
       approver = await seatMember(server, acme, team, 'approver');
     });
-    after(() => server?.close());
 
     /** A policy of `accountId` (the team's by default) that delays new destinations: visible in the address book. */
     const policy = async (accountId: string | null = team.accountId) => {

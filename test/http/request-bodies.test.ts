@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { importPrivateKey } from '../../src/crypto/p256.js';
 import { signRequest } from '../../src/crypto/request-signature.js';
@@ -9,8 +9,8 @@ import { adminRequest } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
 import { openApiChecker, type OpenApiDoc } from '../harness/openapi.js';
 import { californian, signedAt } from '../harness/fixtures.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import type { TestServer } from '../harness/server.js';
+import { useTenants } from '../harness/tenants.js';
 import type { Problem } from '../harness/types.js';
 
 // Security review, class 1: bodies are read only for callers whose key, timestamp and credential pass, within the
@@ -62,15 +62,12 @@ function upload(url: string, path: string, headers: Record<string, string>, body
 
 for (const backend of backends()) {
   describe(`request bodies and authentication failures [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme'], { AUTH_FAILURE_LIMIT: '5', LARGE_BODY_CONCURRENCY: '1', RATE_LIMIT_MAX: '100000' });
     let operatorToken: string;
 
     before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme'], { AUTH_FAILURE_LIMIT: '5', LARGE_BODY_CONCURRENCY: '1', RATE_LIMIT_MAX: '100000' }));
       operatorToken = (await createOperator(server.database, 'Olga', server.clock.now())).token;
     });
-    after(() => server.close());
 
     const signed = (method: string, path: string, body: Buffer | string, privateKey = acme.privateKey): Record<string, string> => ({
       ...signRequest(importPrivateKey(privateKey), String(server.clock.seconds()), method, path, body),

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { reviewCase } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
 import { californian, companyInfo, personDocs, signedAt } from '../harness/fixtures.js';
 import { post } from '../harness/members.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 
 /*
  * Names disguised by lookalike letters, marks inside a word, words run together or digits for letters hit as the
@@ -19,15 +18,12 @@ import { startTenants } from '../harness/tenants.js';
 
 for (const backend of backends()) {
   describe(`lookalike letters and split names hit through the API [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme']);
     let token: string;
 
     before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
       ({ token } = await createOperator(server.database, 'Olivia', server.clock.now()));
     });
-    after(() => server?.close());
 
     async function caseOf(subjectType: string, subjectId: string): Promise<{ hits: string[]; findings: string[] }> {
       const body = await reviewCase(server, token, subjectType, subjectId);

@@ -2,15 +2,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { verificationFindings } from '../../src/db/schema/index.js';
 import { backends } from '../harness/backends.js';
 import { berliner, doc, signedAt } from '../harness/fixtures.js';
 import { runToExit } from '../harness/process.js';
 import { ROOT_URL } from '../harness/root.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 
 /** The shipped samples of the EU's, the UN's and the UK's lists, each in its official format. */
 const sample = (name: string) => new URL(`config/screening/${name}`, ROOT_URL).pathname;
@@ -18,12 +17,7 @@ const LISTS = `EU=${sample('eu-sample')},UN=${sample('un-sample')},UK=${sample('
 
 for (const backend of backends()) {
   describe(`screening against the EU's, the UN's and the UK's lists as published [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-    before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme'], { SCREENING_LISTS: LISTS }));
-    });
-    after(() => server.close());
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme'], { SCREENING_LISTS: LISTS });
 
     /** The watch-list findings of a new customer's case. */
     const findings = async (userInfo: object) => {

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { FORMATS, patternSentence } from '../../src/http/schemas/patterns.js';
 import { backends } from '../harness/backends.js';
 import type { OpenApiDoc, OpenApiSchema } from '../harness/openapi.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 import type { FieldError, Problem } from '../harness/types.js';
 
 /*
@@ -136,20 +135,17 @@ function assertSentence(detail: string, label: string, what: string): void {
 
 for (const backend of backends()) {
   describe(`validation messages are sentences [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme'], { RATE_LIMIT_MAX: '1000000', WEBHOOK_WORKER: '0' });
     let token: string;
     let docs: { integrators: OpenApiDoc; operators: OpenApiDoc };
 
     before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme'], { RATE_LIMIT_MAX: '1000000', WEBHOOK_WORKER: '0' }));
       token = (await createOperator(server.database, 'Reader', server.clock.now())).token;
       docs = {
         integrators: (await (await fetch(`${server.url}/openapi.json`)).json()) as OpenApiDoc,
         operators: (await (await fetch(`${server.url}/admin/openapi.json`)).json()) as OpenApiDoc,
       };
     });
-    after(() => server?.close());
 
     /** Sends as the document's callers do: signed for integrators, a bearer token for operators. */
     async function send(site: Pick<Site, 'doc' | 'method'>, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: Problem; text: string }> {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { verificationFindings } from '../../src/db/schema/index.js';
 import { normalizeName, parseWatchList, WatchList } from '../../src/domain/verification/checks/watch-list.js';
 import { backends } from '../harness/backends.js';
 import { berliner, californian, companyInfo, doc, signedAt } from '../harness/fixtures.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import type { SeededIntegrator } from '../harness/server.js';
+import { useTenants } from '../harness/tenants.js';
 import type { DocumentView } from '../harness/types.js';
 
 describe('watch list', () => {
@@ -34,14 +34,7 @@ describe('watch list', () => {
 
 for (const backend of backends()) {
   describe(`automated verification checks [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-    let globex: SeededIntegrator;
-
-    before(async () => {
-      ({ server, tenants: [acme, globex] } = await startTenants(backend, ['Acme', 'Globex']));
-    });
-    after(() => server.close());
+    const { server, tenants: [acme, globex] } = useTenants(backend, ['Acme', 'Globex']);
 
     const create = async (who: SeededIntegrator, userInfo: object, docs: object[], extra: object = {}) => {
       const res = await who.client.post('/v1/submit/create-individual-account', { userInfo, serviceTermsSignedAt: signedAt(), verificationDocuments: docs, ...extra });
