@@ -11,6 +11,7 @@ import { markOptionalBodies } from './optional-body.js';
 import { REQUEST_EXAMPLE_NOTES, REQUEST_EXAMPLES } from './request-examples.js';
 import { ADMIN_REQUEST_EXAMPLES } from './request-examples-admin.js';
 import { PROBLEM_EXAMPLES } from './schemas/problem.js';
+import { operatorDocsUi } from './pages/docs-page.js';
 import { integratorDocsUi } from './pages/docs-try-it-out.js';
 
 declare module 'fastify' {
@@ -145,7 +146,8 @@ export async function registerOpenApi(app: FastifyInstance, appEnv: AppEnv): Pro
   await app.register(async (scope) =>
     scope.register(swaggerUi, {
       routePrefix: '/admin/docs',
-      uiConfig: { docExpansion: 'list', deepLinking: true },
+      // The integrators' reference's shell and look, with a way back (pages/docs-page.ts).
+      ...operatorDocsUi(appEnv),
       transformSpecificationClone: false,
       transformSpecification: () => app.adminSwagger(),
     }),

@@ -514,10 +514,17 @@ for (const backend of backends()) {
       assert.deepEqual(repeatedShapes(doc), [], 'object schemas written out more than once (give each a title: openapi-components.ts)');
     });
 
-    it('serves its own docs page', async () => {
+    it('serves its own docs page, in the shell of /docs: the product bar with a way back, no stock top bar', async () => {
       const page = await fetch(`${ctx.server.url}/admin/docs`);
       assert.equal(page.status, 200);
-      assert.match(await page.text(), /swagger-ui/i);
+      const html = await page.text();
+      assert.match(html, /swagger-ui/i);
+      assert.match(html, /<title>Operator API reference · /);
+      assert.match(html, /<header class="docs-bar"><a class="docs-product" href="\/">/);
+      assert.match(html, /<a href="\/admin">Admin console<\/a>/);
+      const initializer = await (await fetch(`${ctx.server.url}/admin/docs/static/swagger-initializer.js`)).text();
+      assert.match(initializer, /"layout":\s*"BaseLayout"/, 'swagger-ui without its StandaloneLayout top bar');
+      assert.equal((await fetch(`${ctx.server.url}/admin/docs/static/theme/docs.css`)).status, 200);
       const served = await adminRequest(ctx.server, 'GET', '/admin/docs/json');
       assert.deepEqual(served.body, doc);
     });

@@ -26,6 +26,10 @@ describe('pages: the front door and the HTML 404', () => {
     assert.match(frontPage('sandbox'), />sandbox</);
   });
 
+  it('says how an operator gets a token: the admin CLI command, with its --name', () => {
+    assert.match(frontPage('sandbox'), /<code>npm run -s admin -- operators create --name &lt;name&gt;<\/code>/);
+  });
+
   describe('served', () => {
     let server: TestServer;
     before(async () => {

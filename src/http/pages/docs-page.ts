@@ -1,14 +1,45 @@
-// The shell of the integrators' API reference (/docs, docs/pages.md): our page around swagger-ui instead of the one
-// @fastify/swagger-ui writes, so it has a viewport, the product's name in its bar instead of swagger-ui's, and no
-// "Authorize" dialog (a per-request signature cannot be typed into it once: the signing panel of
-// docs-try-it-out.ts signs instead). The page runs swagger-ui's own files and the theme scripts, nothing inline.
+// The shell of both API references (docs/pages.md): the integrators' (/docs) and the operators' (/admin/docs). Our
+// page around swagger-ui instead of the one @fastify/swagger-ui writes, so it has a viewport and the product's name
+// in its bar, linking back to the front page, instead of swagger-ui's stock top bar. /docs has no "Authorize" dialog
+// (a per-request signature cannot be typed into it once: the signing panel of docs-try-it-out.ts signs instead);
+// /admin/docs keeps it (an operator token is one bearer token). The page runs swagger-ui's own files and the theme
+// files, nothing inline.
+import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppEnv } from '../../config/types.js';
 import { API_VERSION } from '../../version.js';
 import { escapeHtml, PRODUCT_NAME } from './page-layout.js';
 
 export const DOCS_PREFIX = '/docs';
-const STATIC = `${DOCS_PREFIX}/static`;
+
+/** What tells the two references apart: where each is served, what its bar says and links to, its theme script. */
+export interface DocsPage {
+  prefix: string;
+  title: string;
+  nav: readonly (readonly [href: string, text: string])[];
+  /** A theme script of the page (served under `${prefix}/static/theme/`), if any. */
+  themeJs?: string;
+}
+
+export const INTEGRATOR_DOCS: DocsPage = {
+  prefix: DOCS_PREFIX,
+  title: 'API reference',
+  nav: [
+    ['/guides', 'Guides'],
+    ['/guides/authentication', 'Signing requests'],
+    ['/openapi.json', 'openapi.json'],
+  ],
+};
+
+export const OPERATOR_DOCS: DocsPage = {
+  prefix: '/admin/docs',
+  title: 'Operator API reference',
+  nav: [
+    ['/admin', 'Admin console'],
+    ['/docs', 'Integrator API reference'],
+    ['/admin/openapi.json', 'admin/openapi.json'],
+  ],
+};
 
 /**
  * The page only ever talks to its own origin: swagger-ui's files, the document (/docs/json) and Try it out (the
@@ -44,15 +75,17 @@ export const DOCS_STYLE = `.docs-bar { display: flex; flex-wrap: wrap; gap: 4px 
 .docs-panel.docs-notice { border-color: #e0b44c; background: #fff8e6; }
 `;
 
-/** The page: swagger-ui's stylesheets and scripts from its static folder, then the theme's (`themeJs`). */
-export function docsShell(appEnv: AppEnv, themeJs: string): string {
+/** The page: swagger-ui's stylesheets and scripts from its static folder, then the theme's. */
+export function docsShell(appEnv: AppEnv, page: DocsPage): string {
+  const STATIC = `${page.prefix}/static`;
+  const nav = page.nav.map(([href, text]) => `<a href="${escapeHtml(href)}">${escapeHtml(text)}</a>`).join('');
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>API reference · ${PRODUCT_NAME}</title>
+<title>${escapeHtml(page.title)} · ${PRODUCT_NAME}</title>
 <link rel="stylesheet" href="${STATIC}/swagger-ui.css">
 <link rel="stylesheet" href="${STATIC}/index.css">
 <link rel="stylesheet" href="${STATIC}/theme/docs.css">
@@ -60,24 +93,37 @@ export function docsShell(appEnv: AppEnv, themeJs: string): string {
 </head>
 <body>
 <header class="docs-bar"><a class="docs-product" href="/">${PRODUCT_NAME}</a>
-<span>API reference · version ${escapeHtml(API_VERSION)} · ${escapeHtml(appEnv)}</span>
-<nav><a href="/guides">Guides</a><a href="/guides/authentication">Signing requests</a><a href="/openapi.json">openapi.json</a></nav></header>
+<span>${escapeHtml(page.title)} · version ${escapeHtml(API_VERSION)} · ${escapeHtml(appEnv)}</span>
+<nav>${nav}</nav></header>
 <div id="swagger-ui"></div>
 <script src="${STATIC}/swagger-ui-bundle.js"></script>
 <script src="${STATIC}/swagger-ui-standalone-preset.js"></script>
 <script src="${STATIC}/swagger-initializer.js"></script>
-<script src="${STATIC}/theme/${themeJs}"></script>
+${page.themeJs ? `<script src="${STATIC}/theme/${page.themeJs}"></script>` : ''}
 </body>
 </html>
 `;
 }
 
-/** swagger-ui's onRequest hook for its routes: the index (/docs, /docs/) is answered with our shell. */
-export function shellHook(appEnv: AppEnv, themeJs: string): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
-  const page = docsShell(appEnv, themeJs);
+/** swagger-ui's onRequest hook for its routes: the index (/docs, /docs/; /admin/docs, /admin/docs/) is answered with our shell. */
+export function shellHook(appEnv: AppEnv, docs: DocsPage): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  const page = docsShell(appEnv, docs);
   return async (request, reply) => {
     const url = request.routeOptions.url;
-    if (url === DOCS_PREFIX || url === `${DOCS_PREFIX}/`) await reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
+    if (url === docs.prefix || url === `${docs.prefix}/`) await reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
+  };
+}
+
+/**
+ * The operators' reference in the same shell as the integrators' (swagger-ui's BaseLayout: no stock top bar), with
+ * swagger-ui's own Authorize dialog for the operator token.
+ */
+export function operatorDocsUi(appEnv: AppEnv): Pick<FastifySwaggerUiOptions, 'uiConfig' | 'theme' | 'staticCSP' | 'uiHooks'> {
+  return {
+    staticCSP: DOCS_CSP,
+    uiHooks: { onRequest: shellHook(appEnv, OPERATOR_DOCS) },
+    uiConfig: { docExpansion: 'list', deepLinking: true, layout: 'BaseLayout' },
+    theme: { title: OPERATOR_DOCS.title, css: [{ filename: 'docs.css', content: DOCS_STYLE }] },
   };
 }
 

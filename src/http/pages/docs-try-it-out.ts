@@ -5,7 +5,7 @@
 // or dist/. The page's CSP allows no inline script.
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import type { AppEnv } from '../../config/types.js';
-import { DOCS_CSP, DOCS_STYLE, docsPlugins, shellHook } from './docs-page.js';
+import { DOCS_CSP, DOCS_STYLE, docsPlugins, INTEGRATOR_DOCS, shellHook } from './docs-page.js';
 
 export { DOCS_CSP };
 
@@ -242,7 +242,7 @@ export function integratorDocsUi(appEnv: AppEnv): Pick<FastifySwaggerUiOptions, 
     : docsPlugins('docs-signing', 'No Authorize dialog: each request is signed with the key in the signing panel above');
   const common = { docExpansion: 'list', deepLinking: true, layout: 'BaseLayout', plugins: plugins as never } as const;
   const theme = { title: 'Integrator API', css: [{ filename: 'docs.css', content: DOCS_STYLE }], js: [js] };
-  const uiHooks = { onRequest: shellHook(appEnv, js.filename) };
+  const uiHooks = { onRequest: shellHook(appEnv, { ...INTEGRATOR_DOCS, themeJs: js.filename }) };
   if (production) return { staticCSP: DOCS_CSP, uiHooks, uiConfig: { ...common, supportedSubmitMethods: [] }, theme };
   const requestInterceptor = new Function('request', 'return window.integratorDocs ? window.integratorDocs.intercept(request) : request;') as NonNullable<
     NonNullable<FastifySwaggerUiOptions['uiConfig']>['requestInterceptor']

@@ -30,7 +30,7 @@ ${link('/guides', 'Guides', 'authentication, errors, webhooks, transactions, dep
 </dl>
 <h2>Operators</h2>
 <dl>
-${link('/admin', 'Admin console', 'compliance officers review cases (operator token)')}
+${link('/admin', 'Admin console', 'compliance officers review cases with an operator token, which <code>npm run -s admin -- operators create --name &lt;name&gt;</code> prints on the server\'s machine (<a href="/guides/review">review guide</a>)')}
 ${link('/admin/docs', 'Operator API reference', 'the <code>/admin/api</code> operations (<a href="/admin/openapi.json">/admin/openapi.json</a>)')}
 </dl>
 <h2>Health</h2>

@@ -29,7 +29,7 @@ export function mountSignIn(main: HTMLElement, options: { message?: string; onSi
       'p',
       { id: 'token-hint', class: 'hint' },
       'Paste the token printed by ',
-      h('code', {}, 'npm run -s admin -- operators create'),
+      h('code', {}, 'npm run -s admin -- operators create --name <your name>'),
       '. It is kept in this tab only and forgotten when the tab closes.',
     ),
     error,
