@@ -70,40 +70,16 @@ const PERSON_TABLE: Table = {
 
 const EXPECTED: Record<Subject, Table> = {
   user: PERSON_TABLE,
-  associated_person: {
-    //                                 aims   NS    IN    AI    AP    UR    RR    AC    IA    RJ
-    'data_changed complete':          ['IN', 'IN', 'IN', 'IN', '-',  '-',  '-',  '-',  '-',  '-'],
-    'data_changed incomplete':        ['AI', 'AI', 'AI', 'AI', '-',  '-',  '-',  '-',  '-',  '-'],
-    'request_verification':           ['UR', '-',  'UR', '-',  '-',  '-',  '-',  '-',  '-',  '-'],
-    'request_verification ready':     ['UR', '-',  'UR', '-',  '-',  '-',  '-',  '-',  '-',  '-'],
-    'request_verification not ready': ['UR', '-',  'UR', '-',  '-',  '-',  '-',  '-',  '-',  '-'],
-    'persons_ready':                  ['UR', '-',  '-',  '-',  '-',  '-',  '-',  '-',  '-',  '-'],
-    'persons_not_ready':              ['AP', '-',  '-',  '-',  '-',  '-',  '-',  '-',  '-',  '-'],
-    'approve':                        ['AC', '-',  '-',  '-',  '-',  'AC', '-',  '-',  '-',  '-'],
-    'reject':                         ['RJ', '-',  '-',  '-',  '-',  'RJ', '-',  '-',  '-',  '-'],
-    'request_resubmission':           ['RR', '-',  '-',  '-',  '-',  'RR', '-',  '-',  '-',  '-'],
-    'resubmitted':                    ['UR', '-',  '-',  '-',  '-',  '-',  'UR', '-',  '-',  '-'],
-    'deactivate':                     ['IA', '-',  '-',  '-',  '-',  '-',  '-',  'IA', '-',  '-'],
-    'reactivate':                     ['AC', '-',  '-',  '-',  '-',  '-',  '-',  '-',  'AC', '-'],
-    'reopen':                         ['UR', '-',  '-',  '-',  '-',  '-',  '-',  '-',  '-',  'UR'],
-  },
+  associated_person: PERSON_TABLE,
   // Entities: request_verification waits in AP unless every associated person is ready; persons_* move AP <-> UR.
+  // Every other row is the persons' (the review and after it: the same moves for all three).
   entity: {
+    ...PERSON_TABLE,
     //                                 aims   NS    IN    AI    AP    UR    RR    AC    IA    RJ
-    'data_changed complete':          ['IN', 'IN', 'IN', 'IN', '-',  '-',  '-',  '-',  '-',  '-'],
-    'data_changed incomplete':        ['AI', 'AI', 'AI', 'AI', '-',  '-',  '-',  '-',  '-',  '-'],
     'request_verification':           ['AP', '-',  'AP', '-',  '-',  '-',  '-',  '-',  '-',  '-'],
-    'request_verification ready':     ['UR', '-',  'UR', '-',  '-',  '-',  '-',  '-',  '-',  '-'],
     'request_verification not ready': ['AP', '-',  'AP', '-',  '-',  '-',  '-',  '-',  '-',  '-'],
     'persons_ready':                  ['UR', '-',  '-',  '-',  'UR', '-',  '-',  '-',  '-',  '-'],
     'persons_not_ready':              ['AP', '-',  '-',  '-',  '-',  'AP', '-',  '-',  '-',  '-'],
-    'approve':                        ['AC', '-',  '-',  '-',  '-',  'AC', '-',  '-',  '-',  '-'],
-    'reject':                         ['RJ', '-',  '-',  '-',  '-',  'RJ', '-',  '-',  '-',  '-'],
-    'request_resubmission':           ['RR', '-',  '-',  '-',  '-',  'RR', '-',  '-',  '-',  '-'],
-    'resubmitted':                    ['UR', '-',  '-',  '-',  '-',  '-',  'UR', '-',  '-',  '-'],
-    'deactivate':                     ['IA', '-',  '-',  '-',  '-',  '-',  '-',  'IA', '-',  '-'],
-    'reactivate':                     ['AC', '-',  '-',  '-',  '-',  '-',  '-',  '-',  'AC', '-'],
-    'reopen':                         ['UR', '-',  '-',  '-',  '-',  '-',  '-',  '-',  '-',  'UR'],
   },
 };
 
