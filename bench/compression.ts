@@ -6,8 +6,8 @@
  * connections each:
  *
  * - `list-events` (GET /v1/events?limit=50, a full page) with no Accept-Encoding, with `gzip` and with `br`;
- * - `whoami` (1.7 kB) with none and with `br` (the smallest answer above the 1 kB threshold);
- * - the `docs` page (GET /docs, HTML) with none and with `br`.
+ * - `whoami` (1.9 kB) with none and with `br` (the smallest answer above the 1,400-byte threshold);
+ * - the front page (GET /, HTML) with none and with `br`.
  *
  * The API's CPU per answered request (user + system from /proc over each round, the median of the rounds) and the
  * bytes of one answer each way. Prints a table; exits 1 when an answer was not 2xx or not encoded as asked.
@@ -35,7 +35,7 @@ interface Case {
 const CASES: Case[] = [
   ...(['identity', 'gzip', 'br'] as const).map((encoding) => ({ name: 'list-events', path: '/v1/events?limit=50', signed: true, encoding })),
   ...(['identity', 'br'] as const).map((encoding) => ({ name: 'whoami', path: '/v1/integrator/whoami', signed: true, encoding })),
-  ...(['identity', 'br'] as const).map((encoding) => ({ name: 'docs page', path: '/docs', signed: false, encoding })),
+  ...(['identity', 'br'] as const).map((encoding) => ({ name: 'front page', path: '/', signed: false, encoding })),
 ];
 
 const median = (values: number[]) => {
