@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { insertNewHits } from '../../src/db/repositories/screening-hits.js';
 import { screeningHits, verificationTransitions } from '../../src/db/schema/index.js';
 import { openCaseOn } from '../../src/domain/cases/open-case.js';
-import { createOperator } from '../../src/domain/operators/operators.js';
-import { adminRequest, type AdminResponse } from '../harness/admin.js';
+import { asOperator, useOperators, type AdminResponse } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
 import { eventsOfType } from '../harness/db.js';
 import { californian, doc, personDocs, signedAt } from '../harness/fixtures.js';
@@ -72,21 +71,8 @@ for (const backend of backends()) {
   describe(`back office [${backend}]`, () => {
     const { server, tenants: [acme, globex] } = useTenants(backend, ['Acme', 'Globex']);
     /** Two reviewers and two supervisors. */
-    let alice: Operator;
-    let bob: Operator;
-    let sam: Operator;
-    let sue: Operator;
-
-    before(async () => {
-      const now = server.clock.now();
-      alice = await createOperator(server.database, 'Alice', now);
-      bob = await createOperator(server.database, 'Bob', now, 'reviewer');
-      sam = await createOperator(server.database, 'Sam', now, 'supervisor');
-      sue = await createOperator(server.database, 'Sue', now, 'supervisor');
-    });
-
-    const as = (operator: Operator, method: string, path: string, body?: unknown): Promise<AdminResponse> =>
-      adminRequest(server, method, `/admin/api${path}`, { token: operator.token, ...(body !== undefined ? { body } : {}) });
+    const { alice, bob, sam, sue } = useOperators(server);
+    const as = (operator: Operator, method: string, path: string, body?: unknown): Promise<AdminResponse> => asOperator(server, operator, method, path, body);
 
     /** An under_review user of `integrator` (a californian: unique SSN, own documents, not listed) with these overrides. */
     async function underReview(overrides: Record<string, unknown> = {}, options: { integrator?: SeededIntegrator; documents?: unknown[] } = {}): Promise<string> {

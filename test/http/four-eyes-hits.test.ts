@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { verificationTransitions } from '../../src/db/schema/index.js';
 import { decideAsOperator } from '../../src/domain/cases/operator-decisions.js';
-import { createOperator } from '../../src/domain/operators/operators.js';
 import { applyTransition } from '../../src/domain/verification/apply-transition.js';
-import { adminRequest, type AdminResponse } from '../harness/admin.js';
+import { asOperator, useOperators, type AdminResponse } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { useTenants } from '../harness/tenants.js';
@@ -46,21 +45,8 @@ interface Case {
 for (const backend of backends()) {
   describe(`four eyes leave no hit open [${backend}]`, () => {
     const { server, tenants: [acme] } = useTenants(backend, ['Acme']);
-    let alice: Operator;
-    let bob: Operator;
-    let sam: Operator;
-    let sue: Operator;
-
-    before(async () => {
-      const now = server.clock.now();
-      alice = await createOperator(server.database, 'Alice', now, 'reviewer');
-      bob = await createOperator(server.database, 'Bob', now, 'reviewer');
-      sam = await createOperator(server.database, 'Sam', now, 'supervisor');
-      sue = await createOperator(server.database, 'Sue', now, 'supervisor');
-    });
-
-    const as = (operator: Operator, method: string, path: string, body?: unknown): Promise<AdminResponse> =>
-      adminRequest(server, method, `/admin/api${path}`, { token: operator.token, ...(body !== undefined ? { body } : {}) });
+    const { alice, bob, sam, sue } = useOperators(server);
+    const as = (operator: Operator, method: string, path: string, body?: unknown): Promise<AdminResponse> => asOperator(server, operator, method, path, body);
 
     async function underReview(overrides: Record<string, unknown> = {}): Promise<{ userId: string; accountId: string }> {
       server.clock.advance(1000);

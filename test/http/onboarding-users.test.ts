@@ -9,21 +9,14 @@ import { eventsFor, statementsWaitingOnLocks } from '../harness/db.js';
 import { eventually } from '../harness/eventually.js';
 import { berliner, californian, doc, personDocs, signedAt } from '../harness/fixtures.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { startTenants, useTenants } from '../harness/tenants.js';
 import type { AccountView, DocumentView, EventData, UserAccountView } from '../harness/types.js';
 
 const CHECKSUMMED = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
 for (const backend of backends()) {
   describe(`users and individual accounts [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-    let globex: SeededIntegrator;
-
-    before(async () => {
-      ({ server, tenants: [acme, globex] } = await startTenants(backend, ['Acme', 'Globex']));
-    });
-    after(() => server.close());
+    const { server, tenants: [acme, globex] } = useTenants(backend, ['Acme', 'Globex']);
 
     it('create-user: a complete US user with SSN and state is under_review, in the spec’s shape', async () => {
       const docs = personDocs();

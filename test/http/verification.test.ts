@@ -5,20 +5,13 @@ import { verificationTransitions } from '../../src/db/schema/index.js';
 import { backends } from '../harness/backends.js';
 import { eventsFor } from '../harness/db.js';
 import { berliner, californian, companyInfo, doc, entityDocs, personDocs, signedAt } from '../harness/fixtures.js';
-import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { startServer, type TestServer } from '../harness/server.js';
+import { useTenants } from '../harness/tenants.js';
 import type { ChangeData, DocumentView, EventData, StatusChange } from '../harness/types.js';
 
 for (const backend of backends()) {
   describe(`verification lifecycle [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-    let globex: SeededIntegrator;
-
-    before(async () => {
-      ({ server, tenants: [acme, globex] } = await startTenants(backend, ['Acme', 'Globex']));
-    });
-    after(() => server.close());
+    const { server, tenants: [acme, globex] } = useTenants(backend, ['Acme', 'Globex']);
 
     const simulate = (body: object) => {
       server.clock.advance(1000);
