@@ -23,6 +23,8 @@ const rank = (file) => {
 
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const runnerOptions = process.argv.slice(2).filter((a) => a.startsWith('--'));
+// A run narrowed to some tests by name prints only the tests that ran (scripts/ran-only-reporter.mjs).
+const byName = runnerOptions.some((a) => /^--test-(name-pattern|skip-pattern|only)\b/.test(a));
 const files = readdirSync('test', { recursive: true })
   .map(String)
   .filter((f) => f.endsWith('.test.ts'))
@@ -98,7 +100,7 @@ const run = (paths) => {
       ...(compiled ? [...(process.features.typescript ? [] : ['--import', 'tsx']), '--enable-source-maps'] : ['--import', 'tsx']),
       '--test',
       `--test-concurrency=${concurrency}`,
-      '--test-reporter=spec',
+      byName ? '--test-reporter=./scripts/ran-only-reporter.mjs' : '--test-reporter=spec',
       '--test-reporter-destination=stdout',
       '--test-reporter=./scripts/slowest-files-reporter.mjs',
       '--test-reporter-destination=stdout',
