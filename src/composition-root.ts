@@ -3,7 +3,7 @@ import { ChainRegistry } from './chain/chain-client.js';
 import { openCustodyKeys, type CustodyKeys } from './chain/custody-keys.js';
 import { TokenConfigError } from './crypto/pkcs11/errors.js';
 import { systemClock, type Clock } from './clock.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import type { Config } from './config.js';
 import { loadOrCreateSandboxKey } from './crypto/encryption-key.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
@@ -12,7 +12,7 @@ import { loadTokenRegistry, TokenRegistryError, type TokenRegistry } from './dom
 import { openDatabase, type Database } from './db/database.js';
 import type { Policy } from './domain/context.js';
 import { checkEncryptionKeys, EncryptionKeyMismatchError } from './domain/keys/key-check.js';
-import { BoundPort, PortUnavailableError } from './http/bound-port.js';
+import type { BoundPort } from './http/bound-port.js';
 import type { DrainOptions } from './http/drain.js';
 import type { Api } from './http/types.js';
 import { smtpMailer, type Mailer } from './mail/mailer.js';
@@ -22,6 +22,7 @@ import { Signal } from './workers/signal.js';
 import type { WebhookWorker } from './workers/webhook-worker.js';
 import type { Log } from './log.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
+import { NO_PROGRESS, type StartupProgress } from './startup-progress.js';
 
 /**
  * The composition root: every dependency a process needs, built once from its configuration, and the one place
@@ -65,9 +66,10 @@ export interface SystemOverrides {
 
 /**
  * Opens the database, checks that ENCRYPTION_KEYS holds every key its secrets are sealed with (EncryptionKeyMismatchError
- * otherwise), and builds the rest; the caller owns the result and calls close() last.
+ * otherwise), and builds the rest; the caller owns the result and calls close() last. `progress`: where a process's
+ * start says what it is doing (startup-progress.ts).
  */
-export async function openSystem(config: Config, overrides: SystemOverrides = {}): Promise<System> {
+export async function openSystem(config: Config, overrides: SystemOverrides = {}, progress: StartupProgress = NO_PROGRESS): Promise<System> {
   const chains = new ChainRegistry(config.chainRpcUrls, overrides.chainTimeoutMs);
   // The listed tokens are confirmed on their chains first: a wrong TOKENS entry stops the start before anything is written.
   const tokens = await loadTokenRegistry(config.tokens, chains, config.tokenProblems);
@@ -86,6 +88,7 @@ export async function openSystem(config: Config, overrides: SystemOverrides = {}
             connectTimeoutMs: config.databaseConnectTimeoutMs,
           }
         : { kind: 'pglite', dataDir: config.dataDir },
+      { progress },
     ));
   const clock = overrides.clock ?? systemClock;
   let secrets: SecretBox;
@@ -183,42 +186,15 @@ export async function startWorkerProcess(system: System, log: Log): Promise<{ wo
   };
 }
 
-/** For process entry points: the validated configuration, or one line per bad variable and exit 78. */
-export function loadConfigOrExit(): Config {
-  try {
-    return loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(err.problems.map((problem) => `configuration error: ${problem}\n`).join(''));
-      process.exit(78); // EX_CONFIG
-    }
-    throw err;
-  }
-}
-
-/**
- * For process entry points, before anything is written: the port `variable` names, bound, or one line on stderr
- * naming it and exit non-zero (75 when another process listens there, as for DATA_DIR; see PortUnavailableError).
- */
-export async function bindPortOrExit(variable: string, port: number, host: string): Promise<BoundPort> {
-  try {
-    return await BoundPort.bind(variable, port, host);
-  } catch (err) {
-    if (!(err instanceof PortUnavailableError)) throw err;
-    process.stderr.write(`${err.configuration ? 'configuration' : 'startup'} error: ${err.message}\n`);
-    process.exit(err.exitCode);
-  }
-}
-
 /**
  * For process entry points: the opened system, or one line on stderr and the exit code that says why not: 75 when
  * another process holds the embedded database (try again later), 78 when ENCRYPTION_KEY is not the database's, a
  * TOKENS entry is not what its chain says, or the PKCS#11 token cannot be opened (CUSTODY_KEYS=pkcs11),
  * 69 when the database cannot be reached.
  */
-export async function openSystemOrExit(config: Config): Promise<System> {
+export async function openSystemOrExit(config: Config, progress?: StartupProgress): Promise<System> {
   try {
-    return await openSystem(config);
+    return await openSystem(config, {}, progress);
   } catch (err) {
     if (err instanceof DataDirInUseError) {
       process.stderr.write(`startup error: ${err.message}\n`);

@@ -4,10 +4,14 @@ import './heap-growth.js';
 import './private-umask.js';
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
-import { bindPortOrExit, loadConfigOrExit, openSystemOrExit, startWorkerProcess } from './composition-root.js';
+import { openSystemOrExit, startWorkerProcess } from './composition-root.js';
+import { bindPortOrExit } from './http/bound-port.js';
+import { loadConfigOrExit } from './config.js';
+import { logDestination } from './log-format.js';
 import { loggerOptions } from './logging.js';
 import { serveMetrics } from './metrics/metrics-server.js';
 import { youngGenerationReport } from './node-flags.js';
+import { startupProgress } from './startup-progress.js';
 
 /**
  * `npm run worker`: a webhook delivery worker on its own, for scale. Any number of them may run against one
@@ -16,10 +20,11 @@ import { youngGenerationReport } from './node-flags.js';
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
+  const destination = await logDestination(config.logFormat);
+  const log = destination ? pino(loggerOptions(config.logLevel) as pino.LoggerOptions, destination) : pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
   // Before the sandbox key or the database is written: a port in use costs one line, nothing else.
   const metricsPort = config.metricsPort === undefined ? undefined : await bindPortOrExit('METRICS_PORT', config.metricsPort, config.host);
-  const system = await openSystemOrExit(config);
+  const system = await openSystemOrExit(config, startupProgress(log));
   const worker = await startWorkerProcess(system, log);
   const metrics = metricsPort === undefined ? undefined : serveMetrics(system.metrics, metricsPort, { host: config.host, token: config.metricsToken });
   closeWithGrace({ delay: 20_000 }, async ({ signal, err }) => {

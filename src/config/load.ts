@@ -6,7 +6,7 @@ import { DEFAULT_HIGH_RISK_COUNTRIES, parseHighRiskCountries } from '../domain/o
 import { ConfigError, flag, integer, oneOf, parsed, Problems } from './env.js';
 import { parseCountryRules, parseOfferedProducts } from '../domain/products/product-config.js';
 import { bodyLimits, DEFAULT_REDIS_KEY_PREFIX, depositConfig, invitationBaseUrl, serviceTermsUrl, redisKeyPrefix, redisUrl, retrySchedule, smtp, trustProxy, webauthn, tokenConfig, incomingConfig, webhookReach, vaultConfig, withdrawalConfig, screeningConfig } from './sections.js';
-import { LOG_LEVELS, type Config } from './types.js';
+import { LOG_FORMATS, LOG_LEVELS, type Config } from './types.js';
 import { custodyKeysConfig, type CustodyKeysConfig } from './custody-keys.js';
 
 // The repository's config/ folder, from src/config/ or, once built, dist/src/config/.
@@ -77,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     invitationBaseUrl: invitations,
     serviceTermsUrl: read(() => serviceTermsUrl(env, appEnv, invitations), undefined),
+    onboardingLinkTtlSeconds: read(() => integer(env, 'ONBOARDING_LINK_TTL_SECONDS', 3_600, 60, 86_400), 3_600),
     products: {
       offered: read(() => parsed('PRODUCTS', () => parseOfferedProducts(env.PRODUCTS)), undefined as never),
       countries: read(() => parsed('PRODUCT_COUNTRIES', () => parseCountryRules(env.PRODUCT_COUNTRIES)), undefined as never),
@@ -115,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     resealBatch: read(() => integer(env, 'RESEAL_BATCH', 200, 1, 10_000), 200),
     custodyKeys: read<CustodyKeysConfig>(() => custodyKeysConfig(env), { backend: 'sealed' }),
     logLevel: read(() => oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'), 'info'),
+    logFormat: read(() => oneOf(env, 'LOG_FORMAT', LOG_FORMATS, 'auto'), 'auto'),
     ...read(() => bodyLimits(env), undefined as never),
     authFailureLimit: read(() => integer(env, 'AUTH_FAILURE_LIMIT', 50, 1, 1_000_000), 1),
     trustProxy: read(() => trustProxy(env), []),

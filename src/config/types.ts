@@ -13,6 +13,9 @@ import type { ListSource, LoadedList } from '../domain/screening/load.js';
 export type AppEnv = 'sandbox' | 'production';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+/** LOG_FORMAT: `auto` (unset) is readable lines on a terminal, JSON lines otherwise (logging.ts). */
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export interface Config {
   port: number;
@@ -33,6 +36,8 @@ export interface Config {
   /** CUSTODY_KEYS and the PKCS11_* settings: where custody and treasury keys live (docs/key-management.md). */
   custodyKeys: CustodyKeysConfig;
   logLevel: LogLevel;
+  /** LOG_FORMAT: json, pretty (one readable line per entry), or auto (unset): pretty when stdout is a terminal. */
+  logFormat: LogFormat;
   /** BODY_LIMIT_BYTES: largest body of an operation that carries no documents (default 1 MiB). */
   bodyLimitBytes: number;
   /** DOCUMENT_BODY_LIMIT_BYTES: largest body of an operation that carries documents (default 48 MiB). */
@@ -76,6 +81,8 @@ export interface Config {
   otp: OtpConfig;
   /** INVITATION_BASE_URL: where the hosted invitation page is reached (docs/invitations.md); undefined: invitations cannot be sent. */
   invitationBaseUrl: string | undefined;
+  /** ONBOARDING_LINK_TTL_SECONDS: an onboarding link's lifetime when the request names none (60 to 86,400; default 3,600). */
+  onboardingLinkTtlSeconds: number;
   /** SERVICE_TERMS_URL: the terms the invitation page links; undefined: its sandbox stand-in (docs/invitations.md). */
   serviceTermsUrl: string | undefined;
   /** Fiat deposits: bank details per currency, payout rates, the treasury key (docs/deposits.md). */

@@ -13,8 +13,10 @@ import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
 import { listenPostgres, type Listener, type ListenHandlers } from './notifications.js';
 import { GuardedPool } from './pg-pool.js';
+import { copyPgliteTemplate, findPgliteTemplate } from './pglite-template.js';
 import { RemotePglite } from './pglite-thread/remote.js';
 import * as schema from './schema/index.js';
+import { NO_PROGRESS, type StartupProgress } from '../startup-progress.js';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -76,6 +78,11 @@ export type DatabaseTarget =
   | { kind: 'pglite'; dataDir: string | undefined; engine?: () => Promise<PgliteEngine> }
   | { kind: 'postgres'; url: string; poolMax?: number } & Partial<PostgresTimeouts>;
 
+/** `progress`: where a process's start says what it is doing (initialising, migrating; startup-progress.ts). */
+export interface OpenOptions {
+  progress?: StartupProgress;
+}
+
 /** How long the PostgreSQL pool waits on the server (DATABASE_QUERY_TIMEOUT_MS, DATABASE_CONNECT_TIMEOUT_MS). */
 export interface PostgresTimeouts {
   /**
@@ -107,7 +114,7 @@ function initPgliteDir(dir: string): Promise<void> {
 export type PgliteEngine = Pick<RemotePglite, 'query' | 'transaction' | 'listen' | 'dumpDataDir' | 'close'>;
 
 /** The embedded database runs on a thread of its own (pglite-thread/), not on the thread answering requests. */
-async function openPglite(dataDir: string | undefined, engine?: () => Promise<PgliteEngine>): Promise<Database> {
+async function openPglite(dataDir: string | undefined, engine: (() => Promise<PgliteEngine>) | undefined, progress: StartupProgress): Promise<Database> {
   let release = () => {};
   let client: PgliteEngine;
   if (dataDir === undefined) {
@@ -117,8 +124,12 @@ async function openPglite(dataDir: string | undefined, engine?: () => Promise<Pg
     try {
       const dir = join(dataDir, 'pglite');
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      if (!existsSync(join(dir, 'PG_VERSION'))) await initPgliteDir(dir);
-      client = await RemotePglite.start({ dir });
+      if (!existsSync(join(dir, 'PG_VERSION'))) {
+        const template = findPgliteTemplate(MIGRATIONS_FOLDER);
+        if (template) await progress.step('creating the embedded database from the template the build prepared (first start only)', () => copyPgliteTemplate(template, dir));
+        else await progress.step('initializing the embedded database (first start only; no prepared template: run npm run build)', () => initPgliteDir(dir));
+      }
+      client = await progress.step('starting the embedded database', () => RemotePglite.start({ dir }));
     } catch (err) {
       release();
       throw err;
@@ -127,7 +138,7 @@ async function openPglite(dataDir: string | undefined, engine?: () => Promise<Pg
   // drizzle's PGlite driver needs only query and transaction, which the remote answers alike.
   const db = drizzlePglite({ client: client as unknown as PGlite, schema });
   try {
-    await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    await progress.step('applying database migrations', () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }));
   } catch (err) {
     await client.close();
     release();
@@ -155,7 +166,7 @@ async function openPglite(dataDir: string | undefined, engine?: () => Promise<Pg
 /** Connections per process by default (none is held while a chain node or a mail server is asked anything). */
 export const DEFAULT_POOL_MAX = 20;
 
-async function openPostgres(url: string, poolMax = DEFAULT_POOL_MAX, timeouts: PostgresTimeouts = DEFAULT_POSTGRES_TIMEOUTS): Promise<Database> {
+async function openPostgres(url: string, poolMax: number, timeouts: PostgresTimeouts, progress: StartupProgress): Promise<Database> {
   const connection = {
     connectionString: url,
     // Fail fast when the server is unreachable instead of hanging requests behind it.
@@ -167,7 +178,7 @@ async function openPostgres(url: string, poolMax = DEFAULT_POOL_MAX, timeouts: P
     keepAliveInitialDelayMillis: 10_000,
   };
   // A migration may take longer than a request's statement: it keeps the 30 s it always had, at least.
-  await migrate({ ...connection, statement_timeout: Math.max(30_000, timeouts.queryTimeoutMs) });
+  await progress.step('applying database migrations', () => migrate({ ...connection, statement_timeout: Math.max(30_000, timeouts.queryTimeoutMs) }));
   const pool = new GuardedPool({
     ...connection,
     // The server did not answer a statement in time, or its cancellation: the connection is gone or stalled.
@@ -208,10 +219,10 @@ async function migrate(connection: pg.ClientConfig): Promise<void> {
 }
 
 /** Opens the database and applies every pending migration before returning. */
-export function openDatabase(target: DatabaseTarget): Promise<Database> {
-  if (target.kind === 'pglite') return openPglite(target.dataDir, target.engine);
-  return openPostgres(target.url, target.poolMax, {
+export function openDatabase(target: DatabaseTarget, { progress = NO_PROGRESS }: OpenOptions = {}): Promise<Database> {
+  if (target.kind === 'pglite') return openPglite(target.dataDir, target.engine, progress);
+  return openPostgres(target.url, target.poolMax ?? DEFAULT_POOL_MAX, {
     queryTimeoutMs: target.queryTimeoutMs ?? DEFAULT_POSTGRES_TIMEOUTS.queryTimeoutMs,
     connectTimeoutMs: target.connectTimeoutMs ?? DEFAULT_POSTGRES_TIMEOUTS.connectTimeoutMs,
-  });
+  }, progress);
 }

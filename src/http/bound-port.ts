@@ -108,3 +108,17 @@ export class PortUnavailableError extends Error {
     this.configuration = exitCode === 78;
   }
 }
+
+/**
+ * For process entry points, before anything is written: the port `variable` names, bound, or one line on stderr
+ * naming it and exit non-zero (75 when another process listens there, as for DATA_DIR; see PortUnavailableError).
+ */
+export async function bindPortOrExit(variable: string, port: number, host: string): Promise<BoundPort> {
+  try {
+    return await BoundPort.bind(variable, port, host);
+  } catch (err) {
+    if (!(err instanceof PortUnavailableError)) throw err;
+    process.stderr.write(`${err.configuration ? 'configuration' : 'startup'} error: ${err.message}\n`);
+    process.exit(err.exitCode);
+  }
+}
