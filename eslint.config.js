@@ -22,8 +22,15 @@ export default tseslint.config(
   {
     // Limits that hold by themselves (docs/architecture.md#how-we-keep-the-house; test/lint-config.test.ts checks them).
     // A file over 260 lines of code has more than one job: split it along its seams.
-    files: ['src/**/*.ts', 'web/**/*.ts', 'packages/**/*.ts', 'packages/**/*.mjs', 'scripts/**/*.ts', 'scripts/**/*.mjs'],
+    // The benches too: bench/webhooks.ts had grown to 974 lines outside the rule.
+    files: ['src/**/*.ts', 'web/**/*.ts', 'packages/**/*.ts', 'packages/**/*.mjs', 'scripts/**/*.ts', 'scripts/**/*.mjs', 'bench/**/*.ts'],
     rules: { 'max-lines': ['error', { max: 260, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    // Not yet split (issue 56): the two longest benches, each still one run of several phases. Named here so the
+    // rule holds for every other file of bench/ and any new one; remove a name when its file is split.
+    files: ['bench/webhooks.ts', 'bench/list-readers.ts'],
+    rules: { 'max-lines': 'off' },
   },
   {
     // No import cycles in the server: a cycle hides which module is the lower layer. The rule follows imports that

@@ -26,15 +26,13 @@
  * Prints one table, writes bench/results/incoming-latest.json; exits 1 if a transfer is missing, doubled or not
  * delivered.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { getAddress, type Address, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ANVIL_DEV_KEY } from '../src/chain/demo-vault.js';
 import { encodeTransfer } from '../src/chain/erc20.js';
-import { startAnvil, type Anvil } from '../test/harness/anvil.js';
-import { californian, signedAt } from '../test/harness/fixtures.js';
+import { startAnvil } from '../test/harness/anvil.js';
 import { startReceiver, type Receiver } from '../test/harness/receiver.js';
 import { startRpcProxy, type RpcProxy } from '../test/harness/rpc-proxy.js';
 import { deployTestToken, type TestToken } from '../test/harness/tokens.js';
@@ -43,7 +41,9 @@ import { buildServer, ROOT, stopAllChildren } from './lib/children.js';
 import { waitForQuiet, watchCpu, type CpuFigures } from './lib/cpu.js';
 import { runBench } from './lib/entry.js';
 import { positiveInt } from './lib/env.js';
-import { postJson, signedGetHeaders } from './lib/signing.js';
+import { BlockClock, epochNow } from './lib/block-clock.js';
+import { deliveriesOf, incomingOf, seedAccounts, type Seeded } from './lib/incoming-accounts.js';
+import { postJson } from './lib/signing.js';
 
 const CHAIN = 31337;
 const CONFIRMATIONS = 3;
@@ -61,13 +61,6 @@ const WALLET_COUNTS = (process.env.BENCH_WALLETS || '100,10000').split(',').map(
 });
 
 const DEV = privateKeyToAccount(ANVIL_DEV_KEY);
-const epochNow = () => performance.timeOrigin + performance.now();
-
-interface Seeded {
-  accountId: string;
-  walletAddress: Address;
-  custodial: boolean;
-}
 
 interface Sent {
   hash: Hex;
@@ -116,83 +109,6 @@ interface Result {
   cpu: CpuFigures;
 }
 
-/** Every height's first appearance on anvil, with the proxy's counters then (read straight from anvil, every ~10 ms). */
-class BlockClock {
-  readonly seen = new Map<number, { at: number; requests: number; calls: number }>();
-  last = -1;
-  private running = true;
-  private readonly listeners = new Set<(height: number) => void>();
-  private readonly loop: Promise<void>;
-
-  constructor(
-    private readonly anvil: Anvil,
-    private readonly proxy: RpcProxy,
-  ) {
-    this.loop = this.run();
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      try {
-        const height = Number(await this.anvil.rpc<string>('eth_blockNumber'));
-        if (height > this.last) {
-          const mark = { at: epochNow(), requests: this.proxy.requests, calls: this.proxy.calls.length };
-          // Heights skipped between two looks (none at 1 s blocks) share the later look's moment.
-          for (let h = this.last < 0 ? height : this.last + 1; h <= height; h++) this.seen.set(h, mark);
-          this.last = height;
-          this.listeners.forEach((l) => l(height));
-        }
-      } catch {
-        // anvil stopping: the loop ends with `stop`
-      }
-      await sleep(10);
-    }
-  }
-
-  /** Resolves with the next height to appear after the current one. */
-  next(): Promise<number> {
-    return new Promise((resolve) => {
-      const once = (height: number) => {
-        this.listeners.delete(once);
-        resolve(height);
-      };
-      this.listeners.add(once);
-    });
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.loop;
-  }
-}
-
-/** Accounts made through the API, SEED_CONCURRENCY at a time: self-custodial with a random address, every CUSTODIAL_EVERY-th custodial. */
-async function seedAccounts(backend: Backend, count: number): Promise<Seeded[]> {
-  const seeded: Seeded[] = [];
-  let next = 0;
-  let lastReport = Date.now();
-  await Promise.all(
-    Array.from({ length: SEED_CONCURRENCY }, async () => {
-      while (next < count) {
-        const i = next++;
-        const custodial = i % CUSTODIAL_EVERY === 0;
-        const walletAddress = custodial ? undefined : getAddress(`0x${randomBytes(20).toString('hex')}`);
-        const created = await postJson<{ accountId: string; walletAddress: string }>(backend.baseUrl, backend.key, '/v1/submit/create-individual-account', {
-          userInfo: californian({ email: `bench.incoming.${i}.${randomUUID()}@example.com` }),
-          serviceTermsSignedAt: signedAt(),
-          ...(walletAddress ? { walletAddress } : {}),
-        });
-        seeded.push({ accountId: created.accountId, walletAddress: getAddress(created.walletAddress), custodial });
-        if (Date.now() - lastReport > 15_000) {
-          lastReport = Date.now();
-          console.error(`  ${seeded.length} of ${count} accounts`);
-        }
-      }
-    }),
-  );
-  return seeded;
-}
-
 function percentiles(values: number[]): Latencies {
   if (values.length === 0) return { p50Ms: NaN, p99Ms: NaN, maxMs: NaN };
   const sorted = [...values].sort((a, b) => a - b);
@@ -200,44 +116,6 @@ function percentiles(values: number[]): Latencies {
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
   const round = (v: number) => Math.round(v);
   return { p50Ms: round(at(50)), p99Ms: round(at(99)), maxMs: round(sorted[sorted.length - 1]!) };
-}
-
-interface Delivered {
-  transactionHash: string;
-  accountId: string;
-  kind: string;
-  receivedAt: number;
-  createdAt: number;
-}
-
-function deliveriesOf(receiver: Receiver): Map<string, Delivered> {
-  // At least once: the first delivery of each transaction counts (deduplicated on the transaction, so a redelivery
-  // is not mistaken for a second record; doubles are counted from the API's list instead).
-  const byHash = new Map<string, Delivered>();
-  for (const request of receiver.requests) {
-    const event = request.json<{ type: string; createdAt: string; data: { object: { kind: string; accountId: string; transactionHash: string | null } } }>();
-    if (event.type !== 'transaction.completed' || event.data.object.kind !== 'incoming' || !event.data.object.transactionHash) continue;
-    const key = `${event.data.object.accountId}:${event.data.object.transactionHash.toLowerCase()}`;
-    if (!byHash.has(key)) byHash.set(key, { transactionHash: event.data.object.transactionHash.toLowerCase(), accountId: event.data.object.accountId, kind: event.data.object.kind, receivedAt: request.receivedAt, createdAt: Date.parse(event.createdAt) });
-  }
-  return byHash;
-}
-
-/** Every incoming transaction of one account, through the API (list-transactions, pages of 100). */
-async function incomingOf(backend: Backend, accountId: string): Promise<{ transactionHash: string | null; status: string }[]> {
-  const rows: { transactionHash: string | null; status: string; kind: string; transactionId: string }[] = [];
-  let after: string | undefined;
-  for (;;) {
-    const path = `/v1/query/list-transactions?accountId=${accountId}&limit=100${after ? `&startingAfter=${after}` : ''}`;
-    const res = await fetch(`${backend.baseUrl}${path}`, { headers: signedGetHeaders(backend.key, path), signal: AbortSignal.timeout(30_000) });
-    const text = await res.text();
-    if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${text.slice(0, 500)}`);
-    const page = JSON.parse(text) as { data: typeof rows; hasMore: boolean };
-    rows.push(...page.data);
-    if (!page.hasMore || page.data.length === 0) break;
-    after = page.data[page.data.length - 1]!.transactionId;
-  }
-  return rows.filter((r) => r.kind === 'incoming');
 }
 
 async function runOne(kind: BackendKind, postgresUrl: string | undefined, wallets: number): Promise<{ result: Result; ok: boolean }> {
@@ -265,7 +143,7 @@ async function runOne(kind: BackendKind, postgresUrl: string | undefined, wallet
     console.error(`seeding ${wallets} accounts (${SEED_CONCURRENCY} at a time, every ${CUSTODIAL_EVERY}th custodial)`);
     const seedFrom = { requests: proxy.requests, block: clock.last };
     const seedStarted = Date.now();
-    const seeded = await seedAccounts(backend, wallets);
+    const seeded = await seedAccounts(backend, wallets, SEED_CONCURRENCY, CUSTODIAL_EVERY);
     const seedSeconds = (Date.now() - seedStarted) / 1000;
     const seedTo = { requests: proxy.requests, block: clock.last };
     console.error(`  seeded in ${seedSeconds.toFixed(0)} s; ${seedTo.requests - seedFrom.requests} round trips in ${seedTo.block - seedFrom.block} blocks meanwhile`);

@@ -10,115 +10,21 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { provisionDatabase } from '../../test/harness/backends.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { ensureLedgerAccounts, type NewLedgerAccount } from '../../src/db/repositories/ledger-writes.js';
+import { ensureLedgerAccounts } from '../../src/db/repositories/ledger-writes.js';
 import { newId } from '../../src/domain/ids.js';
 import type { AssetRef } from '../../src/domain/ledger/assets.js';
-import { customerAccount, ledgerAccountCode, ledgerAccountId, serviceAccount, type LedgerAccountRef } from '../../src/domain/ledger/ledger-accounts.js';
+import { customerAccount, ledgerAccountCode, ledgerAccountId, serviceAccount } from '../../src/domain/ledger/ledger-accounts.js';
 import { customerLedgerBalances, getLedgerAccount } from '../../src/domain/ledger/ledger-reads.js';
 import { postLedger } from '../../src/domain/ledger/post.js';
 import type { DesiredPosting } from '../../src/domain/ledger/posting.js';
 import { postBare, readBare, type BareVariant } from './ledger-bare.js';
 import { installRoundTripProbe, probeRoundTrips } from './ledger-probe.js';
-import { waitForQuiet, watchCpu, type CpuFigures } from './cpu.js';
+import { waitForQuiet, watchCpu } from './cpu.js';
 import { mulberry32 } from './mulberry32.js';
+import { checkBooks, newAccount, type Books } from './ledger-books.js';
+import { SIDES, type Latencies, type LedgerBenchOptions, type LedgerBenchResult, type Ratio, type RoundFigures, type Side, type SideResult } from './ledger-types.js';
 
-export const SIDES = ['engine', 'bare (stepwise)', 'bare (one statement)'] as const;
-export type Side = (typeof SIDES)[number];
-
-export interface LedgerBenchOptions {
-  postgresUrl: string;
-  writers: number;
-  customers: number;
-  /**
-   * true (the default): every transfer is treasury -x, customer +x (one hot account). false: customer -x, another
-   * customer +x, picked at random (pgledger's published scenario: contention only by chance).
-   */
-  hot?: boolean;
-  rounds: number;
-  /** Seconds each side runs per round; or, when set, transfersPerWriter each writer posts per round. */
-  roundSeconds: number;
-  transfersPerWriter?: number;
-  /** Seconds of unmeasured posting per side before the rounds (0: none). */
-  warmupSeconds: number;
-  /** Transfers per side posted one at a time with their round trips counted and timed (before the warm-up). */
-  probeTransfers: number;
-  /** Sequential balance reads per kind of read. */
-  reads: number;
-  /** Wait up to this long for other processes to go quiet before the rounds (0: never). */
-  quietWaitSeconds: number;
-  log?: (line: string) => void;
-}
-
-export interface Latencies {
-  count: number;
-  p50Ms: number;
-  p95Ms: number;
-  p99Ms: number;
-}
-
-export interface RoundFigures extends CpuFigures {
-  transfers: number;
-  failures: number;
-  seconds: number;
-  perSecond: number;
-  /** This process's CPU (the engine's or the bare's JavaScript, and the pg driver) per transfer, ms. */
-  nodeCpuMsPerTransfer?: number;
-  /** The bench database's PostgreSQL backends' CPU per transfer, ms. */
-  postgresCpuMsPerTransfer?: number;
-}
-
-export interface BookCheck {
-  asset: string;
-  /** Transfers each side's loops saw committed (probe, warm-up and rounds). */
-  committed: number;
-  transactions: number;
-  entries: number;
-  balanceVersions: number;
-  treasuryPosted: string;
-  customersPosted: string;
-  /** What the loops moved in all: the treasury must be its negative. */
-  moved: string;
-  /** Accounts whose maintained posted balance is not the sum of their entries. */
-  accountsOffTheirEntries: number;
-  problems: string[];
-}
-
-export interface SideResult {
-  side: Side;
-  /** The median round's transfers per second, each round's beside it. */
-  perSecond: number;
-  roundsPerSecond: number[];
-  latency: Latencies;
-  transfers: number;
-  failures: number;
-  rounds: RoundFigures[];
-  nodeCpuMsPerTransfer?: number;
-  postgresCpuMsPerTransfer?: number;
-  /** One transfer at a time: round trips, latency, each round trip's mean, and the CPU per transfer without contention. */
-  probe: { transfers: number; roundTripsPerTransfer: number; latency: Latencies; meanMsByRoundTrip: number[]; nodeCpuMsPerTransfer?: number; postgresCpuMsPerTransfer?: number };
-  books: BookCheck;
-}
-
-export interface LedgerBenchResult {
-  at: string;
-  options: Omit<LedgerBenchOptions, 'postgresUrl' | 'log'>;
-  postgres: string;
-  loadavgBefore: string;
-  loadavgAfter: string;
-  sides: SideResult[];
-  /** engine / bare per round (transfers/s): median, spread and values. */
-  engineVsBare: Ratio;
-  engineVsOneStatement: Ratio;
-  reads: Record<'customerLedgerBalances' | 'getLedgerAccount' | 'bare read', Latencies>;
-  ok: boolean;
-}
-
-export interface Ratio {
-  median: number;
-  min: number;
-  max: number;
-  values: number[];
-}
+export { SIDES, type LedgerBenchOptions, type LedgerBenchResult, type Side } from './ledger-types.js';
 
 const ASSETS: Record<Side, AssetRef> = {
   engine: { code: 'iso4217:USD', chainId: null, address: null, symbol: 'USD', decimals: 2 },
@@ -146,17 +52,6 @@ export const median = (values: number[]): number => {
 function ratio(top: number[], bottom: number[]): Ratio {
   const values = top.map((t, i) => round3(t / bottom[i]!)).filter((v) => Number.isFinite(v));
   return { median: median(values), min: Math.min(...values), max: Math.max(...values), values };
-}
-
-interface Books {
-  asset: AssetRef;
-  treasury: LedgerAccountRef;
-  customers: LedgerAccountRef[];
-  treasuryId: string;
-  customerIds: string[];
-  committed: number;
-  moved: bigint;
-  next: number;
 }
 
 /** The database of the run in progress, dropped by abortLedgerBench (a signal) as by the run's own end. */
@@ -394,53 +289,4 @@ export async function runLedgerBench(options: LedgerBenchOptions): Promise<Ledge
       await provisioned.drop().catch((err: Error) => log(`could not drop the bench database: ${err.message}`));
     }
   }
-}
-
-function newAccount(ref: LedgerAccountRef): NewLedgerAccount {
-  const code = ledgerAccountCode(ref);
-  return { id: ledgerAccountId(code), code, kind: ref.kind, asset: ref.asset, integratorId: ref.customer?.integratorId ?? null, accountId: ref.customer?.accountId ?? null };
-}
-
-/** The side's books: every committed transfer written once, two entries and two balance versions each, and zero-sum balances. */
-async function checkBooks(pool: pg.Pool, b: Books): Promise<BookCheck> {
-  const one = async <T>(text: string, values: unknown[]) => (await pool.query<T & pg.QueryResultRow>(text, values)).rows[0]!;
-  const asset = b.asset.code;
-  const { transactions } = await one<{ transactions: number }>(
-    `select count(distinct e.ledger_transaction_id)::int as transactions from ledger_entries e where e.asset = $1`,
-    [asset],
-  );
-  const { entries, entriesSum } = await one<{ entries: number; entriesSum: string }>(`select count(*)::int as entries, coalesce(sum(amount), 0)::text as "entriesSum" from ledger_entries where asset = $1`, [asset]);
-  const { versions } = await one<{ versions: number }>(
-    `select count(*)::int as versions from ledger_balance_versions v join ledger_accounts a on a.id = v.ledger_account_id where a.asset = $1`,
-    [asset],
-  );
-  const balances = await one<{ treasury: string; customers: string; total: string; pendingTotal: string; availableTotal: string; versionSum: string }>(
-    `select coalesce(sum(posted_balance) filter (where kind = 'treasury'), 0)::text as treasury, coalesce(sum(posted_balance) filter (where kind = 'customer'), 0)::text as customers,
-       sum(posted_balance)::text as total, sum(pending_balance)::text as "pendingTotal", sum(available_balance)::text as "availableTotal", sum(version)::text as "versionSum"
-     from ledger_accounts where asset = $1`,
-    [asset],
-  );
-  const { off } = await one<{ off: number }>(
-    // An account with its balance slots (the engine's service accounts, docs/ledger.md#locking) against its entries.
-    `select count(*)::int as off from ledger_accounts a where a.asset = $1 and a.slot_of is null
-       and a.posted_balance + coalesce((select sum(x.posted_balance) from ledger_accounts x where x.slot_of = a.id), 0)
-         <> coalesce((select sum(e.amount) from ledger_entries e where e.ledger_account_id = a.id and e.status = 'posted'), 0)`,
-    [asset],
-  );
-  const problems: string[] = [];
-  const expect = (what: string, got: string | number, want: string | number) => {
-    if (String(got) !== String(want)) problems.push(`${what}: ${got}, expected ${want}`);
-  };
-  expect('ledger transactions', transactions, b.committed);
-  expect('entries', entries, 2 * b.committed);
-  expect('entries sum', entriesSum, 0);
-  expect('balance versions', versions, 2 * b.committed);
-  expect('sum of account versions', balances.versionSum, 2 * b.committed);
-  expect('treasury posted', balances.treasury, (-b.moved).toString());
-  expect('customers posted', balances.customers, b.moved.toString());
-  expect('posted, all accounts', balances.total, 0);
-  expect('pending, all accounts', balances.pendingTotal, 0);
-  expect('available, all accounts', balances.availableTotal, 0);
-  expect('accounts off their entries', off, 0);
-  return { asset, committed: b.committed, transactions, entries, balanceVersions: versions, treasuryPosted: balances.treasury, customersPosted: balances.customers, moved: b.moved.toString(), accountsOffTheirEntries: off, problems };
 }
