@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { screeningHits } from '../../src/db/schema/index.js';
 import { createOperator } from '../../src/domain/operators/operators.js';
-import { consolePage, describeInChromium } from '../harness/chromium.js';
+import { consolePage, describeInChromium, signInConsole } from '../harness/chromium.js';
 import { berliner, californian, doc, signedAt } from '../harness/fixtures.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 
@@ -107,10 +107,7 @@ describeInChromium('admin console as a back office in Chromium', "the admin cons
     contexts.push(context);
     errors.push(pageErrors);
     page.setDefaultNavigationTimeout(30_000); // a loaded machine may take longer than the 10 s default
-    await page.goto(`${server.url}/admin/`);
-    await page.getByLabel('Operator token').fill(operator.token);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText(`Signed in as ${operator.name}`).waitFor();
+    await signInConsole(page, server.url, operator);
     assert.equal(await page.locator('#operator-role').textContent(), role);
     return page;
   }

@@ -3,7 +3,7 @@ import { after, before, it } from 'node:test';
 import { type BrowserContext, type Page, type Route } from 'playwright-core';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { adminRequest } from '../harness/admin.js';
-import { consolePage, describeInChromium } from '../harness/chromium.js';
+import { consolePage, describeInChromium, signInConsole } from '../harness/chromium.js';
 import { createCustomer, type Customer } from '../harness/customers.js';
 import { eventually } from '../harness/eventually.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
@@ -91,10 +91,7 @@ describeInChromium('admin console: bank accounts in Chromium', "the admin consol
   };
 
   it('signs in, follows the header link to Bank accounts and lists the pending ones, longest waiting first', async () => {
-    await page.goto(`${server.url}/admin`);
-    await page.getByLabel('Operator token').fill(operator.token);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText('Signed in as Alice Moreau').waitFor();
+    await signInConsole(page, server.url, operator);
     await page.getByRole('heading', { level: 1, name: 'Review queue' }).waitFor();
     assert.equal(await sections().getByRole('link', { name: 'Verification reviews' }).getAttribute('aria-current'), 'page');
     assert.equal(await sections().getByRole('link', { name: 'Bank accounts' }).getAttribute('aria-current'), null);

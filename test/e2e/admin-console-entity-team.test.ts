@@ -3,7 +3,7 @@ import { after, before, it } from 'node:test';
 import { type BrowserContext, type Page } from 'playwright-core';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import type { Anvil } from '../harness/anvil.js';
-import { consolePage, describeInChromium } from '../harness/chromium.js';
+import { consolePage, describeInChromium, signInConsole } from '../harness/chromium.js';
 import { approveAs, teamWithPendingTransfer, type PendingTeam } from '../harness/entity-team.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenantsOnChain } from '../harness/tenants.js';
@@ -56,10 +56,7 @@ describeInChromium('admin console: an entity case’s members and pending approv
   const casePolled = () => page.waitForResponse((res) => new URL(res.url()).pathname === `/admin/api/reviews/entity/${entityId}`, { timeout: LIVE_TIMEOUT });
 
   it('opens the entity’s case and lists its members: name, email, role and since, with column headers', async () => {
-    await page.goto(`${server.url}/admin`);
-    await page.getByLabel('Operator token').fill(operator.token);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText('Signed in as Alice Moreau').waitFor();
+    await signInConsole(page, server.url, operator);
     await page.goto(`${server.url}/admin/#/case/entity/${entityId}`);
     await page.getByRole('heading', { level: 1, name: 'Acme Robotics Inc.' }).waitFor();
     await page.getByRole('heading', { level: 2, name: 'Members' }).waitFor();

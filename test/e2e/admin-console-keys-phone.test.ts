@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { createOperator } from '../../src/domain/operators/operators.js';
-import { consolePage, describeInChromium } from '../harness/chromium.js';
+import { consolePage, describeInChromium, signInConsole } from '../harness/chromium.js';
 import { californian, doc, signedAt } from '../harness/fixtures.js';
 import { startServer, type TestServer } from '../harness/server.js';
 
@@ -57,10 +57,7 @@ describeInChromium('admin console keys beside a PDF, and on a phone', "the admin
     // A loaded machine (a full run, other suites' browsers) may take longer than the 10 s default to navigate.
     page.setDefaultNavigationTimeout(30_000);
     if (viewport) await page.setViewportSize(viewport);
-    await page.goto(`${server.url}/admin/`);
-    await page.getByLabel('Operator token').fill(operator.token);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText(`Signed in as ${operator.name}`).waitFor();
+    await signInConsole(page, server.url, operator);
     return page;
   }
   const active = (page: Page) => page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createOperator } from '../../src/domain/operators/operators.js';
-import { consolePage, describeInChromium } from '../harness/chromium.js';
+import { consolePage, describeInChromium, signInConsole } from '../harness/chromium.js';
 import { berliner, doc, signedAt } from '../harness/fixtures.js';
 import { startServer, type TestServer } from '../harness/server.js';
 import { ofacFolder, sdnRow, writeOfac } from '../domain/screening/helpers.js';
@@ -42,10 +42,7 @@ describeInChromium('admin console: a case reopened on an active customer, in Chr
 
     ({ context, page, errors } = await consolePage(browser, { expectedStatuses: [409] }));
     page.setDefaultNavigationTimeout(30_000); // a loaded machine may take longer than the 10 s default
-    await page.goto(`${server.url}/admin/`);
-    await page.getByLabel('Operator token').fill(token);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText('Signed in as Rita Reviewer').waitFor();
+    await signInConsole(page, server.url, { token, name: 'Rita Reviewer' });
   });
   after(async () => {
     await context?.close();

@@ -4,7 +4,7 @@ import { type BrowserContext, type Page, type Route } from 'playwright-core';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { adminRequest } from '../harness/admin.js';
 import { startAnvil, type Anvil } from '../harness/anvil.js';
-import { consolePage, describeInChromium } from '../harness/chromium.js';
+import { consolePage, describeInChromium, signInConsole } from '../harness/chromium.js';
 import { createCustomer, ETH, type Customer } from '../harness/customers.js';
 import { verifiedBankAccount, withdrawalInTransfer } from '../harness/money.js';
 import { eventually } from '../harness/eventually.js';
@@ -101,10 +101,7 @@ describeInChromium('admin console: withdrawals in Chromium', "the admin console'
   };
 
   it('signs in, follows the header link to Withdrawals and lists the open payouts, oldest first; filters them', async () => {
-    await page.goto(`${server.url}/admin`);
-    await page.getByLabel('Operator token').fill(operator.token);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText('Signed in as Alice Moreau').waitFor();
+    await signInConsole(page, server.url, operator);
     await page.getByRole('heading', { level: 1, name: 'Review queue' }).waitFor();
     assert.equal(await sections().getByRole('link', { name: 'Withdrawals' }).getAttribute('aria-current'), null);
 

@@ -121,9 +121,14 @@ export async function signedInConsole(
   const opened = await consolePage(browser, options);
   if (options.viewport) await opened.page.setViewportSize(options.viewport);
   opened.page.setDefaultNavigationTimeout(30_000); // a loaded machine may take longer than the 10 s default
-  await opened.page.goto(`${baseUrl}/admin/`);
-  await opened.page.getByLabel('Operator token').fill(operator.token);
-  await opened.page.getByRole('button', { name: 'Sign in' }).click();
-  await opened.page.getByText(`Signed in as ${operator.name}`).waitFor();
+  await signInConsole(opened.page, baseUrl, operator);
   return opened;
+}
+
+/** Signs `page` in to the console at `baseUrl` with `operator`'s token, and waits for the header to name them. */
+export async function signInConsole(page: Page, baseUrl: string, operator: { token: string; name: string }): Promise<void> {
+  await page.goto(`${baseUrl}/admin/`);
+  await page.getByLabel('Operator token').fill(operator.token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByText(`Signed in as ${operator.name}`).waitFor();
 }

@@ -3,7 +3,7 @@ import { ANVIL_DEV_KEY, deployDemoStablecoin, mintDemoToken } from '../../src/ch
 import { encodeBalanceOf } from '../../src/chain/erc20.js';
 import type { Anvil } from './anvil.js';
 import type { Backend } from './backends.js';
-import { startTenantsOnChain, type ChainTenantServer } from './tenants.js';
+import { startTenantsOnChain, useStarted, type ChainTenantServer } from './tenants.js';
 
 /** A real ERC-20 (contracts/DemoToken.sol, compiled from source: 6 decimals, open mint) deployed as USDC on a test chain. */
 export interface TestToken {
@@ -44,3 +44,7 @@ export async function startTenantsWithToken<const Names extends readonly string[
   return { ...started, token: token! };
 }
 
+/** startTenantsWithToken as the calling describe's fixture (tenants.ts#useStarted): `const { server, chain, tenants: [acme], token } = useTenantsWithToken(…)`. */
+export function useTenantsWithToken<const Names extends readonly string[]>(backend: Backend, chainId: number, names: Names, env: Record<string, string> = {}): ChainTenantServer<Names> & { token: TestToken } {
+  return useStarted(['server', 'chain', 'token'], names, () => startTenantsWithToken(backend, chainId, names, env));
+}

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { adminRequest } from '../harness/admin.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, type Customer } from '../harness/customers.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsOnChain } from '../harness/tenants.js';
+import type { SeededIntegrator } from '../harness/server.js';
+import { useTenantsOnChain } from '../harness/tenants.js';
 
 // GET /admin/api/deposits (docs/review.md): every integrator's deposits for operators, newest first, a page at a
 // time with a keyset cursor, one status or all. Black-box, on each backend: deposits are made through /v1 and moved
@@ -30,9 +30,7 @@ interface DepositPage {
 
 for (const backend of backends()) {
   describe(`admin API: the deposits list [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-    let globex: SeededIntegrator;
+    const { server, tenants: [acme, globex] } = useTenantsOnChain(backend, 8453, ['Acme', 'Globex']);
     let operator: { operatorId: string; token: string };
     /** Oldest first, as created. */
     const made: { reference: string; transactionId: string; who: SeededIntegrator }[] = [];
@@ -54,7 +52,6 @@ for (const backend of backends()) {
     };
 
     before(async () => {
-      ({ server, tenants: [acme, globex] } = await startTenantsOnChain(backend, 8453, ['Acme', 'Globex']));
       operator = await createOperator(server.database, 'Alice', server.clock.now());
       customers.set(acme, await createCustomer(server, acme));
       customers.set(globex, await createCustomer(server, globex));
@@ -62,7 +59,6 @@ for (const backend of backends()) {
       await deposit(globex, '10', 'EUR');
       await deposit(acme, '1.05', 'USD');
     });
-    after(() => server?.close());
 
     it('is for operators only: no token, a wrong token and an integrator signature are 401', async () => {
       const none = await admin('/deposits', { token: null });

@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { adminRequest } from '../harness/admin.js';
-import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, signedBody } from '../harness/customers.js';
 import { companyInfo, entityDocs, signedAt } from '../harness/fixtures.js';
 import { approveAs, teamWithPendingTransfer, type PendingTeam } from '../harness/entity-team.js';
 import { post } from '../harness/members.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsOnChain } from '../harness/tenants.js';
+import { useTenantsOnChain } from '../harness/tenants.js';
 
 // The operators' case of an entity shows its team (docs/review.md, "Entity team"): members, the approval policy
 // and the members' proposals waiting for the quorum, read-only; other subjects' cases are unchanged.
@@ -18,15 +16,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 for (const backend of backends()) {
   describe(`admin API: an entity case's members and pending approvals [${backend}]`, () => {
-    let server: TestServer;
-    let chain: Anvil;
-    let acme: SeededIntegrator;
+    const { server, chain, tenants: [acme] } = useTenantsOnChain(backend, 8453, ['Acme']);
     let token: string;
     let team: PendingTeam;
     let entityId: string;
 
     before(async () => {
-      ({ server, chain, tenants: [acme] } = await startTenantsOnChain(backend, 8453, ['Acme']));
       ({ token } = await createOperator(server.database, 'Alice', server.clock.now()));
       await chain.setBalance(server.treasury!.address, ETH);
       team = await teamWithPendingTransfer(server, chain, acme);
@@ -34,7 +29,6 @@ for (const backend of backends()) {
       entityId = details.body.entityId;
       assert.ok(entityId, details.text);
     });
-    after(() => server?.close());
 
     const entityCase = async (id = entityId) => {
       const res = await adminRequest(server, 'GET', `/admin/api/reviews/entity/${id}`, { token });

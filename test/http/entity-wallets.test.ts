@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { accounts, wallets } from '../../src/db/schema/index.js';
-import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { createCustomer, ETH, settled, unsignedTransfer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
 import { companyInfo, entityDocs, signedAt } from '../harness/fixtures.js';
 import { activeEntity } from '../harness/money.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsOnChain } from '../harness/tenants.js';
+import type { SeededIntegrator } from '../harness/server.js';
+import { useTenantsOnChain } from '../harness/tenants.js';
 
 interface AccountView {
   accountId: string;
@@ -24,16 +23,11 @@ interface AccountView {
 
 for (const backend of backends()) {
   describe(`entity wallets [${backend}]`, () => {
-    let server: TestServer;
-    let chain: Anvil;
-    let acme: SeededIntegrator;
-    let globex: SeededIntegrator;
+    const { server, chain, tenants: [acme, globex] } = useTenantsOnChain(backend, 8453, ['Acme', 'Globex']);
 
     before(async () => {
-      ({ server, chain, tenants: [acme, globex] } = await startTenantsOnChain(backend, 8453, ['Acme', 'Globex']));
       await chain.setBalance(server.treasury!.address, 10n * ETH);
     });
-    after(() => server?.close());
 
     const post = (path: string, body: unknown, who: SeededIntegrator = acme) => {
       server.clock.advance(1000);

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { users } from '../../src/db/schema/index.js';
-import type { Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { ETH, recipient, settled, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
@@ -11,8 +10,7 @@ import { eventsFor } from '../harness/db.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { inviteeInfo, outboxMessage, tokenIn } from '../harness/invitations.js';
 import { asMember, post, seatMember, teamAccount, type TeamAccount } from '../harness/members.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsOnChain } from '../harness/tenants.js';
+import { useTenantsOnChain } from '../harness/tenants.js';
 
 // The two escalations the outside review reproduced on a real chain (issue 33), replayed end to end: an admin who
 // made themselves approver and sent 0.1 ETH alone; an admin who invited an approver at an address of their own,
@@ -28,14 +26,7 @@ interface Member {
 
 for (const backend of backends()) {
   describe(`an admin cannot move an entity's funds [${backend}]`, () => {
-    let server: TestServer;
-    let chain: Anvil;
-    let acme: SeededIntegrator;
-
-    before(async () => {
-      ({ server, chain, tenants: [acme] } = await startTenantsOnChain(backend, 8453, ['Acme']));
-    });
-    after(() => server?.close());
+    const { server, chain, tenants: [acme] } = useTenantsOnChain(backend, 8453, ['Acme']);
 
     const balance = async (address: string) => BigInt(await chain.rpc<string>('eth_getBalance', [address, 'latest']));
 

@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem';
 import { encodeTransfer } from '../../src/chain/erc20.js';
 import { otpApprovalTokens } from '../../src/db/schema/index.js';
 import { approvalTokenHash } from '../../src/domain/otp/otp.js';
-import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, recipient, settled, signedBody, unsignedCall, unsignedTransfer, type Customer } from '../harness/customers.js';
 import { assertPolicyDenied, createPolicy, transactionRow } from '../harness/policy-denials.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
+import { useTenantsWithToken } from '../harness/tokens.js';
 
 /*
  * Spending policies on the signing paths policy-enforcement.test.ts does not take (docs/policies.md#enforcement):
@@ -25,15 +23,7 @@ const USDC = 1_000_000n;
 
 for (const backend of backends()) {
   describe(`spending policies on the OTP path and token calls [${backend}]`, () => {
-    let server: TestServer;
-    let chain: Anvil;
-    let acme: SeededIntegrator;
-    let token: TestToken;
-
-    before(async () => {
-      ({ server, chain, tenants: [acme], token } = await startTenantsWithToken(backend, CHAIN, ['Acme']));
-    });
-    after(() => server?.close());
+    const { server, chain, tenants: [acme], token } = useTenantsWithToken(backend, CHAIN, ['Acme']);
 
     async function funded(usdc = 0n): Promise<Customer> {
       const customer = await createCustomer(server, acme);

@@ -1,19 +1,17 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Address } from 'viem';
 import { encodeTransfer } from '../../src/chain/erc20.js';
 import { policyReservations, transactions } from '../../src/db/schema/index.js';
-import type { Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, recipient, signedBody, unsignedCall, unsignedTransfer, type Customer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
 import { asMember, post, seatMember, teamAccount } from '../harness/members.js';
 import { verifiedBankAccount, withdrawalInTransfer } from '../harness/money.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
+import { useTenantsWithToken } from '../harness/tokens.js';
 
 /*
  * Spending policies enforced before signing (docs/policies.md#enforcement), on anvil: a cap per transaction and over
@@ -27,15 +25,7 @@ const USDC = 1_000_000n;
 
 for (const backend of backends()) {
   describe(`spending policies enforced [${backend}]`, () => {
-    let server: TestServer;
-    let chain: Anvil;
-    let acme: SeededIntegrator;
-    let token: TestToken;
-
-    before(async () => {
-      ({ server, chain, tenants: [acme], token } = await startTenantsWithToken(backend, CHAIN, ['Acme']));
-    });
-    after(() => server?.close());
+    const { server, chain, tenants: [acme], token } = useTenantsWithToken(backend, CHAIN, ['Acme']);
 
     async function funded(usdc = 0n, passkey?: SoftwareAuthenticator): Promise<Customer> {
       const customer = await createCustomer(server, acme, passkey ? { passkey } : {});

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Address } from 'viem';
 import { encodeTransfer } from '../../src/chain/erc20.js';
-import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, recipient, signedBody, unsignedCall, unsignedTransfer, type Customer } from '../harness/customers.js';
 import { assertPolicyDenied, createPolicy } from '../harness/policy-denials.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
+import { useTenantsWithToken } from '../harness/tokens.js';
 
 /*
  * The expression rule (docs/policies.md#expression-rules), on anvil: a CEL expression refused at creation at its
@@ -21,15 +19,7 @@ const USDC = 1_000_000n;
 
 for (const backend of backends()) {
   describe(`spending policies: expression rules [${backend}]`, () => {
-    let server: TestServer;
-    let chain: Anvil;
-    let acme: SeededIntegrator;
-    let token: TestToken;
-
-    before(async () => {
-      ({ server, chain, tenants: [acme], token } = await startTenantsWithToken(backend, CHAIN, ['Acme']));
-    });
-    after(() => server?.close());
+    const { server, chain, tenants: [acme], token } = useTenantsWithToken(backend, CHAIN, ['Acme']);
 
     /** A policy that may be refused (createPolicy asserts a 201). */
     const tryPolicy = (accountId: string, rules: unknown[]) => {

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Address } from 'viem';
 import { encodeTransfer } from '../../src/chain/erc20.js';
-import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, recipient, signedBody, unsignedCall, unsignedTransfer } from '../harness/customers.js';
 import { asMember, post, seatMember, teamAccount, type TeamAccount } from '../harness/members.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
+import { useTenantsWithToken } from '../harness/tokens.js';
 
 /*
  * require_approvals (docs/policies.md#step-up), on anvil: above its amount an entity's transaction waits in created
@@ -22,15 +20,7 @@ const USDC = 1_000_000n;
 
 for (const backend of backends()) {
   describe(`spending policies: require_approvals [${backend}]`, () => {
-    let server: TestServer;
-    let chain: Anvil;
-    let acme: SeededIntegrator;
-    let token: TestToken;
-
-    before(async () => {
-      ({ server, chain, tenants: [acme], token } = await startTenantsWithToken(backend, CHAIN, ['Acme']));
-    });
-    after(() => server?.close());
+    const { server, chain, tenants: [acme], token } = useTenantsWithToken(backend, CHAIN, ['Acme']);
 
     const policy = async (rules: unknown[], accountId?: string) => {
       server.clock.advance(1000);

@@ -2,18 +2,16 @@
 // whoever failed it first: the watcher's expiry round, or the late approval itself. Passkey and OTP approvals, an
 // entity member's proposal and approve-transaction. (It was 409 transaction_id_reused once the watcher had run.)
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { Address } from 'viem';
 import { registerVault } from '../../src/domain/vaults/vault-admin.js';
-import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, signedBody, type Customer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
 import { signedAt } from '../harness/fixtures.js';
 import { asMember, post, seatMember, teamAccount, type TeamAccount } from '../harness/members.js';
 import { verifiedBankAccount } from '../harness/money.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsOnChain } from '../harness/tenants.js';
+import { useTenantsOnChain } from '../harness/tenants.js';
 import { deployVault } from '../harness/vaults.js';
 
 interface Prepared {
@@ -25,15 +23,12 @@ const QUOTE_MS = 60_000;
 
 for (const backend of backends()) {
   describe(`approvals after a prepared transaction expired: 409 quote_expired [${backend}]`, () => {
-    let server: TestServer;
-    let chain: Anvil;
-    let acme: SeededIntegrator;
+    const { server, chain, tenants: [acme] } = useTenantsOnChain(backend, 8453, ['Acme'], { VAULT_PREPARATION_SECONDS: String(QUOTE_MS / 1000) });
     let alice: Customer;
     let bankAccountId: string;
     let vaultId: string;
 
     before(async () => {
-      ({ server, chain, tenants: [acme] } = await startTenantsOnChain(backend, 8453, ['Acme'], { VAULT_PREPARATION_SECONDS: String(QUOTE_MS / 1000) }));
       alice = await createCustomer(server, acme);
       await chain.setBalance(alice.walletAddress, ETH);
       bankAccountId = await verifiedBankAccount(server, acme, alice.accountId);
@@ -43,7 +38,6 @@ for (const backend of backends()) {
       const enabled = await post(server, acme, '/v1/submit/enable-product', { accountId: alice.accountId, productId: 'yield_vaults', termsAcceptedAt: signedAt() });
       assert.equal(enabled.status, 200, enabled.text);
     });
-    after(() => server?.close());
 
     const withdrawal = async (accountId = alice.accountId, bank = bankAccountId): Promise<Prepared> => {
       const res = await post(server, acme, '/v1/submit/create-withdrawal', { accountId, bankAccountId: bank, chainId: 8453, amount: '1.00', currency: 'USD' });

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import type { Anvil } from '../harness/anvil.js';
+import { describe, it } from 'node:test';
 import { backends } from '../harness/backends.js';
 import { ETH, settled, signedBody, unsignedTransfer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
 import { asMember, post, seatMember, teamAccount, type TeamAccount } from '../harness/members.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsOnChain } from '../harness/tenants.js';
+import { useTenantsOnChain } from '../harness/tenants.js';
 import type { SoftwareAuthenticator } from '../harness/authenticator.js';
 
 interface Member {
@@ -17,16 +15,8 @@ interface Member {
 
 for (const backend of backends()) {
   describe(`transactions from entity wallets: proposals and quorum [${backend}]`, () => {
-    let server: TestServer;
-    let chain: Anvil;
-    let acme: SeededIntegrator;
-    let globex: SeededIntegrator;
+    const { server, chain, tenants: [acme, globex] } = useTenantsOnChain(backend, 8453, ['Acme', 'Globex']);
     const nonce = new Map<string, number>();
-
-    before(async () => {
-      ({ server, chain, tenants: [acme, globex] } = await startTenantsOnChain(backend, 8453, ['Acme', 'Globex']));
-    });
-    after(() => server?.close());
 
     /** An active team with two approvers and an initiator, its wallet funded, needing `required` approvals. */
     async function team(required: number) {

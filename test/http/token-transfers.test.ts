@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { getAddress, serializeTransaction, type Address } from 'viem';
 import { encodeTransfer } from '../../src/chain/erc20.js';
 import { transactions } from '../../src/db/schema/index.js';
-import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, recipient, settled, signedBody, type Customer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
 import { asMember, post, seatMember, teamAccount, type TeamAccount } from '../harness/members.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
+import { useTenantsWithToken } from '../harness/tokens.js';
 import type { EventData, TransactionView } from '../harness/types.js';
 
 // Transfers of a listed token (docs/tokens.md#transfers): a submitted transaction whose call is the token's
@@ -26,15 +24,7 @@ const unsignedCall = (nonce: number, to: string, data: `0x${string}`, value = 0n
 
 for (const backend of backends()) {
   describe(`transfers of a listed token on anvil [${backend}]`, () => {
-    let server: TestServer;
-    let chain: Anvil;
-    let acme: SeededIntegrator;
-    let token: TestToken;
-
-    before(async () => {
-      ({ server, chain, tenants: [acme], token } = await startTenantsWithToken(backend, 8453, ['Acme']));
-    });
-    after(() => server?.close());
+    const { server, chain, tenants: [acme], token } = useTenantsWithToken(backend, 8453, ['Acme']);
 
     /** An active customer whose wallet holds 1 ETH for gas and `usdc` base units of the token. */
     async function holder(usdc: bigint): Promise<Customer> {

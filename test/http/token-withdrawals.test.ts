@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { getAddress, parseTransaction, serializeTransaction, type Hex } from 'viem';
 import { decodeTransfer } from '../../src/chain/erc20.js';
-import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, settled, signedBody, type Customer } from '../harness/customers.js';
 import { verifiedBankAccount } from '../harness/money.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
+import { useTenantsWithToken } from '../harness/tokens.js';
 import type { TransactionView } from '../harness/types.js';
 
 // Withdrawals in a listed token (docs/tokens.md#withdrawals-in-a-token): the quote in USDC, the wallet's ERC-20 transfer
@@ -18,22 +16,17 @@ const CHAIN = 8453;
 
 for (const backend of backends()) {
   describe(`withdrawals in a token: quote, approval, transfer to the treasury, refund [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-    let chain: Anvil;
-    let token: TestToken;
+    const { server, chain, tenants: [acme], token } = useTenantsWithToken(backend, CHAIN, ['Acme']);
     let alice: Customer;
     let bankAccountId: string;
 
     before(async () => {
-      ({ server, chain, tenants: [acme], token } = await startTenantsWithToken(backend, CHAIN, ['Acme']));
       alice = await createCustomer(server, acme);
       await chain.setBalance(alice.walletAddress, ETH);
       await chain.setBalance(server.treasury!.address, ETH);
       await token.mint(alice.walletAddress, 500n * USDC);
       bankAccountId = await verifiedBankAccount(server, acme, alice.accountId);
     });
-    after(() => server?.close());
 
     const post = (path: string, body: unknown) => {
       server.clock.advance(1000);

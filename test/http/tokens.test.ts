@@ -11,8 +11,7 @@ import { startAnvil, type Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { deployVault } from '../harness/vaults.js';
 import { runToExit } from '../harness/process.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
+import { useTenantsWithToken } from '../harness/tokens.js';
 
 // The token registry (docs/tokens.md): TOKENS read at start, each entry confirmed on its chain (an ERC-20 there, the
 // symbol configured), every mistake reported at once; list-tokens shows what was confirmed.
@@ -112,14 +111,7 @@ describe('TOKENS confirmed on the chain at start-up', () => {
 
 for (const backend of backends()) {
   describe(`list-tokens [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-    let token: TestToken;
-
-    before(async () => {
-      ({ server, tenants: [acme], token } = await startTenantsWithToken(backend, 8453, ['Acme']));
-    });
-    after(() => server?.close());
+    const { tenants: [acme], token } = useTenantsWithToken(backend, 8453, ['Acme']);
 
     it('lists the confirmed tokens, on every chain or one; another chain has none', async () => {
       const all = await acme.client.get('/v1/query/list-tokens');

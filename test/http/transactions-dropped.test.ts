@@ -1,34 +1,28 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { transactions } from '../../src/db/schema/index.js';
 import { DROPPED_AFTER_MS } from '../../src/workers/transaction-watcher.js';
-import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
 import { eventually } from '../harness/eventually.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsOnChain } from '../harness/tenants.js';
+import { useTenantsOnChain } from '../harness/tenants.js';
 import type { EventData, TransactionView } from '../harness/types.js';
 
 for (const backend of backends()) {
   describe(`transactions the node drops, and pending ones it keeps [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-    let base: Anvil;
+    const { server, chain: base, tenants: [acme] } = useTenantsOnChain(backend, 8453, ['Acme']);
     let alice: Customer;
     let nonce = 0;
 
     before(async () => {
-      ({ server, chain: base, tenants: [acme] } = await startTenantsOnChain(backend, 8453, ['Acme']));
       alice = await createCustomer(server, acme);
       await base.setBalance(alice.walletAddress, ETH);
       // Nothing is mined until a test says so: broadcast transactions wait in the node's pool.
       await base.rpc('evm_setAutomine', [false]);
     });
-    after(() => server?.close());
 
     async function submit(): Promise<{ transactionId: string; hash: string; rowId: string }> {
       const body = signedBody(server, alice, unsignedTransfer(8453, nonce++));

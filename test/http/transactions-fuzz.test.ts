@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsOnChain } from '../harness/tenants.js';
+import { useTenantsOnChain } from '../harness/tenants.js';
 
 // Hostile input on the transaction, OTP and deposit operations: a valid body with one member replaced by anything
 // (or removed, or an unknown one added) is never a 5xx, always a problem naming what is wrong, and a refused request
@@ -35,20 +33,16 @@ function mutate(base: Json, path: string[], change: { kind: 'replace'; value: un
 
 for (const backend of backends()) {
   describe(`hostile input on transactions, OTP and deposits [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-    let base: Anvil;
+    const { server, chain: base, tenants: [acme] } = useTenantsOnChain(backend, 8453, ['Acme'], { OTP_RESEND_SECONDS: '0', OTP_MAX_PER_HOUR: '1000' });
     let alice: Customer;
     let depositId: string;
 
     before(async () => {
-      ({ server, chain: base, tenants: [acme] } = await startTenantsOnChain(backend, 8453, ['Acme'], { OTP_RESEND_SECONDS: '0', OTP_MAX_PER_HOUR: '1000' }));
       alice = await createCustomer(server, acme);
       await base.setBalance(alice.walletAddress, ETH);
       server.clock.advance(1000);
       depositId = (await acme.client.post('/v1/submit/create-deposit', { accountId: alice.accountId, amount: '1.00', currency: 'USD', chainId: 8453 })).body.transactionId;
     });
-    after(() => server?.close());
 
     /** Rows a refused request must not have added. */
     const counts = async () => {

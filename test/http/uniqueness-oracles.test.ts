@@ -1,18 +1,17 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { generateP256KeyPair } from '../../src/crypto/p256.js';
 import { accounts, authenticators, integrators, transactions, usedStampChallenges } from '../../src/db/schema/index.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { createIntegrator } from '../../src/domain/integrators/integrators.js';
-import type { Anvil } from '../harness/anvil.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, settled, signedBody, unsignedTransfer, type Customer } from '../harness/customers.js';
 import { californian, doc, personDocs, signedAt } from '../harness/fixtures.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsOnChain } from '../harness/tenants.js';
+import type { SeededIntegrator } from '../harness/server.js';
+import { useTenantsOnChain } from '../harness/tenants.js';
 import type { DocumentView } from '../harness/types.js';
 
 /**
@@ -22,15 +21,7 @@ import type { DocumentView } from '../harness/types.js';
  */
 for (const backend of backends()) {
   describe(`no cross-integrator uniqueness oracles [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-    let globex: SeededIntegrator;
-    let chain: Anvil;
-
-    before(async () => {
-      ({ server, chain, tenants: [acme, globex] } = await startTenantsOnChain(backend, 8453, ['Acme', 'Globex']));
-    });
-    after(() => server?.close());
+    const { server, chain, tenants: [acme, globex] } = useTenantsOnChain(backend, 8453, ['Acme', 'Globex']);
 
     const authenticatorRow = async (integratorId: string, userId: string) => {
       const rows = await server.database.db

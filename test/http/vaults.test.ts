@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { decodeFunctionData, encodeFunctionData, erc20Abi, erc4626Abi, getAddress, parseTransaction, type Address, type Hex } from 'viem';
 import { registerVault } from '../../src/domain/vaults/vault-admin.js';
 import { vaultIdOf } from '../../src/domain/vaults/vault-config.js';
-import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, settled, signedBody, type Customer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
 import { signedAt } from '../harness/fixtures.js';
 import { post } from '../harness/members.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsOnChain } from '../harness/tenants.js';
+import { useTenantsOnChain } from '../harness/tenants.js';
 import { deployVault, type DeployedVault } from '../harness/vaults.js';
 
 const USD = 10n ** 6n;
@@ -25,10 +23,7 @@ interface Prepared {
 
 for (const backend of backends()) {
   describe(`yield vaults on anvil: a real ERC-20 and ERC-4626 vault [${backend}]`, () => {
-    let server: TestServer;
-    let chain: Anvil;
-    let acme: SeededIntegrator;
-    let globex: SeededIntegrator;
+    const { server, chain, tenants: [acme, globex] } = useTenantsOnChain(backend, 8453, ['Acme', 'Globex']);
     let demo: DeployedVault;
     let vaultId: string;
     let alice: Customer;
@@ -50,7 +45,6 @@ for (const backend of backends()) {
     const prepare = async (path: 'prepare-vault-deposit' | 'prepare-vault-withdrawal', body: Record<string, unknown>, who = acme) => post(server, who, `/v1/submit/${path}`, body);
 
     before(async () => {
-      ({ server, chain, tenants: [acme, globex] } = await startTenantsOnChain(backend, 8453, ['Acme', 'Globex']));
       demo = await deployVault(chain);
       // The snapshot job's first round (kicked at start) must not see the vault: its query can wait on a pool
       // connection long enough under load to run after the registration, and record the snapshot the position test
@@ -64,7 +58,6 @@ for (const backend of backends()) {
       const enabled = await post(server, acme, '/v1/submit/enable-product', { accountId: alice.accountId, productId: 'yield_vaults', termsAcceptedAt: signedAt() });
       assert.equal(enabled.status, 200, enabled.text);
     });
-    after(() => server?.close());
 
     it('list-vaults and get-vault read the vault from the chain: name, asset, total assets, share price; no APY without history', async () => {
       assert.equal(vaultId, vaultIdOf(8453, demo.vault), 'the id is derived from chain and address');

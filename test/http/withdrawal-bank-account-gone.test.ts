@@ -2,18 +2,16 @@
 // approval path: individual passkey and OTP, a member's proposal, the member approval that reaches the quorum. The
 // withdrawal fails (bank_account_unavailable) with its events; nothing is signed, sent or paid out.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { bankAccounts, transactions, withdrawalPayouts } from '../../src/db/schema/index.js';
-import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, signedBody, type Customer } from '../harness/customers.js';
 import { eventsFor, statementsWaitingOnLocks } from '../harness/db.js';
 import { eventually } from '../harness/eventually.js';
 import { asMember, post, seatMember, teamAccount, type TeamAccount } from '../harness/members.js';
 import { verifiedBankAccount } from '../harness/money.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenantsOnChain } from '../harness/tenants.js';
+import { useTenantsOnChain } from '../harness/tenants.js';
 
 interface Quote {
   transactionId: string;
@@ -22,18 +20,14 @@ interface Quote {
 
 for (const backend of backends()) {
   describe(`withdrawal approval: the bank account must still be verified [${backend}]`, () => {
-    let server: TestServer;
-    let chain: Anvil;
-    let acme: SeededIntegrator;
+    const { server, chain, tenants: [acme] } = useTenantsOnChain(backend, 8453, ['Acme']);
     let alice: Customer;
 
     before(async () => {
-      ({ server, chain, tenants: [acme] } = await startTenantsOnChain(backend, 8453, ['Acme']));
       alice = await createCustomer(server, acme);
       await chain.setBalance(alice.walletAddress, ETH);
       await chain.setBalance(server.treasury!.address, ETH);
     });
-    after(() => server?.close());
 
     const quote = async (accountId: string, bankAccountId: string): Promise<Quote> => {
       const res = await post(server, acme, '/v1/submit/create-withdrawal', { accountId, bankAccountId, chainId: 8453, amount: '1.00', currency: 'USD' });
