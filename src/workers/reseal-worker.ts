@@ -20,19 +20,30 @@ export function startResealWorker(deps: { database: Database; secrets: SecretBox
   const finished = (async () => {
     if (await resealedToNewest(deps.database.db, deps.secrets)) return;
     const started = Date.now();
-    deps.log.info?.({ key: deps.secrets.sealingKeyId, batch: deps.batch }, 're-sealing every sealed value under the newest key');
+    // Announced once there is something to re-seal: a new database (the first start) has nothing, and its first run
+    // would otherwise end on two lines about keys after the ready line.
+    let announced = false;
+    const announce = () => {
+      if (announced) return;
+      announced = true;
+      deps.log.info?.({ key: deps.secrets.sealingKeyId, batch: deps.batch }, 're-sealing every sealed value under the newest key');
+    };
     let lastLog = started;
     const outcome = await resealAll(deps.database.db, deps.secrets, {
       batch: deps.batch,
       now: deps.clock,
       signal: abort.signal,
       onProgress: (p) => {
+        announce();
         if (Date.now() - lastLog < 1000) return;
         lastLog = Date.now();
         deps.log.info?.(p, 're-sealing');
       },
     });
-    if (outcome.complete) deps.log.info?.({ key: deps.secrets.sealingKeyId, resealed: outcome.resealed, ms: Date.now() - started }, 'every sealed value is sealed under the newest key');
+    if (outcome.complete && outcome.resealed > 0) {
+      announce();
+      deps.log.info?.({ key: deps.secrets.sealingKeyId, resealed: outcome.resealed, ms: Date.now() - started }, 'every sealed value is sealed under the newest key');
+    }
   })().catch((err: unknown) => deps.log.error({ err }, 're-sealing failed; it resumes at the next start (or run keys reseal)'));
   return {
     finished,
