@@ -138,21 +138,22 @@ export function safeErrorMessage(err: unknown): string {
 }
 
 /**
- * A bearer token in the shape the service issues (an invitation's `inv_` + 43 base64url characters, also
+ * A bearer token in the shape the service issues (an invitation's `inv_` or an onboarding link's `obl_` + 43 base64url characters, also
  * percent-encoded), wherever a string of a log call quotes it: the last fence behind the routes' own redaction
  * (src/http/secret-urls.ts), for lines that quote a raw URL themselves (Fastify's "Reply was already sent … in the
  * "<url>" route" warning, a library's message).
  */
-const BEARER_TOKEN = /inv_(?:[A-Za-z0-9_-]|%[0-9A-Fa-f]{2}){16,}/g;
+const BEARER_TOKEN = /(inv_|obl_)(?:[A-Za-z0-9_-]|%[0-9A-Fa-f]{2}){16,}/g;
+const quotesToken = (text: string) => text.includes('inv_') || text.includes('obl_');
 
-export const scrubBearerTokens = (text: string): string => (text.includes('inv_') ? text.replace(BEARER_TOKEN, `inv_${REDACTED}`) : text);
+export const scrubBearerTokens = (text: string): string => (quotesToken(text) ? text.replace(BEARER_TOKEN, `$1${REDACTED}`) : text);
 
 /** The strings of a log call (the message, its format arguments, an object's top-level strings) without tokens. */
 function scrubArgs(args: unknown[]): unknown[] {
   return args.map((arg) => {
     if (typeof arg === 'string') return scrubBearerTokens(arg);
     if (!isRecord(arg) || arg instanceof Error) return arg;
-    const quoted = Object.entries(arg).some(([, v]) => typeof v === 'string' && v.includes('inv_'));
+    const quoted = Object.entries(arg).some(([, v]) => typeof v === 'string' && quotesToken(v));
     return quoted ? Object.fromEntries(Object.entries(arg).map(([k, v]) => [k, typeof v === 'string' ? scrubBearerTokens(v) : v])) : arg;
   });
 }

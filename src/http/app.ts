@@ -34,6 +34,7 @@ import { tokenRoutes } from './routes/tokens/tokens.js';
 import { ledgerEntryRoutes } from './routes/ledger/ledger-entries.js';
 import { policyRoutes } from './routes/policies/policies.js';
 import { invitationRoutes } from './routes/members/invitations.js';
+import { onboardingLinkRoutes } from './routes/onboarding-links/onboarding-links.js';
 import { registerInvitationPages } from './pages/invitation-routes.js';
 import { registerGuides } from './pages/guides.js';
 import { registerFrontPage } from './pages/front-page.js';
@@ -151,6 +152,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     ledgerEntryRoutes(api, deps);
     policyRoutes(api, deps);
     invitationRoutes(api, deps);
+    onboardingLinkRoutes(api, deps);
     transactionApprovalRoutes(api, deps);
     verificationRoutes(api, deps);
     transactionRoutes(api, deps);

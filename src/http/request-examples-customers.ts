@@ -49,6 +49,8 @@ export const CUSTOMER_EXAMPLES: Record<string, Record<string, unknown>> = {
   removeAssociatedPerson: { beneficiaryId: EXAMPLE_IDS.beneficiaryId },
   requestVerification: { accountId: EXAMPLE_IDS.accountId },
   simulateVerification: { accountId: EXAMPLE_IDS.accountId, outcome: 'approve' },
+  createOnboardingLink: { type: 'individual', email: 'maria.garcia@example.com', redirectUrl: 'https://app.example.com/onboarding/done', expiresInSeconds: 3600 },
+  simulateOnboardingLink: { onboardingLinkId: EXAMPLE_IDS.onboardingLinkId, outcome: 'completed', userId: EXAMPLE_IDS.userId },
   // An address literal: a sandbox server accepts it as written (https, public unicast, nothing to resolve).
   createWebhookSubscription: { name: 'Verification and money', url: 'https://1.1.1.1/webhooks/integrator', eventTypes: ['user.verification_status.changed', 'transaction.*'] },
   updateWebhookSubscription: { eventTypes: ['*'] },

@@ -20,6 +20,8 @@ export const EXAMPLE_IDS = {
   newTransactionId: '0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7c',
   /** A spending policy of the entity account (policyId of create-policy). */
   policyId: '0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7d',
+  /** An onboarding link (onboardingLinkId of POST /v1/onboarding-links). */
+  onboardingLinkId: '0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7e',
 } as const;
 
 /** Placeholders for values made per request; each still matches its schema, so the documented shape validates. */

@@ -5,6 +5,8 @@ import type { Database } from '../db/database.js';
 import { listOverdueInvitations } from '../db/repositories/invitations.js';
 import { claimDueMail, markFailedAttempt, markSent, type ClaimedMail } from '../db/repositories/mail-outbox.js';
 import { expireInvitation } from '../domain/members/invitations.js';
+import { listOverdueOnboardingLinks } from '../db/repositories/onboarding-links.js';
+import { expireOnboardingLink } from '../domain/onboarding-links/link-life.js';
 import type { Log } from '../log.js';
 import type { Mailer } from '../mail/mailer.js';
 import { Rounds } from './rounds.js';
@@ -46,7 +48,7 @@ export function retryDelayMs(attempts: number): number {
 }
 
 /**
- * Sends the queued mail (mail_outbox rows `pending`) and expires invitations past their date. A round claims due
+ * Sends the queued mail (mail_outbox rows `pending`) and expires invitations and onboarding links past their date. A round claims due
  * messages with FOR UPDATE SKIP LOCKED under a lease (several processes never take the same row), then sends each
  * with no database transaction open (a slow mail server must hold no connection, nor PGlite's one), then records
  * the outcome while the claim is still its own: sent, or another attempt later with exponential backoff, or failed
@@ -63,6 +65,7 @@ export function startMailSender(deps: MailSenderDeps): MailSender {
       const result: MailRoundResult = { sent: 0, failedAttempts: 0, expiredInvitations: 0 };
       try {
         result.expiredInvitations = await expireOverdue();
+        await expireOverdueLinks();
         if (mailer) await sendDue(mailer, result);
       } finally {
         served.forEach((resolve) => resolve(result));
@@ -79,6 +82,15 @@ export function startMailSender(deps: MailSenderDeps): MailSender {
       const overdue = await listOverdueInvitations(database.db, clock(), 100);
       for (const row of overdue) if (await expireInvitation(database.db, row.integratorId, row.id, clock())) expired++;
       if (overdue.length < 100) return expired;
+    }
+  }
+
+  // Onboarding links past their date (docs/onboarding-links.md#expiry), each in its own transaction with its event.
+  async function expireOverdueLinks(): Promise<void> {
+    for (;;) {
+      const overdue = await listOverdueOnboardingLinks(database.db, clock(), 100);
+      for (const row of overdue) await expireOnboardingLink(database.db, row.integratorId, row.id, clock());
+      if (overdue.length < 100) return;
     }
   }
 

@@ -204,6 +204,18 @@ describe('event catalogue', () => {
     server.clock.advance(7 * 24 * 60 * 60 * 1000);
     ok(await step(() => c.post('/v1/submit/accept-invitation', { token: expired.token, userInfo: inviteeInfo(expired.email), serviceTermsSignedAt: signedAt() })), 410);
 
+    // Onboarding links: one opened and completed (sandbox), one replaced by a newer link to the same address, one past its date.
+    const link = await step(() => c.post('/v1/onboarding-links', { type: 'individual', email: 'onboard@example.com', redirectUrl: 'https://app.example.com/done' }));
+    ok(link, 201);
+    ok(await step(() => c.post('/v1/sandbox/simulate-onboarding-link', { onboardingLinkId: link.body.onboardingLinkId, outcome: 'opened' })));
+    ok(await step(() => c.post('/v1/sandbox/simulate-onboarding-link', { onboardingLinkId: link.body.onboardingLinkId, outcome: 'completed', userId: user.body.userId })));
+    ok(await step(() => c.post('/v1/onboarding-links', { type: 'individual', email: 'later@example.com' })), 201);
+    ok(await step(() => c.post('/v1/onboarding-links', { type: 'individual', email: 'later@example.com', expiresInSeconds: 7200 })), 201);
+    const short = await step(() => c.post('/v1/onboarding-links', { type: 'entity', expiresInSeconds: 60 }));
+    ok(short, 201);
+    server.clock.advance(61_000);
+    ok(await step(() => c.get(`/v1/onboarding-links/${short.body.onboardingLinkId}`)));
+
     const port = (receiver.address() as AddressInfo).port;
     const sub = await step(() => c.post('/v1/webhooks/subscriptions', { name: 'Compliance hooks', url: `http://127.0.0.1:${port}/hooks`, eventTypes: ['user.*'] }));
     ok(sub, 201);

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import pino from 'pino';
 import { newInvitationToken } from '../../src/domain/members/invitation-token.js';
+import { newLinkToken } from '../../src/domain/onboarding-links/link-token.js';
 import { loggerOptions, scrubBearerTokens } from '../../src/logging.js';
 
 // The last fence behind the routes' own redaction (test/http/invitation-secrets.test.ts): a log call that quotes an
@@ -35,6 +36,16 @@ describe('invitation tokens never reach a log line', () => {
     assert.ok(!logged.includes(token.slice(4)), logged);
     assert.match(logged, /inv_\[redacted\]/);
     assert.match(logged, /"note":"plain"/);
+  });
+
+  it('an onboarding link’s token (obl_) likewise, in a message and in an object’s strings', () => {
+    const token = newLinkToken();
+    const { logger, text } = capture();
+    logger.warn(`Reply was already sent … in the "/onboarding/${token}" (GET) route`);
+    logger.info({ url: `/onboarding/${encodeURIComponent(token)}` }, 'request');
+    const logged = text();
+    assert.ok(!logged.includes(token.slice(4)), logged);
+    assert.match(logged, /obl_\[redacted\]/);
   });
 
   it('any token in any text is scrubbed, and text without one is left as it is (fast-check)', () => {

@@ -38,7 +38,7 @@ for (const backend of backends()) {
 
     it('sends every example, placeholders replaced by real values (stamps by the SDK’s stampWithPasskey), and gets a success', async () => {
       const withBody = operations.filter((o) => o.op.requestBody?.content?.['application/json']);
-      assert.equal(withBody.length, 43, 'operations with a JSON body');
+      assert.equal(withBody.length, 45, 'operations with a JSON body');
       assert.deepEqual(withBody.filter((o) => o.op.requestBody!.content!['application/json']!.example === undefined).map((o) => o.op.operationId), [], 'operations without an example');
       const { plan, answers } = realValues(server!, acme, chain);
       assert.deepEqual(plan.map(([id]) => id).sort(), withBody.map((o) => o.op.operationId).sort(), 'every example is sent below, in an order that works');
@@ -83,8 +83,8 @@ for (const backend of backends()) {
         assertConforms(method, url, res);
         answers.set(operationId, res);
       }
-      // Those without placeholders: the credential ones, create-user, the accounts, the webhook subscription and its changes, an address book entry.
-      assert.equal(asWritten, 9, 'examples sent as written');
+      // Those without placeholders: the credential ones, create-user, the accounts, an onboarding link, the webhook subscription and its changes, an address book entry.
+      assert.equal(asWritten, 10, 'examples sent as written');
     });
   });
 }

@@ -11,6 +11,7 @@ import { backends } from '../harness/backends.js';
 import { verifiedBankAccount, withdrawalInTransfer } from '../harness/money.js';
 import { ownerInvitation } from '../harness/invitations.js';
 import { INVITATION_ADDRESSED, INVITATION_EXAMPLES } from './openapi-examples/invitations.js';
+import { ONBOARDING_LINK_ADDRESSED, ONBOARDING_LINK_EXAMPLES } from './openapi-examples/onboarding-links.js';
 import { MEMBER_ADDRESSED, memberExamples } from './openapi-examples/members.js';
 import { POLICY_ADDRESSED, POLICY_EXAMPLES } from './openapi-examples/policies.js';
 import { PRODUCT_ADDRESSED, PRODUCT_EXAMPLES } from './openapi-examples/products.js';
@@ -39,6 +40,7 @@ type ForeignRecords = {
   invitationId: string;
   invitationToken: string;
   policyId: string;
+  onboardingLinkId: string;
 };
 
 /** An active custodial customer with a passkey and a funded wallet on chain 8453, and one transaction made. */
@@ -104,6 +106,8 @@ async function seedRecords(server: TestServer, who: SeededIntegrator): Promise<F
   const invitation = await ownerInvitation(server, who, entity.body.accountId);
   const policy = await who.client.post('/v1/policies', { accountId: user.body.accountId, rules: [{ type: 'new_destination_delay', hours: 1 }] });
   assert.equal(policy.status, 201, policy.text);
+  const link = await who.client.post('/v1/onboarding-links', { type: 'individual', userId: user.body.userId });
+  assert.equal(link.status, 201, link.text);
   return {
     userId: user.body.userId,
     accountId: user.body.accountId,
@@ -120,6 +124,7 @@ async function seedRecords(server: TestServer, who: SeededIntegrator): Promise<F
     invitationId: invitation.invitationId,
     invitationToken: invitation.token,
     policyId: policy.body.policyId,
+    onboardingLinkId: link.body.onboardingLinkId,
   };
 }
 
@@ -161,6 +166,7 @@ const ADDRESSED: Record<string, (c: Ctx, r: ForeignRecords) => Promise<ApiRespon
   listTransactions: (c, r) => c.acme.client.get(`/v1/query/list-transactions?accountId=${r.accountId}`),
   ...MEMBER_ADDRESSED,
   ...INVITATION_ADDRESSED,
+  ...ONBOARDING_LINK_ADDRESSED,
   ...PRODUCT_ADDRESSED,
   ...POLICY_ADDRESSED,
   ...TOKEN_ADDRESSED,
@@ -199,6 +205,7 @@ async function otpToken(server: TestServer, who: SeededIntegrator, userId: strin
 const EXAMPLES: Record<string, (c: Ctx) => Promise<ApiResponse[]>> = {
   ...memberExamples(() => anvil),
   ...INVITATION_EXAMPLES,
+  ...ONBOARDING_LINK_EXAMPLES,
   ...PRODUCT_EXAMPLES,
   ...POLICY_EXAMPLES,
   ...TOKEN_EXAMPLES,
@@ -578,6 +585,7 @@ for (const backend of backends()) {
             invitationId: randomUUID(),
             invitationToken: `inv_${randomBytes(32).toString('base64url')}`,
             policyId: randomUUID(),
+            onboardingLinkId: randomUUID(),
           });
           assert.deepEqual({ ...foreign.body, requestId: 0 }, { ...missing.body, requestId: 0 }, op.operationId);
         }

@@ -76,6 +76,35 @@ async function completedDeposit(api: IntegratorClient, type: string, options: Tr
   }
 }
 
+// onboarding_link.*: hosted onboarding links (docs/onboarding-links.md), made and moved through the API and the sandbox's simulation.
+/** A link for a new individual (--data goes to its body), then `then` done with it. */
+async function link(api: IntegratorClient, options: TriggerOptions, also: string[], then?: (id: string) => Promise<unknown>): Promise<Result> {
+  const created = await api.createOnboardingLink({ body: withOverrides({ type: 'individual' as const }, options.overrides) });
+  await then?.(created.onboardingLinkId);
+  return { triggered: ['onboarding_link.created', ...also], onboardingLinkId: created.onboardingLinkId, url: created.url };
+}
+
+/** Why the sandbox cannot make onboarding_link.expired at once, and how to cause it. */
+const LINK_REFUSED: Record<string, string> = {
+  'onboarding_link.expired': 'a link expires at its expiresAt, at least 60 s after it was made, and no operation shortens that; `trigger onboarding_link.created --data \'{"expiresInSeconds":60}\'` makes one that will, a minute later',
+};
+
+const LINK_TRIGGERS: Record<string, Trigger> = {
+  'onboarding_link.created': (api, options) => link(api, options, []),
+  'onboarding_link.revoked': (api, options) => link(api, options, ['onboarding_link.revoked'], (onboardingLinkId) => api.revokeOnboardingLink({ path: { onboardingLinkId } })),
+  'onboarding_link.opened': (api, options) =>
+    link(api, options, ['onboarding_link.opened'], (onboardingLinkId) => api.simulateOnboardingLink({ body: { onboardingLinkId, outcome: 'opened' } })),
+  'onboarding_link.completed': async (api, options) => {
+    // The customer the flow would have made: an individual account of yours, standing in for it.
+    const customer = await api.createIndividualAccount({ body: individualAccountBody() });
+    const made = await link(api, options, ['onboarding_link.opened', 'onboarding_link.completed'], async (onboardingLinkId) => {
+      await api.simulateOnboardingLink({ body: { onboardingLinkId, outcome: 'opened' } });
+      await api.simulateOnboardingLink({ body: { onboardingLinkId, outcome: 'completed', userId: customer.userId } });
+    });
+    return { ...made, triggered: ['user.created', 'account.created', ...made.triggered], userId: customer.userId };
+  },
+};
+
 /** Types the public API cannot make on purpose: why, and how to cause them instead. */
 const REFUSED: Record<string, string> = {
   'integrator.created': 'the operator makes it, once, when creating the integrator (`npm run -s admin -- integrators create --name NAME`); yours is the first of your events: `events list --type integrator.created`',
@@ -83,6 +112,7 @@ const REFUSED: Record<string, string> = {
   'webhook_subscription.disabled': 'the delivery worker makes it when a subscription\'s endpoint answers 410 Gone, or fails for WEBHOOK_DISABLE_AFTER_SECONDS: subscribe an endpoint of yours that answers 410 and send it a test (`trigger webhook.test --subscription ID`) (docs/webhooks.md)',
   'invitation.expired': 'an invitation expires 7 days after it was sent, unaccepted, and no operation shortens that; `trigger invitation.created` makes one that will',
   'account.wallet_created': 'only an entity account made before entities had wallets gets its wallet later (create-entity-wallet); every account made now has one from the start',
+  ...LINK_REFUSED,
 };
 
 const refused = (reason: string): Trigger => async (_api, options, type) => {
@@ -131,6 +161,7 @@ async function policy(api: IntegratorClient, options: TriggerOptions, remove: bo
 /** Each type `trigger` knows, with what it does. */
 const TRIGGERS: Record<string, Trigger> = {
   ...ENTITY_TRIGGERS,
+  ...LINK_TRIGGERS,
   ...Object.fromEntries(Object.entries(REFUSED).map(([type, reason]) => [type, refused(reason)])),
   'transaction.completed': (api, options, type) => completedDeposit(api, type, options),
   'account.created': (api, options) => createAccount(api, options),

@@ -24,3 +24,4 @@ export * from './cases.js';
 export * from './ledger.js';
 export * from './reconciliation.js';
 export * from './policies.js';
+export * from './onboarding-links.js';

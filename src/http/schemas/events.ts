@@ -6,6 +6,7 @@ import { BankAccountSchema } from './bank-accounts.js';
 import { OneOf } from './combinators.js';
 import { CredentialRef } from './credentials.js';
 import { InvitationSchema } from './invitations.js';
+import { OnboardingLinkSchema } from './onboarding-links.js';
 import { ApprovalPolicySchema, MemberSchema } from './members.js';
 import { AccountSchema } from './onboarding/accounts.js';
 import { Nullable, VerificationStatusSchema } from './onboarding/common.js';
@@ -55,6 +56,7 @@ const data = {
   accountProduct: eventData('AccountProductEventData', AccountProductSchema),
   member: eventData('MemberEventData', MemberSchema),
   invitation: eventData('InvitationEventData', InvitationSchema),
+  onboardingLink: eventData('OnboardingLinkEventData', OnboardingLinkSchema),
   entity: eventData('EntityEventData', EntityAccountResponse),
   entityStatus: eventData('EntityVerificationStatusEventData', statusChange('EntityVerificationStatusChange', 'entityId', 'The entity’s')),
   person: eventData('AssociatedPersonEventData', AssociatedPersonResponse),
@@ -106,6 +108,11 @@ const PAYLOADS: Record<EventType, [objectType: string, data: TSchema]> = {
   'invitation.accepted': ['invitation', data.invitation],
   'invitation.revoked': ['invitation', data.invitation],
   'invitation.expired': ['invitation', data.invitation],
+  'onboarding_link.created': ['onboarding_link', data.onboardingLink],
+  'onboarding_link.opened': ['onboarding_link', data.onboardingLink],
+  'onboarding_link.completed': ['onboarding_link', data.onboardingLink],
+  'onboarding_link.expired': ['onboarding_link', data.onboardingLink],
+  'onboarding_link.revoked': ['onboarding_link', data.onboardingLink],
   'entity.created': ['entity', data.entity],
   'entity.updated': ['entity', data.entity],
   'entity.verification_status.changed': ['entity', data.entityStatus],

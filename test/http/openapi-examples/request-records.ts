@@ -78,6 +78,8 @@ export function realValues(server: TestServer, acme: SeededIntegrator, chain: An
       return { values: { accountId: entity.body.accountId } };
     }],
     ['simulateVerification', async () => ({ values: { accountId: (await customer(false)).accountId } })],
+    ['createOnboardingLink', async () => ({})],
+    ['simulateOnboardingLink', async () => ({ values: { onboardingLinkId: answers.get('createOnboardingLink')!.body.onboardingLinkId, userId: (await customer(false)).userId } })],
     ['createWebhookSubscription', async () => ({})],
     ['updateWebhookSubscription', async () => ({ path: { subscriptionId: answers.get('createWebhookSubscription')!.body.subscription.id } })],
     ['recoverWebhookDeliveries', async () => ({ path: { subscriptionId: answers.get('createWebhookSubscription')!.body.subscription.id } })],

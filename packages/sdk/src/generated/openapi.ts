@@ -1080,6 +1080,70 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/onboarding-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Makes a single-use hosted onboarding link for a new or an existing customer (60 s to 24 h); a newer link for the same customer revokes this one
+         * @description Makes a single-use hosted onboarding link for a new or an existing customer (60 s to 24 h); a newer link for the same customer revokes this one
+         */
+        post: operations["createOnboardingLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/onboarding-links/{onboardingLinkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An onboarding link with its status (never its url), and once completed the userId
+         * @description An onboarding link with its status (never its url), and once completed the userId
+         */
+        get: operations["getOnboardingLink"];
+        put?: never;
+        post?: never;
+        /**
+         * Revokes an onboarding link: its page answers 410 from now on (a revoked link again: 204; a completed or expired one: 409)
+         * @description Revokes an onboarding link: its page answers 410 from now on (a revoked link again: 204; a completed or expired one: 409)
+         */
+        delete: operations["revokeOnboardingLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/simulate-onboarding-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox only: what the customer would do on the hosted page (open it, or finish the flow), with its events
+         * @description Sandbox only: what the customer would do on the hosted page (open it, or finish the flow), with its events
+         */
+        post: operations["simulateOnboardingLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/submit/approve-transaction": {
         parameters: {
             query?: never;
@@ -1607,7 +1671,7 @@ export type components = {
              * @description Stable machine-readable error code; see [docs/errors.md](/guides/errors)
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "malformed_url" | "additional_user_info_required" | "missing_auth_headers" | "malformed_public_key" | "malformed_signature" | "malformed_timestamp" | "timestamp_out_of_window" | "invalid_signature" | "unknown_credential" | "credential_inactive" | "insufficient_scope" | "role_not_allowed" | "cannot_change_own_role" | "sanctioned_address" | "policy_denied" | "supervisor_required" | "four_eyes_same_operator" | "not_the_proposer" | "case_not_held" | "not_found" | "route_not_found" | "method_not_allowed" | "duplicate_request" | "credential_exists" | "authenticator_exists" | "cannot_modify_own_credential" | "idempotency_request_in_progress" | "invalid_state_transition" | "four_eyes_required" | "proposal_pending" | "no_proposal" | "case_claimed" | "hit_already_dispositioned" | "open_hits_remain" | "case_not_open" | "statement_already_imported" | "reconciliation_item_closed" | "already_matched" | "webhook_subscription_disabled" | "account_not_active" | "self_custodial_account" | "stamp_reused" | "approval_token_reused" | "transaction_id_reused" | "nonce_too_low" | "invalid_transaction_state" | "account_without_wallet" | "entity_account_required" | "member_approval_required" | "last_owner" | "quorum_unreachable" | "already_member" | "invitation_not_pending" | "invitation_superseded" | "member_not_verified" | "product_not_enabled" | "product_unavailable" | "entity_wallet_required" | "bank_account_exists" | "bank_account_limit_reached" | "bank_account_removed" | "bank_account_not_pending" | "bank_account_not_verified" | "policy_deleted" | "address_book_entry_exists" | "transaction_mismatch" | "quote_expired" | "invitation_expired" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_key_other_credential" | "verification_requirements_missing" | "webhook_url_not_allowed" | "unsupported_chain" | "not_offered" | "stale_signed_body" | "sign_with_mismatch" | "chain_mismatch" | "signed_body_mismatch" | "invalid_stamp" | "invalid_approval_token" | "otp_invalid" | "otp_expired" | "otp_attempts_exhausted" | "otp_destination_missing" | "insufficient_funds" | "rate_limited" | "auth_rate_limited" | "invitation_resend_limited" | "otp_rate_limited" | "internal_error" | "chain_rejected" | "chain_unavailable" | "vault_unreadable" | "otp_delivery_failed" | "service_unavailable" | "resource_busy" | "database_unavailable" | "otp_unavailable" | "invitations_unavailable" | "deposits_unavailable" | "withdrawals_unavailable" | "custody_unavailable";
+            code: "validation_failed" | "malformed_json" | "malformed_url" | "additional_user_info_required" | "missing_auth_headers" | "malformed_public_key" | "malformed_signature" | "malformed_timestamp" | "timestamp_out_of_window" | "invalid_signature" | "unknown_credential" | "credential_inactive" | "insufficient_scope" | "role_not_allowed" | "cannot_change_own_role" | "sanctioned_address" | "policy_denied" | "supervisor_required" | "four_eyes_same_operator" | "not_the_proposer" | "case_not_held" | "not_found" | "route_not_found" | "method_not_allowed" | "duplicate_request" | "credential_exists" | "authenticator_exists" | "cannot_modify_own_credential" | "idempotency_request_in_progress" | "invalid_state_transition" | "four_eyes_required" | "proposal_pending" | "no_proposal" | "case_claimed" | "hit_already_dispositioned" | "open_hits_remain" | "case_not_open" | "statement_already_imported" | "reconciliation_item_closed" | "already_matched" | "webhook_subscription_disabled" | "account_not_active" | "self_custodial_account" | "stamp_reused" | "approval_token_reused" | "transaction_id_reused" | "nonce_too_low" | "invalid_transaction_state" | "account_without_wallet" | "entity_account_required" | "member_approval_required" | "last_owner" | "quorum_unreachable" | "already_member" | "invitation_not_pending" | "onboarding_link_closed" | "invitation_superseded" | "member_not_verified" | "product_not_enabled" | "product_unavailable" | "entity_wallet_required" | "bank_account_exists" | "bank_account_limit_reached" | "bank_account_removed" | "bank_account_not_pending" | "bank_account_not_verified" | "policy_deleted" | "address_book_entry_exists" | "transaction_mismatch" | "quote_expired" | "invitation_expired" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_key_other_credential" | "verification_requirements_missing" | "webhook_url_not_allowed" | "unsupported_chain" | "not_offered" | "stale_signed_body" | "sign_with_mismatch" | "chain_mismatch" | "signed_body_mismatch" | "invalid_stamp" | "invalid_approval_token" | "otp_invalid" | "otp_expired" | "otp_attempts_exhausted" | "otp_destination_missing" | "insufficient_funds" | "rate_limited" | "auth_rate_limited" | "invitation_resend_limited" | "otp_rate_limited" | "internal_error" | "chain_rejected" | "chain_unavailable" | "vault_unreadable" | "otp_delivery_failed" | "service_unavailable" | "resource_busy" | "database_unavailable" | "otp_unavailable" | "invitations_unavailable" | "onboarding_links_unavailable" | "deposits_unavailable" | "withdrawals_unavailable" | "custody_unavailable";
             requestId: string;
             errors?: {
                 /** @description JSON pointer to the offending field within the part named by `in` */
@@ -3103,6 +3167,113 @@ export type components = {
             /** @description The acting member’s OTP approval token (otp/verify); or webAuthnStamp */
             approvalToken?: string;
         };
+        /** CreateOnboardingLink */
+        CreateOnboardingLink: {
+            /**
+             * @description individual: a person’s own account; entity: a company with its representative
+             * @enum {string}
+             */
+            type: "individual" | "entity";
+            /**
+             * Format: uuid
+             * @description An existing customer who owes something (data, a document, a resubmission); for entity, the representative
+             */
+            userId?: string;
+            /** @description The customer’s address; for a new customer, a newer link to the same address (and type) revokes this one */
+            email?: string;
+            /** @description https (http://localhost in the sandbox): the last page links to it */
+            redirectUrl?: string;
+            /** @description Lifetime, 60 s to 24 h; default ONBOARDING_LINK_TTL_SECONDS (3,600) */
+            expiresInSeconds?: number;
+        };
+        /**
+         * CreatedOnboardingLink
+         * @description The new link, with its url (shown only here)
+         */
+        CreatedOnboardingLink: {
+            /** Format: uuid */
+            onboardingLinkId: string;
+            /**
+             * @description individual: a person’s own account; entity: a company with its representative
+             * @enum {string}
+             */
+            type: "individual" | "entity";
+            /**
+             * @description pending; opened (its page was served); completed; expired (past expiresAt); revoked (DELETE, or a newer link for the same customer)
+             * @enum {string}
+             */
+            status: "pending" | "opened" | "completed" | "expired" | "revoked";
+            /**
+             * Format: uuid
+             * @description The customer: the user the link was made for, or, once completed, the user the flow created
+             */
+            userId: string | null;
+            /** @description The address the link was made for, if one was given */
+            email: string | null;
+            /** @description Where the last page of the flow sends the customer */
+            redirectUrl: string | null;
+            /**
+             * Format: date-time
+             * @description The link stops working then
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description When its page was first served
+             */
+            openedAt: string | null;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The hosted page, <base>/onboarding/<token>: a single-use bearer secret, shown this once; give it to the customer only */
+            url: string;
+        };
+        /**
+         * OnboardingLink
+         * @description A hosted onboarding link (never its token: the url is shown once, when it is made)
+         */
+        OnboardingLink: {
+            /** Format: uuid */
+            onboardingLinkId: string;
+            /**
+             * @description individual: a person’s own account; entity: a company with its representative
+             * @enum {string}
+             */
+            type: "individual" | "entity";
+            /**
+             * @description pending; opened (its page was served); completed; expired (past expiresAt); revoked (DELETE, or a newer link for the same customer)
+             * @enum {string}
+             */
+            status: "pending" | "opened" | "completed" | "expired" | "revoked";
+            /**
+             * Format: uuid
+             * @description The customer: the user the link was made for, or, once completed, the user the flow created
+             */
+            userId: string | null;
+            /** @description The address the link was made for, if one was given */
+            email: string | null;
+            /** @description Where the last page of the flow sends the customer */
+            redirectUrl: string | null;
+            /**
+             * Format: date-time
+             * @description The link stops working then
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description When its page was first served
+             */
+            openedAt: string | null;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         /** TransactionDecision */
         TransactionDecision: {
             /**
@@ -3830,6 +4001,164 @@ export type components = {
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["InvitationEventData"];
+        };
+        /** OnboardingLinkEventData */
+        OnboardingLinkEventData: {
+            object: components["schemas"]["OnboardingLink"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * OnboardingLinkCreatedEvent
+         * @description An onboarding link was made (POST /v1/onboarding-links); never its token or url
+         */
+        OnboardingLinkCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "onboarding_link.created";
+            /** @enum {string} */
+            objectType: "onboarding_link";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["OnboardingLinkEventData"];
+        };
+        /**
+         * OnboardingLinkOpenedEvent
+         * @description An onboarding link’s hosted page was first served (status opened)
+         */
+        OnboardingLinkOpenedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "onboarding_link.opened";
+            /** @enum {string} */
+            objectType: "onboarding_link";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["OnboardingLinkEventData"];
+        };
+        /**
+         * OnboardingLinkCompletedEvent
+         * @description A customer finished the hosted onboarding flow (object.userId is the user it created or completed)
+         */
+        OnboardingLinkCompletedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "onboarding_link.completed";
+            /** @enum {string} */
+            objectType: "onboarding_link";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["OnboardingLinkEventData"];
+        };
+        /**
+         * OnboardingLinkExpiredEvent
+         * @description An onboarding link reached its expiry before it was completed
+         */
+        OnboardingLinkExpiredEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "onboarding_link.expired";
+            /** @enum {string} */
+            objectType: "onboarding_link";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["OnboardingLinkEventData"];
+        };
+        /**
+         * OnboardingLinkRevokedEvent
+         * @description An onboarding link was revoked: by DELETE, or by a newer link for the same customer
+         */
+        OnboardingLinkRevokedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "onboarding_link.revoked";
+            /** @enum {string} */
+            objectType: "onboarding_link";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["OnboardingLinkEventData"];
         };
         /** EntityEventData */
         EntityEventData: {
@@ -4704,7 +5033,7 @@ export type components = {
          * Event
          * @description An event: `type` says which, and what `data.object` is ([docs/event-types.md](/guides/event-types))
          */
-        Event: components["schemas"]["IntegratorCreatedEvent"] | components["schemas"]["CredentialCreatedEvent"] | components["schemas"]["CredentialUpdatedEvent"] | components["schemas"]["CredentialDeletedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserVerificationStatusChangedEvent"] | components["schemas"]["AccountCreatedEvent"] | components["schemas"]["AccountWalletCreatedEvent"] | components["schemas"]["AccountApprovalPolicyUpdatedEvent"] | components["schemas"]["AccountProductEnabledEvent"] | components["schemas"]["AccountProductDisabledEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["InvitationCreatedEvent"] | components["schemas"]["InvitationAcceptedEvent"] | components["schemas"]["InvitationRevokedEvent"] | components["schemas"]["InvitationExpiredEvent"] | components["schemas"]["EntityCreatedEvent"] | components["schemas"]["EntityUpdatedEvent"] | components["schemas"]["EntityVerificationStatusChangedEvent"] | components["schemas"]["AssociatedPersonCreatedEvent"] | components["schemas"]["AssociatedPersonUpdatedEvent"] | components["schemas"]["AssociatedPersonRemovedEvent"] | components["schemas"]["AssociatedPersonVerificationStatusChangedEvent"] | components["schemas"]["ReviewCaseOpenedEvent"] | components["schemas"]["BankAccountCreatedEvent"] | components["schemas"]["BankAccountStatusChangedEvent"] | components["schemas"]["BankAccountRemovedEvent"] | components["schemas"]["PolicyCreatedEvent"] | components["schemas"]["PolicyDeletedEvent"] | components["schemas"]["WebhookSubscriptionCreatedEvent"] | components["schemas"]["WebhookSubscriptionUpdatedEvent"] | components["schemas"]["WebhookSubscriptionKeyRotatedEvent"] | components["schemas"]["WebhookSubscriptionDeletedEvent"] | components["schemas"]["WebhookSubscriptionDisabledEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["TransactionCreatedEvent"] | components["schemas"]["TransactionStatusChangedEvent"] | components["schemas"]["TransactionCompletedEvent"] | components["schemas"]["TransactionApprovalAddedEvent"] | components["schemas"]["TransactionFailedEvent"];
+        Event: components["schemas"]["IntegratorCreatedEvent"] | components["schemas"]["CredentialCreatedEvent"] | components["schemas"]["CredentialUpdatedEvent"] | components["schemas"]["CredentialDeletedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserVerificationStatusChangedEvent"] | components["schemas"]["AccountCreatedEvent"] | components["schemas"]["AccountWalletCreatedEvent"] | components["schemas"]["AccountApprovalPolicyUpdatedEvent"] | components["schemas"]["AccountProductEnabledEvent"] | components["schemas"]["AccountProductDisabledEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["InvitationCreatedEvent"] | components["schemas"]["InvitationAcceptedEvent"] | components["schemas"]["InvitationRevokedEvent"] | components["schemas"]["InvitationExpiredEvent"] | components["schemas"]["OnboardingLinkCreatedEvent"] | components["schemas"]["OnboardingLinkOpenedEvent"] | components["schemas"]["OnboardingLinkCompletedEvent"] | components["schemas"]["OnboardingLinkExpiredEvent"] | components["schemas"]["OnboardingLinkRevokedEvent"] | components["schemas"]["EntityCreatedEvent"] | components["schemas"]["EntityUpdatedEvent"] | components["schemas"]["EntityVerificationStatusChangedEvent"] | components["schemas"]["AssociatedPersonCreatedEvent"] | components["schemas"]["AssociatedPersonUpdatedEvent"] | components["schemas"]["AssociatedPersonRemovedEvent"] | components["schemas"]["AssociatedPersonVerificationStatusChangedEvent"] | components["schemas"]["ReviewCaseOpenedEvent"] | components["schemas"]["BankAccountCreatedEvent"] | components["schemas"]["BankAccountStatusChangedEvent"] | components["schemas"]["BankAccountRemovedEvent"] | components["schemas"]["PolicyCreatedEvent"] | components["schemas"]["PolicyDeletedEvent"] | components["schemas"]["WebhookSubscriptionCreatedEvent"] | components["schemas"]["WebhookSubscriptionUpdatedEvent"] | components["schemas"]["WebhookSubscriptionKeyRotatedEvent"] | components["schemas"]["WebhookSubscriptionDeletedEvent"] | components["schemas"]["WebhookSubscriptionDisabledEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["TransactionCreatedEvent"] | components["schemas"]["TransactionStatusChangedEvent"] | components["schemas"]["TransactionCompletedEvent"] | components["schemas"]["TransactionApprovalAddedEvent"] | components["schemas"]["TransactionFailedEvent"];
         /** WebhookDelivery */
         WebhookDelivery: {
             /** Format: uuid */
@@ -12126,6 +12455,550 @@ export interface operations {
             };
             /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (no internals are disclosed) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable: a dependency is down or not configured, the database could not be reached (database_unavailable), or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createOnboardingLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored for 24 h and replayed with Idempotent-Replayed: true */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "individual",
+                 *       "email": "maria.garcia@example.com",
+                 *       "redirectUrl": "https://app.example.com/onboarding/done",
+                 *       "expiresInSeconds": 3600
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateOnboardingLink"];
+            };
+        };
+        responses: {
+            /** @description The new link, with its url (shown only here) */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedOnboardingLink"];
+                };
+            };
+            /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential scope does not allow this operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for records of another integrator) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (no internals are disclosed) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable: a dependency is down or not configured, the database could not be reached (database_unavailable), or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOnboardingLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                onboardingLinkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A hosted onboarding link (never its token: the url is shown once, when it is made) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingLink"];
+                };
+            };
+            /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for records of another integrator) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (no internals are disclosed) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable: a dependency is down or not configured, the database could not be reached (database_unavailable), or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeOnboardingLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                onboardingLinkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential scope does not allow this operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for records of another integrator) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (no internals are disclosed) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable: a dependency is down or not configured, the database could not be reached (database_unavailable), or (resource_busy) the records were busy and nothing was changed; retry after Retry-After with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait before retrying (with the same Idempotency-Key for a mutation); present when a retry can help */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    simulateOnboardingLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored for 24 h and replayed with Idempotent-Replayed: true */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "onboardingLinkId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b7e",
+                 *       "outcome": "completed",
+                 *       "userId": "0193a5c2-7d1e-7b3f-8a45-2f6c1d9e0b71"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uuid */
+                    onboardingLinkId: string;
+                    /**
+                     * @description opened: as if its page were served; completed: as if the customer finished the flow
+                     * @enum {string}
+                     */
+                    outcome: "opened" | "completed";
+                    /**
+                     * Format: uuid
+                     * @description completed: the user who finished (required for a link made for a new customer; the link’s own user otherwise)
+                     */
+                    userId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A hosted onboarding link (never its token: the url is shown once, when it is made) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingLink"];
+                };
+            };
+            /** @description Invalid request (malformed JSON or validation errors; see `errors`) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed or invalid signature, timestamp out of window, unknown or inactive credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential scope does not allow this operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for records of another integrator) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: duplicate request, idempotency request in progress, or a state rule (invalid_state_transition) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request, verification requested while items are missing, or a business rule (see `code`) */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
