@@ -27,9 +27,9 @@ export default tseslint.config(
     rules: { 'max-lines': ['error', { max: 260, skipBlankLines: true, skipComments: true }] },
   },
   {
-    // Not yet split (issue 56): the two longest benches, each still one run of several phases. Named here so the
-    // rule holds for every other file of bench/ and any new one; remove a name when its file is split.
-    files: ['bench/webhooks.ts', 'bench/list-readers.ts'],
+    // Not yet split (issue 56): the longest bench left, still one file of several jobs. Named here so the rule holds
+    // for every other file of bench/ and any new one; remove the name when its file is split.
+    files: ['bench/list-readers.ts'],
     rules: { 'max-lines': 'off' },
   },
   {
