@@ -11,35 +11,49 @@ interface Format {
 }
 const { humanize } = (await import(new URL('web/admin/src/format.ts', ROOT_URL).href)) as Format;
 
+/** Each line of the table is a key and the label it must get: `key -> Label`. */
+function labelled(table: string): void {
+  for (const line of table.trim().split('\n')) {
+    const [key, label] = line.split(' -> ').map((side) => side.trim()) as [string, string];
+    assert.equal(humanize(key), label, key);
+  }
+}
+
 describe('console field labels', () => {
   it('splits camelCase and snake_case into a sentence', () => {
-    assert.equal(humanize('residentialAddress'), 'Residential address');
-    assert.equal(humanize('proof_of_address'), 'Proof of address');
-    assert.equal(humanize('BUSINESS_REVENUE'), 'Business revenue');
-    assert.equal(humanize('firstName'), 'First name');
+    labelled(`
+      residentialAddress -> Residential address
+      proof_of_address   -> Proof of address
+      BUSINESS_REVENUE   -> Business revenue
+      firstName          -> First name
+    `);
   });
 
   it('keeps acronyms in capitals wherever they stand, however the key spells them', () => {
-    assert.equal(humanize('isOtpActivated'), 'Is OTP activated');
-    assert.equal(humanize('isOTPActivated'), 'Is OTP activated');
-    assert.equal(humanize('is_otp_activated'), 'Is OTP activated');
-    assert.equal(humanize('ssnLast4'), 'SSN last4');
-    assert.equal(humanize('socialSecurityNumber'), 'Social security number');
-    assert.equal(humanize('userId'), 'User ID');
-    assert.equal(humanize('uboIds'), 'UBO IDs');
-    assert.equal(humanize('websiteUrl'), 'Website URL');
-    assert.equal(humanize('kycStatus'), 'KYC status');
-    assert.equal(humanize('kybProvider'), 'KYB provider');
-    assert.equal(humanize('iban'), 'IBAN');
-    assert.equal(humanize('bicCode'), 'BIC code');
-    assert.equal(humanize('einNumber'), 'EIN number');
-    assert.equal(humanize('taxTin'), 'Tax TIN');
-    assert.equal(humanize('apiKey'), 'API key');
+    labelled(`
+      isOtpActivated       -> Is OTP activated
+      isOTPActivated       -> Is OTP activated
+      is_otp_activated     -> Is OTP activated
+      ssnLast4             -> SSN last4
+      socialSecurityNumber -> Social security number
+      userId               -> User ID
+      uboIds               -> UBO IDs
+      websiteUrl           -> Website URL
+      kycStatus            -> KYC status
+      kybProvider          -> KYB provider
+      iban                 -> IBAN
+      bicCode              -> BIC code
+      einNumber            -> EIN number
+      taxTin               -> Tax TIN
+      apiKey               -> API key
+    `);
   });
 
   it('leaves words that merely contain an acronym alone', () => {
-    assert.equal(humanize('identityDocument'), 'Identity document');
-    assert.equal(humanize('tinyBusiness'), 'Tiny business');
-    assert.equal(humanize('rapidOtpless'), 'Rapid otpless');
+    labelled(`
+      identityDocument -> Identity document
+      tinyBusiness     -> Tiny business
+      rapidOtpless     -> Rapid otpless
+    `);
   });
 });

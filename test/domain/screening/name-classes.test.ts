@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_THRESHOLD, ScreeningIndex } from '../../../src/domain/screening/engine.js';
 import type { HitExplanation, ListEntry, ListedBirthDate, ScreeningHit, ScreeningSubject } from '../../../src/domain/screening/types.js';
+import { rows } from '../../harness/table.js';
 
 /**
  * The classes of names issue 52 asks the matcher to get right, each through ScreeningIndex.screen against a
@@ -134,12 +135,12 @@ describe('name classes of issue 52', () => {
   });
 
   it('legal forms compare as codes: the same form in any spelling is a hit, forms of different kinds are not', () => {
-    for (const [subject, listed] of [
-      ['HSBC Holdings p.l.c.', 'HSBC HOLDINGS PLC'],
-      ['ROSA TRADING S.A.', 'Rosa Trading'],
-      ['Siemens Aktiengesellschaft', 'Siemens AG'],
-      ['Open Joint Stock Company Gazprom', 'OAO Gazprom'],
-    ] as const) {
+    for (const [subject, listed] of rows(`
+      HSBC Holdings p.l.c.             | HSBC HOLDINGS PLC
+      ROSA TRADING S.A.                | Rosa Trading
+      Siemens Aktiengesellschaft       | Siemens AG
+      Open Joint Stock Company Gazprom | OAO Gazprom
+    `, 2)) {
       const hit = hitOf(firm(subject), company(listed));
       assert.equal(hit.score, 1, `${subject}: ${JSON.stringify(hit.explanation)}`);
       assert.deepEqual(hit.explanation.adjustments, [], subject);

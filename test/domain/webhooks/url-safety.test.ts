@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { addressRange, BLOCKED_RANGES, checkEndpoint, isPublicAddress, type Resolver } from '../../../src/domain/webhooks/url-safety.js';
+import { rows } from '../../harness/table.js';
 
 /**
  * The IANA registries as this test reads them (iana-ipv4-special-registry, iana-ipv6-special-registry, and the
@@ -161,21 +162,21 @@ describe('webhook URL safety: address classification', () => {
   }
 
   it('the review: IPv4-compatible, NAT64, 6to4 and Teredo forms of loopback and metadata are refused', () => {
-    for (const [address, range] of [
-      ['::127.0.0.1', 'ipv4Compatible'],
-      ['::7f00:1', 'ipv4Compatible'],
-      ['::a9fe:a9fe', 'ipv4Compatible'],
-      ['::ffff:127.0.0.1', 'ipv4Mapped'],
-      ['::ffff:7f00:1', 'ipv4Mapped'],
-      ['::ffff:0:7f00:1', 'ipv4Translated'],
-      ['64:ff9b::7f00:1', 'nat64'],
-      ['64:ff9b::169.254.169.254', 'nat64'],
-      ['64:ff9b:1:7f00:0:100::', 'nat64'],
-      ['2002:7f00:1::', '6to4'],
-      ['2002:a9fe:a9fe::1', '6to4'],
-      ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'teredo'],
-      ['2001::1', 'teredo'],
-    ] as const) {
+    for (const [address, range] of rows(`
+      ::127.0.0.1                          | ipv4Compatible
+      ::7f00:1                             | ipv4Compatible
+      ::a9fe:a9fe                          | ipv4Compatible
+      ::ffff:127.0.0.1                     | ipv4Mapped
+      ::ffff:7f00:1                        | ipv4Mapped
+      ::ffff:0:7f00:1                      | ipv4Translated
+      64:ff9b::7f00:1                      | nat64
+      64:ff9b::169.254.169.254             | nat64
+      64:ff9b:1:7f00:0:100::               | nat64
+      2002:7f00:1::                        | 6to4
+      2002:a9fe:a9fe::1                    | 6to4
+      2001:0:4136:e378:8000:63bf:80ff:fffe | teredo
+      2001::1                              | teredo
+    `, 2)) {
       assert.equal(addressRange(address), range, address);
     }
   });
@@ -222,20 +223,20 @@ describe('webhook URL safety: address classification', () => {
 describe('webhook URL safety: URLs', () => {
   it('IP literals in odd forms are normalised by the URL parser and judged without DNS', async () => {
     noDns.asked.length = 0;
-    for (const [url, address, range] of [
-      ['https://0x7f.1/hook', '127.0.0.1', 'loopback'],
-      ['https://2130706433/hook', '127.0.0.1', 'loopback'],
-      ['https://0177.0.0.1/hook', '127.0.0.1', 'loopback'],
-      ['https://127.1/hook', '127.0.0.1', 'loopback'],
-      ['https://0xa9.0xfe.0xa9.0xfe/latest/meta-data', '169.254.169.254', 'linkLocal'],
-      ['https://[::ffff:7f00:1]/hook', '::ffff:7f00:1', 'ipv4Mapped'],
-      ['https://[::ffff:127.0.0.1]/hook', '::ffff:7f00:1', 'ipv4Mapped'],
-      ['https://[::127.0.0.1]/hook', '::7f00:1', 'ipv4Compatible'],
-      ['https://[0:0:0:0:0:0:7f00:1]/hook', '::7f00:1', 'ipv4Compatible'],
-      ['https://[64:ff9b::169.254.169.254]/hook', '64:ff9b::a9fe:a9fe', 'nat64'],
-      ['https://[2002:7f00:1::]/hook', '2002:7f00:1::', '6to4'],
-      ['https://[2001::7f00:1]/hook', '2001::7f00:1', 'teredo'],
-    ] as const) {
+    for (const [url, address, range] of rows(`
+      https://0x7f.1/hook                          | 127.0.0.1          | loopback
+      https://2130706433/hook                      | 127.0.0.1          | loopback
+      https://0177.0.0.1/hook                      | 127.0.0.1          | loopback
+      https://127.1/hook                           | 127.0.0.1          | loopback
+      https://0xa9.0xfe.0xa9.0xfe/latest/meta-data | 169.254.169.254    | linkLocal
+      https://[::ffff:7f00:1]/hook                 | ::ffff:7f00:1      | ipv4Mapped
+      https://[::ffff:127.0.0.1]/hook              | ::ffff:7f00:1      | ipv4Mapped
+      https://[::127.0.0.1]/hook                   | ::7f00:1           | ipv4Compatible
+      https://[0:0:0:0:0:0:7f00:1]/hook            | ::7f00:1           | ipv4Compatible
+      https://[64:ff9b::169.254.169.254]/hook      | 64:ff9b::a9fe:a9fe | nat64
+      https://[2002:7f00:1::]/hook                 | 2002:7f00:1::      | 6to4
+      https://[2001::7f00:1]/hook                  | 2001::7f00:1       | teredo
+    `, 3)) {
       const safety = await checkEndpoint(new URL(url), STRICT, NOW, noDns);
       assert.equal(safety.allowed, false, url);
       assert.deepEqual(safety.resolvedAddresses, [{ address, range }], url);
