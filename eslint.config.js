@@ -27,12 +27,6 @@ export default tseslint.config(
     rules: { 'max-lines': ['error', { max: 260, skipBlankLines: true, skipComments: true }] },
   },
   {
-    // Not yet split (issue 56): the longest bench left, still one file of several jobs. Named here so the rule holds
-    // for every other file of bench/ and any new one; remove the name when its file is split.
-    files: ['bench/list-readers.ts'],
-    rules: { 'max-lines': 'off' },
-  },
-  {
     // No import cycles in the server: a cycle hides which module is the lower layer. The rule follows imports that
     // run; type-only ones, erased by tsc, it skips (propose <-> send-transaction was such a cycle: keep types apart too).
     files: ['src/**/*.ts'],
