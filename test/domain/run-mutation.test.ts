@@ -27,17 +27,22 @@ for (const backend of backends()) {
       };
     }
 
-    it('marks the claim committed in the same transaction as the change', async () => {
-      const lockedAt = new Date(Date.UTC(2026, 0, 1));
+    /** An in-progress claim of the key made at createdAt, whose token is now the one of lockedAt. */
+    async function claim(key: string, createdAt: Date, lockedAt: Date): Promise<void> {
       await server.database.db.insert(idempotencyKeys).values({
         integratorId: acme.integratorId,
-        key: 'k1',
+        key,
         fingerprint: 'f',
         state: 'in_progress',
         lockedAt,
-        createdAt: lockedAt,
-        expiresAt: new Date(lockedAt.getTime() + 86_400_000),
+        createdAt,
+        expiresAt: new Date(createdAt.getTime() + 86_400_000),
       });
+    }
+
+    it('marks the claim committed in the same transaction as the change', async () => {
+      const lockedAt = new Date(Date.UTC(2026, 0, 1));
+      await claim('k1', lockedAt, lockedAt);
       await issueCredential(ctx(lockedAt), { label: 'committed', scope: 'read_only' });
       const [row] = await server.database.db
         .select()
@@ -48,16 +53,8 @@ for (const backend of backends()) {
 
     it('rolls the change back when a retry took the claim over meanwhile', async () => {
       const lockedAt = new Date(Date.UTC(2026, 0, 2));
-      await server.database.db.insert(idempotencyKeys).values({
-        integratorId: acme.integratorId,
-        key: 'k2',
-        fingerprint: 'f',
-        state: 'in_progress',
-        // The retry's token: the original request still holds an older one.
-        lockedAt: new Date(lockedAt.getTime() + 61_000),
-        createdAt: lockedAt,
-        expiresAt: new Date(lockedAt.getTime() + 86_400_000),
-      });
+      // The retry's token: the original request still holds an older one.
+      await claim('k2', lockedAt, new Date(lockedAt.getTime() + 61_000));
       const before = (await listCredentialRows(server.database.db, acme.integratorId)).length;
       const eventsBefore = (await eventsOfType(server.database, acme.integratorId, 'credential.created')).length;
       const original = { ...ctx(), idempotency: { integratorId: acme.integratorId, key: 'k2', lockedAt } };

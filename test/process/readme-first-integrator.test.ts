@@ -1,22 +1,18 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { createClient } from '../harness/client.js';
 import { seededDataDir } from '../harness/pglite-template.js';
 import { startServerProcess, type ServerProcess } from '../harness/process.js';
-import { ROOT, ROOT_URL } from '../harness/root.js';
+import { ROOT } from '../harness/root.js';
+import { documentedBlock } from '../harness/documented.js';
 
 const run = promisify(execFile);
 
 /** The README's "Your first integrator" block, exactly as documented. */
-function firstIntegratorBlock(): string {
-  const readme = readFileSync(new URL('README.md', ROOT_URL), 'utf8');
-  const block = /<!-- first-integrator:start -->\s*```sh\n([\s\S]*?)```\s*<!-- first-integrator:end -->/.exec(readme);
-  assert.ok(block, 'README has the first-integrator block');
-  return block[1]!;
-}
+const firstIntegratorBlock = (): string => documentedBlock('README.md', 'first-integrator');
 
 // The README says the first integrator is created with the server running: on the embedded database the server holds
 // DATA_DIR, and the admin CLI hands the command to it through DATA_DIR/run/admin.sock (docs/deployment.md).

@@ -1,23 +1,18 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenants } from '../harness/tenants.js';
-import { ROOT_URL } from '../harness/root.js';
+import { documentedBlock } from '../harness/documented.js';
 
 const run = promisify(execFile);
 
 /** The README's openssl + curl block, exactly as documented. */
-function readmeSigningExample(): string {
-  const readme = readFileSync(new URL('README.md', ROOT_URL), 'utf8');
-  const block = /<!-- signing-example:start -->\s*```sh\n([\s\S]*?)```\s*<!-- signing-example:end -->/.exec(readme);
-  assert.ok(block, 'README has the signing example block');
-  return block[1]!;
-}
+const readmeSigningExample = (): string => documentedBlock('README.md', 'signing-example');
 
 describe('the README signing example (openssl + curl only)', () => {
   let server: TestServer;

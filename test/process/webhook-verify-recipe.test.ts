@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,17 +9,12 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { berliner, signedAt } from '../harness/fixtures.js';
 import { startServer, type TestServer } from '../harness/server.js';
-import { ROOT_URL } from '../harness/root.js';
+import { documentedBlock } from '../harness/documented.js';
 
 const run = promisify(execFile);
 
 /** docs/webhooks.md's openssl recipe, exactly as documented. */
-function recipe(): string {
-  const page = readFileSync(new URL('docs/webhooks.md', ROOT_URL), 'utf8');
-  const block = /<!-- verify-recipe:start -->\s*```sh\n([\s\S]*?)```\s*<!-- verify-recipe:end -->/.exec(page);
-  assert.ok(block, 'docs/webhooks.md has the verification recipe block');
-  return block[1]!;
-}
+const recipe = (): string => documentedBlock('docs/webhooks.md', 'verify-recipe');
 
 interface Arrival {
   headers: http.IncomingHttpHeaders;

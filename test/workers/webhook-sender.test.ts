@@ -4,6 +4,7 @@ import type { Resolver } from '../../src/domain/webhooks/url-safety.js';
 import { attemptFields, type SendOutcome } from '../../src/domain/webhooks/attempt-outcome.js';
 import { WebhookSender } from '../../src/workers/webhook-sender.js';
 import { startReceiver, type Receiver } from '../harness/receiver.js';
+import { rows } from '../harness/table.js';
 
 /** A resolver for made-up names only: the system DNS is never asked, so these tests run offline. */
 function fakeDns(table: Record<string, string[]>): Resolver & { asked: string[] } {
@@ -53,11 +54,11 @@ describe('WebhookSender connect-time address check', () => {
   it('refuses when any resolved address is private, even next to a public one', async () => {
     const dns = fakeDns({ 'mixed.test': ['93.184.216.34', '10.1.2.3'], 'meta.test': ['169.254.169.254'], 'v6.test': ['::1'] });
     const s = sender(false, dns);
-    for (const [host, range] of [
-      ['mixed.test', 'private'],
-      ['meta.test', 'linkLocal'],
-      ['v6.test', 'loopback'],
-    ] as const) {
+    for (const [host, range] of rows(`
+      mixed.test | private
+      meta.test  | linkLocal
+      v6.test    | loopback
+    `, 2)) {
       const result = await s.send(`https://${host}:${receiver.port}/hook`, HEADERS, '{}');
       assert.equal(result.kind, 'refused_address', host);
       assert.ok(errorOf(result)?.startsWith('blocked_address'), `${host}: ${errorOf(result)}`);
@@ -93,12 +94,12 @@ describe('WebhookSender connect-time address check', () => {
   it('refuses a name resolving to an IPv6 address that embeds an IPv4 address (IPv4-compatible, NAT64, 6to4), at connect time', async () => {
     const dns = fakeDns({ 'compat.test': ['::7f00:1'], 'nat64.test': ['64:ff9b::a9fe:a9fe'], 'sixtofour.test': ['2002:7f00:1::1'], 'special.test': ['192.0.0.9'] });
     const s = sender(false, dns);
-    for (const [host, range] of [
-      ['compat.test', 'ipv4Compatible'],
-      ['nat64.test', 'nat64'],
-      ['sixtofour.test', '6to4'],
-      ['special.test', 'anycast'],
-    ] as const) {
+    for (const [host, range] of rows(`
+      compat.test    | ipv4Compatible
+      nat64.test     | nat64
+      sixtofour.test | 6to4
+      special.test   | anycast
+    `, 2)) {
       const result = await s.send(`https://${host}:${receiver.port}/hook`, HEADERS, '{}');
       assert.equal(result.kind, 'refused_address', host);
       assert.ok(errorOf(result)?.startsWith('blocked_address') && errorOf(result)!.includes(`a ${range} address`), `${host}: ${errorOf(result)}`);

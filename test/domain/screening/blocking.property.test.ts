@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { DEFAULT_THRESHOLD, ScreeningIndex } from '../../../src/domain/screening/engine.js';
 import type { ListEntry, ScreeningHit, ScreeningSubject } from '../../../src/domain/screening/types.js';
+import { listEntry } from './helpers.js';
 
 /**
  * Candidate selection must not cost recall (issue 52): for any list and any subject, the indexed search returns every
@@ -71,18 +72,17 @@ const changed = (words: string[]) =>
 const key = (hits: ScreeningHit[]) => hits.map((h) => `${h.entryNumber}:${h.score}`).sort();
 
 function entriesOf(names: string[][], types: boolean[]): ListEntry[] {
-  return names.map((n, i) => ({
-    list: 'L',
-    entryNumber: String(i + 1),
-    type: types[i] ? 'individual' : 'unknown',
-    // Half the people written as OFAC does: FAMILY, Given names; some with a middle initial.
-    name: types[i] && n.length > 1 ? `${n[n.length - 1]!.toUpperCase()}, ${n.slice(0, -1).map((w, k) => (k === 1 && i % 4 === 1 ? `${w[0]}.` : w)).join(' ')}` : n.join(' '),
-    aliases: i % 3 === 0 && n.length > 1 ? [{ name: [...n].reverse().join(' '), aliasType: 'a.k.a.' }] : [],
-    programs: [],
-    birthDates: [],
-    countries: [],
-    walletAddresses: [],
-  }));
+  return names.map((n, i) =>
+    listEntry(
+      String(i + 1),
+      // Half the people written as OFAC does: FAMILY, Given names; some with a middle initial.
+      types[i] && n.length > 1 ? `${n[n.length - 1]!.toUpperCase()}, ${n.slice(0, -1).map((w, k) => (k === 1 && i % 4 === 1 ? `${w[0]}.` : w)).join(' ')}` : n.join(' '),
+      {
+        type: types[i] ? 'individual' : 'unknown',
+        aliases: i % 3 === 0 && n.length > 1 ? [{ name: [...n].reverse().join(' '), aliasType: 'a.k.a.' }] : [],
+      },
+    ),
+  );
 }
 
 describe('candidate selection never loses a match the score keeps', () => {

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ListEntry } from '../../../src/domain/screening/types.js';
 import { ROOT_URL } from '../../harness/root.js';
 
 /** The shipped sample (OFAC's format). */
@@ -33,3 +34,17 @@ export function writeOfac(dir: string, files: { sdn: string[]; alt?: string[]; a
   writeFileSync(join(dir, 'ALT.CSV'), (files.alt ?? []).join('\r\n') + '\r\n\x1a');
   writeFileSync(join(dir, 'ADD.CSV'), (files.add ?? []).join('\r\n') + '\r\n\x1a');
 }
+
+/** A list entry of list L: an individual with no alias, program, date, country or wallet unless `more` gives them. */
+export const listEntry = (entryNumber: string, name: string, more: Partial<ListEntry> = {}): ListEntry => ({
+  list: 'L',
+  entryNumber,
+  type: 'individual',
+  name,
+  aliases: [],
+  programs: [],
+  birthDates: [],
+  countries: [],
+  walletAddresses: [],
+  ...more,
+});

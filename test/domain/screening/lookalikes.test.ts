@@ -7,24 +7,15 @@ import { loadListSync } from '../../../src/domain/screening/load.js';
 import { lookalikeForms } from '../../../src/domain/screening/lookalikes.js';
 import { nameTokens } from '../../../src/domain/screening/text.js';
 import type { ListEntry, ScreeningSubject } from '../../../src/domain/screening/types.js';
-import { SAMPLE } from './helpers.js';
+import { listEntry, SAMPLE } from './helpers.js';
 
 const entries = loadListSync({ label: 'OFAC-SAMPLE', path: SAMPLE, kind: 'folder' }).entries;
 const sample = new ScreeningIndex(entries);
 const top = (index: ScreeningIndex, subject: ScreeningSubject) => index.screen(subject)[0];
 const person = (name: string, birthDate?: string): ScreeningSubject => ({ kind: 'person', names: [name], ...(birthDate ? { birthDate } : {}) });
 const entity = (name: string): ScreeningSubject => ({ kind: 'entity', names: [name] });
-const entry = (n: number, name: string, aliases: string[] = []): ListEntry => ({
-  list: 'L',
-  entryNumber: String(n),
-  type: 'individual',
-  name,
-  aliases: aliases.map((a) => ({ name: a, aliasType: 'a.k.a.' })),
-  programs: [],
-  birthDates: [],
-  countries: [],
-  walletAddresses: [],
-});
+const entry = (n: number, name: string, aliases: string[] = []): ListEntry =>
+  listEntry(String(n), name, { aliases: aliases.map((a) => ({ name: a, aliasType: 'a.k.a.' })) });
 
 describe('letters that look alike compare alike (UTS #39 confusables)', () => {
   it("the review's cases: a Cyrillic letter in a Latin name hits as the Latin name does", () => {

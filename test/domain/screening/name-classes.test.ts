@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { DEFAULT_THRESHOLD, ScreeningIndex } from '../../../src/domain/screening/engine.js';
 import type { HitExplanation, ListEntry, ListedBirthDate, ScreeningHit, ScreeningSubject } from '../../../src/domain/screening/types.js';
 import { rows } from '../../harness/table.js';
+import { listEntry } from './helpers.js';
 
 /**
  * The classes of names issue 52 asks the matcher to get right, each through ScreeningIndex.screen against a
@@ -11,18 +12,7 @@ import { rows } from '../../harness/table.js';
  * checked by the last two tests to explain its score (checkExplanation, checkSum).
  */
 
-const entry = (name: string, more: Partial<ListEntry> = {}): ListEntry => ({
-  list: 'TEST',
-  entryNumber: '1',
-  type: 'individual',
-  name,
-  aliases: [],
-  programs: [],
-  birthDates: [],
-  countries: [],
-  walletAddresses: [],
-  ...more,
-});
+const entry = (name: string, more: Partial<ListEntry> = {}): ListEntry => listEntry('1', name, { list: 'TEST', ...more });
 const company = (name: string, more: Partial<ListEntry> = {}) => entry(name, { type: 'entity', ...more });
 const person = (name: string, more: Partial<ScreeningSubject> = {}): ScreeningSubject => ({ kind: 'person', names: [name], ...more });
 const firm = (name: string, more: Partial<ScreeningSubject> = {}): ScreeningSubject => ({ kind: 'entity', names: [name], ...more });
