@@ -145,8 +145,10 @@ for (const backend of backends()) {
       assert.equal(approved.status, 200, JSON.stringify(approved.body));
       assert.deepEqual(approved.body, { subjectType: 'user', subjectId: user.userId, verificationStatus: 'active' });
 
-      const last = (await eventsFor(server.database, user.userId)).at(-1)!;
-      assert.equal(last.type, 'user.verification_status.changed');
+      // The status change, then (same transaction) the requirements it moved: nothing pending verification any more.
+      const decided = await eventsFor(server.database, user.userId);
+      assert.deepEqual(decided.slice(-2).map((e) => e.type), ['user.verification_status.changed', 'requirements.updated']);
+      const last = decided.at(-2)!;
       assert.equal((last.data as EventData<StatusChange>).object.verificationStatus, 'active');
       const rows = await server.database.db.select().from(verificationTransitions).where(eq(verificationTransitions.subjectId, user.userId));
       const row = rows.at(-1)!;

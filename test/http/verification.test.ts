@@ -53,7 +53,8 @@ for (const backend of backends()) {
         ],
       );
       const events = (await eventsFor(server.database, created.body.userId)).map((e) => e.type);
-      assert.deepEqual(events, ['user.created', 'user.verification_status.changed', 'user.updated', 'user.verification_status.changed']);
+      // Giving the documents and requesting verification each moved the user's requirements (docs/onboarding-links.md#requirements).
+      assert.deepEqual(events, ['user.created', 'user.verification_status.changed', 'user.updated', 'requirements.updated', 'user.verification_status.changed', 'requirements.updated']);
     });
 
     it('sandbox: approve makes a user active; reject is final; each decision is one event with previous and new status', async () => {
@@ -61,8 +62,10 @@ for (const backend of backends()) {
       assert.equal(a.body.verificationStatus, 'under_review');
       const approved = await simulate({ accountId: a.body.accountId, outcome: 'approve' });
       assert.deepEqual(approved.body, { accountId: a.body.accountId, verificationStatus: 'active' });
-      const last = (await eventsFor(server.database, a.body.userId)).at(-1)!;
-      assert.equal(last.type, 'user.verification_status.changed');
+      const decided = await eventsFor(server.database, a.body.userId);
+      // The decision's status change, and its requirements (nothing pending verification any more) in the same transaction.
+      assert.deepEqual(decided.slice(-2).map((e) => e.type), ['user.verification_status.changed', 'requirements.updated']);
+      const last = decided.at(-2)!;
       assert.deepEqual((last.data as ChangeData<StatusChange, 'verificationStatus'>).previousAttributes, { verificationStatus: 'under_review' });
       assert.equal((last.data as EventData<StatusChange>).object.verificationStatus, 'active');
 

@@ -181,6 +181,13 @@ const TRIGGERS: Record<string, Trigger> = {
     return { ...created, triggered: [...created.triggered, 'user.updated'] };
   },
   'user.verification_status.changed': (api, options) => verifiedAccount(api, options),
+  'requirements.updated': async (api, options) => {
+    // An account made without documents owes them; giving them changes its requirements.
+    const { verificationDocuments, ...incomplete } = individualAccountBody();
+    const created = await api.createIndividualAccount({ body: withOverrides(incomplete, options.overrides) });
+    await api.updateUser({ body: { userId: created.userId, verificationDocuments } });
+    return { triggered: ['user.created', 'account.created', 'user.updated', 'requirements.updated'], userId: created.userId, accountId: created.accountId };
+  },
   'webhook.test': async (api, options) => {
     if (!options.subscription) throw new UsageError(`${options.command ?? 'integrator'} trigger webhook.test needs --subscription ID`);
     return api.sendWebhookTest({ path: { subscriptionId: options.subscription } });

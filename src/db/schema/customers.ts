@@ -25,6 +25,10 @@ export const users = pgTable(
     verificationStatus: text('verification_status').$type<VerificationStatus>().notNull(),
     /** When the user first verified an OTP (isOtpActivated); null until then. */
     otpActivatedAt: at('otp_activated_at'),
+    /** The version of the service terms accepted (the hosted onboarding flow records it); null: not known. */
+    termsVersion: text('terms_version'),
+    /** The requirements as last announced (requirements.updated is written when they change; docs/onboarding-links.md). */
+    requirements: jsonb('requirements'),
     ...timestamps(),
   },
   (t) => [

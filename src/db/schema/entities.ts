@@ -12,6 +12,8 @@ export const entities = pgTable(
     entityInfo: jsonb('entity_info').notNull(),
     serviceTermsSignedAt: at('service_terms_signed_at').notNull(),
     verificationStatus: text('verification_status').$type<VerificationStatus>().notNull(),
+    /** The requirements as last announced (requirements.updated is written when they change; docs/onboarding-links.md). */
+    requirements: jsonb('requirements'),
     ...timestamps(),
   },
   (t) => [

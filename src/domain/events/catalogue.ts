@@ -27,6 +27,7 @@ export const EVENT_TYPES = {
   'onboarding_link.completed': 'A customer finished the hosted onboarding flow (object.userId is the user it created or completed)',
   'onboarding_link.expired': 'An onboarding link reached its expiry before it was completed',
   'onboarding_link.revoked': 'An onboarding link was revoked: by DELETE, or by a newer link for the same customer',
+  'requirements.updated': 'What a user or entity owes changed (object.requirements: currentlyDue, pastDue, pendingVerification, errors; previousAttributes.requirements the old ones): send a new onboarding link when currentlyDue is not empty',
   'entity.created': 'An entity was created with its account',
   'entity.updated': 'An entity’s data or documents changed',
   'entity.verification_status.changed': 'An entity’s verificationStatus changed',

@@ -6,6 +6,7 @@ import type { Policy } from '../context.js';
 import { invalidFields, type FieldError } from '../errors.js';
 import { recomputeEntityStatus } from '../onboarding/entities/recompute-status.js';
 import { applyTransition, type Cause } from './apply-transition.js';
+import { syncRequirementsOf } from '../requirements/sync.js';
 import type { LoadedSubject } from './subjects.js';
 
 export const DECISIONS = ['approve', 'reject', 'request_resubmission', 'deactivate', 'reactivate', 'reopen'] as const;
@@ -43,6 +44,7 @@ export async function applyDecision(
     }
     if (errors.length > 0) throw invalidFields(errors, 'Unknown documents');
   }
+  await syncRequirementsOf(tx, subject.ref, at);
   if (subject.parentEntity) await recomputeEntityStatus(tx, subject.parentEntity, { actorType: 'system' }, policy, at);
   return status;
 }

@@ -1,3 +1,4 @@
+import { syncRequirementsOf } from '../requirements/sync.js';
 import { runMutation, type MutationContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { recomputeEntityStatus } from '../onboarding/entities/recompute-status.js';
@@ -32,6 +33,7 @@ export function requestVerification(ctx: MutationContext, input: { accountId?: s
     const before = subject.ref.status;
     const status = await applyTransition(tx, subject.ref, { type: 'request_verification', personsReady: subject.personsReady }, credentialCause(ctx), ctx.now);
     await checkIfEnteredReview(tx, subject.ref, before, ctx.policy, ctx.now);
+    await syncRequirementsOf(tx, subject.ref, ctx.now);
     // A person under review is not active: an entity relying on it waits again.
     if (subject.parentEntity) await recomputeEntityStatus(tx, subject.parentEntity, { actorType: 'system' }, ctx.policy, ctx.now);
     return { ...subject.key, verificationStatus: status };

@@ -7,6 +7,7 @@ import { OneOf } from './combinators.js';
 import { CredentialRef } from './credentials.js';
 import { InvitationSchema } from './invitations.js';
 import { OnboardingLinkSchema } from './onboarding-links.js';
+import { RequirementsSchema } from './onboarding/requirements.js';
 import { ApprovalPolicySchema, MemberSchema } from './members.js';
 import { AccountSchema } from './onboarding/accounts.js';
 import { Nullable, VerificationStatusSchema } from './onboarding/common.js';
@@ -57,6 +58,18 @@ const data = {
   member: eventData('MemberEventData', MemberSchema),
   invitation: eventData('InvitationEventData', InvitationSchema),
   onboardingLink: eventData('OnboardingLinkEventData', OnboardingLinkSchema),
+  requirements: eventData(
+    'RequirementsEventData',
+    Type.Object(
+      {
+        userId: Type.Optional(Uuid('A user’s requirements')),
+        entityId: Type.Optional(Uuid('An entity’s requirements')),
+        accountId: Nullable(Uuid()),
+        requirements: RequirementsSchema,
+      },
+      { additionalProperties: false, title: 'RequirementsChange', description: 'The customer and its new requirements' },
+    ),
+  ),
   entity: eventData('EntityEventData', EntityAccountResponse),
   entityStatus: eventData('EntityVerificationStatusEventData', statusChange('EntityVerificationStatusChange', 'entityId', 'The entity’s')),
   person: eventData('AssociatedPersonEventData', AssociatedPersonResponse),
@@ -88,7 +101,7 @@ const data = {
 };
 
 /** Each type's `objectType` and `data`: a test emits every type and checks each against its schema. */
-const PAYLOADS: Record<EventType, [objectType: string, data: TSchema]> = {
+const PAYLOADS: Record<EventType, [objectType: string | string[], data: TSchema]> = {
   'integrator.created': ['integrator', data.integrator],
   'credential.created': ['credential', data.credential],
   'credential.updated': ['credential', data.credential],
@@ -113,6 +126,7 @@ const PAYLOADS: Record<EventType, [objectType: string, data: TSchema]> = {
   'onboarding_link.completed': ['onboarding_link', data.onboardingLink],
   'onboarding_link.expired': ['onboarding_link', data.onboardingLink],
   'onboarding_link.revoked': ['onboarding_link', data.onboardingLink],
+  'requirements.updated': [['user', 'entity'], data.requirements],
   'entity.created': ['entity', data.entity],
   'entity.updated': ['entity', data.entity],
   'entity.verification_status.changed': ['entity', data.entityStatus],
@@ -152,7 +166,7 @@ const eventOfType = (type: EventType) => {
     {
       id: Uuid('Also the webhook-id of every delivery of this event'),
       type: Type.Literal(type),
-      objectType: Type.Literal(objectType),
+      objectType: typeof objectType === 'string' ? Type.Literal(objectType) : Type.Enum(objectType, { type: 'string' }),
       objectId: Type.String({ description: 'The object the event is about' }),
       sequence: Type.Integer({ minimum: 1, description: 'Per object, strictly increasing: order one object’s events by it' }),
       apiVersion: Type.String({ description: 'The API version whose shapes data.object follows', examples: ['0.2.0'] }),

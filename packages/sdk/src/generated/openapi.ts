@@ -2271,6 +2271,24 @@ export type components = {
             profilePictureUrl?: string | null;
         };
         /**
+         * Requirements
+         * @description What the customer owes: when currentlyDue is not empty, a new onboarding link lets the customer give it
+         */
+        Requirements: {
+            /** @description Requirements still to give: birthDate, nationality, residentialAddress, document.identity, document.proofOfAddress; for entities entityInfo field paths and document.companyDetails, document.ownershipStructure, document.sourceOfFunds, document.proofOfAddress */
+            currentlyDue: string[];
+            /** @description Of currentlyDue, those verification waits for: an operator asked for them again (resubmission_requested) */
+            pastDue: string[];
+            /** @description Requirements given and being verified (under review) */
+            pendingVerification: string[];
+            /** @description Why a requirement in currentlyDue was refused */
+            errors: {
+                requirement: string;
+                /** @description Why what was given does not meet it (the document’s errors) */
+                reason: string;
+            }[];
+        };
+        /**
          * User
          * @description The user with its account
          */
@@ -2294,6 +2312,14 @@ export type components = {
             partnerSignedAgreementId?: string;
             /** @description Present only when something required is missing: IDENTITY_DOCUMENT, PROOF_OF_ADDRESS_DOCUMENT, USER_INFO_* */
             missingDocuments?: string[];
+            /**
+             * Format: date-time
+             * @description When the user accepted the service terms (serviceTermsSignedAt)
+             */
+            termsAcceptedAt: string;
+            /** @description The version of the terms accepted, when known (the hosted onboarding flow records it); null otherwise */
+            termsVersion: string | null;
+            requirements: components["schemas"]["Requirements"];
         };
         /** ActivityInfo */
         ActivityInfo: {
@@ -2397,6 +2423,7 @@ export type components = {
             missingDocuments?: string[];
             /** @description Required entityInfo fields still missing, by dotted name; absent when complete */
             missingCompanyData?: string[];
+            requirements: components["schemas"]["Requirements"];
         };
         /** BeneficiaryDetails */
         BeneficiaryDetails: {
@@ -2433,6 +2460,7 @@ export type components = {
             missingDocuments?: string[];
             /** @description Required entityInfo fields still missing, by dotted name; absent when complete */
             missingCompanyData?: string[];
+            requirements: components["schemas"]["Requirements"];
             associatedPersons: components["schemas"]["AssociatedPersonSummary"][];
         };
         /**
@@ -4160,6 +4188,63 @@ export type components = {
             createdAt: string;
             data: components["schemas"]["OnboardingLinkEventData"];
         };
+        /**
+         * RequirementsChange
+         * @description The customer and its new requirements
+         */
+        RequirementsChange: {
+            /**
+             * Format: uuid
+             * @description A user’s requirements
+             */
+            userId?: string;
+            /**
+             * Format: uuid
+             * @description An entity’s requirements
+             */
+            entityId?: string;
+            /** Format: uuid */
+            accountId: string | null;
+            requirements: components["schemas"]["Requirements"];
+        };
+        /** RequirementsEventData */
+        RequirementsEventData: {
+            object: components["schemas"]["RequirementsChange"];
+            /** @description For changes: the changed fields’ values before the change */
+            previousAttributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * RequirementsUpdatedEvent
+         * @description What a user or entity owes changed (object.requirements: currentlyDue, pastDue, pendingVerification, errors; previousAttributes.requirements the old ones): send a new onboarding link when currentlyDue is not empty
+         */
+        RequirementsUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id of every delivery of this event
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "requirements.updated";
+            /** @enum {string} */
+            objectType: "user" | "entity";
+            /** @description The object the event is about */
+            objectId: string;
+            /** @description Per object, strictly increasing: order one object’s events by it */
+            sequence: number;
+            /**
+             * @description The API version whose shapes data.object follows
+             * @example 0.2.0
+             */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["RequirementsEventData"];
+        };
         /** EntityEventData */
         EntityEventData: {
             object: components["schemas"]["EntityAccount"];
@@ -5033,7 +5118,7 @@ export type components = {
          * Event
          * @description An event: `type` says which, and what `data.object` is ([docs/event-types.md](/guides/event-types))
          */
-        Event: components["schemas"]["IntegratorCreatedEvent"] | components["schemas"]["CredentialCreatedEvent"] | components["schemas"]["CredentialUpdatedEvent"] | components["schemas"]["CredentialDeletedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserVerificationStatusChangedEvent"] | components["schemas"]["AccountCreatedEvent"] | components["schemas"]["AccountWalletCreatedEvent"] | components["schemas"]["AccountApprovalPolicyUpdatedEvent"] | components["schemas"]["AccountProductEnabledEvent"] | components["schemas"]["AccountProductDisabledEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["InvitationCreatedEvent"] | components["schemas"]["InvitationAcceptedEvent"] | components["schemas"]["InvitationRevokedEvent"] | components["schemas"]["InvitationExpiredEvent"] | components["schemas"]["OnboardingLinkCreatedEvent"] | components["schemas"]["OnboardingLinkOpenedEvent"] | components["schemas"]["OnboardingLinkCompletedEvent"] | components["schemas"]["OnboardingLinkExpiredEvent"] | components["schemas"]["OnboardingLinkRevokedEvent"] | components["schemas"]["EntityCreatedEvent"] | components["schemas"]["EntityUpdatedEvent"] | components["schemas"]["EntityVerificationStatusChangedEvent"] | components["schemas"]["AssociatedPersonCreatedEvent"] | components["schemas"]["AssociatedPersonUpdatedEvent"] | components["schemas"]["AssociatedPersonRemovedEvent"] | components["schemas"]["AssociatedPersonVerificationStatusChangedEvent"] | components["schemas"]["ReviewCaseOpenedEvent"] | components["schemas"]["BankAccountCreatedEvent"] | components["schemas"]["BankAccountStatusChangedEvent"] | components["schemas"]["BankAccountRemovedEvent"] | components["schemas"]["PolicyCreatedEvent"] | components["schemas"]["PolicyDeletedEvent"] | components["schemas"]["WebhookSubscriptionCreatedEvent"] | components["schemas"]["WebhookSubscriptionUpdatedEvent"] | components["schemas"]["WebhookSubscriptionKeyRotatedEvent"] | components["schemas"]["WebhookSubscriptionDeletedEvent"] | components["schemas"]["WebhookSubscriptionDisabledEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["TransactionCreatedEvent"] | components["schemas"]["TransactionStatusChangedEvent"] | components["schemas"]["TransactionCompletedEvent"] | components["schemas"]["TransactionApprovalAddedEvent"] | components["schemas"]["TransactionFailedEvent"];
+        Event: components["schemas"]["IntegratorCreatedEvent"] | components["schemas"]["CredentialCreatedEvent"] | components["schemas"]["CredentialUpdatedEvent"] | components["schemas"]["CredentialDeletedEvent"] | components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserVerificationStatusChangedEvent"] | components["schemas"]["AccountCreatedEvent"] | components["schemas"]["AccountWalletCreatedEvent"] | components["schemas"]["AccountApprovalPolicyUpdatedEvent"] | components["schemas"]["AccountProductEnabledEvent"] | components["schemas"]["AccountProductDisabledEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["InvitationCreatedEvent"] | components["schemas"]["InvitationAcceptedEvent"] | components["schemas"]["InvitationRevokedEvent"] | components["schemas"]["InvitationExpiredEvent"] | components["schemas"]["OnboardingLinkCreatedEvent"] | components["schemas"]["OnboardingLinkOpenedEvent"] | components["schemas"]["OnboardingLinkCompletedEvent"] | components["schemas"]["OnboardingLinkExpiredEvent"] | components["schemas"]["OnboardingLinkRevokedEvent"] | components["schemas"]["RequirementsUpdatedEvent"] | components["schemas"]["EntityCreatedEvent"] | components["schemas"]["EntityUpdatedEvent"] | components["schemas"]["EntityVerificationStatusChangedEvent"] | components["schemas"]["AssociatedPersonCreatedEvent"] | components["schemas"]["AssociatedPersonUpdatedEvent"] | components["schemas"]["AssociatedPersonRemovedEvent"] | components["schemas"]["AssociatedPersonVerificationStatusChangedEvent"] | components["schemas"]["ReviewCaseOpenedEvent"] | components["schemas"]["BankAccountCreatedEvent"] | components["schemas"]["BankAccountStatusChangedEvent"] | components["schemas"]["BankAccountRemovedEvent"] | components["schemas"]["PolicyCreatedEvent"] | components["schemas"]["PolicyDeletedEvent"] | components["schemas"]["WebhookSubscriptionCreatedEvent"] | components["schemas"]["WebhookSubscriptionUpdatedEvent"] | components["schemas"]["WebhookSubscriptionKeyRotatedEvent"] | components["schemas"]["WebhookSubscriptionDeletedEvent"] | components["schemas"]["WebhookSubscriptionDisabledEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["TransactionCreatedEvent"] | components["schemas"]["TransactionStatusChangedEvent"] | components["schemas"]["TransactionCompletedEvent"] | components["schemas"]["TransactionApprovalAddedEvent"] | components["schemas"]["TransactionFailedEvent"];
         /** WebhookDelivery */
         WebhookDelivery: {
             /** Format: uuid */

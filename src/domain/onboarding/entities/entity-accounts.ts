@@ -1,3 +1,4 @@
+import { syncEntityRequirements } from '../../requirements/sync.js';
 import { findAccount, findAccountByEntity, insertAccount } from '../../../db/repositories/accounts.js';
 import { listDocuments } from '../../../db/repositories/documents.js';
 import { findEntity, insertEntity, listPersons, updateEntity, type EntityRow } from '../../../db/repositories/entities.js';
@@ -93,6 +94,8 @@ export async function createEntityAccount(
     const view = await viewOf(tx, entity);
     await recordEvent(tx, { integratorId, type: 'entity.created', objectType: 'entity', objectId: entityId, object: view, at: ctx.now });
     await recordEvent(tx, { integratorId, type: 'account.created', objectType: 'account', objectId: accountId, object: toAccountView(account, entity.verificationStatus), at: ctx.now });
+    // Stored, not announced: entity.created carries them.
+    await syncEntityRequirements(tx, integratorId, entityId, ctx.now, { announce: false });
     return view;
   });
 }

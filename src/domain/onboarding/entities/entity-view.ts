@@ -4,6 +4,7 @@ import type { DocumentMeta } from '../../../db/repositories/documents.js';
 import type { EntityRow, PersonRow } from '../../../db/repositories/entities.js';
 import { toDocumentView, usableDocumentTypes } from '../document-store.js';
 import { missingCompanyData, missingEntityDocuments } from '../requirements.js';
+import { entityRequirements, type Requirements } from '../../requirements/requirements.js';
 import type { BeneficiaryDetails, DocumentView, EntityInfo, UserInfo } from '../types.js';
 
 export interface EntityAccountView {
@@ -14,6 +15,7 @@ export interface EntityAccountView {
   entityDocuments: DocumentView[];
   missingDocuments?: string[];
   missingCompanyData?: string[];
+  requirements: Requirements;
 }
 
 export interface AssociatedPersonSummary {
@@ -32,6 +34,7 @@ export function toEntityAccountView(entity: EntityRow, account: AccountRow, docu
     verificationStatus: entity.verificationStatus,
     entityInfo: info,
     entityDocuments: documents.map(toDocumentView),
+    requirements: { currentlyDue: [], pastDue: [], pendingVerification: [], errors: [] },
   };
   const docs = missingEntityDocuments(
     usableDocumentTypes(documents),
@@ -41,6 +44,7 @@ export function toEntityAccountView(entity: EntityRow, account: AccountRow, docu
   // The spec: present only when something is missing.
   if (docs.length > 0) view.missingDocuments = docs;
   if (data.length > 0) view.missingCompanyData = data;
+  view.requirements = entityRequirements(info, documents, entity.verificationStatus);
   return view;
 }
 

@@ -8,6 +8,7 @@ import { applyTransition, type Cause, type SubjectRef } from '../../verification
 import { usableDocumentTypes } from '../document-store.js';
 import { missingCompanyData, missingEntityDocuments } from '../requirements.js';
 import { personsReady } from '../status.js';
+import { syncEntityRequirements } from '../../requirements/sync.js';
 import type { BeneficiaryDetails, EntityInfo } from '../types.js';
 
 /**
@@ -29,6 +30,7 @@ export async function recomputeEntityStatus(tx: Executor, entity: EntityRow, cau
   else if (subject.status === 'under_review' && !ready) await applyTransition(tx, subject, { type: 'persons_not_ready' }, system, at);
 
   await checkIfEnteredReview(tx, subject, entity.verificationStatus, policy, at);
+  await syncEntityRequirements(tx, entity.integratorId, entity.id, at);
   if (subject.status === entity.verificationStatus) return entity;
   return (await findEntity(tx, entity.integratorId, entity.id))!;
 }

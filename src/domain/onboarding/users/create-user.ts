@@ -1,3 +1,4 @@
+import { syncUserRequirements } from '../../requirements/sync.js';
 import { insertAccount, insertWallet } from '../../../db/repositories/accounts.js';
 import { listDocuments } from '../../../db/repositories/documents.js';
 import { existingAuthenticatorIds, insertAuthenticators, insertUser, type UserRow } from '../../../db/repositories/users.js';
@@ -159,6 +160,8 @@ export async function createUserWithAccount(ctx: MutationContext, input: CreateU
       { integratorId, type: 'user.created', objectType: 'user', objectId: userId, object: view, at: ctx.now },
       { integratorId, type: 'account.created', objectType: 'account', objectId: accountId, object: toAccountView(account, user.verificationStatus), at: ctx.now },
     ]);
+    // Stored, not announced: user.created carries them.
+    await syncUserRequirements(tx, integratorId, userId, ctx.now, { announce: false });
     return view;
   });
 }

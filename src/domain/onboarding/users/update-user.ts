@@ -15,6 +15,7 @@ import { mergeUserInfo, previousAttributesOf } from '../person-update.js';
 import { credentialCause } from '../../verification/cause.js';
 import { withoutSsn } from '../ssn-at-rest.js';
 import { toUserAccountView, type UserAccountView } from './user-view.js';
+import { syncUserRequirements } from '../../requirements/sync.js';
 
 export interface UpdateUserInput {
   userId: string;
@@ -58,6 +59,7 @@ export function updateUser(ctx: MutationContext, input: UpdateUserInput): Promis
     if (Object.keys(previousAttributes).length > 0) {
       await recordEvent(tx, { integratorId, type: 'user.updated', objectType: 'user', objectId: user.id, object: after, previousAttributes, at: ctx.now });
     }
+    await syncUserRequirements(tx, integratorId, user.id, ctx.now);
     return after;
   });
 }

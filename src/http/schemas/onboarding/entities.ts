@@ -1,3 +1,4 @@
+import { RequirementsSchema } from './requirements.js';
 import { Type } from 'typebox';
 import { BUSINESS_TYPES, CURRENCIES, ENTITY_SOURCES_OF_FUNDS, HIGH_RISK_ACTIVITIES } from '../../../domain/onboarding/reference/index.js';
 import { AddressSchema, DocumentViewSchema, EntityDocumentSubmission, MissingList, Nullable, Text, UserDocumentSubmission, Uuid, VerificationStatusSchema } from './common.js';
@@ -83,6 +84,7 @@ const entityAccountFields = {
   entityDocuments: Type.Array(DocumentViewSchema),
   missingDocuments: MissingList('The spec’s document groups and questionnaire codes still missing; absent when complete'),
   missingCompanyData: MissingList('Required entityInfo fields still missing, by dotted name; absent when complete'),
+  requirements: RequirementsSchema,
 };
 
 export const EntityAccountResponse = Type.Object(entityAccountFields, { additionalProperties: false, title: 'EntityAccount', description: 'The entity account' });

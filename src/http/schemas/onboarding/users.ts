@@ -1,3 +1,4 @@
+import { RequirementsSchema } from './requirements.js';
 import { Type } from 'typebox';
 import { EMPLOYMENT_STATUSES, INDIVIDUAL_SOURCES_OF_FUNDS, OCCUPATION_CODES } from '../../../domain/onboarding/reference/index.js';
 import { AddressSchema, CountryCodeSchema, DocumentViewSchema, MissingList, Nullable, Text, UserDocumentSubmission, Uuid, VerificationStatusSchema } from './common.js';
@@ -117,6 +118,9 @@ export const UserDetailsResponse = Type.Object(
     organizationId: Type.Optional(Uuid()),
     partnerSignedAgreementId: Type.Optional(Type.String()),
     missingDocuments: MissingList(MISSING_USER),
+    termsAcceptedAt: Type.String({ format: 'date-time', description: 'When the user accepted the service terms (serviceTermsSignedAt)' }),
+    termsVersion: Nullable(Type.String({ description: 'The version of the terms accepted, when known (the hosted onboarding flow records it); null otherwise' })),
+    requirements: RequirementsSchema,
   },
   { additionalProperties: false, title: 'User', description: 'The user with its account' },
 );
