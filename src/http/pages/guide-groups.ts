@@ -8,6 +8,7 @@ export const GUIDE_GROUPS: readonly { title: string; guides: readonly string[] }
     title: 'Integrate',
     guides: [
       'onboarding',
+      'onboarding-links',
       'verification',
       'passkeys',
       'members',
