@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { rememberNonce } from '../../src/db/repositories/request-nonces.js';
 import { requestNonces } from '../../src/db/schema/index.js';
 import { backends } from '../harness/backends.js';
-import type { TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 
 /*
  * The request path's coalesced statements (src/db/coalescer.ts) against the database: concurrent requests' nonces go
@@ -15,11 +14,7 @@ import { startTenants } from '../harness/tenants.js';
  */
 for (const backend of backends()) {
   describe(`coalesced statements [${backend}]`, () => {
-    let server: TestServer;
-    before(async () => {
-      ({ server } = await startTenants(backend, []));
-    });
-    after(() => server.close());
+    const { server } = useTenants(backend, []);
 
     it('concurrent nonces: each new one remembered once, a replay refused whether in the same batch or a later one', async () => {
       const db = server.database.db;

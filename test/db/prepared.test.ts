@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { and, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { selectRows } from '../../src/db/database.js';
@@ -9,8 +9,7 @@ import { preparedStatement, runShaped } from '../../src/db/prepared.js';
 import { textArrayLiteral } from '../../src/db/array-literal.js';
 import { integrators, requestNonces } from '../../src/db/schema/index.js';
 import { backends } from '../harness/backends.js';
-import type { TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 
 /*
  * Hot statements prepared once per database (src/db/prepared.ts): built once outside transactions, and inside one
@@ -40,11 +39,7 @@ it('refuses a second statement under a name already taken', () => {
 
 for (const backend of backends()) {
   describe(`prepared statements [${backend}]`, () => {
-    let server: TestServer;
-    before(async () => {
-      ({ server } = await startTenants(backend, []));
-    });
-    after(() => server.close());
+    const { server } = useTenants(backend, []);
 
     it('is built once per database however often it runs, with each call’s values', async () => {
       const publicKey = `pk-${randomUUID()}`;

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import Fastify from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CONSOLE_CSP, registerAdminConsole } from '../../src/http/admin/console.js';
 import { registerProblemHandling } from '../../src/http/problem.js';
-import { startServer, type TestServer } from '../harness/server.js';
+import { useTenants } from '../harness/tenants.js';
 
 // How the server serves the console (the page itself is exercised in Chromium by test/e2e/admin-console.test.ts).
 // scripts/run-tests.mjs builds dist/admin-console before the tests run.
@@ -22,11 +22,7 @@ function assertSecurityHeaders(response: Response): void {
 }
 
 describe('admin console serving', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer('pglite');
-  });
-  after(() => server.close());
+  const { server } = useTenants('pglite', []);
 
   it('serves the page at /admin/ with a strict Content-Security-Policy; /admin redirects there', async () => {
     const redirect = await get(`${server.url}/admin`);
