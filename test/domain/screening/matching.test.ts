@@ -11,6 +11,9 @@ const person = (name: string, more: Partial<ScreeningSubject> = {}): ScreeningSu
 const top = (subject: ScreeningSubject) => lists.screen(subject)[0];
 const hitOn = (subject: ScreeningSubject) => top(subject)?.entryNumber;
 
+/** The sample's entry 90001, as a name hit and an address hit both name it. */
+const SIDOROV = { list: 'OFAC-SAMPLE', entryNumber: '90001', programs: ['CYBER2', 'RUSSIA-EO14024'] };
+
 describe('name matching', () => {
   it('ignores case, accents, punctuation and word order', () => {
     assert.equal(top(person('ivan petrovich sidorov'))?.nameScore, 1);
@@ -102,10 +105,8 @@ describe('name matching', () => {
   it('records what a hit is: list, entry, programs, names, score, fields', () => {
     const hit = top(person('Sidorov Ivan', { birthDate: '1961-07-14', countries: ['RUS'] }))!;
     assert.deepEqual(hit, {
-      list: 'OFAC-SAMPLE',
-      entryNumber: '90001',
+      ...SIDOROV,
       entryType: 'individual',
-      programs: ['CYBER2', 'RUSSIA-EO14024'],
       listedName: 'SIDOROV, Ivan Petrovich',
       matchedName: 'Sidorov Ivan',
       score: 1,
@@ -150,10 +151,8 @@ describe('wallet addresses', () => {
   it('finds the listed addresses, 0x ones whatever their case', () => {
     const hit = lists.addressHit('0x6E6CCD85D4EC1491A30438EB7194B4FC819E05C2')!;
     assert.deepEqual(hit, {
-      list: 'OFAC-SAMPLE',
-      entryNumber: '90001',
+      ...SIDOROV,
       name: 'SIDOROV, Ivan Petrovich',
-      programs: ['CYBER2', 'RUSSIA-EO14024'],
       currency: 'ETH',
       address: '0x6e6ccd85d4ec1491a30438eb7194b4fc819e05c2',
     });
