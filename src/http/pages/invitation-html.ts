@@ -7,7 +7,7 @@ import { ROLE_DESCRIPTIONS } from '../../domain/members/invitation-mail.js';
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
-function layout(title: string, main: string, script: boolean): string {
+export function layout(title: string, main: string, script: boolean): string {
   return `<!doctype html>
 <html lang="en">
 <head>

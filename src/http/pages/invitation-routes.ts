@@ -24,7 +24,7 @@ export const INVITATION_CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-const HEADERS = {
+export const PAGE_HEADERS = {
   'content-security-policy': INVITATION_CSP,
   // The token is in the path: no Referer may carry it anywhere, and no cache may keep the page.
   'referrer-policy': 'no-referrer',
@@ -78,7 +78,7 @@ export async function registerInvitationPages(app: Api, deps: Deps, failures: Fa
   await app.register(async (plugin) => {
     const scope = plugin.withTypeProvider<TypeBoxTypeProvider>();
     scope.addHook('onRequest', async (_request, reply) => {
-      reply.headers(HEADERS);
+      reply.headers(PAGE_HEADERS);
     });
 
     scope.get('/invitations/assets/invitation.js', { schema: { hide: true } }, async (_request, reply) =>
