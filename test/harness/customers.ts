@@ -20,8 +20,15 @@ export interface Customer {
 
 let emails = 0;
 
-/** Creates an individual custodial account with a software passkey, approved (active) unless told otherwise. */
-export async function createCustomer(server: TestServer, who: SeededIntegrator, options: { approve?: boolean; email?: string; passkey?: SoftwareAuthenticator } = {}): Promise<Customer> {
+/**
+ * Creates an individual account with a software passkey, approved (active) unless told otherwise: custodial, or
+ * self-custodial on `walletAddress` when given (the customer's own wallet, which we never sign for).
+ */
+export async function createCustomer(
+  server: TestServer,
+  who: SeededIntegrator,
+  options: { approve?: boolean; email?: string; passkey?: SoftwareAuthenticator; walletAddress?: string } = {},
+): Promise<Customer> {
   const passkey = options.passkey ?? new SoftwareAuthenticator();
   const email = options.email ?? `customer${++emails}.${process.pid}@example.com`;
   server.clock.advance(1000);
@@ -29,16 +36,18 @@ export async function createCustomer(server: TestServer, who: SeededIntegrator, 
     userInfo: californian({ email }),
     serviceTermsSignedAt: signedAt(),
     verificationDocuments: personDocs(),
+    ...(options.walletAddress ? { walletAddress: options.walletAddress } : {}),
     authenticators: [passkey.authenticator()],
   });
   assert.equal(created.status, 201, created.text);
-  assert.ok(created.body.organizationId && created.body.walletAddress);
+  // A self-custodial account has no wallet of ours, so no organization signs for it.
+  assert.ok(options.walletAddress ? created.body.accountId : created.body.organizationId && created.body.walletAddress, created.text);
   if (options.approve !== false) {
     server.clock.advance(1000);
     const approved = await who.client.post('/v1/sandbox/simulate-verification', { accountId: created.body.accountId, outcome: 'approve' });
     assert.equal(approved.body.verificationStatus, 'active', approved.text);
   }
-  return { accountId: created.body.accountId, userId: created.body.userId, organizationId: created.body.organizationId, walletAddress: created.body.walletAddress, email, passkey };
+  return { accountId: created.body.accountId, userId: created.body.userId, organizationId: created.body.organizationId ?? '', walletAddress: created.body.walletAddress ?? options.walletAddress, email, passkey };
 }
 
 /**

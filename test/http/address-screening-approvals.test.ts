@@ -9,12 +9,11 @@ import { encodeFunctionData, erc20Abi, getAddress, serializeTransaction, type Ad
 import { otpApprovalTokens, transactions, usedStampChallenges } from '../../src/db/schema/index.js';
 import { registerVault } from '../../src/domain/vaults/vault-admin.js';
 import type { Anvil } from '../harness/anvil.js';
-import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, recipient, settled, signedBody, type Customer } from '../harness/customers.js';
 import { namedMember } from '../harness/entity-team.js';
 import { eventually } from '../harness/eventually.js';
-import { californian, personDocs, signedAt } from '../harness/fixtures.js';
+import { signedAt } from '../harness/fixtures.js';
 import { erc20Read, nonceOf, recordedHits, relist, writeAddressList } from '../harness/listed-addresses.js';
 import { asMember, post, teamAccount } from '../harness/members.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
@@ -158,17 +157,9 @@ for (const backend of backends()) {
       const treasury = server.treasury!.address;
       await chain.setBalance(treasury, 10n * ETH);
       await usdc.mint(treasury, 100n * UNIT);
-      const self = await post(server, acme, '/v1/submit/create-individual-account', {
-        userInfo: californian({ email: `listed.${randomUUID()}@example.com` }),
-        serviceTermsSignedAt: signedAt(),
-        verificationDocuments: personDocs(),
-        walletAddress: LISTED,
-        authenticators: [new SoftwareAuthenticator().authenticator()],
-      });
-      assert.equal(self.status, 201, self.text);
-      assert.equal((await post(server, acme, '/v1/sandbox/simulate-verification', { accountId: self.body.accountId, outcome: 'approve' })).status, 200);
+      const self = await createCustomer(server, acme, { email: `listed.${randomUUID()}@example.com`, walletAddress: LISTED });
       const [nonce, held] = [await nonceOf(chain, treasury), await usdc.balanceOf(treasury)];
-      const deposit = await post(server, acme, '/v1/submit/create-deposit', { accountId: self.body.accountId, amount: '10.00', currency: 'USD', chainId: 8453, asset: 'usdc' });
+      const deposit = await post(server, acme, '/v1/submit/create-deposit', { accountId: self.accountId, amount: '10.00', currency: 'USD', chainId: 8453, asset: 'usdc' });
       assert.equal(deposit.status, 201, deposit.text);
       assert.equal((await post(server, acme, '/v1/sandbox/simulate-deposit', { transactionId: deposit.body.transactionId, amount: '10.00' })).status, 200);
       const waiting = await eventually(
@@ -183,7 +174,7 @@ for (const backend of backends()) {
       await server.watcher!.nextRound();
       assert.deepEqual([await nonceOf(chain, treasury), await usdc.balanceOf(treasury), await usdc.balanceOf(LISTED)], [nonce, held, 0n]);
       const payouts = (await recordedHits(server)).filter((h) => h.activity === 'deposit_payout');
-      assert.deepEqual(payouts.map((h) => [h.accountId, h.address.toLowerCase()]), [[self.body.accountId, LISTED.toLowerCase()]]);
+      assert.deepEqual(payouts.map((h) => [h.accountId, h.address.toLowerCase()]), [[self.accountId, LISTED.toLowerCase()]]);
     });
   });
 }

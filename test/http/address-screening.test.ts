@@ -11,11 +11,9 @@ import { events as eventsTable, reviewCases, transactions, usedStampChallenges }
 import { createOperator } from '../../src/domain/operators/operators.js';
 import { adminRequest } from '../harness/admin.js';
 import type { Anvil } from '../harness/anvil.js';
-import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, recipient, signedBody, type Customer } from '../harness/customers.js';
 import { eventually } from '../harness/eventually.js';
-import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
 import { approveAs, teamWithPendingTransfer } from '../harness/entity-team.js';
@@ -108,20 +106,11 @@ for (const backend of backends()) {
     });
 
     it('a deposit paid out to a listed wallet: held before signing, its payoutError says why, recorded once', async () => {
-      server.clock.advance(1000);
-      const self = await acme.client.post('/v1/submit/create-individual-account', {
-        userInfo: californian({ email: `listed.${randomUUID()}@example.com` }),
-        serviceTermsSignedAt: signedAt(),
-        verificationDocuments: personDocs(),
-        walletAddress: LISTED_WALLET,
-        authenticators: [new SoftwareAuthenticator().authenticator()],
-      });
-      assert.equal(self.status, 201, self.text);
-      assert.equal((await acme.client.post('/v1/sandbox/simulate-verification', { accountId: self.body.accountId, outcome: 'approve' })).status, 200);
+      const self = await createCustomer(server, acme, { email: `listed.${randomUUID()}@example.com`, walletAddress: LISTED_WALLET });
       await chain.setBalance(server.treasury!.address, 10n * ETH);
       const nonceBefore = Number(BigInt(await chain.rpc<string>('eth_getTransactionCount', [server.treasury!.address, 'latest'])));
       server.clock.advance(1000);
-      const deposit = await acme.client.post('/v1/submit/create-deposit', { accountId: self.body.accountId, amount: '10.00', currency: 'USD', chainId: 8453 });
+      const deposit = await acme.client.post('/v1/submit/create-deposit', { accountId: self.accountId, amount: '10.00', currency: 'USD', chainId: 8453 });
       assert.equal(deposit.status, 201, deposit.text);
       server.clock.advance(1000);
       assert.equal((await acme.client.post('/v1/sandbox/simulate-deposit', { transactionId: deposit.body.transactionId, amount: '10.00' })).status, 200);
@@ -141,7 +130,7 @@ for (const backend of backends()) {
       assert.equal(Number(BigInt(await chain.rpc<string>('eth_getTransactionCount', [server.treasury!.address, 'latest']))), nonceBefore, 'nothing signed or sent');
       const payouts = (await hits()).filter((h) => h.activity === 'deposit_payout');
       assert.equal(payouts.length, 1);
-      assert.equal(payouts[0]!.accountId, self.body.accountId);
+      assert.equal(payouts[0]!.accountId, self.accountId);
     });
 
     it('an entity’s proposal to an address listed since: the approval that would sign it is refused, the proposal keeps waiting', async () => {

@@ -8,11 +8,9 @@ import { ANVIL_DEV_KEY } from '../../src/chain/demo-vault.js';
 import { encodeTransfer } from '../../src/chain/erc20.js';
 import { transactions } from '../../src/db/schema/index.js';
 import type { Anvil } from '../harness/anvil.js';
-import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, type Customer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
-import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { openApiChecker, type OpenApiDoc } from '../harness/openapi.js';
 import { startReceiver, type Receiver } from '../harness/receiver.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
@@ -47,16 +45,8 @@ for (const backend of backends()) {
       await server.incoming!.runOnce();
       alice = await createCustomer(server, acme);
       const wallet = getAddress(`0x${'b0b'.padEnd(40, '1')}`);
-      server.clock.advance(1000);
-      const self = await acme.client.post('/v1/submit/create-individual-account', {
-        userInfo: californian({ email: `bob.${randomUUID()}@example.com` }),
-        serviceTermsSignedAt: signedAt(),
-        verificationDocuments: personDocs(),
-        walletAddress: wallet,
-        authenticators: [new SoftwareAuthenticator().authenticator()],
-      });
-      assert.equal(self.status, 201, self.text);
-      bob = { accountId: self.body.accountId, walletAddress: wallet };
+      const self = await createCustomer(server, acme, { email: `bob.${randomUUID()}@example.com`, walletAddress: wallet, approve: false });
+      bob = { accountId: self.accountId, walletAddress: wallet };
       await token.mint(DEV.address, 1_000n * USDC);
     });
     after(async () => {
