@@ -133,7 +133,8 @@ describeInChromium('admin console keys beside a PDF, and on a phone', "the admin
     });
     // And the page does not poll (the poller waits while a tab is hidden): only the console's own reload after the
     // refusal can bring the server's case in.
-    await page.evaluate(() => Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' }));
+    // As text: run from source, tsx names the getter with a helper (__name) the page does not have.
+    await page.evaluate("Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' })");
     await page.goto(`${server.url}/admin/#/case/user/${listed}`);
     await page.getByRole('heading', { level: 1, name: 'Wei Min Zhang' }).waitFor();
     assert.equal(await page.locator('button[data-decision="approve"]').getAttribute('data-path'), 'direct', 'the page knows of no hit');
