@@ -30,7 +30,7 @@ export interface CreateOnboardingLinkInput {
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** https anywhere; http only to this machine and only in the sandbox (an integrator's app under development). */
-function redirectProblem(value: string, sandbox: boolean): FieldError | undefined {
+export function redirectProblem(value: string, sandbox: boolean): FieldError | undefined {
   if (!isHttpUrl(value)) return { pointer: '/redirectUrl', code: 'invalid_url', detail: 'redirectUrl must be an https URL', in: 'body' };
   const url = new URL(value);
   if (url.protocol === 'https:') return undefined;
