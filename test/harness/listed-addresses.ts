@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { decodeFunctionResult, encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem';
 import { addressScreeningHits } from '../../src/db/schema/index.js';
 import type { Anvil } from './anvil.js';
-import type { TestServer } from './server.js';
+import { eventually } from './eventually.js';
+import type { SeededIntegrator, TestServer } from './server.js';
 
 // Wallet addresses on a screening list (docs/screening.md#wallet-addresses), and the chain reads that show a refused
 // call changed nothing: what test/http/address-screening-*.test.ts share.
@@ -49,4 +50,24 @@ export async function sendAs(chain: Anvil, from: string, to: string, data: Hex):
   const hash = await chain.rpc<Hex>('eth_sendTransaction', [{ from, to, data }]);
   assert.equal((await chain.mined(hash)).status, '0x1', `${from} -> ${to} ${data.slice(0, 10)} reverted`);
   await chain.rpc('anvil_stopImpersonatingAccount', [from]);
+}
+
+/**
+ * A deposit of 10.00 USD to `accountId` (a self-custodial account on the listed `wallet`), paid in by the sandbox:
+ * its payout is held, the transaction in funds_in_transfer and its payoutError naming the wallet's list entry.
+ */
+export async function heldDeposit(server: TestServer, who: SeededIntegrator, accountId: string, wallet: string, more: Record<string, unknown> = {}): Promise<void> {
+  server.clock.advance(1000);
+  const deposit = await who.client.post('/v1/submit/create-deposit', { accountId, amount: '10.00', currency: 'USD', chainId: 8453, ...more });
+  assert.equal(deposit.status, 201, deposit.text);
+  server.clock.advance(1000);
+  assert.equal((await who.client.post('/v1/sandbox/simulate-deposit', { transactionId: deposit.body.transactionId, amount: '10.00' })).status, 200);
+  const held = await eventually(
+    async () => (await who.client.get(`/v1/query/get-transaction?transactionId=${deposit.body.transactionId}`)).body,
+    (t) => typeof t.deposit?.payoutError === 'string',
+    'the payout held',
+    15_000,
+  );
+  assert.equal(held.status, 'funds_in_transfer');
+  assert.match(held.deposit.payoutError, new RegExp(`^sanctioned_address: the wallet ${wallet.slice(0, 6)}.* is on TEST-SDN \\(entry 9001`, 'i'));
 }

@@ -12,9 +12,8 @@ import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, recipient, settled, signedBody, type Customer } from '../harness/customers.js';
 import { namedMember } from '../harness/entity-team.js';
-import { eventually } from '../harness/eventually.js';
 import { signedAt } from '../harness/fixtures.js';
-import { erc20Read, nonceOf, recordedHits, relist, writeAddressList } from '../harness/listed-addresses.js';
+import { erc20Read, heldDeposit, nonceOf, recordedHits, relist, writeAddressList } from '../harness/listed-addresses.js';
 import { asMember, post, teamAccount } from '../harness/members.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
@@ -159,17 +158,7 @@ for (const backend of backends()) {
       await usdc.mint(treasury, 100n * UNIT);
       const self = await createCustomer(server, acme, { email: `listed.${randomUUID()}@example.com`, walletAddress: LISTED });
       const [nonce, held] = [await nonceOf(chain, treasury), await usdc.balanceOf(treasury)];
-      const deposit = await post(server, acme, '/v1/submit/create-deposit', { accountId: self.accountId, amount: '10.00', currency: 'USD', chainId: 8453, asset: 'usdc' });
-      assert.equal(deposit.status, 201, deposit.text);
-      assert.equal((await post(server, acme, '/v1/sandbox/simulate-deposit', { transactionId: deposit.body.transactionId, amount: '10.00' })).status, 200);
-      const waiting = await eventually(
-        async () => (await acme.client.get(`/v1/query/get-transaction?transactionId=${deposit.body.transactionId}`)).body,
-        (t) => typeof t.deposit?.payoutError === 'string',
-        'the payout held',
-        15_000,
-      );
-      assert.equal(waiting.status, 'funds_in_transfer');
-      assert.match(waiting.deposit.payoutError, /^sanctioned_address: the wallet 0x7a7a.* is on TEST-SDN \(entry 9001/i);
+      await heldDeposit(server, acme, self.accountId, LISTED, { asset: 'usdc' });
       server.clock.advance(10 * 60_000);
       await server.watcher!.nextRound();
       assert.deepEqual([await nonceOf(chain, treasury), await usdc.balanceOf(treasury), await usdc.balanceOf(LISTED)], [nonce, held, 0n]);

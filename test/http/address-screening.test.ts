@@ -13,7 +13,7 @@ import { adminRequest } from '../harness/admin.js';
 import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { createCustomer, ETH, recipient, signedBody, type Customer } from '../harness/customers.js';
-import { eventually } from '../harness/eventually.js';
+import { heldDeposit } from '../harness/listed-addresses.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenantsWithToken, type TestToken } from '../harness/tokens.js';
 import { approveAs, teamWithPendingTransfer } from '../harness/entity-team.js';
@@ -109,19 +109,7 @@ for (const backend of backends()) {
       const self = await createCustomer(server, acme, { email: `listed.${randomUUID()}@example.com`, walletAddress: LISTED_WALLET });
       await chain.setBalance(server.treasury!.address, 10n * ETH);
       const nonceBefore = Number(BigInt(await chain.rpc<string>('eth_getTransactionCount', [server.treasury!.address, 'latest'])));
-      server.clock.advance(1000);
-      const deposit = await acme.client.post('/v1/submit/create-deposit', { accountId: self.accountId, amount: '10.00', currency: 'USD', chainId: 8453 });
-      assert.equal(deposit.status, 201, deposit.text);
-      server.clock.advance(1000);
-      assert.equal((await acme.client.post('/v1/sandbox/simulate-deposit', { transactionId: deposit.body.transactionId, amount: '10.00' })).status, 200);
-      const held = await eventually(
-        async () => (await acme.client.get(`/v1/query/get-transaction?transactionId=${deposit.body.transactionId}`)).body,
-        (t) => typeof t.deposit?.payoutError === 'string',
-        'the payout held',
-        15_000,
-      );
-      assert.equal(held.status, 'funds_in_transfer');
-      assert.match(held.deposit.payoutError, /^sanctioned_address: the wallet 0x5d5d.* is on TEST-SDN \(entry 9001/i);
+      await heldDeposit(server, acme, self.accountId, LISTED_WALLET);
       // More attempts, each after its backoff: still held, still one record.
       for (let i = 0; i < 3; i++) {
         server.clock.advance(10 * 60_000);
