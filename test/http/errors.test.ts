@@ -17,6 +17,9 @@ for (const backend of backends()) {
     });
     after(() => server.close());
 
+    /** A signed credential request with this body as it is written, not serialized from an object. */
+    const postRaw = (rawBody: string, headers?: Record<string, string>) => acme.client.request('POST', '/v1/integrator/credentials', headers ? { rawBody, headers } : { rawBody });
+
     function assertProblemShape(body: Problem, status: number) {
       assert.equal(body.status, status);
       assert.equal(typeof body.title, 'string');
@@ -28,7 +31,7 @@ for (const backend of backends()) {
     }
 
     it('answers malformed JSON with 400 malformed_json', async () => {
-      const res = await acme.client.request('POST', '/v1/integrator/credentials', { rawBody: '{"label": "x", ' });
+      const res = await postRaw('{"label": "x", ');
       assert.equal(res.status, 400);
       assert.equal(res.body.code, 'malformed_json');
       assertProblemShape(res.body, 400);
@@ -37,10 +40,10 @@ for (const backend of backends()) {
     it('refuses prototype-poisoning keys by pointer, and nothing is written', async () => {
       const before = (await acme.client.get('/v1/integrator/credentials')).body.credentials.length;
       server.clock.advance(1000);
-      const res = await acme.client.request('POST', '/v1/integrator/credentials', {
+      const res = await postRaw(
         // The third spelled with an escape: the same key once parsed, found all the same.
-        rawBody: '{"label":"x","scope":"read_only","meta":{"__proto__":{"admin":true}},"list":[{"constructor":{"prototype":{}}}],"m2":{"\\u005f_proto__":1}}',
-      });
+        '{"label":"x","scope":"read_only","meta":{"__proto__":{"admin":true}},"list":[{"constructor":{"prototype":{}}}],"m2":{"\\u005f_proto__":1}}',
+      );
       assert.equal(res.status, 400, res.text);
       assert.equal(res.body.code, 'validation_failed');
       assert.deepEqual(
@@ -56,15 +59,13 @@ for (const backend of backends()) {
 
     it('accepts a byte order mark before the JSON', async () => {
       server.clock.advance(1000);
-      const res = await acme.client.request('POST', '/v1/integrator/credentials', { rawBody: '\uFEFF{"label":"bom","scope":"read_only"}' });
+      const res = await postRaw('\uFEFF{"label":"bom","scope":"read_only"}');
       assert.equal(res.status, 201, res.text);
       assert.equal(res.body.credential.label, 'bom');
     });
 
     it('refuses NUL characters in any string or field name, by pointer (PostgreSQL cannot store them)', async () => {
-      const res = await acme.client.request('POST', '/v1/integrator/credentials', {
-        rawBody: '{"label":"a\\u0000b","scope":"read_only","nested":{"x\\u0000":1},"list":["ok","\\u0000"]}',
-      });
+      const res = await postRaw('{"label":"a\\u0000b","scope":"read_only","nested":{"x\\u0000":1},"list":["ok","\\u0000"]}');
       assert.equal(res.status, 400, res.text);
       assert.deepEqual(
         res.body.errors.map((e: FieldError) => [e.pointer, e.code]),
@@ -75,16 +76,13 @@ for (const backend of backends()) {
         ],
       );
       // An escaped backslash followed by "u0000" is ordinary text.
-      const fine = await acme.client.request('POST', '/v1/integrator/credentials', { rawBody: '{"label":"a\\\\u0000b","scope":"read_only"}' });
+      const fine = await postRaw('{"label":"a\\\\u0000b","scope":"read_only"}');
       assert.equal(fine.status, 201, fine.text);
       assert.equal(fine.body.credential.label, 'a\\u0000b');
     });
 
     it('answers a non-JSON content type with 415', async () => {
-      const res = await acme.client.request('POST', '/v1/integrator/credentials', {
-        rawBody: 'label=x',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      });
+      const res = await postRaw('label=x', { 'content-type': 'application/x-www-form-urlencoded' });
       assert.equal(res.status, 415);
       assert.equal(res.body.code, 'unsupported_media_type');
       assertProblemShape(res.body, 415);
