@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { before, describe, it } from 'node:test';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { outboxMessage, tokenIn } from '../harness/invitations.js';
+import { pageRequest, type PageAnswer } from '../harness/page-request.js';
 import { asMember, post, teamAccount, type TeamAccount } from '../harness/members.js';
 import type { TestServer } from '../harness/server.js';
 import { useTenants } from '../harness/tenants.js';
@@ -12,23 +12,9 @@ import { useTenants } from '../harness/tenants.js';
 const DAY = 86_400_000;
 const email = (tag = 'invitee') => `${tag}.${randomUUID()}@example.org`;
 
-/** A request to the server as the browser sends it to http://localhost:<port> (the sandbox relying party). */
-function page(server: TestServer, method: string, path: string, body?: unknown): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; json: () => Record<string, unknown> }> {
-  const { port } = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { host: `localhost:${port}`, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode!, headers: res.headers, text, json: () => JSON.parse(text) as Record<string, unknown> });
-      });
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+/** A request to the server as the browser sends it to http://localhost:<port> (the sandbox relying party), a body as JSON. */
+const page = (server: TestServer, method: string, path: string, body?: unknown): Promise<PageAnswer> =>
+  pageRequest(server, method, path, body === undefined ? {} : { body: JSON.stringify(body), contentType: 'application/json' });
 
 for (const backend of backends()) {
   describe(`the hosted page over HTTP [${backend}]`, () => {
@@ -64,18 +50,10 @@ for (const backend of backends()) {
       assert.match(terms.text, /Service terms \(sandbox\)/);
       // A configuration problem (this host is under no WEBAUTHN_RP_IDS entry) reaches the invitee as an end user's sentence.
       const { port } = new URL(server.url);
-      const misconfigured = await new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, path: `/invitations/${token}/registration-options`, headers: { host: `elsewhere.example:${port}` } }, (res) => {
-          let text = '';
-          res.on('data', (c: Buffer) => (text += c.toString()));
-          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) as Record<string, unknown> }));
-        });
-        req.on('error', reject);
-        req.end();
-      });
+      const misconfigured = await pageRequest(server, 'GET', `/invitations/${token}/registration-options`, { host: `elsewhere.example:${port}` });
       assert.equal(misconfigured.status, 503);
-      assert.match(String(misconfigured.body.detail), /^Invitations cannot be accepted here right now/);
-      assert.doesNotMatch(JSON.stringify(misconfigured.body), /WEBAUTHN|INVITATION_BASE_URL|docs\//, 'no configuration detail for the invitee');
+      assert.match(String(misconfigured.json().detail), /^Invitations cannot be accepted here right now/);
+      assert.doesNotMatch(JSON.stringify(misconfigured.json()), /WEBAUTHN|INVITATION_BASE_URL|docs\//, 'no configuration detail for the invitee');
       assert.doesNotMatch(html.text, /<script>|style=/, 'no inline script or style');
       const script = await page(server, 'GET', '/invitations/assets/invitation.js');
       assert.deepEqual([script.status, String(script.headers['content-type']).split(';')[0]], [200, 'text/javascript']);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { ownerInvitation, ownerlessEntity } from '../harness/invitations.js';
+import { pageRequest, type PageAnswer } from '../harness/page-request.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
 import { startTenants } from '../harness/tenants.js';
 
@@ -16,36 +16,8 @@ import { startTenants } from '../harness/tenants.js';
 
 const DAY = 86_400_000;
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  json: () => Record<string, unknown>;
-}
-
-/**
- * A request as a browser on http://localhost:<port> sends it (the sandbox relying party). `body` is sent as given;
- * `declaredLength` instead sends only the headers, announcing a body that never comes.
- */
-function send(server: TestServer, method: string, path: string, options: { body?: string; contentType?: string; declaredLength?: number } = {}): Promise<Answer> {
-  const { port } = new URL(server.url);
-  const headers: Record<string, string | number> = { host: `localhost:${port}` };
-  if (options.contentType !== undefined) headers['content-type'] = options.contentType;
-  if (options.declaredLength !== undefined) headers['content-length'] = options.declaredLength;
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode!, headers: res.headers, text, json: () => JSON.parse(text) as Record<string, unknown> });
-      });
-    });
-    req.on('error', reject);
-    if (options.declaredLength !== undefined) req.flushHeaders();
-    else req.end(options.body);
-  });
-}
+/** A request as a browser on http://localhost:<port> sends it (harness/page-request.ts). */
+const send = pageRequest;
 
 /** Every byte percent-encoded: a spelling of the same path the router decodes to the same route. */
 const percentEncoded = (text: string) => [...Buffer.from(text)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
@@ -73,7 +45,7 @@ for (const backend of backends()) {
       const expired = (await ownerInvitation(server, acme, accountId)).token;
       lines.length = 0;
 
-      const answers: [string, Answer][] = [];
+      const answers: [string, PageAnswer][] = [];
       const visit = async (what: string, method: string, path: string, options?: Parameters<typeof send>[3]) => {
         const answer = await send(server, method, path, options);
         answers.push([what, answer]);
