@@ -98,6 +98,18 @@ for (const backend of backends()) {
         `delivery of ${eventId} ${status}${attempts ? ` after ${attempts} attempts` : ''}`,
       );
 
+    /**
+     * An event all four attempts of which the receiver refuses with a 500 (`body`), settled as failed: its attempts
+     * are the receiver's `seen` + 1 to `seen` + 4.
+     */
+    const failedEvent = async (integrator: SeededIntegrator, r: Receiver, path: string, body: string, seen: number) => {
+      r.setDefault({ status: 500, body });
+      const event = await trigger(integrator);
+      await r.waitFor(seen + 4);
+      await settled(integrator, path, event.id, 'failed', 4);
+      return event;
+    };
+
     it('signs each delivery with Ed25519 (checked independently and by verifyWebhook); the body is the event GET /v1/events returns', async () => {
       const { integrator, receiver: r, sub, publicKey } = await subscribed({ eventTypes: '*' });
       // A `*` subscription gets its own webhook_subscription.created event first.
@@ -719,21 +731,15 @@ for (const backend of backends()) {
 
     it('a success ends the failing streak: a failure five days after the first one, with a success between, does not disable', async () => {
       const { integrator, receiver: r, sub, path } = await subscribed();
-      r.setDefault({ status: 500, body: 'down' });
-      const first = await trigger(integrator);
-      await r.waitFor(4);
-      await settled(integrator, path, first.id, 'failed', 4);
+      await failedEvent(integrator, r, path, 'down', 0);
 
       r.setDefault({ status: 200, body: 'ok' });
       const success = await trigger(integrator);
       assert.equal((await r.waitFor(5))[4]!.header('webhook-id'), success.id);
       await settled(integrator, path, success.id, 'succeeded', 1);
 
-      r.setDefault({ status: 500, body: 'down again' });
       server.clock.advance(server.config.webhooks.disableAfterMs + 1000);
-      const later = await trigger(integrator);
-      await r.waitFor(9);
-      await settled(integrator, path, later.id, 'failed', 4);
+      await failedEvent(integrator, r, path, 'down again', 5);
       assert.equal((await integrator.client.get(path)).body.subscription.enabled, true, 'the streak began again after the success');
       const disabled = (await integrator.client.get(`/v1/events?type=webhook_subscription.disabled&objectId=${sub.id}`)).body.data;
       assert.equal(disabled.length, 0);
@@ -741,10 +747,7 @@ for (const backend of backends()) {
 
     it('disables a subscription whose deliveries have failed for WEBHOOK_DISABLE_AFTER_SECONDS (reason failing)', async () => {
       const { integrator, receiver: r, sub, path } = await subscribed();
-      r.setDefault({ status: 500, body: 'down' });
-      const first = await trigger(integrator);
-      await r.waitFor(4);
-      await settled(integrator, path, first.id, 'failed', 4);
+      await failedEvent(integrator, r, path, 'down', 0);
       assert.equal((await integrator.client.get(path)).body.subscription.enabled, true, 'a few failures in a row are not enough');
 
       // The streak began at the first failure; five days (the default) later, the next failure disables it.
