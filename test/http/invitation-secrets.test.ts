@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { ownerInvitation, ownerlessEntity } from '../harness/invitations.js';
 import { pageRequest, type PageAnswer } from '../harness/page-request.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 
 /*
  * The hosted invitation page's token is a bearer secret in its URL (issue 33, item 2): no log line may carry it, at
@@ -30,14 +29,8 @@ function spellings(token: string): string[] {
 
 for (const backend of backends()) {
   describe(`invitation tokens stay out of the logs [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
     const lines: string[] = [];
-
-    before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme'], { LOG_LEVEL: 'trace' }, { logDestination: { write: (line: string) => void lines.push(line) } }));
-    });
-    after(() => server?.close());
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme'], { LOG_LEVEL: 'trace' }, { logDestination: { write: (line: string) => void lines.push(line) } });
 
     it('every route of the page, at trace level, in every spelling of its URL: the log has [redacted] where the token was, and never the token', async () => {
       const { accountId } = await ownerlessEntity(server, acme);
@@ -130,13 +123,7 @@ for (const backend of backends()) {
   });
 
   describe(`the accept route checks its token before its body [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
-
-    before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme']));
-    });
-    after(() => server?.close());
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme']);
 
     const unknown = () => `inv_${randomUUID().replace(/-/g, '').padEnd(43, 'x')}`;
 

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { backends } from '../harness/backends.js';
 import { createCustomer } from '../harness/customers.js';
 import { eventsFor } from '../harness/db.js';
-import type { SeededIntegrator, TestServer } from '../harness/server.js';
-import { startTenants } from '../harness/tenants.js';
+import { useTenants } from '../harness/tenants.js';
 
 /*
  * The hosted onboarding page (issue 57, pinned): /onboarding/<token> serves HTML and marks the link opened the first
@@ -14,14 +13,8 @@ import { startTenants } from '../harness/tenants.js';
  */
 for (const backend of backends()) {
   describe(`hosted onboarding page [${backend}]`, () => {
-    let server: TestServer;
-    let acme: SeededIntegrator;
     const lines: string[] = [];
-
-    before(async () => {
-      ({ server, tenants: [acme] } = await startTenants(backend, ['Acme Wallet'], { LOG_LEVEL: 'trace' }, { logDestination: { write: (line: string) => void lines.push(line) } }));
-    });
-    after(() => server?.close());
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme Wallet'], { LOG_LEVEL: 'trace' }, { logDestination: { write: (line: string) => void lines.push(line) } });
 
     async function link(body: Record<string, unknown>) {
       server.clock.advance(1000);
