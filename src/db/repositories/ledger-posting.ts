@@ -204,7 +204,7 @@ export const postingsStatement = () => sql`
     insert into ledger_accounts (id, code, kind, asset, integrator_id, account_id, created_at, updated_at)
     select m.account_id, m.code, m.kind, m.asset, null, null, ${ph('at')}::timestamptz, ${ph('at')}::timestamptz from meta m
     where m.kind <> 'customer'
-    on conflict (code) do nothing),
+    on conflict do nothing),
   targets as (
     select t.*, coalesce(m.code, la.code) as code, coalesce(m.kind, la.kind) as kind, coalesce(m.asset, la.asset) as asset,
       coalesce(m.integrator_id, la.integrator_id) as integrator_id, coalesce(m.customer_id, la.account_id) as customer_id
@@ -217,12 +217,14 @@ export const postingsStatement = () => sql`
       case when tg.kind = 'customer' then tg.code else tg.code || '#' || ${ph('slot')}::int end as balance_code,
       case when tg.kind = 'customer' then null else tg.account_id end as slot_of
     from targets tg),
+  -- Arbitrated on the primary key, the unique index a new row enters first (id and code go one to one): with code as
+  -- the arbiter, two postings creating the same row at once could meet on the primary key, no arbiter, and fail (23505).
   upserted as (
     insert into ledger_accounts (id, code, kind, asset, integrator_id, account_id, slot_of, posted_balance, pending_balance, available_balance, version, created_at, updated_at)
     select b.balance_id, b.balance_code, b.kind, b.asset, b.integrator_id, b.customer_id, b.slot_of, b.posted, b.pending, b.available, 1, ${ph('at')}::timestamptz, ${ph('at')}::timestamptz
     from balance_rows b
     order by b.balance_id
-    on conflict (code) do update set posted_balance = ledger_accounts.posted_balance + excluded.posted_balance, pending_balance = ledger_accounts.pending_balance + excluded.pending_balance,
+    on conflict (id) do update set posted_balance = ledger_accounts.posted_balance + excluded.posted_balance, pending_balance = ledger_accounts.pending_balance + excluded.pending_balance,
       available_balance = ledger_accounts.available_balance + excluded.available_balance, version = ledger_accounts.version + 1, updated_at = excluded.updated_at
     returning id, posted_balance, pending_balance, available_balance, version),
   versions as (

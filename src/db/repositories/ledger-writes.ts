@@ -30,7 +30,7 @@ export async function ensureLedgerAccounts(db: Executor, accounts: NewLedgerAcco
     from unnest(${textArrayLiteral(accounts.map((a) => a.id))}::uuid[], ${textArrayLiteral(accounts.map((a) => a.code))}::text[], ${textArrayLiteral(accounts.map((a) => a.kind))}::text[],
       ${textArrayLiteral(accounts.map((a) => a.asset.code))}::text[], ${nullableArrayLiteral(accounts.map((a) => a.integratorId))}::uuid[], ${nullableArrayLiteral(accounts.map((a) => a.accountId))}::uuid[])
       as n(id, code, kind, asset, integrator_id, account_id)
-    on conflict (code) do nothing`);
+    on conflict do nothing`);
 }
 
 export interface LedgerTransactionHead {
