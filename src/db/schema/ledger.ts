@@ -33,7 +33,11 @@ export const ledgerAccounts = pgTable(
   {
     /** Derived from the code (uuid v5-like), so processes creating the same account agree on its id. */
     id: id(),
-    /** `<kind>:<asset>` or `customer:<accountId>:<asset>`: unique. */
+    /**
+     * `<kind>:<asset>` or `customer:<accountId>:<asset>`: unique because the id is derived from it, so the primary key is
+     * the one unique index. A second one would break the balance upsert: `on conflict (id) do update` arbitrates on one
+     * index, and two postings creating the same slot row at once met on the other with 23505 (docs/ledger.md#locking).
+     */
     code: text('code').notNull(),
     kind: text('kind', { enum: LEDGER_ACCOUNT_KINDS }).notNull(),
     asset: text('asset').notNull(),
@@ -54,7 +58,7 @@ export const ledgerAccounts = pgTable(
     ...timestamps(),
   },
   (t) => [
-    uniqueIndex('ledger_accounts_code_key').on(t.code),
+    index('ledger_accounts_code_idx').on(t.code),
     index('ledger_accounts_account_idx').on(t.accountId).where(sql`${t.accountId} is not null`),
     index('ledger_accounts_slot_of_idx').on(t.slotOf).where(sql`${t.slotOf} is not null`),
   ],
