@@ -14,7 +14,7 @@ import type { SecretBox } from '../../src/crypto/secret-box.js';
 import type { Database } from '../../src/db/database.js';
 import { insertAccount, insertWallet } from '../../src/db/repositories/accounts.js';
 import { rememberNonce } from '../../src/db/repositories/request-nonces.js';
-import { insertUser } from '../../src/db/repositories/users.js';
+import { insertUser, updateUser } from '../../src/db/repositories/users.js';
 import type { MutationContext } from '../../src/domain/context.js';
 import { recordEvents } from '../../src/domain/events/record-event.js';
 import { newId } from '../../src/domain/ids.js';
@@ -91,6 +91,8 @@ export async function createIndividualAccount(database: Database, secrets: Secre
     const stored = await storeDocuments(tx, secrets, { integratorId, type: 'user', id: userId }, documents.prepared, now);
 
     const view = toUserAccountView(user, account, stored, 0);
+    // Issue 57: the requirements user.created carries are stored with the user (what create-user.ts writes).
+    await updateUser(tx, userId, { requirements: view.requirements });
     await recordEvents(tx, [
       { integratorId, type: 'user.created', objectType: 'user', objectId: userId, object: view, at: now },
       { integratorId, type: 'account.created', objectType: 'account', objectId: accountId, object: toAccountView(account, user.verificationStatus), at: now },

@@ -1,7 +1,6 @@
-import { syncUserRequirements } from '../../requirements/sync.js';
 import { insertAccount, insertWallet } from '../../../db/repositories/accounts.js';
 import { listDocuments } from '../../../db/repositories/documents.js';
-import { existingAuthenticatorIds, insertAuthenticators, insertUser, type UserRow } from '../../../db/repositories/users.js';
+import { existingAuthenticatorIds, insertAuthenticators, insertUser, updateUser as updateUserRow, type UserRow } from '../../../db/repositories/users.js';
 import { runMutation, type MutationContext } from '../../context.js';
 import { ApiError, type FieldError } from '../../errors.js';
 import { recordEvents } from '../../events/record-event.js';
@@ -160,8 +159,9 @@ export async function createUserWithAccount(ctx: MutationContext, input: CreateU
       { integratorId, type: 'user.created', objectType: 'user', objectId: userId, object: view, at: ctx.now },
       { integratorId, type: 'account.created', objectType: 'account', objectId: accountId, object: toAccountView(account, user.verificationStatus), at: ctx.now },
     ]);
-    // Stored, not announced: user.created carries them.
-    await syncUserRequirements(tx, integratorId, userId, ctx.now, { announce: false });
+    // Stored, not announced: user.created carries them (those of the view it carries, so the next change compares
+    // with what was announced; one write, where a re-read would cost two more round trips per creation).
+    await updateUserRow(tx, userId, { requirements: view.requirements });
     return view;
   });
 }
