@@ -28,7 +28,7 @@ describe('integrator --help and --version', () => {
       assert.equal(code, 0, stderr);
       assert.equal(stderr, '');
       assert.match(stdout, /^usage: integrator <command> \[options\]\n/);
-      for (const command of ['login', 'whoami', 'request', 'keys list', 'events tail', 'listen', 'trigger TYPE', '--version, -V']) assert.match(stdout, new RegExp(`\\n {2}${command}`), `${flag} lists ${command}`);
+      for (const command of ['login', 'whoami', 'request', 'keys list', 'events tail', 'listen', 'onboarding-links create', 'onboarding-links get ID', 'trigger TYPE', '--version, -V']) assert.match(stdout, new RegExp(`\\n {2}${command}`), `${flag} lists ${command}`);
     }
   });
 
@@ -48,6 +48,9 @@ describe('integrator --help and --version', () => {
     assert.equal(trigger.code, 0, trigger.stderr);
     assert.match(trigger.stdout, /webhook_subscription\.created/, 'the trigger types, on their continuation lines');
     assert.doesNotMatch(trigger.stdout, /keys list/);
+    const links = await cli('onboarding-links', '--help');
+    assert.equal(links.code, 0, links.stderr);
+    assert.match(links.stdout, /^usage: integrator onboarding-links \.\.\.\n {2}onboarding-links create --type individual\|entity .*\n {3,}\[--expires-in .*\n {2}onboarding-links get ID .*\n {2}onboarding-links revoke ID .*\nOptions: /);
     const whoami = await cli('whoami', '--help');
     assert.match(whoami.stdout, /^usage: integrator whoami \.\.\.\n {2}whoami {2,}the key's integrator/);
   });

@@ -27,6 +27,10 @@ const COMMANDS = `  login --base-url URL --private-key 0x..        saves a profi
   events list [--type TYPE] [--limit N]
   events tail [--type TYPE]                        prints events as they happen (long poll)
   listen --forward-to URL [--events T1,T2]         re-delivers events to a local URL, signed (Standard Webhooks v1)
+  onboarding-links create --type individual|entity [--email ADDRESS] [--user USER_ID] [--redirect-url URL]
+                   [--expires-in SECONDS|90m|1h]   a hosted onboarding link; prints it with its url (shown once)
+  onboarding-links get ID                          the link and its status (pending, opened, completed, expired, revoked)
+  onboarding-links revoke ID                       revokes it (its page answers 410), then prints it
   trigger TYPE [--data JSON|@file] [--subscription ID] [--account ID] [--chain-id N] [--url URL]
                                                    makes an event happen (sandbox), --data merged into the body
                                                    of the request that makes it; TYPE is one of

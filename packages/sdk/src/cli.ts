@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createIntegratorClient, type IntegratorClient } from './client.js';
+import { onboardingLinks } from './cli-onboarding-links.js';
 import { TRIGGER_TYPES, UsageError, trigger } from './cli-trigger.js';
 import { COMMAND, sdkVersion, USAGE, usageOf } from './cli-usage.js';
 import { IntegratorApiError, IntegratorConnectionError } from './errors.js';
@@ -120,6 +121,10 @@ function parse(argv: string[]) {
         account: { type: 'string' },
         'chain-id': { type: 'string' },
         url: { type: 'string' },
+        email: { type: 'string' },
+        user: { type: 'string' },
+        'redirect-url': { type: 'string' },
+        'expires-in': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' },
       },
@@ -206,6 +211,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${new Date().toISOString()} ${event.type} ${event.id} -> ${status}\n`);
     });
   }
+  if (command === 'onboarding-links') return print(await onboardingLinks(api, sub, rest[0], values, COMMAND)), 0;
   if (command === 'trigger') {
     if (!sub) throw new UsageError(`${COMMAND} trigger TYPE, TYPE one of ${TRIGGER_TYPES.join(', ')}`);
     const overrides = bodyOf(values.data);
