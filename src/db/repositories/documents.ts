@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../database.js';
 import { documents } from '../schema/index.js';
 
@@ -47,6 +47,16 @@ export function listDocuments(db: Executor, ownerType: DocumentOwnerType, ownerI
     .select(documentMetaColumns)
     .from(documents)
     .where(and(eq(documents.ownerType, ownerType), eq(documents.ownerId, ownerId)))
+    .orderBy(asc(documents.id));
+}
+
+/** The documents of several owners of one type (an entity's persons), in one query. */
+export function listDocumentsOfOwners(db: Executor, ownerType: DocumentOwnerType, ownerIds: readonly string[]): Promise<DocumentMeta[]> {
+  if (ownerIds.length === 0) return Promise.resolve([]);
+  return db
+    .select(documentMetaColumns)
+    .from(documents)
+    .where(and(eq(documents.ownerType, ownerType), inArray(documents.ownerId, [...ownerIds])))
     .orderBy(asc(documents.id));
 }
 

@@ -55,12 +55,14 @@ interface DocumentState {
   errors: string[] | null;
 }
 
+const NONE = (): Requirements => ({ currentlyDue: [], pastDue: [], pendingVerification: [], errors: [] });
+
 /** Statuses whose customer is being verified: what was given is pending verification. */
 const IN_REVIEW: readonly VerificationStatus[] = ['under_review', 'awaiting_associated_person_information'];
 
 function derive(all: readonly string[], missing: readonly string[], documents: readonly DocumentState[], status: VerificationStatus): Requirements {
   // A rejected customer owes nothing that would change the decision; an operator reopens it.
-  if (status === 'rejected') return { currentlyDue: [], pastDue: [], pendingVerification: [], errors: [] };
+  if (status === 'rejected') return NONE();
   const due = all.filter((name) => missing.includes(name));
   const errors = documents.flatMap((d) => {
     const requirement = DOCUMENT_REQUIREMENT[d.documentType];
@@ -83,12 +85,56 @@ export function personRequirements(userInfo: UserInfo, documents: readonly Docum
 
 const ENTITY_FIELDS = missingCompanyData({} as EntityInfo);
 
-export function entityRequirements(entityInfo: EntityInfo, documents: readonly DocumentState[], status: VerificationStatus): Requirements {
+/** An entity needs a representative among its associated persons before its review can start (personsReady). */
+export const REPRESENTATIVE_REQUIREMENT = 'associatedPersons.representative';
+
+/** An associated person as the entity's requirements see it. */
+export interface PersonState {
+  id: string;
+  userInfo: UserInfo;
+  beneficiaryType: readonly string[];
+  documents: readonly DocumentState[];
+  status: VerificationStatus;
+}
+
+/** A person's requirements inside its entity's: each name prefixed with the person's id, as Stripe names a person's. */
+function ofPerson(person: PersonState): Requirements {
+  const own = personRequirements(person.userInfo, person.documents, person.status);
+  const name = (requirement: string) => `${person.id}.${requirement}`;
+  return {
+    currentlyDue: own.currentlyDue.map(name),
+    pastDue: own.pastDue.map(name),
+    pendingVerification: own.pendingVerification.map(name),
+    errors: own.errors.map((e) => ({ requirement: name(e.requirement), reason: e.reason })),
+  };
+}
+
+/**
+ * An entity's own fields and document groups, a representative when it has none, then each associated person's
+ * requirements under its id (each by the person's own status: its review is its own).
+ */
+export function entityRequirements(
+  entityInfo: EntityInfo,
+  documents: readonly DocumentState[],
+  status: VerificationStatus,
+  persons: readonly PersonState[],
+): Requirements {
+  if (status === 'rejected') return NONE();
   const groups = Object.values(ENTITY_DOCUMENT_NAMES);
   const missingDocuments = missingEntityDocuments(usableDocumentTypes(documents), entityInfo)
     .map((code) => ENTITY_DOCUMENT_NAMES[code])
     .filter((name): name is string => name !== undefined);
-  return derive([...ENTITY_FIELDS, ...groups], [...missingCompanyData(entityInfo), ...missingDocuments], documents, status);
+  const representative = persons.some((p) => p.beneficiaryType.includes('representative')) ? [] : [REPRESENTATIVE_REQUIREMENT];
+  const own = derive([...ENTITY_FIELDS, ...groups, REPRESENTATIVE_REQUIREMENT], [...missingCompanyData(entityInfo), ...missingDocuments, ...representative], documents, status);
+  return persons.map(ofPerson).reduce(
+    (all, p) => ({
+      currentlyDue: [...all.currentlyDue, ...p.currentlyDue],
+      pastDue: [...all.pastDue, ...p.pastDue],
+      pendingVerification: [...all.pendingVerification, ...p.pendingVerification],
+      errors: [...all.errors, ...p.errors],
+    }),
+    own,
+  );
 }
 
 /** The same requirements, whatever the order of their keys (jsonb keeps its own); the lists are built in a fixed order. */

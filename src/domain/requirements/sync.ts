@@ -5,6 +5,7 @@ import { findEntity, updateEntity } from '../../db/repositories/entities.js';
 import { findUser, updateUser } from '../../db/repositories/users.js';
 import { recordEvent } from '../events/record-event.js';
 import type { EntityInfo, UserInfo } from '../onboarding/types.js';
+import { personStatesOf } from './entity-persons.js';
 import { entityRequirements, personRequirements, sameRequirements, type Requirements } from './requirements.js';
 
 /**
@@ -28,7 +29,7 @@ export async function syncUserRequirements(tx: Executor, integratorId: string, u
 export async function syncEntityRequirements(tx: Executor, integratorId: string, entityId: string, at: Date, options: { announce?: boolean } = {}): Promise<void> {
   const entity = await findEntity(tx, integratorId, entityId);
   if (!entity) return;
-  const requirements = entityRequirements(entity.entityInfo as EntityInfo, await listDocuments(tx, 'entity', entityId), entity.verificationStatus);
+  const requirements = entityRequirements(entity.entityInfo as EntityInfo, await listDocuments(tx, 'entity', entityId), entity.verificationStatus, await personStatesOf(tx, entityId));
   if (entity.requirements !== null && sameRequirements(entity.requirements, requirements)) return;
   await updateEntity(tx, entityId, { requirements });
   if (options.announce === false || entity.requirements === null) return;

@@ -2275,7 +2275,7 @@ export type components = {
          * @description What the customer owes: when currentlyDue is not empty, a new onboarding link lets the customer give it
          */
         Requirements: {
-            /** @description Requirements still to give: birthDate, nationality, residentialAddress, document.identity, document.proofOfAddress; for entities entityInfo field paths and document.companyDetails, document.ownershipStructure, document.sourceOfFunds, document.proofOfAddress */
+            /** @description Requirements still to give: birthDate, nationality, residentialAddress, document.identity, document.proofOfAddress; for entities entityInfo field paths, document.companyDetails, document.ownershipStructure, document.sourceOfFunds, document.proofOfAddress, associatedPersons.representative (no representative yet), and each associated person’s as <beneficiaryId>.<requirement> (e.g. <beneficiaryId>.document.identity) */
             currentlyDue: string[];
             /** @description Of currentlyDue, those verification waits for: an operator asked for them again (resubmission_requested) */
             pastDue: string[];

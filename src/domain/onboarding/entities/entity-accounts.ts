@@ -1,3 +1,4 @@
+import { personStatesOf } from '../../requirements/entity-persons.js';
 import { syncEntityRequirements } from '../../requirements/sync.js';
 import { findAccount, findAccountByEntity, insertAccount } from '../../../db/repositories/accounts.js';
 import { listDocuments } from '../../../db/repositories/documents.js';
@@ -27,7 +28,7 @@ const DEFAULT_PRIMARY_CURRENCY = 'usd';
 
 async function viewOf(tx: Executor, entity: EntityRow): Promise<EntityAccountView> {
   const account = (await findAccountByEntity(tx, entity.id))!;
-  return toEntityAccountView(entity, account, await listDocuments(tx, 'entity', entity.id));
+  return toEntityAccountView(entity, account, await listDocuments(tx, 'entity', entity.id), await personStatesOf(tx, entity.id));
 }
 
 /** The entity behind an entity account of this integrator, or the same 404 as a missing one. */

@@ -4,7 +4,7 @@ import type { DocumentMeta } from '../../../db/repositories/documents.js';
 import type { EntityRow, PersonRow } from '../../../db/repositories/entities.js';
 import { toDocumentView, usableDocumentTypes } from '../document-store.js';
 import { missingCompanyData, missingEntityDocuments } from '../requirements.js';
-import { entityRequirements, type Requirements } from '../../requirements/requirements.js';
+import { entityRequirements, type PersonState, type Requirements } from '../../requirements/requirements.js';
 import type { BeneficiaryDetails, DocumentView, EntityInfo, UserInfo } from '../types.js';
 
 export interface EntityAccountView {
@@ -26,7 +26,8 @@ export interface AssociatedPersonSummary {
   beneficiaryDetails: BeneficiaryDetails;
 }
 
-export function toEntityAccountView(entity: EntityRow, account: AccountRow, documents: DocumentMeta[]): EntityAccountView {
+/** `persons`: its associated persons with their documents, whose requirements are part of the entity's. */
+export function toEntityAccountView(entity: EntityRow, account: AccountRow, documents: DocumentMeta[], persons: readonly PersonState[]): EntityAccountView {
   const info = entity.entityInfo as EntityInfo;
   const view: EntityAccountView = {
     entityId: entity.id,
@@ -44,7 +45,7 @@ export function toEntityAccountView(entity: EntityRow, account: AccountRow, docu
   // The spec: present only when something is missing.
   if (docs.length > 0) view.missingDocuments = docs;
   if (data.length > 0) view.missingCompanyData = data;
-  view.requirements = entityRequirements(info, documents, entity.verificationStatus);
+  view.requirements = entityRequirements(info, documents, entity.verificationStatus, persons);
   return view;
 }
 

@@ -6,7 +6,9 @@ const Names = (description: string) => Type.Array(Type.String(), { description }
 
 export const RequirementsSchema = Type.Object(
   {
-    currentlyDue: Names('Requirements still to give: birthDate, nationality, residentialAddress, document.identity, document.proofOfAddress; for entities entityInfo field paths and document.companyDetails, document.ownershipStructure, document.sourceOfFunds, document.proofOfAddress'),
+    currentlyDue: Names(
+      'Requirements still to give: birthDate, nationality, residentialAddress, document.identity, document.proofOfAddress; for entities entityInfo field paths, document.companyDetails, document.ownershipStructure, document.sourceOfFunds, document.proofOfAddress, associatedPersons.representative (no representative yet), and each associated person’s as <beneficiaryId>.<requirement> (e.g. <beneficiaryId>.document.identity)',
+    ),
     pastDue: Names('Of currentlyDue, those verification waits for: an operator asked for them again (resubmission_requested)'),
     pendingVerification: Names('Requirements given and being verified (under review)'),
     errors: Type.Array(
