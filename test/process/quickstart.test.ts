@@ -259,8 +259,34 @@ describe('docs/quickstart.md, block by block', () => {
     assert.match(out, /^USDC left: 149\.5$/m);
   });
 
+  it('12. a hosted onboarding link: made with the CLI, its page served to the browser, opened; a new one with the SDK revokes it; webhooks verified', { timeout: 120_000 }, async () => {
+    const made = await runWork('link');
+    const link = JSON.parse(made.slice(0, made.indexOf('Open in a browser: '))) as { onboardingLinkId: string; status: string; url: string };
+    assert.equal(link.status, 'pending');
+    assert.match(made, new RegExp(`^Open in a browser: http://localhost:${ports.server}/onboarding/obl_[\\w-]{43}$`, 'm'));
+    assert.ok(made.includes(`Open in a browser: ${link.url}\n`), made);
+    // The reader opens the printed url: a browser's GET, as it asks for a page.
+    const page = await fetch(link.url, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) quickstart' } });
+    const html = await page.text();
+    assert.equal(page.status, 200, html);
+    assert.match(page.headers.get('content-type')!, /^text\/html/);
+    assert.match(html, /Acme Pay/);
+    const opened = JSON.parse(await runWork('link-status'));
+    assert.deepEqual([opened.onboardingLinkId, opened.status], [link.onboardingLinkId, 'opened']);
+
+    save('link.ts');
+    const again = await runWork('link-again');
+    const next = /^link ([0-9a-f-]{36}) pending until \S+$/m.exec(again);
+    assert.ok(next, again);
+    assert.match(again, new RegExp(`^earlier link ${link.onboardingLinkId} revoked$`, 'm'));
+    for (const [type, id, status] of [['created', link.onboardingLinkId, 'pending'], ['opened', link.onboardingLinkId, 'opened'], ['revoked', link.onboardingLinkId, 'revoked'], ['created', next[1], 'pending']]) {
+      await receiver!.waitFor(new RegExp(`^verified onboarding_link\\.${type} ${id} ${status}$`, 'm'), `the link's ${type} webhook`, 30_000);
+    }
+    assert.doesNotMatch(receiver!.output(), /rejected/);
+  });
+
   it('runs every marked block of the page', { timeout: 180_000 }, () => {
-    const used = new Set(['chain', 'integrator', 'server', 'env', 'whoami', 'webhooks.ts', 'receiver', 'account', 'verify', 'deposit', 'transfer.ts', 'transfer', 'vault-deploy', 'vault-fund', 'vault.ts', 'vault', 'yield', 'usdc.ts', 'usdc']);
+    const used = new Set(['chain', 'integrator', 'server', 'env', 'whoami', 'webhooks.ts', 'receiver', 'account', 'verify', 'deposit', 'transfer.ts', 'transfer', 'vault-deploy', 'vault-fund', 'vault.ts', 'vault', 'yield', 'usdc.ts', 'usdc', 'link', 'link-status', 'link.ts', 'link-again']);
     assert.deepEqual(
       all.map((b) => b.name).filter((n) => !used.has(n)),
       [],
