@@ -5,7 +5,7 @@ import { parseEncryptionKeys } from '../crypto/encryption-key.js';
 import { DEFAULT_HIGH_RISK_COUNTRIES, parseHighRiskCountries } from '../domain/onboarding/reference/high-risk-countries.js';
 import { ConfigError, flag, integer, oneOf, parsed, Problems } from './env.js';
 import { parseCountryRules, parseOfferedProducts } from '../domain/products/product-config.js';
-import { bodyLimits, DEFAULT_REDIS_KEY_PREFIX, depositConfig, invitationBaseUrl, serviceTermsUrl, redisKeyPrefix, redisUrl, retrySchedule, smtp, trustProxy, webauthn, tokenConfig, incomingConfig, webhookReach, vaultConfig, withdrawalConfig, screeningConfig } from './sections.js';
+import { bodyLimits, DEFAULT_REDIS_KEY_PREFIX, depositConfig, invitationBaseUrl, serviceTermsUrl, serviceTermsVersion, DEFAULT_SERVICE_TERMS_VERSION, redisKeyPrefix, redisUrl, retrySchedule, smtp, trustProxy, webauthn, tokenConfig, incomingConfig, webhookReach, vaultConfig, withdrawalConfig, screeningConfig } from './sections.js';
 import { LOG_FORMATS, LOG_LEVELS, type Config } from './types.js';
 import { custodyKeysConfig, type CustodyKeysConfig } from './custody-keys.js';
 
@@ -77,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     invitationBaseUrl: invitations,
     serviceTermsUrl: read(() => serviceTermsUrl(env, appEnv, invitations), undefined),
+    serviceTermsVersion: read(() => serviceTermsVersion(env), DEFAULT_SERVICE_TERMS_VERSION),
     onboardingLinkTtlSeconds: read(() => integer(env, 'ONBOARDING_LINK_TTL_SECONDS', 3_600, 60, 86_400), 3_600),
     products: {
       offered: read(() => parsed('PRODUCTS', () => parseOfferedProducts(env.PRODUCTS)), undefined as never),

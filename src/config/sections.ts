@@ -208,6 +208,21 @@ export function serviceTermsUrl(env: NodeJS.ProcessEnv, appEnv: AppEnv, invitati
   return url.href;
 }
 
+/** The terms version recorded when SERVICE_TERMS_VERSION is not set. */
+export const DEFAULT_SERVICE_TERMS_VERSION = '1';
+
+/**
+ * SERVICE_TERMS_VERSION: the version of the service terms (SERVICE_TERMS_URL) that the hosted onboarding flow records
+ * with a customer's acceptance (the user's termsVersion). Free text up to 64 printable characters, e.g. a date or a
+ * number; default "1". Change it when the terms change: acceptances made before keep the version they accepted.
+ */
+export function serviceTermsVersion(env: NodeJS.ProcessEnv): string {
+  const raw = env.SERVICE_TERMS_VERSION || undefined;
+  if (raw === undefined) return DEFAULT_SERVICE_TERMS_VERSION;
+  if (!/^[\x21-\x7e]{1,64}$/.test(raw)) throw new ConfigError(`SERVICE_TERMS_VERSION must be 1 to 64 printable ASCII characters without spaces (got ${JSON.stringify(raw)})`);
+  return raw;
+}
+
 /**
  * VAULTS and the VAULT_* settings (docs/products.md#vaults). `chainIds` undefined: CHAIN_RPC_URLS was wrong, so VAULTS
  * (which names its chains) is not checked; the rest is.

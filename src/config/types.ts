@@ -85,6 +85,8 @@ export interface Config {
   onboardingLinkTtlSeconds: number;
   /** SERVICE_TERMS_URL: the terms the invitation page links; undefined: its sandbox stand-in (docs/invitations.md). */
   serviceTermsUrl: string | undefined;
+  /** SERVICE_TERMS_VERSION: the version of those terms, recorded with a customer's acceptance on the hosted onboarding flow (docs/onboarding-links.md). */
+  serviceTermsVersion: string;
   /** Fiat deposits: bank details per currency, payout rates, the treasury key (docs/deposits.md). */
   deposits: DepositConfig;
   /** Fiat withdrawals: payout rails, rates, fee, quote validity (docs/withdrawals.md). */

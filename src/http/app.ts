@@ -36,7 +36,7 @@ import { policyRoutes } from './routes/policies/policies.js';
 import { invitationRoutes } from './routes/members/invitations.js';
 import { onboardingLinkRoutes } from './routes/onboarding-links/onboarding-links.js';
 import { registerInvitationPages } from './pages/invitation-routes.js';
-import { registerOnboardingPage } from './pages/onboarding-page.js';
+import { registerOnboardingPages } from './pages/onboarding/routes.js';
 import { registerGuides } from './pages/guides.js';
 import { registerFrontPage } from './pages/front-page.js';
 import { htmlNotFound } from './pages/not-found-page.js';
@@ -136,7 +136,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   registerFrontPage(app, deps.config.appEnv);
   registerGuides(app);
   await registerInvitationPages(app, deps, failures);
-  await registerOnboardingPage(app, deps, failures);
+  await registerOnboardingPages(app, deps, failures);
   const operations: Operation[] = [];
   await registerSignedScope(app, deps, operations, { parse: parseBody, failures }, (api) => {
     healthRoute(api, deps);

@@ -157,6 +157,8 @@ export function registerJsonBody(app: FastifyInstance): (request: FastifyRequest
     const refused = jsonContentTypeRefusal(contentType);
     // A route that takes a document as XML (a bank statement) takes it raw, as application/xml or text/xml.
     if (refused && request.routeOptions.config?.xmlBody && isXml(contentType)) return done(null, payload);
+    // The hosted onboarding flow's forms: its own parsers (urlencoded, multipart) and its own refusals.
+    if (request.routeOptions.config?.formBody) return done(null, payload);
     if (refused) {
       if (bodyPending(request)) reply.header('connection', 'close');
       return done(refused);
@@ -170,7 +172,7 @@ export function registerJsonBody(app: FastifyInstance): (request: FastifyRequest
   });
 
   async function parseBody(request: FastifyRequest): Promise<void> {
-    if (request.bodyParsed) return;
+    if (request.bodyParsed || request.routeOptions.config?.formBody) return;
     request.bodyParsed = true;
     const raw = request.rawBody;
     // Clients send Content-Type on every request, including bodiless DELETEs.
@@ -198,5 +200,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route also takes an XML document as its body (a bank statement): the JSON body the document stands for. */
     xmlBody?: (xml: string) => unknown;
+    /** The route takes HTML forms (the hosted onboarding flow): its scope's parsers read them, never as JSON. */
+    formBody?: boolean;
   }
 }

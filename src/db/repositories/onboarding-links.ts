@@ -49,7 +49,7 @@ export function lockLiveLinksOf(db: Executor, integratorId: string, customer: { 
 export async function updateLiveOnboardingLink(
   db: Executor,
   id: string,
-  patch: Partial<Pick<OnboardingLinkRow, 'status' | 'userId' | 'openedAt' | 'completedAt'>> & { updatedAt: Date },
+  patch: Partial<Pick<OnboardingLinkRow, 'status' | 'userId' | 'openedAt' | 'completedAt' | 'termsAcceptedAt' | 'termsVersion'>> & { updatedAt: Date },
   from: readonly OnboardingLinkRow['status'][] = LIVE_STATUSES,
 ): Promise<OnboardingLinkRow | undefined> {
   const [row] = await db

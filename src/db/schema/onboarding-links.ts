@@ -29,6 +29,12 @@ export const onboardingLinks = pgTable(
     expiresAt: at('expires_at').notNull(),
     openedAt: at('opened_at'),
     completedAt: at('completed_at'),
+    /**
+     * The hosted flow's terms step, for a new customer before its user exists: when the terms were accepted and which
+     * version (SERVICE_TERMS_VERSION); the details step makes the user with them (serviceTermsSignedAt, termsVersion).
+     */
+    termsAcceptedAt: at('terms_accepted_at'),
+    termsVersion: text('terms_version'),
     ...timestamps(),
   },
   (t) => [

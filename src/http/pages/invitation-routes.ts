@@ -140,7 +140,7 @@ function html(reply: FastifyReply, status: number, body: string) {
 }
 
 /** The first WEBAUTHN_RP_IDS entry the page's host is (or is under): the browser refuses any other. */
-function relyingPartyFor(hostname: string, deps: Deps): string {
+export function relyingPartyFor(hostname: string, deps: Deps): string {
   const host = hostname.replace(/:\d+$/, '').toLowerCase();
   const rpId = deps.policy.webauthn?.rpIds.find((id) => host === id || host.endsWith(`.${id}`));
   if (!rpId) throw new ApiError('invitations_unavailable', 'This page’s host is not under any WEBAUTHN_RP_IDS entry: passkeys cannot be registered here (INVITATION_BASE_URL, docs/invitations.md)');

@@ -1,0 +1,111 @@
+import { invalidFields } from '../../../domain/errors.js';
+import { saveCompany } from '../../../domain/onboarding-links/flow/entity.js';
+import { withLiveLink } from '../../../domain/onboarding-links/flow/save.js';
+import { isCountryCode } from '../../../domain/onboarding/reference/country-codes.js';
+import type { EntityInfo } from '../../../domain/onboarding/types.js';
+import { countryName } from './details-fields.js';
+import { ACTIVITY_FIELDS, companyAddress, entityValue, FINANCIAL_FIELDS, identityFields, REGISTERED_COUNTRY, RISK_FIELDS } from './entity-company-fields.js';
+import { blanks, checkbox, fields, flatten, labelsOf, nest } from './entity-form.js';
+import { e, field, problemsOf, stepForm, type FormState, type InputSpec } from './html.js';
+import { stepLayout } from './step-layout.js';
+import type { StepPage, StepView } from './step-pages.js';
+
+// The company step (docs/onboarding-links.md#the-entity-flow): the country of registration first (a GET form, so it
+// works without script), then entityInfo as that country has it, saved by create-entity-account's function (a new
+// company) or update-entity-account's (a company the representative already owns, its stored values shown).
+
+const COUNTRY = REGISTERED_COUNTRY.name;
+const SAME = 'physicalAddressSameAsRegistered';
+
+/** Every input of the form for a country; the physical address required unless it is the registered one. */
+function inputsFor(country: string, same: boolean): InputSpec[] {
+  return [
+    ...identityFields(country),
+    REGISTERED_COUNTRY,
+    ...companyAddress('registeredAddress', country, true),
+    ...companyAddress('physicalAddress', country, !same),
+    ...ACTIVITY_FIELDS,
+    ...FINANCIAL_FIELDS,
+    ...RISK_FIELDS,
+  ];
+}
+
+function render(view: StepView, form: FormState): string {
+  const stored = view.link.entity ? flatten(view.link.entity.entity.entityInfo) : {};
+  const chosen = form.values[COUNTRY] ?? view.query[COUNTRY] ?? stored[COUNTRY];
+  const country = chosen && isCountryCode(chosen) ? chosen : undefined;
+  const title = view.link.entity ? 'Complete your company’s details' : 'Your company';
+  if (!country) {
+    return stepLayout(
+      view,
+      'company',
+      title,
+      form,
+      labelsOf([REGISTERED_COUNTRY]),
+      `<form method="get" action="company">
+${field(REGISTERED_COUNTRY, form)}
+<button type="submit" id="choose-country">Continue</button>
+</form>`,
+    );
+  }
+  const submitted = Object.keys(form.values).length > 0;
+  const sameByDefault = !view.link.entity || stored['physicalAddress.streetLine1'] === stored['registeredAddress.streetLine1'];
+  const values = { ...stored, ...(submitted ? {} : sameByDefault ? { [SAME]: 'true' } : {}), ...form.values, [COUNTRY]: country };
+  const state: FormState = { values, errors: form.errors };
+  const body = `<fieldset>
+<legend>The company</legend>
+${fields(identityFields(country), state)}
+</fieldset>
+<fieldset>
+<legend>Registered address</legend>
+<input type="hidden" name="${COUNTRY}" value="${e(country)}">
+<input type="hidden" name="physicalAddress.country" value="${e(country)}">
+<p id="country">Country: <strong>${e(countryName(country))}</strong> <a id="change-country" href="company">Change country</a></p>
+${fields(companyAddress('registeredAddress', country, true), state)}
+</fieldset>
+<fieldset>
+<legend>Where it operates</legend>
+${checkbox(SAME, 'At its registered address', state)}
+<p class="hint">Otherwise, the address of its main place of business:</p>
+${fields(companyAddress('physicalAddress', country, false), state)}
+</fieldset>
+<fieldset>
+<legend>What it does</legend>
+${fields(ACTIVITY_FIELDS, state)}
+</fieldset>
+<fieldset>
+<legend>Its money</legend>
+${fields(FINANCIAL_FIELDS, state)}
+</fieldset>
+<fieldset>
+<legend>Risk</legend>
+${fields(RISK_FIELDS, state)}
+</fieldset>`;
+  return stepLayout(view, 'company', title, form, labelsOf(inputsFor(country, false)), stepForm('company', body, 'Save and continue'));
+}
+
+/** The form as the API's entityInfo; a blank required input is refused before anything is saved. */
+function submission(body: Record<string, string>): EntityInfo {
+  const country = body[COUNTRY] ?? '';
+  const same = body[SAME] === 'true';
+  const inputs = inputsFor(country, same).filter((i) => !(same && i.name.startsWith('physicalAddress.')));
+  const missing = blanks(inputs, body, (name) => `/entityInfo/${name.replace(/\./g, '/')}`);
+  if (missing.length > 0) throw invalidFields(missing);
+  const info = nest(inputs, body, entityValue) as EntityInfo;
+  if (same) info.physicalAddress = info.registeredAddress;
+  else if (info.physicalAddress) info.physicalAddress.country = info.registeredAddress!.country;
+  return info;
+}
+
+const ACCEPTED = [...new Set([...inputsFor('USA', false), { name: 'physicalAddress.country' }, { name: SAME }].map((i) => i.name))];
+
+export const COMPANY_PAGE: StepPage = {
+  body: 'urlencoded',
+  accepts: () => ({ fields: ACCEPTED }),
+  render,
+  async save(ctx, token, body) {
+    const info = submission(body.fields);
+    return withLiveLink(ctx, token, (tx, link) => saveCompany(ctx, tx, link, info));
+  },
+  problems: (errors, body) => problemsOf(errors, ['/entityInfo', ''], new Set(inputsFor(body.fields[COUNTRY] ?? 'USA', false).map((i) => i.name))),
+};

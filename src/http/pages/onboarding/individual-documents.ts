@@ -1,0 +1,100 @@
+import { invalidFields, type FieldError } from '../../../domain/errors.js';
+import type { FlowLink } from '../../../domain/onboarding-links/flow/flow-link.js';
+import { saveDocuments } from '../../../domain/onboarding-links/flow/individual.js';
+import { withLiveLink } from '../../../domain/onboarding-links/flow/save.js';
+import type { SubmittedDocument, UserInfo } from '../../../domain/onboarding/types.js';
+import type { CountryCode } from '../../../domain/onboarding/reference/country-codes.js';
+import { COUNTRY_OPTIONS } from './details-fields.js';
+import { e, field, problemsOf, stepForm, type FormState, type InputSpec } from './html.js';
+import { stepLayout } from './step-layout.js';
+import type { StepBody, StepPage, StepView, UploadedFile } from './step-pages.js';
+
+// The documents step: an identity document (a passport, or both sides of a national id card) and a proof of address,
+// as the user's requirements ask (a resubmission of one shows only that one). Files are posted as multipart, each
+// up to 10 MB of JPEG, PNG or PDF, and become the API's data URLs, checked by the same code (data-url.ts). On a
+// phone, `capture` offers the camera.
+
+const ACCEPT = 'image/jpeg,image/png,application/pdf';
+const file = (name: string, label: string, hint: string): InputSpec => ({ name, label, type: 'file', accept: ACCEPT, capture: true, hint });
+const IDENTITY: InputSpec[] = [
+  file('passport', 'Passport', 'The page with your photo. JPEG, PNG or PDF, up to 10 MB.'),
+  file('national_id_front', 'National id card: front', 'Instead of a passport: both sides of your card.'),
+  file('national_id_back', 'National id card: back', 'The side without your photo.'),
+];
+const ISSUER: InputSpec = { name: 'issuingCountry', label: 'Country that issued the document', required: true, options: COUNTRY_OPTIONS };
+const PROOF = file('proof_of_address', 'Proof of address', 'A utility bill or bank statement from the last 3 months, with your name and address.');
+
+const due = (link: FlowLink, name: string) => !link.requirements || link.requirements.currentlyDue.includes(name);
+const inputs = (link: FlowLink) => [...(due(link, 'document.identity') ? [...IDENTITY, ISSUER] : []), ...(due(link, 'document.proofOfAddress') ? [PROOF] : [])];
+
+function render(view: StepView, form: FormState): string {
+  const { link } = view;
+  const info = link.user?.userInfo as UserInfo | undefined;
+  const state: FormState = { values: { issuingCountry: info?.nationality ?? '', ...form.values }, errors: form.errors };
+  const reasons = (requirement: string) =>
+    (link.requirements?.errors ?? [])
+      .filter((r) => r.requirement === requirement)
+      .map((r) => `<p class="refused">Your earlier document was refused: ${e(r.reason)}</p>`)
+      .join('\n');
+  const identity = due(link, 'document.identity')
+    ? `<fieldset>
+<legend>Identity document</legend>
+${reasons('document.identity')}
+<p>A passport, or both sides of a national id card.</p>
+${IDENTITY.map((f) => field(f, state)).join('\n')}
+${field(ISSUER, state)}
+</fieldset>`
+    : '';
+  const proof = due(link, 'document.proofOfAddress') ? `<fieldset>\n<legend>Proof of address</legend>\n${reasons('document.proofOfAddress')}\n${field(PROOF, state)}\n</fieldset>` : '';
+  const labels = Object.fromEntries(inputs(link).map((f) => [f.name, f.label]));
+  return stepLayout(view, 'documents', 'Your documents', form, labels, stepForm('documents', [identity, proof].filter(Boolean).join('\n'), 'Upload and continue', { multipart: true }));
+}
+
+const dataUrl = (upload: UploadedFile) => `data:${upload.mediaType};base64,${upload.bytes.toString('base64')}`;
+
+/** The uploads as the API's documents, each with the input name it came from; the files a requirement still lacks. */
+function documentsOf(link: FlowLink, body: StepBody): { documents: SubmittedDocument[]; names: string[]; errors: FieldError[] } {
+  const documents: SubmittedDocument[] = [];
+  const names: string[] = [];
+  const errors: FieldError[] = [];
+  const add = (name: string, issuingCountry: string) => {
+    const upload = body.files[name];
+    if (!upload) return;
+    documents.push({ documentType: name, issuingCountry: issuingCountry as CountryCode, document: dataUrl(upload) });
+    names.push(name);
+  };
+  if (due(link, 'document.identity')) {
+    const country = body.fields.issuingCountry ?? '';
+    const { passport, national_id_front: front, national_id_back: back } = body.files;
+    if (!passport && !front && !back) errors.push({ pointer: '/passport', code: 'required', detail: 'passport is required: choose a passport, or both sides of a national id card', in: 'body' });
+    else if (!passport && !(front && back)) errors.push({ pointer: front ? '/national_id_back' : '/national_id_front', code: 'required', detail: 'x is required: a national id card needs both sides', in: 'body' });
+    if (country === '') errors.push({ pointer: '/issuingCountry', code: 'required', detail: 'issuingCountry is required', in: 'body' });
+    for (const name of ['passport', 'national_id_front', 'national_id_back']) add(name, country);
+  }
+  if (due(link, 'document.proofOfAddress')) {
+    if (!body.files.proof_of_address) errors.push({ pointer: '/proof_of_address', code: 'required', detail: 'proof_of_address is required', in: 'body' });
+    add('proof_of_address', (link.user?.userInfo as UserInfo | undefined)?.residentialAddress?.country ?? body.fields.issuingCountry ?? '');
+  }
+  return { documents, names, errors };
+}
+
+export const DOCUMENTS_PAGE: StepPage = {
+  body: 'multipart',
+  accepts: () => ({ fields: ['issuingCountry'], files: ['passport', 'national_id_front', 'national_id_back', 'proof_of_address'] }),
+  render,
+  async save(ctx, token, body, link) {
+    const { documents, errors } = documentsOf(link, body);
+    if (errors.length > 0) throw invalidFields(errors);
+    return withLiveLink(ctx, token, (tx, current) => saveDocuments(ctx, tx, current, documents));
+  },
+  problems(errors, body, link) {
+    // /verificationDocuments/<i>/... is the i-th upload; /verificationDocuments/<i>/issuingCountry the country.
+    const { names } = documentsOf(link, body);
+    const byPointer: Record<string, string> = {};
+    names.forEach((name, i) => {
+      byPointer[`/verificationDocuments/${i}/document`] = name;
+      byPointer[`/verificationDocuments/${i}/issuingCountry`] = 'issuingCountry';
+    });
+    return problemsOf(errors, [''], new Set(inputs(link).map((f) => f.name)), byPointer);
+  },
+};
