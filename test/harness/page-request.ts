@@ -10,11 +10,16 @@ export interface PageAnswer {
 /**
  * A request as a browser on http://localhost:<port> sends it (the sandbox relying party), through node:http so the
  * test sets every header and reads every byte. `body` is sent as given, with `contentType`; `declaredLength` instead
- * sends only the headers, announcing a body that never comes; `host` another Host header.
+ * sends only the headers, announcing a body that never comes; `host` another Host header; `headers` any others.
  */
-export function pageRequest(server: { url: string }, method: string, path: string, options: { body?: string; contentType?: string; declaredLength?: number; host?: string } = {}): Promise<PageAnswer> {
+export function pageRequest(
+  server: { url: string },
+  method: string,
+  path: string,
+  options: { body?: string | Buffer; contentType?: string; declaredLength?: number; host?: string; headers?: Record<string, string> } = {},
+): Promise<PageAnswer> {
   const { port } = new URL(server.url);
-  const headers: Record<string, string | number> = { host: options.host ?? `localhost:${port}` };
+  const headers: Record<string, string | number> = { host: options.host ?? `localhost:${port}`, ...options.headers };
   if (options.contentType !== undefined) headers['content-type'] = options.contentType;
   if (options.declaredLength !== undefined) headers['content-length'] = options.declaredLength;
   return new Promise((resolve, reject) => {
