@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../database.js';
-import { accountMembers, associatedPersons, transactionApprovals, users } from '../schema/index.js';
+import { accountMembers, accounts, associatedPersons, transactionApprovals, users } from '../schema/index.js';
 
 export type MemberRow = typeof accountMembers.$inferSelect;
 export type MemberRole = MemberRow['role'];
@@ -119,4 +119,15 @@ export async function representativeUsers(db: Executor, integratorId: string, en
       ),
     )
     .orderBy(asc(users.id));
+}
+
+/** The entity accounts a user owns, newest first (the hosted flow's entity of its representative). */
+export async function ownedEntityAccounts(db: Executor, integratorId: string, userId: string): Promise<{ accountId: string; entityId: string }[]> {
+  const rows = await db
+    .select({ accountId: accounts.id, entityId: accounts.entityId })
+    .from(accountMembers)
+    .innerJoin(accounts, eq(accounts.id, accountMembers.accountId))
+    .where(and(eq(accountMembers.integratorId, integratorId), eq(accountMembers.userId, userId), eq(accountMembers.role, 'owner'), eq(accounts.type, 'entity')))
+    .orderBy(desc(accounts.createdAt), desc(accounts.id));
+  return rows.flatMap((r) => (r.entityId ? [{ accountId: r.accountId, entityId: r.entityId }] : []));
 }

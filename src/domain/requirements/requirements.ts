@@ -27,7 +27,7 @@ const PERSON_NAMES: Record<string, string> = {
 const PERSON_ORDER = ['birthDate', 'nationality', 'residentialAddress', 'document.identity', 'document.proofOfAddress'];
 
 /** An entity's document groups (the spec's codes) by name; its missing data by the entityInfo field path itself. */
-const ENTITY_DOCUMENT_NAMES: Record<string, string> = {
+export const ENTITY_DOCUMENT_NAMES: Record<string, string> = {
   COMPANY_DETAILS_DOCUMENT: 'document.companyDetails',
   OWNERSHIP_STRUCTURE_DOCUMENT: 'document.ownershipStructure',
   SOURCE_OF_FUNDS_DOCUMENT: 'document.sourceOfFunds',
@@ -83,7 +83,8 @@ export function personRequirements(userInfo: UserInfo, documents: readonly Docum
   return derive(PERSON_ORDER, missing, documents, status);
 }
 
-const ENTITY_FIELDS = missingCompanyData({} as EntityInfo);
+/** The entity's own data requirements: its required entityInfo fields by path. */
+export const ENTITY_FIELDS = missingCompanyData({} as EntityInfo);
 
 /** An entity needs a representative among its associated persons before its review can start (personsReady). */
 export const REPRESENTATIVE_REQUIREMENT = 'associatedPersons.representative';

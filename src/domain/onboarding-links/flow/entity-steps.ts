@@ -1,20 +1,20 @@
 import { owesCompany, owesDocuments, owesPersons } from './entity-state.js';
-import { INDIVIDUAL_STEPS, type FlowStep } from './steps.js';
+import type { FlowStep } from './steps.js';
 
 // An entity link's steps, in order (docs/onboarding-links.md#the-entity-flow): the individual flow's terms, the
 // representative's own details and passkey (the same rules: owed while missing), around the company's details and
 // its four document groups (owed while the entity's requirements list them) and its associated persons (owed until
-// the list is confirmed: entity-state.ts).
+// the list is confirmed: entity-state.ts). steps.ts passes its individual steps in (no import cycle).
 
-/** The individual step of that name, looked up when asked (steps.ts lists these steps: no cycle at load). */
-const individual = (name: string): FlowStep => ({ name, type: 'entity', owed: (link) => INDIVIDUAL_STEPS.find((s) => s.name === name)!.owed(link) });
-
-export const ENTITY_STEPS: FlowStep[] = [
-  individual('terms'),
-  individual('details'),
-  { name: 'company', type: 'entity', owed: (link) => owesCompany(link.entity) },
-  { name: 'company-documents', type: 'entity', owed: (link) => owesDocuments(link.entity) },
-  // Last of the data: the list of persons is confirmed with "continue", which requests verification.
-  { name: 'persons', type: 'entity', owed: (link) => owesPersons(link.entity) },
-  individual('passkey'),
-];
+export function entitySteps(individual: readonly FlowStep[]): FlowStep[] {
+  const reused = (name: string): FlowStep => ({ ...individual.find((s) => s.name === name)!, type: 'entity' });
+  return [
+    reused('terms'),
+    reused('details'),
+    { name: 'company', type: 'entity', owed: (link) => owesCompany(link.entity) },
+    { name: 'company-documents', type: 'entity', owed: (link) => owesDocuments(link.entity) },
+    // Last of the data: the list of persons is confirmed with "continue", which requests verification.
+    { name: 'persons', type: 'entity', owed: (link) => owesPersons(link.entity) },
+    reused('passkey'),
+  ];
+}

@@ -10,6 +10,7 @@ import type { UserInfo } from '../../onboarding/types.js';
 import { personRequirements, type Requirements } from '../../requirements/requirements.js';
 import { expireIfOverdue, openOnboardingLink, type ClosedStatus } from '../link-life.js';
 import { isLinkToken, linkTokenHash } from '../link-token.js';
+import { entityFlowStateOf } from './entity-state.js';
 
 // The hosted flow's view of a link (docs/onboarding-links.md#the-hosted-flow): the link, its customer as it is now,
 // and what that customer still owes. Every request of the flow loads it from the token first (before any body is
@@ -58,6 +59,7 @@ export async function flowLinkOf(db: Executor, row: OnboardingLinkRow): Promise<
     user,
     requirements,
     passkeys: user ? await countAuthenticators(db, user.id) : 0,
+    ...(await entityFlowStateOf(db, row, user)),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { OnboardingLinkRow } from '../../../db/repositories/onboarding-links.js';
 import type { FlowLink } from './flow-link.js';
+import { entitySteps } from './entity-steps.js';
 
 // Which steps a link still owes, in order (docs/onboarding-links.md#the-hosted-flow). A step is owed while what it
 // collects is missing, so a step saved once is skipped from then on, through this link or a fresh one for the same
@@ -35,7 +36,7 @@ export const INDIVIDUAL_STEPS: FlowStep[] = [
 ];
 
 /** Every step, in order within its link type. */
-export const FLOW_STEPS: FlowStep[] = [...INDIVIDUAL_STEPS];
+export const FLOW_STEPS: FlowStep[] = [...INDIVIDUAL_STEPS, ...entitySteps(INDIVIDUAL_STEPS)];
 
 /** The steps the link still owes, in order. */
 export function owedSteps(link: FlowLink): FlowStep[] {

@@ -1,4 +1,5 @@
 import { invalidFields } from '../../../domain/errors.js';
+import { validateEntityInfo } from '../../../domain/onboarding/validation/index.js';
 import { saveCompany } from '../../../domain/onboarding-links/flow/entity.js';
 import { withLiveLink } from '../../../domain/onboarding-links/flow/save.js';
 import { isCountryCode } from '../../../domain/onboarding/reference/country-codes.js';
@@ -90,8 +91,10 @@ function submission(body: Record<string, string>): EntityInfo {
   const same = body[SAME] === 'true';
   const inputs = inputsFor(country, same).filter((i) => !(same && i.name.startsWith('physicalAddress.')));
   const missing = blanks(inputs, body, (name) => `/entityInfo/${name.replace(/\./g, '/')}`);
-  if (missing.length > 0) throw invalidFields(missing);
   const info = nest(inputs, body, entityValue) as EntityInfo;
+  // Every problem at once: the blanks, and the API's own checks of what was given.
+  const wrong = validateEntityInfo(info, '/entityInfo').filter((w) => !missing.some((m) => m.pointer === w.pointer));
+  if (missing.length + wrong.length > 0) throw invalidFields([...missing, ...wrong]);
   if (same) info.physicalAddress = info.registeredAddress;
   else if (info.physicalAddress) info.physicalAddress.country = info.registeredAddress!.country;
   return info;

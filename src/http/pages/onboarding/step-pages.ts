@@ -2,6 +2,7 @@ import type { FieldError } from '../../../domain/errors.js';
 import type { FlowContext, FlowLink } from '../../../domain/onboarding-links/flow/flow-link.js';
 import type { SaveOutcome } from '../../../domain/onboarding-links/flow/save.js';
 import type { FieldProblem, FormState } from './html.js';
+import { ENTITY_PAGES } from './entity-pages.js';
 import { INDIVIDUAL_PAGES } from './individual-pages.js';
 
 // The flow's step pages by link type and name (docs/onboarding-links.md#the-hosted-flow). Each renders its form and
@@ -49,5 +50,5 @@ export interface StepPage {
 /** Every step's page: B's entity pages join under `entity`. */
 export const STEP_PAGES: Record<string, Record<string, StepPage>> = {
   individual: INDIVIDUAL_PAGES,
-  entity: {},
+  entity: ENTITY_PAGES,
 };

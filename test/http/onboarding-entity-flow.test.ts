@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { SoftwareAuthenticator } from '../harness/authenticator.js';
+import { backends } from '../harness/backends.js';
+import { eventsOfType } from '../harness/db.js';
+import { pdf, png } from '../harness/fixtures.js';
+import { challengeOf, getPage, invalidInputs, linkView, makeLink, nextPath, postFiles, postForm, type FilePart } from '../harness/onboarding-flow.js';
+import { useTenants } from '../harness/tenants.js';
+
+/*
+ * The hosted flow of a new company (docs/onboarding-links.md#the-entity-flow), as a browser without script posts it:
+ * terms, the representative's details, the company (its country first), its four documents, its people (added,
+ * changed, removed, then confirmed), the passkey; each step's errors as a 422 form naming the inputs; the API's view
+ * of the entity, its persons and the link after it.
+ */
+
+const file = (name: string, seed: number): FilePart => (name.endsWith('png') ? { filename: name, type: 'image/png', bytes: png(seed) } : { filename: name, type: 'application/pdf', bytes: pdf(`${name} ${seed}`) });
+
+export const representative = (email: string) => ({
+  firstName: 'Jonas',
+  middleName: '',
+  lastName: 'Becker',
+  email,
+  phone: '',
+  birthDate: '1990-09-30',
+  nationality: 'DEU',
+  countryOfBirth: '',
+  'residentialAddress.country': 'DEU',
+  'residentialAddress.streetLine1': 'Unter den Linden 77',
+  'residentialAddress.streetLine2': '',
+  'residentialAddress.city': 'Berlin',
+  'residentialAddress.state': 'DE-BE',
+  'residentialAddress.postalCode': '10117',
+});
+
+export const company = {
+  businessLegalName: 'Becker Robotics Ltd',
+  businessTradeName: '',
+  businessType: 'corporation',
+  companyNumber: '01234567',
+  email: 'office@becker-robotics.example',
+  website: 'https://becker-robotics.example',
+  'registeredAddress.country': 'GBR',
+  'registeredAddress.streetLine1': '10 Downing Street',
+  'registeredAddress.streetLine2': '',
+  'registeredAddress.city': 'London',
+  'registeredAddress.state': '',
+  'registeredAddress.postalCode': 'SW1A 2AA',
+  'physicalAddress.country': 'GBR',
+  physicalAddressSameAsRegistered: 'true',
+  'activityInfo.businessDescription': 'Warehouse robots',
+  'activityInfo.businessIndustry': '333922',
+  'financialInfo.sourceOfFunds': 'business_revenue',
+  'financialInfo.estimatedAnnualRevenueUsd': '1000000_10000000',
+  'financialInfo.expectedMonthlyPaymentsUsd': '25000',
+  'financialInfo.hasMaterialIntermediaryEntityOwner': 'false',
+  'highRiskInfo.operatesInProhibitedCountries': 'false',
+  'highRiskInfo.highRiskActivities': 'none',
+  'highRiskInfo.highRiskActivitiesExplanation': '',
+  'highRiskInfo.conductsMoneyServices': 'false',
+  'highRiskInfo.conductsMoneyServicesDescription': '',
+};
+
+const owner = {
+  action: 'add',
+  firstName: 'Amelia',
+  lastName: 'Clarke',
+  email: 'amelia.clarke@example.co.uk',
+  birthDate: '1979-03-14',
+  nationality: 'GBR',
+  'residentialAddress.country': 'GBR',
+  'residentialAddress.streetLine1': '1 Abbey Road',
+  'residentialAddress.city': 'London',
+  'residentialAddress.postalCode': 'NW8 9AY',
+  'beneficiaryDetails.beneficiaryType': 'ubo',
+  'beneficiaryDetails.ownershipPercentage': '40',
+};
+
+for (const backend of backends()) {
+  describe(`hosted onboarding flow: a new company [${backend}]`, () => {
+    const { server, tenants: [acme] } = useTenants(backend, ['Acme Wallet']);
+
+    it('walks terms, details, company, documents, persons and passkey; each step refuses bad input with its fields', async () => {
+      const email = `jonas.${process.pid}@becker-robotics.example`;
+      const link = await makeLink(server, acme, { type: 'entity', email });
+      assert.equal(nextPath(await postForm(server, `${link.path}/terms`, { acceptTerms: 'true' })), `${link.path}/details`);
+      assert.equal(nextPath(await postForm(server, `${link.path}/details`, representative(email))), `${link.path}/company`);
+
+      // The company: its country first, then its fields as that country has them.
+      const askCountry = await getPage(server, `${link.path}/company`);
+      assert.match(askCountry.text, /name="registeredAddress\.country" autocomplete="country"/);
+      const form = await getPage(server, `${link.path}/company?registeredAddress.country=GBR`);
+      assert.match(form.text, /name="businessLegalName" autocomplete="organization"/);
+      assert.match(form.text, /Companies House number/);
+      assert.match(form.text, /<label for="registeredAddress-postalCode">Postcode/);
+      const bad = await postForm(server, `${link.path}/company`, { ...company, businessLegalName: '', 'activityInfo.businessIndustry': '9', website: 'not a url' });
+      assert.equal(bad.status, 422, bad.text);
+      assert.deepEqual(invalidInputs(bad.text), {
+        businessLegalName: 'businessLegalName-error',
+        website: 'website-hint website-error',
+        'activityInfo.businessIndustry': 'activityInfo-businessIndustry-hint activityInfo-businessIndustry-error',
+      });
+      assert.equal((await eventsOfType(server.database, acme.integratorId, 'entity.created')).length, 0, 'nothing saved');
+      const unknown = await postForm(server, `${link.path}/company`, { ...company, logoUrl: 'https://x.example/logo.png' });
+      assert.equal(unknown.status, 400, 'a field the step does not have');
+      assert.equal(nextPath(await postForm(server, `${link.path}/company`, company)), `${link.path}/company-documents`);
+      const [created] = await eventsOfType(server.database, acme.integratorId, 'entity.created');
+      const accountId = (created!.data as { object: { accountId: string } }).object.accountId;
+
+      // The four document groups: one missing is named; all four go on to the people.
+      const groups = { 'document.companyDetails': file('cert.pdf', 1), 'document.ownershipStructure': file('register.pdf', 2), 'document.sourceOfFunds': file('funds.pdf', 3), 'document.proofOfAddress': file('bill.pdf', 4) };
+      const types = { issuingCountry: 'GBR', 'document.companyDetails.documentType': 'incorporation_cert', 'document.ownershipStructure.documentType': 'shareholder_registry' };
+      const { 'document.sourceOfFunds': _funds, ...three } = groups;
+      const missing = await postFiles(server, `${link.path}/company-documents`, types, three);
+      assert.equal(missing.status, 422, missing.text);
+      assert.deepEqual(Object.keys(invalidInputs(missing.text)), ['document.sourceOfFunds']);
+      assert.equal(nextPath(await postFiles(server, `${link.path}/company-documents`, types, groups)), `${link.path}/persons`);
+
+      // The people: the representative's own details to start with; a representative needs a title.
+      const persons = await getPage(server, `${link.path}/persons`);
+      assert.match(persons.text, /id="firstName" name="firstName"[^>]*value="Jonas"/);
+      assert.match(persons.text, /<option value="representative" selected>/);
+      const { phone: _p, countryOfBirth: _c, ...rep } = representative(email);
+      const me = { ...rep, action: 'add', 'beneficiaryDetails.beneficiaryType': 'representative', issuingCountry: 'DEU' };
+      const noTitle = await postFiles(server, `${link.path}/persons`, me, { passport: file('p.png', 5), proof_of_address: file('bill.pdf', 6) });
+      assert.equal(noTitle.status, 422, noTitle.text);
+      assert.deepEqual(invalidInputs(noTitle.text), { 'beneficiaryDetails.title': 'beneficiaryDetails-title-hint beneficiaryDetails-title-error' });
+      const added = await postFiles(server, `${link.path}/persons`, { ...me, 'beneficiaryDetails.title': 'CEO' }, { passport: file('p.png', 5), proof_of_address: file('bill.pdf', 6) });
+      assert.equal(nextPath(added), `${link.path}/persons`, 'back to the list, to add another');
+      assert.equal(nextPath(await postFiles(server, `${link.path}/persons`, owner, {})), `${link.path}/persons`);
+
+      // Going on while the owner has no documents is refused, saying what is missing.
+      const early = await postFiles(server, `${link.path}/persons`, { action: 'continue' }, {});
+      assert.equal(early.status, 422, early.text);
+      assert.match(early.text, /Amelia Clarke still needs: identity document, proof of address/);
+      const list = await getPage(server, `${link.path}/persons`);
+      const ids = [...list.text.matchAll(/href="persons\?edit=([0-9a-f-]{36})"/g)].map((m) => m[1]!);
+      assert.equal(ids.length, 2);
+      const edit = await getPage(server, `${link.path}/persons?edit=${ids[1]}`);
+      assert.match(edit.text, /value="Amelia"/);
+      const { action: _a, ...ownerData } = owner;
+      const changed = await postFiles(server, `${link.path}/persons`, { ...ownerData, action: 'edit', beneficiaryId: ids[1]!, issuingCountry: 'GBR' }, { passport: file('p2.png', 7), proof_of_address: file('bill2.pdf', 8) });
+      assert.equal(nextPath(changed), `${link.path}/persons`);
+
+      // A third added by mistake, then removed; a person of nobody's company is refused.
+      assert.equal(nextPath(await postFiles(server, `${link.path}/persons`, { ...owner, firstName: 'Extra', 'beneficiaryDetails.beneficiaryType': 'representative', 'beneficiaryDetails.title': 'COO', 'beneficiaryDetails.ownershipPercentage': '' }, {})), `${link.path}/persons`);
+      const third = [...(await getPage(server, `${link.path}/persons`)).text.matchAll(/href="persons\?edit=([0-9a-f-]{36})"/g)].map((m) => m[1]!).find((id) => !ids.includes(id))!;
+      const foreign = await postFiles(server, `${link.path}/persons`, { action: 'remove', beneficiaryId: '00000000-0000-4000-8000-000000000000' }, {});
+      assert.equal(foreign.status, 422, foreign.text);
+      assert.equal(nextPath(await postFiles(server, `${link.path}/persons`, { action: 'remove', beneficiaryId: third }, {})), `${link.path}/persons`);
+
+      assert.equal(nextPath(await postFiles(server, `${link.path}/persons`, { action: 'continue' }, {})), `${link.path}/passkey`);
+      const passkeyPage = await getPage(server, `${link.path}/passkey`);
+      const done = await postForm(server, `${link.path}/passkey`, { authenticator: JSON.stringify(new SoftwareAuthenticator().authenticator({ challenge: challengeOf(passkeyPage.text) })) });
+      assert.equal(done.status, 200, done.text);
+      assert.match(done.text, /You are done/);
+
+      server.clock.advance(1000);
+      const entity = (await acme.client.get(`/v1/query/get-entity-details?accountId=${accountId}`)).body;
+      assert.equal(entity.entityInfo.businessLegalName, 'Becker Robotics Ltd');
+      assert.deepEqual(entity.entityInfo.physicalAddress, entity.entityInfo.registeredAddress);
+      assert.equal(entity.entityInfo.activityInfo.businessIndustry, 333922);
+      assert.deepEqual(entity.entityDocuments.map((d: { documentType: string }) => d.documentType).sort(), ['incorporation_cert', 'proof_of_address', 'shareholder_registry', 'source_of_funds']);
+      assert.deepEqual(entity.associatedPersons.map((p: { firstName: string }) => p.firstName).sort(), ['Amelia', 'Jonas']);
+      assert.equal(entity.verificationStatus, 'awaiting_associated_person_information', 'submitted: it waits for its persons’ review');
+      assert.deepEqual(entity.requirements.currentlyDue, []);
+      const view = await linkView(server, acme, link.id);
+      assert.equal(view.status, 'completed');
+      server.clock.advance(1000);
+      const user = (await acme.client.get(`/v1/query/get-user-details?userId=${view.userId}`)).body;
+      assert.deepEqual([user.userInfo.email, user.isPasskeyActivated], [email, true], 'the link’s user is the representative');
+      server.clock.advance(1000);
+      const members = (await acme.client.get(`/v1/query/list-members?accountId=${accountId}`)).body;
+      assert.deepEqual(members.data.map((m: { userId: string; role: string }) => [m.userId, m.role]), [[view.userId, 'owner']]);
+    });
+  });
+}
