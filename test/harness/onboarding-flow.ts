@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { createCustomer } from './customers.js';
 import { pageRequest, type PageAnswer } from './page-request.js';
 import type { SeededIntegrator, TestServer } from './server.js';
 
@@ -76,4 +77,22 @@ export function invalidInputs(html: string): Record<string, string> {
     if (name) found[name] = described ?? '';
   }
   return found;
+}
+
+/** A customer whose passport the sandbox refused (resubmission requested): it owes document.identity only. */
+export async function refusedIdentityCustomer(server: TestServer, who: SeededIntegrator): Promise<{ userId: string; accountId: string }> {
+  const customer = await createCustomer(server, who, { approve: false });
+  const details = async () => (await who.client.get(`/v1/query/get-user-details?userId=${customer.userId}`)).body;
+  const passport = (await details()).verificationDocuments.find((d: { documentType: string }) => d.documentType === 'passport');
+  server.clock.advance(1000);
+  const asked = await who.client.post('/v1/sandbox/simulate-verification', { accountId: customer.accountId, outcome: 'request_resubmission', reasons: ['The photo is blurred'], documents: [passport.documentId] });
+  assert.equal(asked.status, 200, asked.text);
+  assert.deepEqual((await details()).requirements.currentlyDue, ['document.identity']);
+  return { userId: customer.userId, accountId: customer.accountId };
+}
+
+/** The link as GET /v1/onboarding-links/{id} shows it. */
+export async function linkView(server: TestServer, who: SeededIntegrator, id: string): Promise<Record<string, unknown>> {
+  server.clock.advance(1000);
+  return (await who.client.get(`/v1/onboarding-links/${id}`)).body as Record<string, unknown>;
 }

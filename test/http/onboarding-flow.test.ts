@@ -105,6 +105,8 @@ for (const backend of backends()) {
       assert.equal(after.status, 'completed');
       assert.equal(after.userId, userId);
       assert.deepEqual((await eventsFor(server.database, link.id)).map((e) => e.type), ['onboarding_link.created', 'onboarding_link.opened', 'onboarding_link.completed']);
+      const created = (await eventsFor(server.database, userId)).find((e) => e.type === 'user.created')!;
+      assert.equal((created.data as { object: { termsVersion: string } }).object.termsVersion, '1', 'user.created carries the version accepted');
       // Details: created (awaiting its documents); documents: complete (init), the requirements met; passkey; completion: verification requested.
       assert.deepEqual((await eventsFor(server.database, userId)).map((e) => e.type), [
         'user.created',

@@ -1,6 +1,5 @@
 import type { Tx } from '../../../db/database.js';
 import { updateLiveOnboardingLink, type OnboardingLinkRow } from '../../../db/repositories/onboarding-links.js';
-import { updateUser as updateUserRow } from '../../../db/repositories/users.js';
 import { invalidFields } from '../../errors.js';
 import type { AdditionalUserInfo, SubmittedDocument, UserInfo } from '../../onboarding/types.js';
 import { createUserWithAccount } from '../../onboarding/users/create-user.js';
@@ -24,7 +23,7 @@ export interface DetailsInput {
 
 /**
  * Details: a new customer's user is made by create-user's own function (serviceTermsSignedAt the terms step's time;
- * the termsVersion it accepted stored with it), and the link gets its userId at once, so a later step, or a fresh
+ * the termsVersion it accepted, both in user.created), and the link gets its userId at once, so a later step, or a fresh
  * link for that user, goes on from there. An existing user's details are changed by update-user's.
  */
 export async function saveDetails(ctx: FlowContext, tx: Tx, link: FlowLink, input: DetailsInput): Promise<OnboardingLinkRow> {
@@ -41,11 +40,11 @@ export async function saveDetails(ctx: FlowContext, tx: Tx, link: FlowLink, inpu
     {
       userInfo: input.userInfo as UserInfo,
       serviceTermsSignedAt: link.row.termsAcceptedAt.toISOString(),
+      ...(link.row.termsVersion ? { termsVersion: link.row.termsVersion } : {}),
       ...(input.additionalUserInfo ? { additionalUserInfo: input.additionalUserInfo } : {}),
     },
     'none',
   );
-  await updateUserRow(tx, created.userId, { termsVersion: link.row.termsVersion });
   return (await updateLiveOnboardingLink(tx, link.row.id, { userId: created.userId, updatedAt: ctx.now }))!;
 }
 

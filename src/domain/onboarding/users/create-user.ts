@@ -37,6 +37,8 @@ export interface CreateUserInput {
   partnerSignedAgreementId?: string;
   /** create-individual-account only: self-custodial when given. */
   walletAddress?: string | null;
+  /** The hosted onboarding flow only: the version of the terms accepted (SERVICE_TERMS_VERSION). */
+  termsVersion?: string;
 }
 
 /** What validation needs from the context: the time and the configured policy. */
@@ -99,6 +101,7 @@ export async function createUserWithAccount(ctx: MutationContext, input: CreateU
       additionalUserInfo: input.additionalUserInfo ?? null,
       partnerSignedAgreementId: input.partnerSignedAgreementId ?? null,
       serviceTermsSignedAt: new Date(input.serviceTermsSignedAt),
+      termsVersion: input.termsVersion ?? null,
       verificationStatus: initialPersonStatus(missing),
       createdAt: ctx.now,
       updatedAt: ctx.now,

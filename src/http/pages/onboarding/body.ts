@@ -25,6 +25,19 @@ export class FormRefused extends Error {
   }
 }
 
+const TOO_LARGE = 'Each file may be at most 10 MB, and a form may carry at most 4 files.';
+
+/**
+ * Before a byte is read: a urlencoded form over FORM_BODY_LIMIT, or a multipart one over MULTIPART_BODY_LIMIT, is
+ * refused from its declared length (a form without a length, chunked, is refused too: browsers always send one).
+ */
+export async function sizeFirst(request: FastifyRequest, _reply: unknown, payload: unknown) {
+  const length = request.headers['content-length'];
+  const limit = request.isMultipart() ? MULTIPART_BODY_LIMIT : FORM_BODY_LIMIT;
+  if (length === undefined ? request.headers['transfer-encoding'] !== undefined && !request.isMultipart() : Number(length) > limit) throw new FormRefused(413, TOO_LARGE);
+  return payload;
+}
+
 const mediaType = (request: FastifyRequest) => (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 
 /** Reads and checks the body of a step's POST. */
@@ -62,7 +75,7 @@ export async function readStepBody(request: FastifyRequest, page: StepPage, link
   } catch (err) {
     if (err instanceof FormRefused) throw err;
     const status = (err as { statusCode?: number }).statusCode;
-    if (status === 413) throw new FormRefused(413, 'Each file may be at most 10 MB, and a form may carry at most 4 files.');
+    if (status === 413) throw new FormRefused(413, TOO_LARGE);
     throw new FormRefused(400, 'The form’s files could not be read.');
   }
   return { fields, files };

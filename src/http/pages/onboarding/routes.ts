@@ -12,7 +12,7 @@ import { Text } from '../../schemas/onboarding/common.js';
 import type { Api, Deps } from '../../types.js';
 import { INVITATION_CSP, PAGE_HEADERS, relyingPartyFor } from '../invitation-routes.js';
 import { ONBOARDING_SCRIPT, ONBOARDING_STYLE } from './assets.js';
-import { FORM_BODY_LIMIT, FormRefused, MULTIPART_BODY_LIMIT, MULTIPART_LIMITS, readStepBody } from './body.js';
+import { FORM_BODY_LIMIT, FormRefused, MULTIPART_BODY_LIMIT, MULTIPART_LIMITS, readStepBody, sizeFirst } from './body.js';
 import { finalPage } from './final-page.js';
 import { firstPage } from './first-page.js';
 import { EMPTY_FORM, type FormState } from './html.js';
@@ -60,6 +60,7 @@ export async function registerOnboardingPages(app: Api, deps: Deps, failures: Fa
     scope.setErrorHandler(async (error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
       if (bodyPending(request)) reply.header('connection', 'close');
       if (error.validation) return html(reply, 404, unknownLinkPage());
+      if (error instanceof FormRefused) return html(reply, error.status, refusedPage(error.status, error.reason));
       const status = error instanceof ApiError ? error.status : error.statusCode;
       if (status !== undefined && status >= 400 && status < 500) {
         return html(reply, status, refusedPage(status, status === 413 ? 'It is larger than this page takes.' : status === 415 ? 'It was not sent as a form.' : 'It could not be read.'));
@@ -122,7 +123,7 @@ export async function registerOnboardingPages(app: Api, deps: Deps, failures: Fa
       return elsewhere(reply, request.params.token, link, step) ?? html(reply, 200, page.render(viewOf(request, link), EMPTY_FORM));
     });
 
-    scope.post('/onboarding/:token/:step', { ...stepOptions, bodyLimit: MULTIPART_BODY_LIMIT }, async (request: TokenRequest, reply) => {
+    scope.post('/onboarding/:token/:step', { ...stepOptions, bodyLimit: MULTIPART_BODY_LIMIT, preParsing: sizeFirst }, async (request: TokenRequest, reply) => {
       const link = opened.get(request)!;
       const { token, step } = request.params as { token: string; step: string };
       const answer = (outcome: SaveOutcome) =>
