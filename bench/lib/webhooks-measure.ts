@@ -66,6 +66,11 @@ export function cpuOf(measured: ReturnType<CpuWatch['stop']>, count: number): Pi
   return cpuSeconds ? { cpu, cpuSeconds, cpuMsPerDelivery: (totalCpuSeconds(cpuSeconds) * 1000) / count } : { cpu };
 }
 
+/** What a phase reports of its arrivals: latency percentiles, and the deliveries missing or repeated. */
+export function arrivalFigures(j: ReturnType<typeof judge>): Pick<PhaseResult, 'latencyP50Ms' | 'latencyP99Ms' | 'latencyMaxMs' | 'missing' | 'duplicates'> {
+  return { latencyP50Ms: percentile(j.latencies, 0.5), latencyP99Ms: percentile(j.latencies, 0.99), latencyMaxMs: j.latencies.at(-1)!, missing: j.missing, duplicates: j.duplicates };
+}
+
 /** Waits for `count` arrivals, stops the CPU count, and judges the arrivals once every delivery is recorded. */
 export async function collect(receiver: ReceiverClient, created: Map<string, number>, count: number, cpu: CpuWatch, path: DeliveryPath, phase: Phase) {
   await receiver.waitFor(count, 120_000);

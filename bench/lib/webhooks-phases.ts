@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { exited, startChild, stopChild } from './children.js';
 import { bareDelivery, writeEvents, writeOne } from './webhooks-events.js';
-import { collect, cpuOf, cpuWatch, judge, percentile, quiet, warmUp } from './webhooks-measure.js';
+import { arrivalFigures, collect, cpuOf, cpuWatch, judge, quiet, warmUp } from './webhooks-measure.js';
 import { BATCH, DURATION_SECONDS, EVENTS, STEADY_RATE, WORKER_PROCESSES, type Phase } from './webhooks-settings.js';
 import type { ReceiverClient } from './webhooks-receiver.js';
 import type { OurPath } from './webhooks-setup.js';
@@ -28,11 +28,7 @@ export async function burst(s: Setup, receiver: ReceiverClient, path: DeliveryPa
     seconds,
     perSec: EVENTS / seconds,
     writtenPerSec: EVENTS / ((written - started) / 1000),
-    latencyP50Ms: percentile(j.latencies, 0.5),
-    latencyP99Ms: percentile(j.latencies, 0.99),
-    latencyMaxMs: j.latencies.at(-1)!,
-    missing: j.missing,
-    duplicates: j.duplicates,
+    ...arrivalFigures(j),
     ...cpuFields,
   };
 }
@@ -157,11 +153,7 @@ export async function steady(s: Setup, receiver: ReceiverClient, ours: OurPath):
     seconds: writeSeconds,
     perSec: total / writeSeconds,
     writtenPerSec: total / writeSeconds,
-    latencyP50Ms: percentile(j.latencies, 0.5),
-    latencyP99Ms: percentile(j.latencies, 0.99),
-    latencyMaxMs: j.latencies.at(-1)!,
-    missing: j.missing,
-    duplicates: j.duplicates,
+    ...arrivalFigures(j),
     ...cpuFields,
   };
 }
