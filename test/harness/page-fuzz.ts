@@ -106,3 +106,54 @@ export function hostileBody(fields: readonly string[]): fc.Arbitrary<HostileBody
     pairs.map((p) => ({ what: 'no Content-Type', body: urlencoded(p) })),
   );
 }
+
+/** A form of a page as a browser would submit it: its action, its encoding, and its fields filled in. */
+export interface PageForm {
+  action: string;
+  /** method="get": a form that asks for another page (the details step's country first), not a save. */
+  get: boolean;
+  multipart: boolean;
+  fields: [string, string][];
+}
+
+/** Plausible values by the input's last name segment; anything else gets 'x'. */
+const FILL: Record<string, string> = {
+  firstName: 'Ana', lastName: 'Souza', email: 'ana.souza@example.com', phone: '+14155552671', birthDate: '1990-01-01', streetLine1: '1 Market St',
+  city: 'San Francisco', postalCode: '94105', socialSecurityNumber: '123-45-6789', companyNumber: 'C1234567', legalName: 'Fuzz Ltd', website: 'https://example.com',
+};
+
+/** The page's forms, filled in as a person would: selects take their first real option, checkboxes are ticked. */
+export function formsOf(html: string): PageForm[] {
+  return [...html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)].map(([, attrs, inner]) => {
+    const fields: [string, string][] = [];
+    for (const [tag, kind] of inner!.matchAll(/<(input|select|textarea)\b[^>]*>/g)) {
+      const name = /\sname="([^"]+)"/.exec(tag)?.[1];
+      if (!name) continue;
+      const type = /\stype="([^"]+)"/.exec(tag)?.[1] ?? 'text';
+      if (type === 'file' || type === 'submit') continue;
+      const value = /\svalue="([^"]*)"/.exec(tag)?.[1];
+      if (kind === 'select') {
+        const options = new RegExp(`<select\\b[^>]*name="${name.replace(/[.[\]]/g, '\\$&')}"[^>]*>([\\s\\S]*?)</select>`).exec(inner!)?.[1] ?? '';
+        const values = [...options.matchAll(/value="([^"]+)"/g)].map((m) => m[1]!);
+        fields.push([name, values.find((v) => v === 'USA' || v === 'US-CA') ?? values[0] ?? '']);
+      } else fields.push([name, value ?? (type === 'checkbox' ? 'on' : (FILL[name.split('.').pop()!] ?? 'x'))]);
+    }
+    return { action: /\saction="([^"]*)"/.exec(attrs!)?.[1] ?? '', get: /\smethod="get"/i.test(attrs!), multipart: /multipart\/form-data/.test(attrs!), fields };
+  });
+}
+
+/** The form, with one field replaced by a hostile value, a polluting name added, or a field repeated. */
+export function mutatedForm(form: PageForm): fc.Arbitrary<HostileBody> {
+  const at = fc.nat(Math.max(0, form.fields.length - 1));
+  const encodeAs = (fields: [string, string][], what: string): HostileBody =>
+    form.multipart
+      ? { what: `the form (multipart), ${what}`, contentType: 'multipart/form-data; boundary=fuzzboundary', body: multipart(fields, [], 'fuzzboundary', 'none') }
+      : { what: `the form, ${what}`, contentType: 'application/x-www-form-urlencoded', body: urlencoded(fields) };
+  return fc.oneof(
+    fc.constant(encodeAs(form.fields, 'as filled in')),
+    fc.tuple(at, text).map(([i, v]) => encodeAs(form.fields.map(([k, old], j): [string, string] => [k, j === i ? v : old]), `field ${i} replaced`)),
+    fc.tuple(fc.constantFrom(...POLLUTING_NAMES), text).map(([k, v]) => encodeAs([...form.fields, [k, v]], `with ${k}`)),
+    at.map((i) => encodeAs(form.fields.length > 0 ? [...form.fields, [form.fields[i]![0], 'again']] : [], `field ${i} repeated`)),
+    at.map((i) => encodeAs(form.fields.filter((_, j) => j !== i), `field ${i} left out`)),
+  );
+}

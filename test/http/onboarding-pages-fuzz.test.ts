@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { backends } from '../harness/backends.js';
 import { createCustomer } from '../harness/customers.js';
 import { pageRequest, type PageAnswer } from '../harness/page-request.js';
-import { hostileBody, hostileHeaders, hostileQuery, hostileSegment, type HostileBody } from '../harness/page-fuzz.js';
+import { formsOf, hostileBody, hostileHeaders, hostileQuery, hostileSegment, mutatedForm, type HostileBody, type PageForm } from '../harness/page-fuzz.js';
 import type { SeededIntegrator } from '../harness/server.js';
 import { useTenants } from '../harness/tenants.js';
 
@@ -190,31 +190,45 @@ for (const backend of backends()) {
 
     it('POST to every step route: unknown and closed links write nothing; live ones answer a page; bodies of every kind', { timeout: 600_000 }, async (t) => {
       if (steps.length === 0) return t.skip('no step routes yet (src/domain/onboarding-links/flow/steps.ts)');
-      // The forms' own names (the API's field paths), read from the step pages as a browser sees them, so some bodies
-      // reach past the parsers into the saves.
-      const names = new Set<string>();
+      // The step pages' forms, filled in as a person would (the terms accepted first, so the later steps are served):
+      // each is sent as is, or with one field hostile, so bodies reach past the parsers into the saves.
+      const forms: { link: Link; form: PageForm }[] = [];
       for (const l of links.filter((x) => x.kind === 'live')) {
-        for (const step of steps) {
-          const page = await pageRequest(server, 'GET', `/onboarding/${l.token}/${step.name}`, { headers: { accept: 'text/html' } });
-          for (const m of page.text.matchAll(/<(?:input|select|textarea)[^>]*\sname="([^"]+)"/g)) names.add(m[1]!);
+        for (const round of [0, 1]) {
+          const pages = steps.map((step) => `/onboarding/${l.token}/${step.name}`);
+          for (const path of pages) {
+            const page = await pageRequest(server, 'GET', path, { headers: { accept: 'text/html' } });
+            for (const form of page.status === 200 ? formsOf(page.text) : []) {
+              const url = new URL(form.action, `http://page${path}`);
+              const action = url.pathname + url.search;
+              // A form asking for another page (the country first): that page is read too.
+              if (form.get) pages.push(`${action}?${new URLSearchParams(form.fields).toString()}`);
+              else if (!forms.some((f) => f.form.action === action)) forms.push({ link: l, form: { ...form, action } });
+            }
+          }
+          const terms = forms.find((f) => f.link === l && f.form.action.endsWith('/terms'));
+          if (round === 0 && terms) await pageRequest(server, 'POST', terms.form.action, { body: new URLSearchParams(terms.form.fields).toString(), contentType: 'application/x-www-form-urlencoded' });
         }
       }
+      const names = [...new Set(forms.flatMap((f) => f.form.fields.map(([name]) => name)))];
       const statuses = new Map<string, number>();
       const targets = fc.oneof(
         hostileSegment.map((segment) => ({ segment, writes: false, secret: tokenOf(segment) })),
         fc.constantFrom(...links.filter((l) => l.kind === 'closed')).map((l) => ({ segment: l.token, writes: false, secret: l.token })),
         fc.constantFrom(...links.filter((l) => l.kind === 'live')).map((l) => ({ segment: l.token, writes: true, secret: l.token })),
       );
+      const anyBody = fc.tuple(fc.constantFrom(...steps), targets, hostileBody(names)).map(([step, target, body]) => ({ path: `/onboarding/${target.segment}/${step.name}`, ...target, body }));
+      const formBody = fc.constantFrom(...forms).chain(({ link: l, form }) => mutatedForm(form).map((body) => ({ path: form.action, writes: true, secret: l.token, body })));
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...steps), targets, hostileQuery, hostileHeaders, hostileBody([...names]), async (step, target, query, headers, body) => {
-          const res = await check({ method: 'POST', path: `/onboarding/${target.segment}/${step.name}${query}`, headers, body }, { page: true, writes: target.writes, secret: target.secret });
+        fc.asyncProperty(forms.length > 0 ? fc.oneof(anyBody, formBody) : anyBody, hostileQuery, hostileHeaders, async (target, query, headers) => {
+          const res = await check({ method: 'POST', path: `${target.path}${query}`, headers, body: target.body }, { page: true, writes: target.writes, secret: target.secret });
           const key = `${target.writes ? 'live' : 'refused'} ${res.status}`;
           statuses.set(key, (statuses.get(key) ?? 0) + 1);
           if (!target.writes) assert.ok(res.status >= 400, `a refusal: ${res.status}`);
         }),
-        { numRuns: RUNS * 6, seed: SEED + 3, endOnFailure: true },
+        { numRuns: RUNS * 8, seed: SEED + 3, endOnFailure: true },
       );
-      console.log(`onboarding-pages-fuzz [${backend}] steps ${steps.map((s) => `${s.type}/${s.name}`).join(', ')} (${names.size} field names): ${JSON.stringify(Object.fromEntries(statuses))}`);
+      console.log(`onboarding-pages-fuzz [${backend}] steps ${steps.map((s) => `${s.type}/${s.name}`).join(', ')} (forms ${forms.map((f) => `${f.form.action.split('/').pop()} (${f.form.fields.length})`).join(', ')}): ${JSON.stringify(Object.fromEntries(statuses))}`);
     });
 
     it('other paths and methods under /onboarding (extra segments, traversal, PUT, DELETE, HEAD…): never a 5xx, no token logged, closed and unknown links write nothing', { timeout: 600_000 }, async () => {
