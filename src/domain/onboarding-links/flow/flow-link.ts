@@ -63,13 +63,19 @@ export async function flowLinkOf(db: Executor, row: OnboardingLinkRow): Promise<
   };
 }
 
+/** Marks a live link opened as one of its pages is served (onboarding_link.opened, once): the token check does not. */
+export async function markOpened(ctx: Pick<FlowContext, 'db' | 'now'>, link: FlowLink): Promise<void> {
+  if (link.row.status === 'pending') await openOnboardingLink(ctx.db.db, link.row, ctx.now);
+}
+
 /**
- * Opens a link for a page of the flow: a live one past its date is expired (with its event), a pending one becomes
+ * Opens a link for a page of the flow (`open: false`: only checks it, for a request that serves no page yet): a live one past its date is expired (with its event), a pending one becomes
  * opened (onboarding_link.opened, once), a closed one says why.
  */
-export async function openFlowLink(ctx: Pick<FlowContext, 'db' | 'secrets' | 'now'>, token: string): Promise<FlowOutcome> {
+export async function openFlowLink(ctx: Pick<FlowContext, 'db' | 'secrets' | 'now'>, token: string, options: { open?: boolean } = {}): Promise<FlowOutcome> {
   const found = await linkByToken(ctx.db.db, ctx.secrets, token);
-  const row = await openOnboardingLink(ctx.db.db, (await expireIfOverdue(ctx.db.db, found, ctx.now)) ?? found, ctx.now);
+  const current = (await expireIfOverdue(ctx.db.db, found, ctx.now)) ?? found;
+  const row = options.open === false ? current : await openOnboardingLink(ctx.db.db, current, ctx.now);
   if (row.status === 'completed' || row.status === 'expired' || row.status === 'revoked') return { closed: row.status };
   return { live: await flowLinkOf(ctx.db.db, row) };
 }

@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ApiError } from '../../../domain/errors.js';
-import { openFlowLink, type FlowContext, type FlowLink } from '../../../domain/onboarding-links/flow/flow-link.js';
+import { markOpened, openFlowLink, type FlowContext, type FlowLink } from '../../../domain/onboarding-links/flow/flow-link.js';
 import { LinkClosedError, withLiveLink, type SaveOutcome } from '../../../domain/onboarding-links/flow/save.js';
 import { owedSteps } from '../../../domain/onboarding-links/flow/steps.js';
 import type { FailureLimiter } from '../../auth/failure-limiter.js';
@@ -28,6 +28,11 @@ import { STEP_PAGES, type StepPage, type StepView } from './step-pages.js';
 const CSP = INVITATION_CSP.replace("form-action 'none'", "form-action 'self'");
 const HEADERS = { ...PAGE_HEADERS, 'content-security-policy': CSP };
 
+/**
+ * A step's path: its name is lower case words and dashes, so nothing shaped like a token (/onboarding//<token>, the
+ * token in the step's place) is taken by this route and logged as a step; such a path is a 404, logged cut.
+ */
+const STEP_PATH = '/onboarding/:token/:step(^[a-z][a-z-]{0,39}$)';
 const SECRET_TOKEN = { secretParams: ['token'], formBody: true };
 const TokenParams = Type.Object({ token: Text(200) }, { additionalProperties: false });
 const StepParams = Type.Object({ token: Text(200), step: Text(40) }, { additionalProperties: false });
@@ -75,7 +80,8 @@ export async function registerOnboardingPages(app: Api, deps: Deps, failures: Fa
     /** The token before anything else: unknown (counted) 404 or 429, closed 410; a live link is kept for the handler. */
     const tokenFirst = async (request: TokenRequest, reply: FastifyReply) => {
       try {
-        const outcome = await openFlowLink(ctx(), request.params.token);
+        // Opened only when a page is served (markOpened): a 404 step or a refused POST leaves the link as it was.
+        const outcome = await openFlowLink(ctx(), request.params.token, { open: false });
         if ('live' in outcome) {
           opened.set(request, outcome.live);
           return;
@@ -95,7 +101,11 @@ export async function registerOnboardingPages(app: Api, deps: Deps, failures: Fa
     };
 
     const routeOptions = { schema: { hide: true, params: TokenParams }, config: SECRET_TOKEN, onRequest: tokenFirst };
-    scope.get('/onboarding/:token', routeOptions, async (request: TokenRequest, reply) => html(reply, 200, firstPage(opened.get(request)!, request.params.token)));
+    scope.get('/onboarding/:token', routeOptions, async (request: TokenRequest, reply) => {
+      const link = opened.get(request)!;
+      await markOpened(ctx(), link);
+      return html(reply, 200, firstPage(link, request.params.token));
+    });
 
     const stepOptions = { ...routeOptions, schema: { hide: true, params: StepParams } };
     const pageOf = (link: FlowLink, step: string): StepPage | undefined => (Object.hasOwn(STEP_PAGES[link.row.type] ?? {}, step) ? STEP_PAGES[link.row.type]![step] : undefined);
@@ -115,15 +125,18 @@ export async function registerOnboardingPages(app: Api, deps: Deps, failures: Fa
       return reply.code(303).header('location', next ? `/onboarding/${token}/${next}` : `/onboarding/${token}`).send();
     };
 
-    scope.get('/onboarding/:token/:step', stepOptions, async (request: TokenRequest, reply) => {
+    scope.get(STEP_PATH, stepOptions, async (request: TokenRequest, reply) => {
       const link = opened.get(request)!;
       const step = request.params.step!;
       const page = pageOf(link, step);
       if (!page) return html(reply, 404, noStepPage());
-      return elsewhere(reply, request.params.token, link, step) ?? html(reply, 200, page.render(viewOf(request, link), EMPTY_FORM));
+      const moved = elsewhere(reply, request.params.token, link, step);
+      if (moved) return moved;
+      await markOpened(ctx(), link);
+      return html(reply, 200, page.render(viewOf(request, link), EMPTY_FORM));
     });
 
-    scope.post('/onboarding/:token/:step', { ...stepOptions, bodyLimit: MULTIPART_BODY_LIMIT, preParsing: sizeFirst }, async (request: TokenRequest, reply) => {
+    scope.post(STEP_PATH, { ...stepOptions, bodyLimit: MULTIPART_BODY_LIMIT, preParsing: sizeFirst }, async (request: TokenRequest, reply) => {
       const link = opened.get(request)!;
       const { token, step } = request.params as { token: string; step: string };
       const answer = (outcome: SaveOutcome) =>
