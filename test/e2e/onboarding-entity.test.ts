@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { describeInChromium } from '../harness/chromium.js';
+import { pdf, png } from '../harness/fixtures.js';
+import { activate, assertFitsPhone, attach, fillByKeyboard, tabTo } from '../harness/keyboard.js';
+import { linkView, makeLink } from '../harness/onboarding-flow.js';
+import { useTenants } from '../harness/tenants.js';
+import { authenticatorPage } from '../harness/wallet-page.js';
+
+// The hosted flow of a new company in a real browser (docs/onboarding-links.md#the-entity-flow): a 390 px viewport,
+// every control reached by Tab and used by keyboard, a CDP virtual authenticator for the passkey. The company has
+// two associated persons: the representative (its own details offered) and an owner.
+
+const image = (seed: number) => ({ name: 'id.png', mimeType: 'image/png', buffer: png(seed) });
+const paper = (text: string) => ({ name: `${text}.pdf`, mimeType: 'application/pdf', buffer: pdf(text) });
+
+describeInChromium('hosted onboarding of a company in Chromium', 'the entity onboarding browser test is', (backend, browser) => {
+  const { server, tenants: [acme] } = useTenants(backend, ['Acme Wallet']);
+
+  it('a company with two associated persons, from the link to the last page, at 390 px by keyboard', async () => {
+    const email = `jonas.${process.pid}.${backend}@becker-robotics.example`;
+    const link = await makeLink(server, acme, { type: 'entity', email, redirectUrl: 'https://app.example.com/done' });
+    const { page, errors } = await authenticatorPage(browser);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const response = await page.goto(`${server.url.replace('127.0.0.1', 'localhost')}${link.path}`);
+    assert.equal(response?.status(), 200);
+    await assertFitsPhone(page);
+    await activate(page, '#start');
+
+    // Terms, then the representative's own details (the country first).
+    await tabTo(page, '#acceptTerms');
+    await page.keyboard.press('Space');
+    await activate(page, '#continue');
+    await fillByKeyboard(page, [['residentialAddress.country', 'Germany']]);
+    await activate(page, '#choose-country');
+    await fillByKeyboard(page, [
+      ['firstName', 'Jonas'],
+      ['lastName', 'Becker'],
+      ['birthDate', '09301990'],
+      ['nationality', 'Germany'],
+      ['residentialAddress.streetLine1', 'Unter den Linden 77'],
+      ['residentialAddress.city', 'Berlin'],
+      ['residentialAddress.postalCode', '10117'],
+    ]);
+    await assertFitsPhone(page);
+    await activate(page, '#continue');
+
+    // The company: registered in the United Kingdom, its fields as the UK has them.
+    assert.match(page.url(), /\/company$/);
+    await fillByKeyboard(page, [['registeredAddress.country', 'United Kingdom']]);
+    await activate(page, '#choose-country');
+    assert.equal(await page.getByText('The Companies House number, e.g. 01234567.').isVisible(), true);
+    await fillByKeyboard(page, [
+      ['businessLegalName', 'Becker Robotics Ltd'],
+      ['businessType', 'Corporation'],
+      ['companyNumber', '01234567'],
+      ['email', 'office@becker-robotics.example'],
+      ['registeredAddress.streetLine1', '10 Downing Street'],
+      ['registeredAddress.city', 'London'],
+      ['registeredAddress.postalCode', 'SW1A 2AA'],
+      ['activityInfo.businessDescription', 'Warehouse robots'],
+      ['activityInfo.businessIndustry', '333922'],
+      ['financialInfo.sourceOfFunds', 'Business revenue'],
+      ['financialInfo.estimatedAnnualRevenueUsd', '$1,000,000 to'],
+      ['financialInfo.expectedMonthlyPaymentsUsd', '25000'],
+      ['financialInfo.hasMaterialIntermediaryEntityOwner', 'No'],
+      ['highRiskInfo.operatesInProhibitedCountries', 'No'],
+      ['highRiskInfo.highRiskActivities', 'None'],
+      ['highRiskInfo.conductsMoneyServices', 'No'],
+    ]);
+    await assertFitsPhone(page);
+    await activate(page, '#continue');
+
+    // Its four documents.
+    assert.match(page.url(), /\/company-documents$/);
+    await fillByKeyboard(page, [['document.companyDetails.documentType', 'Certificate of incorporation']]);
+    await attach(page, 'document.companyDetails', paper('certificate'));
+    await fillByKeyboard(page, [['document.ownershipStructure.documentType', 'Shareholder register']]);
+    await attach(page, 'document.ownershipStructure', paper('register'));
+    await attach(page, 'document.sourceOfFunds', paper('statement'));
+    await attach(page, 'document.proofOfAddress', paper('bill'));
+    await assertFitsPhone(page);
+    await activate(page, '#continue');
+
+    // Its people: the representative starts from Jonas's own details; then an owner who lives in the UK.
+    assert.match(page.url(), /\/persons$/);
+    assert.equal(await page.locator('#firstName').inputValue(), 'Jonas');
+    await fillByKeyboard(page, [['beneficiaryDetails.title', 'CEO']]);
+    await attach(page, 'passport', image(11));
+    await fillByKeyboard(page, [['issuingCountry', 'Germany']]);
+    await attach(page, 'proof_of_address', paper('jonas bill'));
+    await activate(page, '#save-person');
+    assert.match((await page.locator('#person-1').textContent()) ?? '', /Jonas Becker: Representative \(CEO\)\. Complete/);
+
+    await fillByKeyboard(page, [['residentialAddress.country', 'United Kingdom']]);
+    await activate(page, '#choose-country');
+    await fillByKeyboard(page, [
+      ['firstName', 'Amelia'],
+      ['lastName', 'Clarke'],
+      ['email', 'amelia.clarke@example.co.uk'],
+      ['birthDate', '03141979'],
+      ['nationality', 'United Kingdom'],
+      ['residentialAddress.streetLine1', '1 Abbey Road'],
+      ['residentialAddress.city', 'London'],
+      ['residentialAddress.postalCode', 'NW8 9AY'],
+      ['beneficiaryDetails.beneficiaryType', 'Owner'],
+      ['beneficiaryDetails.ownershipPercentage', '40'],
+    ]);
+    await attach(page, 'passport', image(12));
+    await fillByKeyboard(page, [['issuingCountry', 'United Kingdom']]);
+    await attach(page, 'proof_of_address', paper('amelia bill'));
+    await assertFitsPhone(page);
+    await activate(page, '#save-person');
+    assert.match((await page.locator('#person-2').textContent()) ?? '', /Amelia Clarke: Owner of 40 %\. Complete/);
+    await activate(page, '#continue');
+
+    // The passkey, made by the browser, and the last page.
+    assert.match(page.url(), /\/passkey$/);
+    await activate(page, '#continue');
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'You are done');
+    await assertFitsPhone(page);
+    assert.equal(await page.locator('#return').getAttribute('href'), 'https://app.example.com/done');
+    assert.deepEqual(errors, []);
+
+    // The API: the link completed for the representative, the company with its documents and both persons.
+    const view = await linkView(server, acme, link.id);
+    assert.equal(view.status, 'completed');
+    server.clock.advance(1000);
+    const user = (await acme.client.get(`/v1/query/get-user-details?userId=${view.userId}`)).body;
+    assert.deepEqual([user.userInfo.email, user.isPasskeyActivated], [email, true]);
+    server.clock.advance(1000);
+    const [account] = (await acme.client.get('/v1/query/list-accounts?type=entity')).body.data;
+    server.clock.advance(1000);
+    const entity = (await acme.client.get(`/v1/query/get-entity-details?accountId=${account.accountId}`)).body;
+    assert.equal(entity.entityInfo.businessLegalName, 'Becker Robotics Ltd');
+    assert.equal(entity.entityInfo.registeredAddress.postalCode, 'SW1A 2AA');
+    assert.deepEqual(entity.entityDocuments.map((d: { documentType: string }) => d.documentType).sort(), ['incorporation_cert', 'proof_of_address', 'shareholder_registry', 'source_of_funds']);
+    assert.deepEqual(
+      entity.associatedPersons.map((p: { firstName: string; beneficiaryDetails: { beneficiaryType: string[] } }) => [p.firstName, p.beneficiaryDetails.beneficiaryType]),
+      [['Jonas', ['representative']], ['Amelia', ['ubo']]],
+    );
+    for (const person of entity.associatedPersons as { beneficiaryId: string }[]) {
+      server.clock.advance(1000);
+      const details = (await acme.client.get(`/v1/query/get-associated-person-details?beneficiaryId=${person.beneficiaryId}`)).body;
+      assert.deepEqual(details.verificationDocuments.map((d: { documentType: string }) => d.documentType).sort(), ['passport', 'proof_of_address']);
+      assert.equal(details.verificationStatus, 'under_review');
+    }
+    assert.equal(entity.verificationStatus, 'awaiting_associated_person_information');
+    assert.deepEqual(entity.requirements.currentlyDue, []);
+  });
+});
