@@ -6,6 +6,9 @@ import { ApiError, ERROR_CODES, type ErrorCode, type FieldError, type ProblemExt
 import type { Problem } from './schemas/problem.js';
 import { toFieldErrors } from './validation.js';
 import { listOf } from './route-options.js';
+import { scrubBearerTokens } from '../logging.js';
+import { badAddressPage } from './pages/not-found-page.js';
+import { PAGE_HEADERS, wantsHtmlPage } from './pages/page-layout.js';
 
 export function problemBody(request: FastifyRequest, code: ErrorCode, detail: string, errors?: FieldError[], extensions?: ProblemExtensions): Problem {
   const { status, title } = ERROR_CODES[code];
@@ -35,6 +38,11 @@ const DATABASE_RETRY_AFTER_SECONDS = '2';
 /** Errors the router raises before any hook runs (a URL that cannot be decoded). */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-request-id', request.id);
+  // A browser following a damaged link (a hosted page's, say) gets a page, with the pages' headers, not a problem.
+  if (wantsHtmlPage(request)) {
+    void reply.code(400).headers({ ...PAGE_HEADERS, 'cache-control': 'no-store' }).type('text/html; charset=utf-8').send(badAddressPage());
+    return;
+  }
   if (error.code === 'FST_ERR_BAD_URL') {
     void sendProblem(reply, 'malformed_url', 'The URL contains an invalid percent-encoding');
     return;
@@ -114,8 +122,10 @@ export function registerProblemHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
-    const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((m) => shadow.find(m, path) !== null);
+    const raw = request.url.split('?')[0] ?? '/';
+    const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((m) => shadow.find(m, raw) !== null);
+    // A hosted page's token in a path no route took (a link cut or extended) is not repeated in the detail.
+    const path = scrubBearerTokens(raw);
     if (allowed.length > 0) {
       reply.header('Allow', allowed.join(', '));
       return sendProblem(reply, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`);

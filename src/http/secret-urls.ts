@@ -1,4 +1,5 @@
 import type { FastifyRequest, RouteOptions } from 'fastify';
+import { scrubBearerTokens } from '../logging.js';
 
 const REDACTED = '[redacted]';
 
@@ -54,8 +55,15 @@ export class SecretUrls {
     this.prefixes.add(prefix);
   };
 
-  /** The request's URL as a log line may show it. */
+  /**
+   * The request's URL as a log line may show it; a token anywhere else in it (a route that took it in another
+   * parameter's place, `/onboarding//<token>`) is scrubbed by its shape as the log fence does.
+   */
   loggable(request: FastifyRequest): string {
+    return scrubBearerTokens(this.declared(request));
+  }
+
+  private declared(request: FastifyRequest): string {
     const url = request.url;
     const params = request.is404 ? undefined : request.routeOptions.config?.secretParams;
     if (params && params.length > 0 && request.routeOptions.url) {

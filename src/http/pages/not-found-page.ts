@@ -1,11 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { scrubBearerTokens } from '../../logging.js';
 import { escapeHtml, htmlPage, PAGE_HEADERS, wantsHtmlPage } from './page-layout.js';
 
 /** How much of an unknown path the page repeats. */
 const MAX_SHOWN = 120;
 
+/** A hosted page's token in the path (a link cut or extended) is not repeated: the page shows `[redacted]`. */
 export function notFoundPage(path: string): string {
-  const shown = path.length > MAX_SHOWN ? `${path.slice(0, MAX_SHOWN)}…` : path;
+  const safe = scrubBearerTokens(path);
+  const shown = safe.length > MAX_SHOWN ? `${safe.slice(0, MAX_SHOWN)}…` : safe;
   return htmlPage(
     'Page not found',
     `<h1>Page not found</h1>
@@ -31,4 +34,15 @@ export function htmlNotFound(request: FastifyRequest, reply: FastifyReply, paylo
   reply.headers({ ...PAGE_HEADERS, 'cache-control': 'no-store' });
   reply.type('text/html; charset=utf-8');
   done(null, notFoundPage(request.url.split('?')[0] ?? '/'));
+}
+
+/** The router's refusal of a URL it cannot read (bad percent-encoding, a segment too long), for a browser. */
+export function badAddressPage(): string {
+  return htmlPage(
+    'This address cannot be read',
+    `<h1>This address cannot be read</h1>
+<p>The link is damaged or cut. Open it again from where you found it, or ask for a new one.</p>
+<p><a href="/">The front page</a></p>
+`,
+  );
 }
