@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { describeInChromium } from '../harness/chromium.js';
+import { pdf, png } from '../harness/fixtures.js';
+import { activate, assertFitsPhone, fillByKeyboard, tabTo } from '../harness/keyboard.js';
+import { linkView, makeLink, refusedIdentityCustomer } from '../harness/onboarding-flow.js';
+import { useTenants } from '../harness/tenants.js';
+import { authenticatorPage } from '../harness/wallet-page.js';
+
+// The hosted flow of a new individual in a real browser (docs/onboarding-links.md#the-hosted-flow): a 390 px viewport,
+// every control reached by Tab and used by keyboard (files through the chooser Space opens), a CDP virtual
+// authenticator for the passkey; then what the API shows. And a resubmission of one refused document.
+
+/** Tabs to a file input, opens its chooser with Space (as a keyboard user does) and picks `file`. */
+async function chooseFile(page: Page, name: string, file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+  await tabTo(page, `[name="${name}"]`);
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+  await chooser.setFiles(file);
+}
+
+const focusedId = (page: Page) => page.evaluate('document.activeElement?.id');
+
+describeInChromium('hosted onboarding of an individual in Chromium', 'the individual onboarding browser test is', (backend, browser) => {
+  const { server, tenants: [acme] } = useTenants(backend, ['Acme Wallet']);
+  const origin = () => server.url.replace('127.0.0.1', 'localhost');
+
+  it('a new individual from the link to the last page, at 390 px by keyboard, with a passkey; then the API’s view', async () => {
+    const email = `erika.${process.pid}.${backend}@example.de`;
+    const link = await makeLink(server, acme, { type: 'individual', email, redirectUrl: 'https://app.example.com/done' });
+    const { page, errors } = await authenticatorPage(browser);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const response = await page.goto(`${origin()}${link.path}`);
+    assert.equal(response?.status(), 200);
+    assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    await assertFitsPhone(page);
+    await activate(page, '#start');
+
+    assert.match(page.url(), /\/terms$/);
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'The service terms');
+    await tabTo(page, '#acceptTerms');
+    await page.keyboard.press('Space');
+    await activate(page, '#continue');
+
+    assert.match(page.url(), /\/details$/);
+    await fillByKeyboard(page, [['residentialAddress.country', 'Germany']]);
+    await activate(page, '#choose-country');
+    await fillByKeyboard(page, [
+      ['firstName', 'Erika'],
+      ['lastName', 'Mustermann'],
+      ['birthDate', '08121988'],
+      ['nationality', 'Germany'],
+      ['residentialAddress.streetLine1', 'Heidestraße 17'],
+      ['residentialAddress.city', 'Köln'],
+      ['residentialAddress.postalCode', '5106'],
+    ]);
+    await assertFitsPhone(page);
+    await activate(page, '#continue');
+    // A German postal code has five digits: the form again, its summary focused, the field marked and described.
+    assert.equal(await focusedId(page), 'error-summary');
+    const postal = page.locator('[name="residentialAddress.postalCode"]');
+    assert.equal(await postal.getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.locator(`#${await postal.getAttribute('aria-describedby')}`).isVisible(), true);
+    assert.equal(await page.locator('[name="firstName"]').inputValue(), 'Erika', 'what was typed is kept');
+    await tabTo(page, '#error-summary a');
+    await page.keyboard.press('Enter');
+    assert.equal(await focusedId(page), 'residentialAddress-postalCode', 'the summary’s link leads to the field');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('51067');
+    await activate(page, '#continue');
+
+    assert.match(page.url(), /\/documents$/);
+    assert.equal(await page.locator('[name="passport"]').getAttribute('capture'), 'environment');
+    await chooseFile(page, 'passport', { name: 'passport.png', mimeType: 'image/png', buffer: png(7001) });
+    await chooseFile(page, 'proof_of_address', { name: 'bill.pdf', mimeType: 'application/pdf', buffer: pdf(`bill ${backend}`) });
+    await assertFitsPhone(page);
+    await activate(page, '#continue');
+
+    assert.match(page.url(), /\/passkey$/);
+    await assertFitsPhone(page);
+    await activate(page, '#continue');
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'You are done');
+    assert.match((await page.locator('#next').textContent()) ?? '', /being checked/);
+    assert.equal(await page.locator('#return').getAttribute('href'), 'https://app.example.com/done');
+    await assertFitsPhone(page);
+
+    const view = await linkView(server, acme, link.id);
+    assert.equal(view.status, 'completed');
+    const user = (await acme.client.get(`/v1/query/get-user-details?userId=${String(view.userId)}`)).body;
+    assert.deepEqual([user.userInfo.firstName, user.userInfo.lastName, user.userInfo.email, user.userInfo.birthDate], ['Erika', 'Mustermann', email, '1988-08-12']);
+    assert.deepEqual(user.userInfo.residentialAddress, { streetLine1: 'Heidestraße 17', city: 'Köln', postalCode: '51067', country: 'DEU' });
+    assert.deepEqual(user.verificationDocuments.map((d: { documentType: string; issuingCountry: string }) => `${d.documentType} ${d.issuingCountry}`).sort(), ['passport DEU', 'proof_of_address DEU']);
+    assert.equal(user.isPasskeyActivated, true);
+    assert.equal(user.termsVersion, '1');
+    assert.ok(Date.parse(user.termsAcceptedAt) > 0);
+    assert.equal(user.verificationStatus, 'under_review');
+    // The invalid postal code's form was a 422, which Chromium reports in the console; nothing else.
+    assert.deepEqual(errors, ['Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)']);
+    await page.close();
+  });
+
+  it('a resubmission of one refused document: the link asks only it; after it, the requirements no longer list it', async () => {
+    const customer = await refusedIdentityCustomer(server, acme);
+    const link = await makeLink(server, acme, { type: 'individual', userId: customer.userId });
+    const { page, errors } = await authenticatorPage(browser);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${origin()}${link.path}`);
+    assert.match((await page.locator('#requirements').textContent()) ?? '', /identity document/);
+    await activate(page, '#start');
+    assert.match(page.url(), /\/documents$/);
+    assert.match((await page.locator('.refused').textContent()) ?? '', /The photo is blurred/);
+    assert.equal(await page.locator('[name="proof_of_address"]').count(), 0, 'only the refused document');
+    await chooseFile(page, 'passport', { name: 'passport.jpg', mimeType: 'image/png', buffer: png(7002) });
+    await assertFitsPhone(page);
+    await activate(page, '#continue');
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'You are done');
+
+    const user = (await acme.client.get(`/v1/query/get-user-details?userId=${customer.userId}`)).body;
+    assert.deepEqual(user.requirements.currentlyDue, []);
+    assert.equal((await linkView(server, acme, link.id)).status, 'completed');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
