@@ -11,7 +11,7 @@ import { authenticatorPage } from '../harness/wallet-page.js';
 // every control reached by Tab and used by keyboard, a CDP virtual authenticator for the passkey. The company has
 // two associated persons: the representative (its own details offered) and an owner.
 
-const image = (seed: number) => ({ name: 'id.png', mimeType: 'image/png', buffer: png(seed) });
+const image = (seed: number) => ({ name: 'id.png', mimeType: 'image/png', buffer: png(90_000 + seed) });
 const paper = (text: string) => ({ name: `${text}.pdf`, mimeType: 'application/pdf', buffer: pdf(text) });
 
 describeInChromium('hosted onboarding of a company in Chromium', 'the entity onboarding browser test is', (backend, browser) => {
