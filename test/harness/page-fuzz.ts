@@ -43,18 +43,21 @@ export const hostileQuery: fc.Arbitrary<string> = fc.oneof(
     .map((pairs) => `?${pairs.map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&')}`.slice(0, 4_000)),
 );
 
-/** Header values node:http will send (tab, printable ASCII, Latin-1 bytes); anything else is cut. */
-const headerValue = (s: string) => s.replace(/[^\t\x20-\x7e\x80-\xff]/g, '').slice(0, 4_000);
+/**
+ * Header values node:http will send (tab, printable ASCII, Latin-1 bytes); anything else is cut. Node refuses a
+ * request whose head passes 16 KiB before the application sees it (431, not ours): the headers stay well below.
+ */
+const headerValue = (s: string) => s.replace(/[^\t\x20-\x7e\x80-\xff]/g, '').slice(0, 2_000);
 
 /** Extra request headers: odd Accept, cookies, forwarded addresses, referers, a long user agent. */
 export const hostileHeaders: fc.Arbitrary<Record<string, string>> = fc.record(
   {
-    accept: fc.constantFrom('text/html', '*/*', 'application/json', '', 'text/html;q=0, application/json', 'image/*', 'x'.repeat(3_000)),
+    accept: fc.constantFrom('text/html', '*/*', 'application/json', '', 'text/html;q=0, application/json', 'image/*', 'x'.repeat(2_000)),
     'accept-language': fc.oneof(fc.constantFrom('de-DE,de;q=0.9', '*', 'xx-'.repeat(500)), text.map(headerValue)),
     cookie: fc.oneof(fc.constantFrom('__proto__=1', 'session=1; session=2', '=', ';;;'), text.map(headerValue)),
     'x-forwarded-for': fc.constantFrom('1.2.3.4', '::1', 'not-an-ip', '1.2.3.4, 5.6.7.8', ''),
     referer: fc.constantFrom('https://evil.example/', 'javascript:alert(1)', ''),
-    'user-agent': fc.constantFrom('Mozilla/5.0', 'x'.repeat(8_000), ''),
+    'user-agent': fc.constantFrom('Mozilla/5.0', 'x'.repeat(4_000), ''),
     'if-none-match': fc.constantFrom('*', '"x"'),
     'accept-encoding': fc.constantFrom('gzip', 'br', 'identity;q=0', 'x'),
   },
