@@ -124,5 +124,33 @@ for (const backend of backends()) {
       assert.ok(logged.includes('/onboarding/[redacted]'));
       assert.ok(!logged.includes(link.token.slice(4, 30)), 'no log line carries the token');
     });
+
+    it('fields by country: a US address asks its state and the SSN; someone over 60 is asked about their finances', async () => {
+      const email = `maria.${process.pid}@example.com`;
+      const link = await makeLink(server, acme, { type: 'individual', email });
+      assert.equal(nextPath(await postForm(server, `${link.path}/terms`, { acceptTerms: 'true' })), `${link.path}/details`);
+      const form = await getPage(server, `${link.path}/details?residentialAddress.country=USA`);
+      assert.match(form.text, /<label for="residentialAddress-state">State<\/label>/);
+      assert.match(form.text, /<option value="US-CA">California<\/option>/);
+      assert.match(form.text, /<label for="residentialAddress-postalCode">ZIP code<\/label>/);
+      assert.match(form.text, /name="socialSecurityNumber"/);
+      const us = { ...details(email), 'residentialAddress.country': 'USA', 'residentialAddress.state': '', 'residentialAddress.postalCode': '94105', 'residentialAddress.city': 'San Francisco', birthDate: '1950-02-01' };
+      const first = await postForm(server, `${link.path}/details`, us);
+      assert.equal(first.status, 422, first.text);
+      assert.deepEqual(Object.keys(invalidInputs(first.text)).sort(), ['residentialAddress.state', 'socialSecurityNumber']);
+      assert.match(first.text, /over 60/);
+      assert.match(first.text, /name="additionalUserInfo\.employmentStatus"/, 'the finances asked once the API requires them');
+      const complete = { ...us, 'residentialAddress.state': 'US-CA', socialSecurityNumber: '123-45-6789' };
+      const finances = { 'additionalUserInfo.employmentStatus': 'retired', 'additionalUserInfo.sourceOfFunds': 'pension', 'additionalUserInfo.expectedMonthlyPaymentsUsd': '0_1000', 'additionalUserInfo.mostRecentOccupation': '25-0000' };
+      const half = await postForm(server, `${link.path}/details`, { ...complete, 'additionalUserInfo.employmentStatus': 'retired' });
+      assert.equal(half.status, 422, half.text);
+      assert.deepEqual(Object.keys(invalidInputs(half.text)).sort(), ['additionalUserInfo.expectedMonthlyPaymentsUsd', 'additionalUserInfo.mostRecentOccupation', 'additionalUserInfo.sourceOfFunds']);
+      assert.equal(nextPath(await postForm(server, `${link.path}/details`, { ...complete, ...finances })), `${link.path}/documents`);
+      const userId = (await acme.client.get(`/v1/onboarding-links/${link.id}`)).body.userId as string;
+      const user = (await acme.client.get(`/v1/query/get-user-details?userId=${userId}`)).body;
+      assert.equal(user.userInfo.residentialAddress.state, 'US-CA');
+      assert.equal(user.userInfo.socialSecurityNumber, '***-**-6789');
+      assert.equal(user.additionalUserInfo.sourceOfFunds, 'pension');
+    });
   });
 }
