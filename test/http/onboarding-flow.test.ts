@@ -138,7 +138,7 @@ for (const backend of backends()) {
       const first = await postForm(server, `${link.path}/details`, us);
       assert.equal(first.status, 422, first.text);
       assert.deepEqual(Object.keys(invalidInputs(first.text)).sort(), ['residentialAddress.state', 'socialSecurityNumber']);
-      assert.match(first.text, /over 60/);
+      assert.match(first.text, /questions about your finances/);
       assert.match(first.text, /name="additionalUserInfo\.employmentStatus"/, 'the finances asked once the API requires them');
       const complete = { ...us, 'residentialAddress.state': 'US-CA', socialSecurityNumber: '123-45-6789' };
       const finances = { 'additionalUserInfo.employmentStatus': 'retired', 'additionalUserInfo.sourceOfFunds': 'pension', 'additionalUserInfo.expectedMonthlyPaymentsUsd': '0_1000', 'additionalUserInfo.mostRecentOccupation': '25-0000' };

@@ -40,6 +40,8 @@ export interface FormState {
 export interface FieldProblem {
   name: string | undefined;
   message: string;
+  /** The domain error's code, when it came from one. */
+  code?: string;
 }
 
 export const EMPTY_FORM: FormState = { values: {}, errors: [] };
@@ -58,9 +60,24 @@ export function problemsOf(errors: readonly FieldError[], prefixes: readonly str
     const prefix = prefixes.find((p) => error.pointer === p || error.pointer.startsWith(`${p}/`));
     const path = (prefix !== undefined ? error.pointer.slice(prefix.length) : error.pointer).replace(/^\//, '').split('/').join('.');
     const name = names[error.pointer] ?? (known.has(path) ? path : undefined);
-    return { name, message: sentence(error.detail) };
+    return { name, message: FORM_MESSAGES[error.code] ?? sentence(error.detail), code: error.code };
   });
 }
+
+/** What a person reads for the domain's codes whose detail speaks to a developer. */
+const FORM_MESSAGES: Record<string, string> = {
+  additional_user_info_required: 'A few questions about your finances are needed too (for customers over 60, or whose nationality or residence needs more checks): answer them below.',
+  challenge_invalid: 'The passkey took too long to create. Try again.',
+  authenticator_exists: 'This passkey is already registered. Create a new one.',
+  age_out_of_range: 'You must be between 18 and 120 years old.',
+  invalid_postal_code: 'Enter the postal code as it is written in this country.',
+  invalid_phone: 'Enter a phone number with its country code, e.g. +44 7700 900123.',
+  invalid_email: 'Enter an email address like name@example.com.',
+  unsupported_media_type: 'Choose a JPEG, PNG or PDF file.',
+  content_type_mismatch: 'This file is not the JPEG, PNG or PDF it says it is. Choose another.',
+  too_large: 'Choose a file of at most 10 MB.',
+  empty_document: 'This file is empty. Choose another.',
+};
 
 /** A domain detail as a sentence for a person ("userInfo/birthDate must be …" reads "Date of birth: must be …" in the summary). */
 function sentence(detail: string): string {

@@ -52,7 +52,7 @@ ${field(COUNTRY_FIELD, form)}
 </form>`,
     );
   }
-  const additional = Object.keys(form.values).some((k) => k.startsWith('additionalUserInfo.')) || form.errors.some((p) => p.name === undefined && /additionalUserInfo|over 60|high risk/.test(p.message));
+  const additional = Object.keys(form.values).some((k) => k.startsWith('additionalUserInfo.')) || form.errors.some((p) => p.code === 'additional_user_info_required');
   const inputs = inputsFor(link, country, additional);
   const values = { ...(link.user ? {} : { email: link.row.email ?? '' }), ...form.values };
   const state: FormState = { values, errors: form.errors };
