@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeInChromium } from '../harness/chromium.js';
 import { pdf, png } from '../harness/fixtures.js';
-import { activate, assertFitsPhone, attach, fillByKeyboard, tabTo } from '../harness/keyboard.js';
+import { activate, assertFitsPhone, attach, fillByKeyboard, interceptFileChoosers, tabTo } from '../harness/keyboard.js';
 import { linkView, makeLink } from '../harness/onboarding-flow.js';
 import { useTenants } from '../harness/tenants.js';
 import { authenticatorPage } from '../harness/wallet-page.js';
@@ -22,6 +22,7 @@ describeInChromium('hosted onboarding of a company in Chromium', 'the entity onb
     const link = await makeLink(server, acme, { type: 'entity', email, redirectUrl: 'https://app.example.com/done' });
     const { page, errors } = await authenticatorPage(browser);
     await page.setViewportSize({ width: 390, height: 844 });
+    interceptFileChoosers(page);
     const response = await page.goto(`${server.url.replace('127.0.0.1', 'localhost')}${link.path}`);
     assert.equal(response?.status(), 200);
     await assertFitsPhone(page);
@@ -73,9 +74,9 @@ describeInChromium('hosted onboarding of a company in Chromium', 'the entity onb
 
     // Its four documents.
     assert.match(page.url(), /\/company-documents$/);
-    await fillByKeyboard(page, [['document.companyDetails.documentType', 'Certificate of incorporation']]);
+    await fillByKeyboard(page, [['document.companyDetails.documentType', 'Certificate']]);
     await attach(page, 'document.companyDetails', paper('certificate'));
-    await fillByKeyboard(page, [['document.ownershipStructure.documentType', 'Shareholder register']]);
+    await fillByKeyboard(page, [['document.ownershipStructure.documentType', 'Shareholder']]);
     await attach(page, 'document.ownershipStructure', paper('register'));
     await attach(page, 'document.sourceOfFunds', paper('statement'));
     await attach(page, 'document.proofOfAddress', paper('bill'));

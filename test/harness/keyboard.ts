@@ -43,8 +43,18 @@ export async function assertFitsPhone(page: Page): Promise<void> {
   assert.ok(width <= 390, `${page.url().replace(/obl_[A-Za-z0-9_-]+/, 'obl_…')} is ${width} px wide`);
 }
 
-/** Tabs to a file input and gives it a file (the system's file dialog is beyond the page: its file is set directly). */
+/**
+ * Has the page's file choosers intercepted from now on: Playwright turns interception on when a listener is first
+ * added, asynchronously, so a chooser opened right after the first waitForEvent could still reach the system dialog.
+ * Call it once on the page before `attach`.
+ */
+export function interceptFileChoosers(page: Page): void {
+  page.on('filechooser', () => undefined);
+}
+
+/** Tabs to a file input, opens its chooser with Space and picks the file in it (interceptFileChoosers first). */
 export async function attach(page: Page, name: string, file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
   await tabTo(page, byName(name));
-  await page.setInputFiles(byName(name), file);
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+  await chooser.setFiles(file);
 }
