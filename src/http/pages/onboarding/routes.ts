@@ -74,8 +74,8 @@ export async function registerOnboardingPages(app: Api, deps: Deps, failures: Fa
       return html(reply, 500, failedPage());
     });
 
-    scope.get('/onboarding/assets/onboarding.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(ONBOARDING_SCRIPT));
-    scope.get('/onboarding/assets/onboarding.css', async (_request, reply) => reply.type('text/css; charset=utf-8').send(ONBOARDING_STYLE));
+    scope.get('/onboarding/assets/onboarding.js', { schema: { hide: true } }, async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(ONBOARDING_SCRIPT));
+    scope.get('/onboarding/assets/onboarding.css', { schema: { hide: true } }, async (_request, reply) => reply.type('text/css; charset=utf-8').send(ONBOARDING_STYLE));
 
     /** The token before anything else: unknown (counted) 404 or 429, closed 410; a live link is kept for the handler. */
     const tokenFirst = async (request: TokenRequest, reply: FastifyReply) => {
