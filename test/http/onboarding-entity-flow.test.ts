@@ -190,7 +190,9 @@ for (const backend of backends()) {
       assert.equal(asked.status, 200, asked.text);
 
       const link = await makeLink(server, acme, { type: 'entity', userId: team.owner.userId });
-      assert.match((await getPage(server, link.path)).text, new RegExp(`href="${link.token}/company-documents"`));
+      const first = await getPage(server, link.path);
+      assert.match(first.text, new RegExp(`href="${link.token}/company-documents"`));
+      assert.match(first.text, /<li>a document showing the company’s source of funds<\/li>/, 'what the company owes, not what its representative does');
       assert.equal(nextPath(await postForm(server, `${link.path}/terms`, { acceptTerms: 'true' })), `${link.path}/company-documents`, 'a step not owed sends to the one that is');
       const page = await getPage(server, `${link.path}/company-documents`);
       assert.match(page.text, /The earlier document was refused: Older than 3 months/);

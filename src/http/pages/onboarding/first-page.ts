@@ -1,5 +1,6 @@
 import type { FlowLink } from '../../../domain/onboarding-links/flow/flow-link.js';
 import { owedSteps } from '../../../domain/onboarding-links/flow/steps.js';
+import { entityOwedWords } from './entity-words.js';
 import { e, page } from './html.js';
 
 // The link's first page (GET /onboarding/<token>): who asks, what is owed, the expiry, and the way into the first
@@ -26,8 +27,8 @@ const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 export function firstPage(link: FlowLink, token: string): string {
   const name = link.integratorName;
   const steps = owedSteps(link);
-  const owed = link.requirements ? link.requirements.currentlyDue.map((r) => REQUIREMENT_WORDS[r] ?? r) : steps.map((s) => STEP_WORDS[s.name] ?? s.name);
-  if (link.requirements && steps.some((s) => s.name === 'passkey')) owed.push(STEP_WORDS.passkey!);
+  const owed = link.row.type === 'entity' ? entityOwedWords(link, steps) : link.requirements ? link.requirements.currentlyDue.map((r) => REQUIREMENT_WORDS[r] ?? r) : steps.map((s) => STEP_WORDS[s.name] ?? s.name);
+  if (link.row.type !== 'entity' && link.requirements && steps.some((s) => s.name === 'passkey')) owed.push(STEP_WORDS.passkey!);
   const items = owed.map((text) => `<li>${e(text)}</li>`).join('\n');
   const what =
     link.row.type === 'entity' && !link.user
