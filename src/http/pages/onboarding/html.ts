@@ -55,12 +55,20 @@ export const errorId = (name: string) => `${inputId(name)}-error`;
  * `residentialAddress.postalCode`. `prefixes` are the pointer parts the page's names leave out (e.g. `/userInfo`);
  * `known` the names the form has (anything else is shown in the summary only).
  */
-export function problemsOf(errors: readonly FieldError[], prefixes: readonly string[], known: ReadonlySet<string>, names: Record<string, string> = {}): FieldProblem[] {
+export function problemsOf(
+  errors: readonly FieldError[],
+  prefixes: readonly string[],
+  known: ReadonlySet<string>,
+  names: Record<string, string> = {},
+  values: Record<string, string> = {},
+): FieldProblem[] {
   return errors.map((error) => {
     const prefix = prefixes.find((p) => error.pointer === p || error.pointer.startsWith(`${p}/`));
     const path = (prefix !== undefined ? error.pointer.slice(prefix.length) : error.pointer).replace(/^\//, '').split('/').join('.');
     const name = names[error.pointer] ?? (known.has(path) ? path : undefined);
-    return { name, message: FORM_MESSAGES[error.code] ?? sentence(error.detail), code: error.code };
+    // A field left blank is missing, whatever the domain says about the empty text it received.
+    const blank = name !== undefined && values[name] !== undefined && values[name]!.trim() === '';
+    return { name, message: blank ? 'This is required.' : (FORM_MESSAGES[error.code] ?? sentence(error.detail)), code: error.code };
   });
 }
 

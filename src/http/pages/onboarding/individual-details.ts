@@ -110,5 +110,5 @@ export const DETAILS_PAGE: StepPage = {
   accepts: (link) => ({ fields: [...personFields(link), COUNTRY_FIELD, ...addressFields('USA'), ...ADDITIONAL_FIELDS].map((f) => f.name) }),
   render,
   save: (ctx, token, body, link) => withLiveLink(ctx, token, (tx, current) => saveDetails(ctx, tx, current, submission(link, body.fields))),
-  problems: (errors, body, link) => problemsOf(errors, ['/userInfo', ''], new Set(inputsFor(link, body.fields[COUNTRY], true).map((f) => f.name))),
+  problems: (errors, body, link) => problemsOf(errors, ['/userInfo', ''], new Set(inputsFor(link, body.fields[COUNTRY], true).map((f) => f.name)), {}, body.fields),
 };
