@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { describeInChromium } from '../harness/chromium.js';
 import { pdf, png } from '../harness/fixtures.js';
-import { activate, assertFitsPhone, fillByKeyboard, tabTo } from '../harness/keyboard.js';
+import { activate, assertFitsPhone, attach, fillByKeyboard, interceptFileChoosers, tabTo } from '../harness/keyboard.js';
 import { linkView, makeLink, refusedIdentityCustomer } from '../harness/onboarding-flow.js';
 import { useTenants } from '../harness/tenants.js';
 import { authenticatorPage } from '../harness/wallet-page.js';
@@ -11,13 +11,6 @@ import { authenticatorPage } from '../harness/wallet-page.js';
 // The hosted flow of a new individual in a real browser (docs/onboarding-links.md#the-hosted-flow): a 390 px viewport,
 // every control reached by Tab and used by keyboard (files through the chooser Space opens), a CDP virtual
 // authenticator for the passkey; then what the API shows. And a resubmission of one refused document.
-
-/** Tabs to a file input, opens its chooser with Space (as a keyboard user does) and picks `file`. */
-async function chooseFile(page: Page, name: string, file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
-  await tabTo(page, `[name="${name}"]`);
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
-  await chooser.setFiles(file);
-}
 
 const focusedId = (page: Page) => page.evaluate('document.activeElement?.id');
 
@@ -30,6 +23,7 @@ describeInChromium('hosted onboarding of an individual in Chromium', 'the indivi
     const link = await makeLink(server, acme, { type: 'individual', email, redirectUrl: 'https://app.example.com/done' });
     const { page, errors } = await authenticatorPage(browser);
     await page.setViewportSize({ width: 390, height: 844 });
+    interceptFileChoosers(page);
     const response = await page.goto(`${origin()}${link.path}`);
     assert.equal(response?.status(), 200);
     assert.equal(await page.getAttribute('html', 'lang'), 'en');
@@ -71,8 +65,8 @@ describeInChromium('hosted onboarding of an individual in Chromium', 'the indivi
 
     assert.match(page.url(), /\/documents$/);
     assert.equal(await page.locator('[name="passport"]').getAttribute('capture'), 'environment');
-    await chooseFile(page, 'passport', { name: 'passport.png', mimeType: 'image/png', buffer: png(7001) });
-    await chooseFile(page, 'proof_of_address', { name: 'bill.pdf', mimeType: 'application/pdf', buffer: pdf(`bill ${backend}`) });
+    await attach(page, 'passport', { name: 'passport.png', mimeType: 'image/png', buffer: png(7001) });
+    await attach(page, 'proof_of_address', { name: 'bill.pdf', mimeType: 'application/pdf', buffer: pdf(`bill ${backend}`) });
     await assertFitsPhone(page);
     await activate(page, '#continue');
 
@@ -104,13 +98,14 @@ describeInChromium('hosted onboarding of an individual in Chromium', 'the indivi
     const link = await makeLink(server, acme, { type: 'individual', userId: customer.userId });
     const { page, errors } = await authenticatorPage(browser);
     await page.setViewportSize({ width: 390, height: 844 });
+    interceptFileChoosers(page);
     await page.goto(`${origin()}${link.path}`);
     assert.match((await page.locator('#requirements').textContent()) ?? '', /identity document/);
     await activate(page, '#start');
     assert.match(page.url(), /\/documents$/);
     assert.match((await page.locator('.refused').textContent()) ?? '', /The photo is blurred/);
     assert.equal(await page.locator('[name="proof_of_address"]').count(), 0, 'only the refused document');
-    await chooseFile(page, 'passport', { name: 'passport.jpg', mimeType: 'image/png', buffer: png(7002) });
+    await attach(page, 'passport', { name: 'passport.jpg', mimeType: 'image/png', buffer: png(7002) });
     await assertFitsPhone(page);
     await activate(page, '#continue');
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'You are done');
