@@ -206,5 +206,22 @@ for (const backend of backends()) {
       const view = await linkView(server, acme, link.id);
       assert.deepEqual([view.status, view.userId], ['completed', team.owner.userId]);
     });
+
+    it('a fresh link for the representative goes on where the last one stopped (the company it owns)', async () => {
+      const email = `stop.${process.pid}@becker-robotics.example`;
+      const link = await makeLink(server, acme, { type: 'entity', email });
+      assert.equal(nextPath(await postForm(server, `${link.path}/terms`, { acceptTerms: 'true' })), `${link.path}/details`);
+      assert.equal(nextPath(await postForm(server, `${link.path}/details`, representative(email))), `${link.path}/company`);
+      assert.equal(nextPath(await postForm(server, `${link.path}/company`, { ...company, companyNumber: '07654321' })), `${link.path}/company-documents`);
+      const { userId } = await linkView(server, acme, link.id);
+
+      const fresh = await makeLink(server, acme, { type: 'entity', userId });
+      assert.equal((await linkView(server, acme, link.id)).status, 'revoked');
+      const first = await getPage(server, fresh.path);
+      assert.match(first.text, new RegExp(`href="${fresh.token}/company-documents"`), 'terms, details and company are done');
+      const page = await getPage(server, `${fresh.path}/company-documents`);
+      assert.equal(page.status, 200, page.text);
+      assert.match(page.text, /<option value="GBR" selected>/, 'the issuing country defaults to the company’s');
+    });
   });
 }
