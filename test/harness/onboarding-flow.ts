@@ -96,3 +96,22 @@ export async function linkView(server: TestServer, who: SeededIntegrator, id: st
   server.clock.advance(1000);
   return (await who.client.get(`/v1/onboarding-links/${id}`)).body as Record<string, unknown>;
 }
+
+/** The details step's form of a Berliner (berliner() in fixtures.ts) as a browser posts it: the inputs' names. */
+export const berlinerForm = (email: string, overrides: Record<string, string> = {}): Record<string, string> => ({
+  firstName: 'Jonas',
+  middleName: '',
+  lastName: 'Becker',
+  email,
+  phone: '+4930123456',
+  birthDate: '1990-09-30',
+  nationality: 'DEU',
+  countryOfBirth: 'DEU',
+  'residentialAddress.country': 'DEU',
+  'residentialAddress.streetLine1': 'Unter den Linden 77',
+  'residentialAddress.streetLine2': '',
+  'residentialAddress.city': 'Berlin',
+  'residentialAddress.state': 'DE-BE',
+  'residentialAddress.postalCode': '10117',
+  ...overrides,
+});

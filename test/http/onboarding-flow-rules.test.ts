@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import { backends } from '../harness/backends.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { eventsFor } from '../harness/db.js';
-import { berliner, pdf, png } from '../harness/fixtures.js';
-import { challengeOf, getPage, invalidInputs, linkView, makeLink, multipartBody, nextPath, postFiles, postForm, refusedIdentityCustomer, type MadeLink } from '../harness/onboarding-flow.js';
+import { pdf, png } from '../harness/fixtures.js';
+import { berlinerForm, challengeOf, getPage, invalidInputs, linkView, makeLink, multipartBody, nextPath, postFiles, postForm, refusedIdentityCustomer, type MadeLink } from '../harness/onboarding-flow.js';
 import { pageRequest } from '../harness/page-request.js';
 import { useTenants } from '../harness/tenants.js';
 
@@ -18,18 +18,7 @@ for (const backend of backends()) {
     const { server, tenants: [acme, globex] } = useTenants(backend, ['Acme Wallet', 'Globex']);
     let emails = 0;
     const email = () => `flow${++emails}.${process.pid}@example.de`;
-    const person = berliner();
-    const detailsOf = (address: string) => ({
-      firstName: person.firstName,
-      lastName: person.lastName,
-      email: address,
-      birthDate: person.birthDate,
-      nationality: person.nationality,
-      'residentialAddress.country': 'DEU',
-      'residentialAddress.streetLine1': person.residentialAddress.streetLine1,
-      'residentialAddress.city': person.residentialAddress.city,
-      'residentialAddress.postalCode': person.residentialAddress.postalCode,
-    });
+    const detailsOf = (address: string) => berlinerForm(address);
     // New bytes each time: the automated checks refuse a file another customer already gave.
     let seed = 100;
     const files = () => ({ passport: { filename: 'p.png', type: 'image/png', bytes: png(++seed) }, proof_of_address: { filename: 'b.pdf', type: 'application/pdf', bytes: pdf(`bill ${++seed}`) } });

@@ -4,7 +4,7 @@ import { backends } from '../harness/backends.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { eventsFor } from '../harness/db.js';
 import { pdf, png } from '../harness/fixtures.js';
-import { challengeOf, getPage, invalidInputs, makeLink, nextPath, postFiles, postForm } from '../harness/onboarding-flow.js';
+import { berlinerForm, challengeOf, getPage, invalidInputs, makeLink, nextPath, postFiles, postForm } from '../harness/onboarding-flow.js';
 import { useTenants } from '../harness/tenants.js';
 
 /*
@@ -17,22 +17,7 @@ for (const backend of backends()) {
     const lines: string[] = [];
     const { server, tenants: [acme] } = useTenants(backend, ['Acme Wallet'], { LOG_LEVEL: 'trace' }, { logDestination: { write: (line: string) => void lines.push(line) } });
 
-    const details = (email: string) => ({
-      firstName: 'Jonas',
-      middleName: '',
-      lastName: 'Becker',
-      email,
-      phone: '+4930123456',
-      birthDate: '1990-09-30',
-      nationality: 'DEU',
-      countryOfBirth: 'DEU',
-      'residentialAddress.country': 'DEU',
-      'residentialAddress.streetLine1': 'Unter den Linden 77',
-      'residentialAddress.streetLine2': '',
-      'residentialAddress.city': 'Berlin',
-      'residentialAddress.state': 'DE-BE',
-      'residentialAddress.postalCode': '10117',
-    });
+    const details = (email: string) => berlinerForm(email);
 
     it('walks terms, details, documents and passkey to the final page; the user, its terms and the completed link', async () => {
       const email = `jonas.${process.pid}@example.de`;

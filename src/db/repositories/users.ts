@@ -4,6 +4,8 @@ import { authenticators, users } from '../schema/index.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type AuthenticatorRow = typeof authenticators.$inferSelect;
+/** An authenticator to insert (insertAuthenticators adds its integrator). */
+export type NewAuthenticatorRow = Omit<typeof authenticators.$inferInsert, 'integratorId'>;
 
 export async function insertUser(db: Executor, row: typeof users.$inferInsert): Promise<UserRow> {
   const [created] = await db.insert(users).values(row).returning();
@@ -31,7 +33,7 @@ export async function updateUser(db: Executor, id: string, patch: Partial<typeof
  * instead of failing. Credential ids are unique per integrator (`authenticators_integrator_credential_key`),
  * never across integrators: another integrator's registration must not be observable (docs/passkeys.md).
  */
-export async function insertAuthenticators(db: Executor, integratorId: string, rows: Omit<typeof authenticators.$inferInsert, 'integratorId'>[]): Promise<string[]> {
+export async function insertAuthenticators(db: Executor, integratorId: string, rows: NewAuthenticatorRow[]): Promise<string[]> {
   if (rows.length === 0) return [];
   const inserted = await db
     .insert(authenticators)

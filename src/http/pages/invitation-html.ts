@@ -7,7 +7,12 @@ import { ROLE_DESCRIPTIONS } from '../../domain/members/invitation-mail.js';
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
-export function layout(title: string, main: string, script: boolean): string {
+/**
+ * A hosted page: `script` true for the invitation's script, or another same-origin script's path; `stylesheets` any
+ * after the invitation's (the onboarding flow's own rules).
+ */
+export function layout(title: string, main: string, script: boolean | string, stylesheets: readonly string[] = []): string {
+  const src = script === true ? '/invitations/assets/invitation.js' : script;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -17,7 +22,7 @@ export function layout(title: string, main: string, script: boolean): string {
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="/invitations/assets/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/invitations/assets/invitation.css">
-${script ? '<script type="module" src="/invitations/assets/invitation.js"></script>\n' : ''}</head>
+${stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">\n`).join('')}${src ? `<script type="module" src="${escapeHtml(src)}"></script>\n` : ''}</head>
 <body>
 <main>
 ${main}

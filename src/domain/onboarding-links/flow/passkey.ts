@@ -4,9 +4,9 @@ import { listDocuments } from '../../../db/repositories/documents.js';
 import { existingAuthenticatorIds, findUser, insertAuthenticators } from '../../../db/repositories/users.js';
 import { ApiError, invalidFields } from '../../errors.js';
 import { recordEvent } from '../../events/record-event.js';
-import { newId } from '../../ids.js';
 import { challengeValid, registrationChallenge } from '../../members/invitation-token.js';
 import type { Authenticator } from '../../onboarding/types.js';
+import { authenticatorRow } from '../../onboarding/users/authenticator-rows.js';
 import { toUserAccountView } from '../../onboarding/users/user-view.js';
 import { prepareAuthenticators } from '../../onboarding/validation/index.js';
 import type { FlowContext, FlowLink } from './flow-link.js';
@@ -35,23 +35,7 @@ export async function registerPasskey(ctx: FlowContext, tx: Tx, link: FlowLink, 
     ? await insertAuthenticators(
         tx,
         integratorId,
-        passkeys.prepared.map((a) => ({
-          id: newId(),
-          userId: user.id,
-          authenticatorName: a.authenticatorName,
-          credentialId: a.credentialId,
-          challenge: a.challenge,
-          clientDataJson: a.clientDataJson,
-          attestationObject: a.attestationObject,
-          transports: a.transports,
-          publicKey: a.credential.publicKeySpki.toString('base64'),
-          publicKeyAlgorithm: a.credential.algorithm,
-          rpIdHash: a.credential.rpIdHash.toString('hex'),
-          signCount: a.credential.signCount,
-          aaguid: a.credential.aaguid,
-          attestationFormat: a.credential.format,
-          createdAt: ctx.now,
-        })),
+        passkeys.prepared.map((a) => authenticatorRow(a, user.id, ctx.now)),
       )
     : [];
   if (inserted.length !== ids.length) throw new ApiError('authenticator_exists', 'This passkey is already registered');

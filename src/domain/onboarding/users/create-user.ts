@@ -25,6 +25,7 @@ import { sealSsn, withoutSsn } from '../ssn-at-rest.js';
 import { credentialCause } from '../../verification/cause.js';
 import { toAccountView } from '../accounts/account-view.js';
 import { createCustodialWallet } from './custodial-wallet.js';
+import { authenticatorRow } from './authenticator-rows.js';
 import { toUserAccountView, type UserAccountView } from './user-view.js';
 
 export interface CreateUserInput {
@@ -131,23 +132,7 @@ export async function createUserWithAccount(ctx: MutationContext, input: CreateU
     const registered = await insertAuthenticators(
       tx,
       integratorId,
-      passkeys.prepared.map((a) => ({
-        id: newId(),
-        userId,
-        authenticatorName: a.authenticatorName,
-        credentialId: a.credentialId,
-        challenge: a.challenge,
-        clientDataJson: a.clientDataJson,
-        attestationObject: a.attestationObject,
-        transports: a.transports,
-        publicKey: a.credential.publicKeySpki.toString('base64'),
-        publicKeyAlgorithm: a.credential.algorithm,
-        rpIdHash: a.credential.rpIdHash.toString('hex'),
-        signCount: a.credential.signCount,
-        aaguid: a.credential.aaguid,
-        attestationFormat: a.credential.format,
-        createdAt: ctx.now,
-      })),
+      passkeys.prepared.map((a) => authenticatorRow(a, userId, ctx.now)),
     );
     // Registered meanwhile by a concurrent request (the check above saw it free): the same answer as the check.
     const lost = credentialIds.filter((id) => !registered.includes(id));

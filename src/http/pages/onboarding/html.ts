@@ -1,5 +1,5 @@
 import type { FieldError } from '../../../domain/errors.js';
-import { escapeHtml } from '../invitation-html.js';
+import { escapeHtml, layout } from '../invitation-html.js';
 
 // The hosted onboarding flow's HTML (docs/onboarding-links.md#the-hosted-flow): server-rendered forms that work
 // without script, every value escaped, the invitation page's look (its stylesheet) plus a few rules of its own.
@@ -10,24 +10,7 @@ export const e = escapeHtml;
 export const ONBOARDING_ASSETS = '/onboarding/assets';
 
 export function page(title: string, main: string, options: { script?: boolean } = {}): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${e(title)}</title>
-<link rel="icon" href="/invitations/assets/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/invitations/assets/invitation.css">
-<link rel="stylesheet" href="${ONBOARDING_ASSETS}/onboarding.css">
-${options.script ? `<script type="module" src="${ONBOARDING_ASSETS}/onboarding.js"></script>\n` : ''}</head>
-<body>
-<main>
-${main}
-</main>
-</body>
-</html>
-`;
+  return layout(title, main, options.script ? `${ONBOARDING_ASSETS}/onboarding.js` : false, [`${ONBOARDING_ASSETS}/onboarding.css`]);
 }
 
 /** A form's state: the values to show again and the errors of the last submission, by input name. */
