@@ -19,7 +19,7 @@ import { useTenants } from '../harness/tenants.js';
 const file = (name: string, seed: number): FilePart =>
   name.endsWith('png') ? { filename: name, type: 'image/png', bytes: png(90_000 + seed) } : { filename: name, type: 'application/pdf', bytes: pdf(`${name} ${process.pid} ${seed}`) };
 
-export const representative = (email: string) => ({
+const representative = (email: string) => ({
   firstName: 'Jonas',
   middleName: '',
   lastName: 'Becker',
@@ -36,7 +36,7 @@ export const representative = (email: string) => ({
   'residentialAddress.postalCode': '10117',
 });
 
-export const company = {
+const company = {
   businessLegalName: 'Becker Robotics Ltd',
   businessTradeName: '',
   businessType: 'corporation',
