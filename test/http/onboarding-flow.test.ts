@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { eq } from 'drizzle-orm';
+import { verificationTransitions } from '../../src/db/schema/index.js';
 import { backends } from '../harness/backends.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { eventsFor } from '../harness/db.js';
@@ -102,6 +104,11 @@ for (const backend of backends()) {
         'user.verification_status.changed',
         'requirements.updated',
       ]);
+
+      // The verification history names the link as what acted for its integrator.
+      const history = await server.database.db.select().from(verificationTransitions).where(eq(verificationTransitions.subjectId, userId));
+      assert.ok(history.length >= 2);
+      assert.deepEqual([...new Set(history.map((t) => `${t.actorType} ${t.actorId}`))], [`integrator onboarding_link:${link.id}`]);
 
       const replay = await postForm(server, `${link.path}/passkey`, { authenticator: '{}' });
       assert.equal(replay.status, 410, replay.text);
