@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backends } from '../harness/backends.js';
+import { createCustomer } from '../harness/customers.js';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { eventsFor } from '../harness/db.js';
 import { pdf, png } from '../harness/fixtures.js';
@@ -143,6 +144,20 @@ for (const backend of backends()) {
       const view = await linkView(server, acme, link.id);
       assert.equal(view.status, 'completed');
       assert.equal(view.userId, customer.userId);
+    });
+
+    it('a link for a user who owes nothing: the first page says so and its Finish completes the link', async () => {
+      const customer = await createCustomer(server, acme);
+      const link = await makeLink(server, acme, { type: 'individual', userId: customer.userId, redirectUrl: 'https://app.example.com/back' });
+      const first = await getPage(server, link.path);
+      assert.match(first.text, /needs nothing more from you/);
+      assert.match(first.text, new RegExp(`action="${link.token}/finish"`));
+      assert.equal(nextPath(await getPage(server, `${link.path}/documents`)), link.path, 'no step is owed');
+      const done = await postForm(server, `${link.path}/finish`, {});
+      assert.equal(done.status, 200, done.text);
+      assert.match(done.text, /href="https:\/\/app\.example\.com\/back"/);
+      assert.deepEqual([(await linkView(server, acme, link.id)).status, (await linkView(server, acme, link.id)).userId], ['completed', customer.userId]);
+      assert.equal((await postForm(server, `${link.path}/finish`, {})).status, 410);
     });
   });
 }
