@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
+import { pdf, png } from './fixtures.js';
 
 // Hostile input for the hosted pages (test/http/onboarding-pages-fuzz.test.ts): path segments, query strings,
 // headers and bodies as a browser, a script or an attacker may send them to /onboarding/<token>[/<step>].
@@ -117,6 +118,8 @@ export interface PageForm {
   get: boolean;
   multipart: boolean;
   fields: [string, string][];
+  /** Its file inputs' names (document capture). */
+  files: string[];
 }
 
 /** Plausible values by the input's last name segment; anything else gets 'x'. */
@@ -129,29 +132,50 @@ const FILL: Record<string, string> = {
 export function formsOf(html: string): PageForm[] {
   return [...html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)].map(([, attrs, inner]) => {
     const fields: [string, string][] = [];
+    const files: string[] = [];
     for (const [tag, kind] of inner!.matchAll(/<(input|select|textarea)\b[^>]*>/g)) {
       const name = /\sname="([^"]+)"/.exec(tag)?.[1];
       if (!name) continue;
       const type = /\stype="([^"]+)"/.exec(tag)?.[1] ?? 'text';
+      if (type === 'file') files.push(name);
       if (type === 'file' || type === 'submit') continue;
       const value = /\svalue="([^"]*)"/.exec(tag)?.[1];
       if (kind === 'select') {
         const options = new RegExp(`<select\\b[^>]*name="${name.replace(/[.[\]]/g, '\\$&')}"[^>]*>([\\s\\S]*?)</select>`).exec(inner!)?.[1] ?? '';
         const values = [...options.matchAll(/value="([^"]+)"/g)].map((m) => m[1]!);
         fields.push([name, values.find((v) => v === 'USA' || v === 'US-CA') ?? values[0] ?? '']);
-      } else fields.push([name, value ?? (type === 'checkbox' ? 'on' : (FILL[name.split('.').pop()!] ?? 'x'))]);
+      } else if (type === 'hidden') fields.push([name, value ?? '']);
+      else if (type === 'checkbox') fields.push([name, value ?? 'on']);
+      else fields.push([name, value || (FILL[name.split('.').pop()!] ?? 'x')]);
     }
-    return { action: /\saction="([^"]*)"/.exec(attrs!)?.[1] ?? '', get: /\smethod="get"/i.test(attrs!), multipart: /multipart\/form-data/.test(attrs!), fields };
+    return { action: /\saction="([^"]*)"/.exec(attrs!)?.[1] ?? '', get: /\smethod="get"/i.test(attrs!), multipart: /multipart\/form-data/.test(attrs!), fields, files };
   });
 }
 
-/** The form, with one field replaced by a hostile value, a polluting name added, or a field repeated. */
+/** A file for a file input: a real PDF or PNG, or bytes that are neither, under names a browser would not send. */
+const upload: fc.Arbitrary<[string, Buffer]> = fc.oneof(
+  fc.constant<[string, Buffer]>(['passport.pdf', pdf('fuzz')]),
+  fc.constant<[string, Buffer]>(['photo.png', png(7)]),
+  fc.tuple(fc.constantFrom('../../etc/passwd', 'a\u0000.pdf', '"quoted".pdf', '', 'x'.repeat(300)), fc.uint8Array({ maxLength: 3_000 }).map((b) => Buffer.from(b))),
+  fc.constant<[string, Buffer]>(['empty.pdf', Buffer.alloc(0)]),
+  fc.constant<[string, Buffer]>(['big.pdf', Buffer.concat([pdf('big'), Buffer.alloc(11_000_000)])]),
+);
+
+/** The form, with one field replaced by a hostile value, a polluting name added, or a field repeated; files attached. */
 export function mutatedForm(form: PageForm): fc.Arbitrary<HostileBody> {
   const at = fc.nat(Math.max(0, form.fields.length - 1));
-  const encodeAs = (fields: [string, string][], what: string): HostileBody =>
-    form.multipart
-      ? { what: `the form (multipart), ${what}`, contentType: 'multipart/form-data; boundary=fuzzboundary', body: multipart(fields, [], 'fuzzboundary', 'none') }
-      : { what: `the form, ${what}`, contentType: 'application/x-www-form-urlencoded', body: urlencoded(fields) };
+  const attached = fc.tuple(...form.files.map((name) => fc.option(upload.map(([filename, bytes]): [string, string, Buffer] => [name, filename, bytes]))));
+  return attached.chain((files) => {
+    const sent = files.filter((f): f is [string, string, Buffer] => f !== null);
+    const encodeAs = (fields: [string, string][], what: string): HostileBody =>
+      form.multipart
+        ? { what: `the form (multipart, ${sent.map(([n, f, b]) => `${n}=${f.slice(0, 20)} ${b.length} B`).join(', ')}), ${what}`, contentType: 'multipart/form-data; boundary=fuzzboundary', body: multipart(fields, sent, 'fuzzboundary', 'none') }
+        : { what: `the form, ${what}`, contentType: 'application/x-www-form-urlencoded', body: urlencoded(fields) };
+    return mutations(form, at, encodeAs);
+  });
+}
+
+function mutations(form: PageForm, at: fc.Arbitrary<number>, encodeAs: (fields: [string, string][], what: string) => HostileBody): fc.Arbitrary<HostileBody> {
   return fc.oneof(
     fc.constant(encodeAs(form.fields, 'as filled in')),
     fc.tuple(at, text).map(([i, v]) => encodeAs(form.fields.map(([k, old], j): [string, string] => [k, j === i ? v : old]), `field ${i} replaced`)),

@@ -117,7 +117,7 @@ for (const backend of backends()) {
       const before = await snapshot();
       const logged = lines.length;
       const res = await pageRequest(server, req.method, req.path, { headers: req.headers, ...(req.body ? { body: req.body.body, ...(req.body.contentType !== undefined ? { contentType: req.body.contentType } : {}) } : {}) });
-      const what = () => `${req.method} ${req.path.slice(0, 300)} ${JSON.stringify(req.headers).slice(0, 300)} ${req.body ? `${req.body.what}: ${String(req.body.body).slice(0, 300)}` : ''}\n -> ${res.status} ${JSON.stringify(res.headers).slice(0, 600)}\n${res.text.slice(0, 600)}`;
+      const what = () => `${req.method} ${req.path.slice(0, 300)} ${JSON.stringify(req.headers).slice(0, 300)} ${req.body ? `${req.body.what}: ${typeof req.body.body === 'string' ? req.body.body.slice(0, 300) : req.body.body.subarray(0, 300).toString()}` : ''}\n -> ${res.status} ${JSON.stringify(res.headers).slice(0, 600)}\n${res.text.slice(0, 600)}`;
       assert.ok(res.status < 500, `no 5xx: ${what()}`);
       assert.equal(({} as Record<string, unknown>).polluted, undefined, `no prototype polluted: ${what()}`);
       if (expect.page && !routerRefusal(req, res)) {
@@ -191,11 +191,13 @@ for (const backend of backends()) {
 
     it('POST to every step route: unknown and closed links write nothing; live ones answer a page; bodies of every kind', { timeout: 600_000 }, async (t) => {
       if (steps.length === 0) return t.skip('no step routes yet (src/domain/onboarding-links/flow/steps.ts)');
-      // The step pages' forms, filled in as a person would (the terms accepted first, so the later steps are served):
-      // each is sent as is, or with one field hostile, so bodies reach past the parsers into the saves.
+      // The step pages' forms, filled in as a person would (the terms, then the details, sent as filled, so the later
+      // steps are served): each is sent as is, or with one field hostile, so bodies reach past the parsers into the
+      // saves (the documents' with files, real or not).
       const forms: { link: Link; form: PageForm }[] = [];
       for (const l of links.filter((x) => x.kind === 'live')) {
-        for (const round of [0, 1]) {
+        const sent = new Set<string>();
+        for (const round of [0, 1, 2]) {
           const pages = steps.map((step) => `/onboarding/${l.token}/${step.name}`);
           for (const path of pages) {
             const page = await pageRequest(server, 'GET', path, { headers: { accept: 'text/html' } });
@@ -207,8 +209,11 @@ for (const backend of backends()) {
               else if (!forms.some((f) => f.form.action === action)) forms.push({ link: l, form: { ...form, action } });
             }
           }
-          const terms = forms.find((f) => f.link === l && f.form.action.endsWith('/terms'));
-          if (round === 0 && terms) await pageRequest(server, 'POST', terms.form.action, { body: new URLSearchParams(terms.form.fields).toString(), contentType: 'application/x-www-form-urlencoded' });
+          const next = forms.find((f) => f.link === l && !f.form.multipart && !sent.has(f.form.action) && /\/(terms|details)\b/.test(f.form.action));
+          if (round < 2 && next) {
+            sent.add(next.form.action);
+            await pageRequest(server, 'POST', next.form.action, { body: new URLSearchParams(next.form.fields).toString(), contentType: 'application/x-www-form-urlencoded' });
+          }
         }
       }
       const names = [...new Set(forms.flatMap((f) => f.form.fields.map(([name]) => name)))];
