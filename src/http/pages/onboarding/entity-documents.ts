@@ -6,7 +6,7 @@ import type { CountryCode } from '../../../domain/onboarding/reference/country-c
 import type { EntityInfo, SubmittedDocument } from '../../../domain/onboarding/types.js';
 import { COUNTRY_OPTIONS } from './details-fields.js';
 import { labelsOf } from './entity-form.js';
-import { e, field, problemsOf, stepForm, type FormState, type InputSpec } from './html.js';
+import { e, field, problemsOf, stepForm, uploadPointers, type FormState, type InputSpec } from './html.js';
 import { stepLayout } from './step-layout.js';
 import type { StepBody, StepPage, StepView } from './step-pages.js';
 
@@ -104,11 +104,7 @@ export const COMPANY_DOCUMENTS_PAGE: StepPage = {
   },
   problems(errors, body, link) {
     // /entityDocuments/<i>/... is the i-th upload.
-    const byPointer: Record<string, string> = {};
-    documentsOf(link, body).names.forEach((name, i) => {
-      byPointer[`/entityDocuments/${i}/document`] = name;
-      byPointer[`/entityDocuments/${i}/issuingCountry`] = 'issuingCountry';
-    });
+    const byPointer = uploadPointers('/entityDocuments', documentsOf(link, body).names);
     for (const g of GROUPS) {
       byPointer[`/${g.requirement}`] = g.requirement;
       byPointer[`/${g.requirement}.documentType`] = `${g.requirement}.documentType`;

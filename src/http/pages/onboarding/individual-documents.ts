@@ -5,7 +5,7 @@ import { withLiveLink } from '../../../domain/onboarding-links/flow/save.js';
 import type { SubmittedDocument, UserInfo } from '../../../domain/onboarding/types.js';
 import type { CountryCode } from '../../../domain/onboarding/reference/country-codes.js';
 import { COUNTRY_OPTIONS } from './details-fields.js';
-import { e, field, problemsOf, stepForm, type FormState, type InputSpec } from './html.js';
+import { e, field, problemsOf, stepForm, uploadPointers, type FormState, type InputSpec } from './html.js';
 import { stepLayout } from './step-layout.js';
 import type { StepBody, StepPage, StepView, UploadedFile } from './step-pages.js';
 
@@ -89,12 +89,6 @@ export const DOCUMENTS_PAGE: StepPage = {
   },
   problems(errors, body, link) {
     // /verificationDocuments/<i>/... is the i-th upload; /verificationDocuments/<i>/issuingCountry the country.
-    const { names } = documentsOf(link, body);
-    const byPointer: Record<string, string> = {};
-    names.forEach((name, i) => {
-      byPointer[`/verificationDocuments/${i}/document`] = name;
-      byPointer[`/verificationDocuments/${i}/issuingCountry`] = 'issuingCountry';
-    });
-    return problemsOf(errors, [''], new Set(inputs(link).map((f) => f.name)), byPointer);
+    return problemsOf(errors, [''], new Set(inputs(link).map((f) => f.name)), uploadPointers('/verificationDocuments', documentsOf(link, body).names));
   },
 };
