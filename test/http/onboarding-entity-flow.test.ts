@@ -4,7 +4,7 @@ import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { eventsOfType } from '../harness/db.js';
 import { pdf, png } from '../harness/fixtures.js';
-import { challengeOf, getPage, invalidInputs, linkView, makeLink, nextPath, postFiles, postForm, type FilePart } from '../harness/onboarding-flow.js';
+import { berlinerForm, challengeOf, getPage, invalidInputs, linkView, makeLink, nextPath, postFiles, postForm, type FilePart } from '../harness/onboarding-flow.js';
 import { post, teamAccount } from '../harness/members.js';
 import { useTenants } from '../harness/tenants.js';
 
@@ -19,22 +19,8 @@ import { useTenants } from '../harness/tenants.js';
 const file = (name: string, seed: number): FilePart =>
   name.endsWith('png') ? { filename: name, type: 'image/png', bytes: png(90_000 + seed) } : { filename: name, type: 'application/pdf', bytes: pdf(`${name} ${process.pid} ${seed}`) };
 
-const representative = (email: string) => ({
-  firstName: 'Jonas',
-  middleName: '',
-  lastName: 'Becker',
-  email,
-  phone: '',
-  birthDate: '1990-09-30',
-  nationality: 'DEU',
-  countryOfBirth: '',
-  'residentialAddress.country': 'DEU',
-  'residentialAddress.streetLine1': 'Unter den Linden 77',
-  'residentialAddress.streetLine2': '',
-  'residentialAddress.city': 'Berlin',
-  'residentialAddress.state': 'DE-BE',
-  'residentialAddress.postalCode': '10117',
-});
+/** The representative's details form: the Berliner's, without a phone or a country of birth. */
+const representative = (email: string) => berlinerForm(email, { phone: '', countryOfBirth: '' });
 
 const company = {
   businessLegalName: 'Becker Robotics Ltd',
