@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { backends } from '../harness/backends.js';
 import { createCustomer } from '../harness/customers.js';
+import { eventsFor } from '../harness/db.js';
 import { pageRequest, type PageAnswer } from '../harness/page-request.js';
 import { formsOf, hostileBody, hostileHeaders, hostileQuery, hostileSegment, mutatedForm, type HostileBody, type PageForm } from '../harness/page-fuzz.js';
 import type { SeededIntegrator } from '../harness/server.js';
@@ -301,11 +302,29 @@ for (const backend of backends()) {
       }
     });
 
-    it('a HEAD of a live link’s page serves no HTML, so it leaves the link pending', { todo: 'src/http/pages/onboarding/routes.ts marks the link opened on HEAD /onboarding/<token> (Fastify answers HEAD with the GET handler); the pinned rule says opened is set when the page’s HTML is first served' }, async () => {
+    it('a HEAD of a live link’s page or step serves no HTML, so it leaves the link pending; the GET after it opens it (one event); a HEAD answers as GET does', async () => {
       const made = await link(acme, { type: 'individual', email: 'fuzz.head@example.com' });
-      assert.equal((await pageRequest(server, 'HEAD', `/onboarding/${made.token}`, {})).status, 200);
+      const closed = links.filter((l) => l.kind === 'closed');
+      // The first page, its first owed step (terms, read before any GET of the link), a closed link's page, an unknown one.
+      const paths = [`/onboarding/${made.token}`, `/onboarding/${made.token}/terms`, ...closed.map((l) => `/onboarding/${l.token}`), `/onboarding/obl_${'Q7'.repeat(21)}x`];
+      const heads: PageAnswer[] = [];
+      for (const path of paths) heads.push(await check({ method: 'HEAD', path, headers: { accept: 'text/html' } }, { page: true, writes: false, secret: made.token }));
+      for (const [i, head] of heads.entries()) assert.equal(head.text, '', `no body: HEAD ${i}`);
       server.clock.advance(1000);
       assert.equal((await acme.client.get(`/v1/onboarding-links/${made.id}`)).body.status, 'pending');
+      assert.deepEqual((await eventsFor(server.database, made.id)).map((e) => e.type), ['onboarding_link.created']);
+      for (const [i, path] of paths.entries()) {
+        const get = await pageRequest(server, 'GET', path, { headers: { accept: 'text/html' } });
+        const what = `${path.replace(/obl_[\w-]+/, '<token>')} (${get.status})`;
+        assert.equal(heads[i]!.status, get.status, what);
+        for (const header of ['content-type', 'content-security-policy', 'referrer-policy', 'cache-control', 'location']) assert.equal(heads[i]!.headers[header], get.headers[header], `${header}: ${what}`);
+        assert.notEqual(get.text, '', what);
+      }
+      assert.deepEqual(heads.map((h) => h.status), [200, 200, ...closed.map(() => 410), 404]);
+      server.clock.advance(1000);
+      assert.equal((await acme.client.get(`/v1/onboarding-links/${made.id}`)).body.status, 'opened', 'the GET serves the page');
+      assert.equal((await pageRequest(server, 'HEAD', `/onboarding/${made.token}`, {})).status, 200);
+      assert.deepEqual((await eventsFor(server.database, made.id)).map((e) => e.type), ['onboarding_link.created', 'onboarding_link.opened']);
     });
 
     it('a path under /onboarding that no route serves does not repeat its token', async () => {

@@ -22,7 +22,8 @@ import { STEP_PAGES, type StepPage, type StepView } from './step-pages.js';
 // The hosted onboarding flow's routes (docs/onboarding-links.md#the-hosted-flow), outside /v1 and unsigned: the token
 // in the path is the credential (logged [redacted]). Every request checks the token before anything else (before a
 // body is read): unknown is the 404 page (a failed authentication of the address), closed the 410 page saying why.
-// GET /onboarding/<token> is the first page; GET|POST /onboarding/<token>/<step> a step's form and its save.
+// GET /onboarding/<token> is the first page; GET|POST /onboarding/<token>/<step> a step's form and its save. HEAD
+// (Fastify's, by the GET handlers) answers as GET does, without the body, and leaves the link as it was.
 
 /** The invitation page's policy, with forms posted to this origin (the steps' forms). */
 const CSP = INVITATION_CSP.replace("form-action 'none'", "form-action 'self'");
@@ -100,10 +101,18 @@ export async function registerOnboardingPages(app: Api, deps: Deps, failures: Fa
       }
     };
 
+    /**
+     * Opened as a page's HTML is first served (markOpened). Fastify answers HEAD with the GET handler (the same status
+     * and headers, no body): a HEAD serves no HTML, so it leaves the link as it was.
+     */
+    const served = async (request: TokenRequest, link: FlowLink) => {
+      if (request.method !== 'HEAD') await markOpened(ctx(), link);
+    };
+
     const routeOptions = { schema: { hide: true, params: TokenParams }, config: SECRET_TOKEN, onRequest: tokenFirst };
     scope.get('/onboarding/:token', routeOptions, async (request: TokenRequest, reply) => {
       const link = opened.get(request)!;
-      await markOpened(ctx(), link);
+      await served(request, link);
       return html(reply, 200, firstPage(link, request.params.token));
     });
 
@@ -132,7 +141,7 @@ export async function registerOnboardingPages(app: Api, deps: Deps, failures: Fa
       if (!page) return html(reply, 404, noStepPage());
       const moved = elsewhere(reply, request.params.token, link, step);
       if (moved) return moved;
-      await markOpened(ctx(), link);
+      await served(request, link);
       return html(reply, 200, page.render(viewOf(request, link), EMPTY_FORM));
     });
 
