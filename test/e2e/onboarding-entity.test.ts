@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeInChromium } from '../harness/chromium.js';
 import { pdf, png } from '../harness/fixtures.js';
-import { activate, assertFitsPhone, attach, fillByKeyboard, interceptFileChoosers, tabTo } from '../harness/keyboard.js';
-import { linkView, makeLink } from '../harness/onboarding-flow.js';
+import { activate, assertFitsPhone, attach, fillByKeyboard } from '../harness/keyboard.js';
+import { acceptTerms, completedLinkUser, fillForCountry, fillPerson, finishWithPasskey, openLinkOnPhone } from '../harness/onboarding-pages.js';
 import { useTenants } from '../harness/tenants.js';
-import { authenticatorPage } from '../harness/wallet-page.js';
 
 // The hosted flow of a new company in a real browser (docs/onboarding-links.md#the-entity-flow): a 390 px viewport,
 // every control reached by Tab and used by keyboard, a CDP virtual authenticator for the passkey. The company has
@@ -19,39 +18,19 @@ describeInChromium('hosted onboarding of a company in Chromium', 'the entity onb
 
   it('a company with two associated persons, from the link to the last page, at 390 px by keyboard', async () => {
     const email = `jonas.${process.pid}.${backend}@becker-robotics.example`;
-    const link = await makeLink(server, acme, { type: 'entity', email, redirectUrl: 'https://app.example.com/done' });
-    const { page, errors } = await authenticatorPage(browser);
-    await page.setViewportSize({ width: 390, height: 844 });
-    interceptFileChoosers(page);
-    const response = await page.goto(`${server.url.replace('127.0.0.1', 'localhost')}${link.path}`);
-    assert.equal(response?.status(), 200);
-    await assertFitsPhone(page);
+    const redirectUrl = 'https://app.example.com/done';
+    const { link, page, errors } = await openLinkOnPhone(browser, server, acme, { type: 'entity', email, redirectUrl });
     await activate(page, '#start');
 
     // Terms, then the representative's own details (the country first).
-    await tabTo(page, '#acceptTerms');
-    await page.keyboard.press('Space');
-    await activate(page, '#continue');
-    await fillByKeyboard(page, [['residentialAddress.country', 'Germany']]);
-    await activate(page, '#choose-country');
-    await fillByKeyboard(page, [
-      ['firstName', 'Jonas'],
-      ['lastName', 'Becker'],
-      ['birthDate', '09301990'],
-      ['nationality', 'Germany'],
-      ['residentialAddress.streetLine1', 'Unter den Linden 77'],
-      ['residentialAddress.city', 'Berlin'],
-      ['residentialAddress.postalCode', '10117'],
-    ]);
-    await assertFitsPhone(page);
+    await acceptTerms(page);
+    assert.match(page.url(), /\/details$/);
+    await fillPerson(page, { country: 'Germany', firstName: 'Jonas', lastName: 'Becker', birthDate: '09301990', nationality: 'Germany', street: 'Unter den Linden 77', city: 'Berlin', postalCode: '10117' });
     await activate(page, '#continue');
 
     // The company: registered in the United Kingdom, its fields as the UK has them.
     assert.match(page.url(), /\/company$/);
-    await fillByKeyboard(page, [['registeredAddress.country', 'United Kingdom']]);
-    await activate(page, '#choose-country');
-    assert.equal(await page.getByText('The Companies House number, e.g. 01234567.').isVisible(), true);
-    await fillByKeyboard(page, [
+    await fillForCountry(page, 'registeredAddress.country', 'United Kingdom', [
       ['businessLegalName', 'Becker Robotics Ltd'],
       ['businessType', 'Corporation'],
       ['companyNumber', '01234567'],
@@ -69,7 +48,7 @@ describeInChromium('hosted onboarding of a company in Chromium', 'the entity onb
       ['highRiskInfo.highRiskActivities', 'None'],
       ['highRiskInfo.conductsMoneyServices', 'No'],
     ]);
-    await assertFitsPhone(page);
+    assert.equal(await page.getByText('The Companies House number, e.g. 01234567.').isVisible(), true);
     await activate(page, '#continue');
 
     // Its four documents.
@@ -93,20 +72,8 @@ describeInChromium('hosted onboarding of a company in Chromium', 'the entity onb
     await activate(page, '#save-person');
     assert.match((await page.locator('#person-1').textContent()) ?? '', /Jonas Becker: Representative \(CEO\)\. Complete/);
 
-    await fillByKeyboard(page, [['residentialAddress.country', 'United Kingdom']]);
-    await activate(page, '#choose-country');
-    await fillByKeyboard(page, [
-      ['firstName', 'Amelia'],
-      ['lastName', 'Clarke'],
-      ['email', 'amelia.clarke@example.co.uk'],
-      ['birthDate', '03141979'],
-      ['nationality', 'United Kingdom'],
-      ['residentialAddress.streetLine1', '1 Abbey Road'],
-      ['residentialAddress.city', 'London'],
-      ['residentialAddress.postalCode', 'NW8 9AY'],
-      ['beneficiaryDetails.beneficiaryType', 'Owner'],
-      ['beneficiaryDetails.ownershipPercentage', '40'],
-    ]);
+    const amelia = { country: 'United Kingdom', firstName: 'Amelia', lastName: 'Clarke', email: 'amelia.clarke@example.co.uk', birthDate: '03141979', nationality: 'United Kingdom', street: '1 Abbey Road', city: 'London', postalCode: 'NW8 9AY' };
+    await fillPerson(page, amelia, [['beneficiaryDetails.beneficiaryType', 'Owner'], ['beneficiaryDetails.ownershipPercentage', '40']]);
     await attach(page, 'passport', image(12));
     await fillByKeyboard(page, [['issuingCountry', 'United Kingdom']]);
     await attach(page, 'proof_of_address', paper('amelia bill'));
@@ -116,18 +83,11 @@ describeInChromium('hosted onboarding of a company in Chromium', 'the entity onb
     await activate(page, '#continue');
 
     // The passkey, made by the browser, and the last page.
-    assert.match(page.url(), /\/passkey$/);
-    await activate(page, '#continue');
-    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'You are done');
-    await assertFitsPhone(page);
-    assert.equal(await page.locator('#return').getAttribute('href'), 'https://app.example.com/done');
+    await finishWithPasskey(page, redirectUrl);
     assert.deepEqual(errors, []);
 
     // The API: the link completed for the representative, the company with its documents and both persons.
-    const view = await linkView(server, acme, link.id);
-    assert.equal(view.status, 'completed');
-    server.clock.advance(1000);
-    const user = (await acme.client.get(`/v1/query/get-user-details?userId=${view.userId}`)).body;
+    const user = await completedLinkUser(server, acme, link.id);
     assert.deepEqual([user.userInfo.email, user.isPasskeyActivated], [email, true]);
     server.clock.advance(1000);
     const [account] = (await acme.client.get('/v1/query/list-accounts?type=entity')).body.data;

@@ -3,10 +3,10 @@ import { it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { describeInChromium } from '../harness/chromium.js';
 import { pdf, png } from '../harness/fixtures.js';
-import { activate, assertFitsPhone, attach, fillByKeyboard, interceptFileChoosers, tabTo } from '../harness/keyboard.js';
-import { linkView, makeLink, refusedIdentityCustomer } from '../harness/onboarding-flow.js';
+import { activate, assertFitsPhone, attach, tabTo } from '../harness/keyboard.js';
+import { refusedIdentityCustomer } from '../harness/onboarding-flow.js';
+import { acceptTerms, completedLinkUser, fillPerson, finishWithPasskey, openLinkOnPhone } from '../harness/onboarding-pages.js';
 import { useTenants } from '../harness/tenants.js';
-import { authenticatorPage } from '../harness/wallet-page.js';
 
 // The hosted flow of a new individual in a real browser (docs/onboarding-links.md#the-hosted-flow): a 390 px viewport,
 // every control reached by Tab and used by keyboard (files through the chooser Space opens), a CDP virtual
@@ -16,39 +16,19 @@ const focusedId = (page: Page) => page.evaluate('document.activeElement?.id');
 
 describeInChromium('hosted onboarding of an individual in Chromium', 'the individual onboarding browser test is', (backend, browser) => {
   const { server, tenants: [acme] } = useTenants(backend, ['Acme Wallet']);
-  const origin = () => server.url.replace('127.0.0.1', 'localhost');
 
   it('a new individual from the link to the last page, at 390 px by keyboard, with a passkey; then the API’s view', async () => {
     const email = `erika.${process.pid}.${backend}@example.de`;
-    const link = await makeLink(server, acme, { type: 'individual', email, redirectUrl: 'https://app.example.com/done' });
-    const { page, errors } = await authenticatorPage(browser);
-    await page.setViewportSize({ width: 390, height: 844 });
-    interceptFileChoosers(page);
-    const response = await page.goto(`${origin()}${link.path}`);
-    assert.equal(response?.status(), 200);
+    const redirectUrl = 'https://app.example.com/done';
+    const { link, page, errors } = await openLinkOnPhone(browser, server, acme, { type: 'individual', email, redirectUrl });
     assert.equal(await page.getAttribute('html', 'lang'), 'en');
-    await assertFitsPhone(page);
     await activate(page, '#start');
 
-    assert.match(page.url(), /\/terms$/);
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'The service terms');
-    await tabTo(page, '#acceptTerms');
-    await page.keyboard.press('Space');
-    await activate(page, '#continue');
+    await acceptTerms(page);
 
     assert.match(page.url(), /\/details$/);
-    await fillByKeyboard(page, [['residentialAddress.country', 'Germany']]);
-    await activate(page, '#choose-country');
-    await fillByKeyboard(page, [
-      ['firstName', 'Erika'],
-      ['lastName', 'Mustermann'],
-      ['birthDate', '08121988'],
-      ['nationality', 'Germany'],
-      ['residentialAddress.streetLine1', 'Heidestraße 17'],
-      ['residentialAddress.city', 'Köln'],
-      ['residentialAddress.postalCode', '5106'],
-    ]);
-    await assertFitsPhone(page);
+    await fillPerson(page, { country: 'Germany', firstName: 'Erika', lastName: 'Mustermann', birthDate: '08121988', nationality: 'Germany', street: 'Heidestraße 17', city: 'Köln', postalCode: '5106' });
     await activate(page, '#continue');
     // A German postal code has five digits: the form again, its summary focused, the field marked and described.
     assert.equal(await focusedId(page), 'error-summary');
@@ -70,17 +50,10 @@ describeInChromium('hosted onboarding of an individual in Chromium', 'the indivi
     await assertFitsPhone(page);
     await activate(page, '#continue');
 
-    assert.match(page.url(), /\/passkey$/);
-    await assertFitsPhone(page);
-    await activate(page, '#continue');
-    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'You are done');
+    await finishWithPasskey(page, redirectUrl);
     assert.match((await page.locator('#next').textContent()) ?? '', /being checked/);
-    assert.equal(await page.locator('#return').getAttribute('href'), 'https://app.example.com/done');
-    await assertFitsPhone(page);
 
-    const view = await linkView(server, acme, link.id);
-    assert.equal(view.status, 'completed');
-    const user = (await acme.client.get(`/v1/query/get-user-details?userId=${String(view.userId)}`)).body;
+    const user = await completedLinkUser(server, acme, link.id);
     assert.deepEqual([user.userInfo.firstName, user.userInfo.lastName, user.userInfo.email, user.userInfo.birthDate], ['Erika', 'Mustermann', email, '1988-08-12']);
     assert.deepEqual(user.userInfo.residentialAddress, { streetLine1: 'Heidestraße 17', city: 'Köln', postalCode: '51067', country: 'DEU' });
     assert.deepEqual(user.verificationDocuments.map((d: { documentType: string; issuingCountry: string }) => `${d.documentType} ${d.issuingCountry}`).sort(), ['passport DEU', 'proof_of_address DEU']);
@@ -95,11 +68,7 @@ describeInChromium('hosted onboarding of an individual in Chromium', 'the indivi
 
   it('a resubmission of one refused document: the link asks only it; after it, the requirements no longer list it', async () => {
     const customer = await refusedIdentityCustomer(server, acme);
-    const link = await makeLink(server, acme, { type: 'individual', userId: customer.userId });
-    const { page, errors } = await authenticatorPage(browser);
-    await page.setViewportSize({ width: 390, height: 844 });
-    interceptFileChoosers(page);
-    await page.goto(`${origin()}${link.path}`);
+    const { link, page, errors } = await openLinkOnPhone(browser, server, acme, { type: 'individual', userId: customer.userId });
     assert.match((await page.locator('#requirements').textContent()) ?? '', /identity document/);
     await activate(page, '#start');
     assert.match(page.url(), /\/documents$/);
@@ -110,9 +79,9 @@ describeInChromium('hosted onboarding of an individual in Chromium', 'the indivi
     await activate(page, '#continue');
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'You are done');
 
-    const user = (await acme.client.get(`/v1/query/get-user-details?userId=${customer.userId}`)).body;
+    const user = await completedLinkUser(server, acme, link.id);
+    assert.equal(user.userId, customer.userId);
     assert.deepEqual(user.requirements.currentlyDue, []);
-    assert.equal((await linkView(server, acme, link.id)).status, 'completed');
     assert.deepEqual(errors, []);
     await page.close();
   });
