@@ -8,7 +8,8 @@ import { useTenants } from '../harness/tenants.js';
 
 // The hosted flow of a new company in a real browser (docs/onboarding-links.md#the-entity-flow): a 390 px viewport,
 // every control reached by Tab and used by keyboard, a CDP virtual authenticator for the passkey. The company has
-// two associated persons: the representative (its own details offered) and an owner.
+// two associated persons: the representative (its own details offered; their own documents, asked of their user
+// first, given again) and an owner.
 
 const image = (seed: number) => ({ name: 'id.png', mimeType: 'image/png', buffer: png(90_000 + seed) });
 const paper = (text: string) => ({ name: `${text}.pdf`, mimeType: 'application/pdf', buffer: pdf(text) });
@@ -26,6 +27,14 @@ describeInChromium('hosted onboarding of a company in Chromium', 'the entity onb
     await acceptTerms(page);
     assert.match(page.url(), /\/details$/);
     await fillPerson(page, { country: 'Germany', firstName: 'Jonas', lastName: 'Becker', birthDate: '09301990', nationality: 'Germany', street: 'Unter den Linden 77', city: 'Berlin', postalCode: '10117' });
+    await activate(page, '#continue');
+
+    // The representative's own documents (their user is verified too); the same files again on their person below.
+    assert.match(page.url(), /\/documents$/);
+    await attach(page, 'passport', image(11));
+    await fillByKeyboard(page, [['issuingCountry', 'Germany']]);
+    await attach(page, 'proof_of_address', paper('jonas bill'));
+    await assertFitsPhone(page);
     await activate(page, '#continue');
 
     // The company: registered in the United Kingdom, its fields as the UK has them.
@@ -89,6 +98,11 @@ describeInChromium('hosted onboarding of a company in Chromium', 'the entity onb
     // The API: the link completed for the representative, the company with its documents and both persons.
     const user = await completedLinkUser(server, acme, link.id);
     assert.deepEqual([user.userInfo.email, user.isPasskeyActivated], [email, true]);
+    // Their own verification was requested at the end (the passport on both records is one person's), and it can pass.
+    assert.deepEqual([user.verificationStatus, user.requirements.currentlyDue], ['under_review', []]);
+    server.clock.advance(1000);
+    const approved = await acme.client.post('/v1/sandbox/simulate-verification', { accountId: user.accountId, outcome: 'approve' });
+    assert.equal(approved.body.verificationStatus, 'active', approved.text);
     server.clock.advance(1000);
     const [account] = (await acme.client.get('/v1/query/list-accounts?type=entity')).body.data;
     server.clock.advance(1000);

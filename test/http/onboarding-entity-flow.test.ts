@@ -3,52 +3,19 @@ import { describe, it } from 'node:test';
 import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import { backends } from '../harness/backends.js';
 import { eventsOfType } from '../harness/db.js';
-import { pdf, png } from '../harness/fixtures.js';
-import { berlinerForm, challengeOf, getPage, invalidInputs, linkView, makeLink, nextPath, postFiles, postForm, type FilePart } from '../harness/onboarding-flow.js';
+import { companyForm, flowFile, representativeForm } from '../harness/entity-flow.js';
+import { challengeOf, getPage, invalidInputs, linkView, makeLink, nextPath, postFiles, postForm } from '../harness/onboarding-flow.js';
 import { post, teamAccount } from '../harness/members.js';
 import { useTenants } from '../harness/tenants.js';
 
 /*
  * The hosted flow of a new company (docs/onboarding-links.md#the-entity-flow), as a browser without script posts it:
- * terms, the representative's details, the company (its country first), its four documents, its people (added,
- * changed, removed, then confirmed), the passkey; each step's errors as a 422 form naming the inputs; the API's view
- * of the entity, its persons and the link after it.
+ * terms, the representative's details and own documents, the company (its country first), its four documents, its
+ * people (added, changed, removed, then confirmed), the passkey; each step's errors as a 422 form naming the inputs;
+ * the API's view of the entity, its persons, the representative's user and the link after it.
  */
 
-/** A file of its own (seeds far from the fixtures' counter: the same bytes for two people is an error finding). */
-const file = (name: string, seed: number): FilePart =>
-  name.endsWith('png') ? { filename: name, type: 'image/png', bytes: png(90_000 + seed) } : { filename: name, type: 'application/pdf', bytes: pdf(`${name} ${process.pid} ${seed}`) };
-
-/** The representative's details form: the Berliner's, without a phone or a country of birth. */
-const representative = (email: string) => berlinerForm(email, { phone: '', countryOfBirth: '' });
-
-const company = {
-  businessLegalName: 'Becker Robotics Ltd',
-  businessTradeName: '',
-  businessType: 'corporation',
-  companyNumber: '01234567',
-  email: 'office@becker-robotics.example',
-  website: 'https://becker-robotics.example',
-  'registeredAddress.country': 'GBR',
-  'registeredAddress.streetLine1': '10 Downing Street',
-  'registeredAddress.streetLine2': '',
-  'registeredAddress.city': 'London',
-  'registeredAddress.state': '',
-  'registeredAddress.postalCode': 'SW1A 2AA',
-  'physicalAddress.country': 'GBR',
-  physicalAddressSameAsRegistered: 'true',
-  'activityInfo.businessDescription': 'Warehouse robots',
-  'activityInfo.businessIndustry': '333922',
-  'financialInfo.sourceOfFunds': 'business_revenue',
-  'financialInfo.estimatedAnnualRevenueUsd': '1000000_10000000',
-  'financialInfo.expectedMonthlyPaymentsUsd': '25000',
-  'financialInfo.hasMaterialIntermediaryEntityOwner': 'false',
-  'highRiskInfo.operatesInProhibitedCountries': 'false',
-  'highRiskInfo.highRiskActivities': 'none',
-  'highRiskInfo.highRiskActivitiesExplanation': '',
-  'highRiskInfo.conductsMoneyServices': 'false',
-  'highRiskInfo.conductsMoneyServicesDescription': '',
-};
+const company = companyForm();
 
 const owner = {
   action: 'add',
@@ -73,7 +40,11 @@ for (const backend of backends()) {
       const email = `jonas.${process.pid}@becker-robotics.example`;
       const link = await makeLink(server, acme, { type: 'entity', email });
       assert.equal(nextPath(await postForm(server, `${link.path}/terms`, { acceptTerms: 'true' })), `${link.path}/details`);
-      assert.equal(nextPath(await postForm(server, `${link.path}/details`, representative(email))), `${link.path}/company`);
+      assert.equal(nextPath(await postForm(server, `${link.path}/details`, representativeForm(email))), `${link.path}/documents`);
+
+      // The representative's own documents (their user is verified too); the same files go on their person record below.
+      assert.match((await getPage(server, `${link.path}/documents`)).text, /<h1 id="title" tabindex="-1" autofocus>Your own documents<\/h1>/);
+      assert.equal(nextPath(await postFiles(server, `${link.path}/documents`, { issuingCountry: 'DEU' }, { passport: flowFile('p.png', 5), proof_of_address: flowFile('bill.pdf', 6) })), `${link.path}/company`);
 
       // The company: its country first, then its fields as that country has them.
       const askCountry = await getPage(server, `${link.path}/company`);
@@ -97,7 +68,7 @@ for (const backend of backends()) {
       const accountId = (created!.data as { object: { accountId: string } }).object.accountId;
 
       // The four document groups: one missing is named; all four go on to the people.
-      const groups = { 'document.companyDetails': file('cert.pdf', 1), 'document.ownershipStructure': file('register.pdf', 2), 'document.sourceOfFunds': file('funds.pdf', 3), 'document.proofOfAddress': file('bill.pdf', 4) };
+      const groups = { 'document.companyDetails': flowFile('cert.pdf', 1), 'document.ownershipStructure': flowFile('register.pdf', 2), 'document.sourceOfFunds': flowFile('funds.pdf', 3), 'document.proofOfAddress': flowFile('bill.pdf', 4) };
       const types = { issuingCountry: 'GBR', 'document.companyDetails.documentType': 'incorporation_cert', 'document.ownershipStructure.documentType': 'shareholder_registry' };
       const { 'document.sourceOfFunds': _funds, ...three } = groups;
       const missing = await postFiles(server, `${link.path}/company-documents`, types, three);
@@ -109,12 +80,12 @@ for (const backend of backends()) {
       const persons = await getPage(server, `${link.path}/persons`);
       assert.match(persons.text, /id="firstName" name="firstName"[^>]*value="Jonas"/);
       assert.match(persons.text, /<option value="representative" selected>/);
-      const { phone: _p, countryOfBirth: _c, ...rep } = representative(email);
+      const { phone: _p, countryOfBirth: _c, ...rep } = representativeForm(email);
       const me = { ...rep, action: 'add', 'beneficiaryDetails.beneficiaryType': 'representative', issuingCountry: 'DEU' };
-      const noTitle = await postFiles(server, `${link.path}/persons`, me, { passport: file('p.png', 5), proof_of_address: file('bill.pdf', 6) });
+      const noTitle = await postFiles(server, `${link.path}/persons`, me, { passport: flowFile('p.png', 5), proof_of_address: flowFile('bill.pdf', 6) });
       assert.equal(noTitle.status, 422, noTitle.text);
       assert.deepEqual(invalidInputs(noTitle.text), { 'beneficiaryDetails.title': 'beneficiaryDetails-title-hint beneficiaryDetails-title-error' });
-      const added = await postFiles(server, `${link.path}/persons`, { ...me, 'beneficiaryDetails.title': 'CEO' }, { passport: file('p.png', 5), proof_of_address: file('bill.pdf', 6) });
+      const added = await postFiles(server, `${link.path}/persons`, { ...me, 'beneficiaryDetails.title': 'CEO' }, { passport: flowFile('p.png', 5), proof_of_address: flowFile('bill.pdf', 6) });
       assert.equal(nextPath(added), `${link.path}/persons`, 'back to the list, to add another');
       assert.equal(nextPath(await postFiles(server, `${link.path}/persons`, owner, {})), `${link.path}/persons`);
 
@@ -128,7 +99,7 @@ for (const backend of backends()) {
       const edit = await getPage(server, `${link.path}/persons?edit=${ids[1]}`);
       assert.match(edit.text, /value="Amelia"/);
       const { action: _a, ...ownerData } = owner;
-      const changed = await postFiles(server, `${link.path}/persons`, { ...ownerData, action: 'edit', beneficiaryId: ids[1]!, issuingCountry: 'GBR' }, { passport: file('p2.png', 7), proof_of_address: file('bill2.pdf', 8) });
+      const changed = await postFiles(server, `${link.path}/persons`, { ...ownerData, action: 'edit', beneficiaryId: ids[1]!, issuingCountry: 'GBR' }, { passport: flowFile('p2.png', 7), proof_of_address: flowFile('bill2.pdf', 8) });
       assert.equal(nextPath(changed), `${link.path}/persons`);
 
       // A third added by mistake, then removed; a person of nobody's company is refused.
@@ -158,6 +129,12 @@ for (const backend of backends()) {
       server.clock.advance(1000);
       const user = (await acme.client.get(`/v1/query/get-user-details?userId=${view.userId}`)).body;
       assert.deepEqual([user.userInfo.email, user.isPasskeyActivated], [email, true], 'the link’s user is the representative');
+      // Their own verification was requested at the end, and the passport on both records is one person's, not a duplicate.
+      assert.deepEqual([user.verificationStatus, user.requirements.currentlyDue], ['under_review', []]);
+      const jonas = entity.associatedPersons.find((p: { firstName: string }) => p.firstName === 'Jonas');
+      server.clock.advance(1000);
+      const person = (await acme.client.get(`/v1/query/get-associated-person-details?beneficiaryId=${jonas.beneficiaryId}`)).body;
+      for (const d of [...user.verificationDocuments, ...person.verificationDocuments]) assert.equal(d.errors, null, JSON.stringify(d));
       server.clock.advance(1000);
       const members = (await acme.client.get(`/v1/query/list-members?accountId=${accountId}`)).body;
       assert.deepEqual(members.data.map((m: { userId: string; role: string }) => [m.userId, m.role]), [[view.userId, 'owner']]);
@@ -183,7 +160,7 @@ for (const backend of backends()) {
       const page = await getPage(server, `${link.path}/company-documents`);
       assert.match(page.text, /The earlier document was refused: Older than 3 months/);
       assert.ok(!page.text.includes('name="document.companyDetails"'), 'only the group it owes');
-      const done = await postFiles(server, `${link.path}/company-documents`, { issuingCountry: 'USA' }, { 'document.sourceOfFunds': file('funds.pdf', 9) });
+      const done = await postFiles(server, `${link.path}/company-documents`, { issuingCountry: 'USA' }, { 'document.sourceOfFunds': flowFile('funds.pdf', 9) });
       assert.equal(done.status, 200, `${done.status} ${String(done.headers.location)}`);
       assert.match(done.text, /You are done/);
       server.clock.advance(1000);
@@ -197,14 +174,15 @@ for (const backend of backends()) {
       const email = `stop.${process.pid}@becker-robotics.example`;
       const link = await makeLink(server, acme, { type: 'entity', email });
       assert.equal(nextPath(await postForm(server, `${link.path}/terms`, { acceptTerms: 'true' })), `${link.path}/details`);
-      assert.equal(nextPath(await postForm(server, `${link.path}/details`, representative(email))), `${link.path}/company`);
+      assert.equal(nextPath(await postForm(server, `${link.path}/details`, representativeForm(email))), `${link.path}/documents`);
+      assert.equal(nextPath(await postFiles(server, `${link.path}/documents`, { issuingCountry: 'DEU' }, { passport: flowFile('p.png', 10), proof_of_address: flowFile('bill.pdf', 11) })), `${link.path}/company`);
       assert.equal(nextPath(await postForm(server, `${link.path}/company`, { ...company, companyNumber: '07654321' })), `${link.path}/company-documents`);
       const { userId } = await linkView(server, acme, link.id);
 
       const fresh = await makeLink(server, acme, { type: 'entity', userId });
       assert.equal((await linkView(server, acme, link.id)).status, 'revoked');
       const first = await getPage(server, fresh.path);
-      assert.match(first.text, new RegExp(`href="${fresh.token}/company-documents"`), 'terms, details and company are done');
+      assert.match(first.text, new RegExp(`href="${fresh.token}/company-documents"`), 'terms, details, documents and company are done');
       const page = await getPage(server, `${fresh.path}/company-documents`);
       assert.equal(page.status, 200, page.text);
       assert.match(page.text, /<option value="GBR" selected>/, 'the issuing country defaults to the company’s');

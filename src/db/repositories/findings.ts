@@ -43,20 +43,14 @@ export function sameNumberElsewhere(db: Executor, integratorId: string, ownerId:
     );
 }
 
-/** Another user or person of the integrator with the same SSN (compared by keyed fingerprint), or undefined. */
-export async function sameSsnElsewhere(
-  db: Executor,
-  integratorId: string,
-  subjectId: string,
-  fingerprint: string,
-): Promise<{ subjectType: 'user' | 'associated_person'; subjectId: string } | undefined> {
+/** The other users and persons of the integrator with the same SSN (compared by keyed fingerprint), users first. */
+export async function sameSsnElsewhere(db: Executor, integratorId: string, subjectId: string, fingerprint: string): Promise<{ subjectType: 'user' | 'associated_person'; subjectId: string }[]> {
   const u = await db.select({ id: users.id }).from(users).where(and(eq(users.integratorId, integratorId), eq(users.ssnFingerprint, fingerprint), ne(users.id, subjectId)));
   const p = await db
     .select({ id: associatedPersons.id })
     .from(associatedPersons)
     .where(and(eq(associatedPersons.integratorId, integratorId), eq(associatedPersons.ssnFingerprint, fingerprint), ne(associatedPersons.id, subjectId)));
-  if (u[0]) return { subjectType: 'user', subjectId: u[0].id };
-  return p[0] ? { subjectType: 'associated_person', subjectId: p[0].id } : undefined;
+  return [...u.map((r) => ({ subjectType: 'user' as const, subjectId: r.id })), ...p.map((r) => ({ subjectType: 'associated_person' as const, subjectId: r.id }))];
 }
 
 export async function setDocumentFindings(db: Executor, documentId: string, warnings: string[] | null, errors: string[] | null): Promise<void> {

@@ -45,14 +45,15 @@ export async function finishIfDone(ctx: FlowContext, tx: Tx, link: FlowLink): Pr
 }
 
 /**
- * Completing an individual's link requests the user's verification when nothing is due and it was not requested yet
- * (init or awaiting_information), as Bridge's KYC link submits for review at its end: request-verification's own
- * function, so the checks and events are the API's. A user already in review, decided, or asked to resubmit (the
- * resubmission itself moved it back to review) is left as it is.
+ * Completing a link requests its user's verification when nothing is due and it was not requested yet (init or
+ * awaiting_information), as Bridge's KYC link submits for review at its end: request-verification's own function, so
+ * the checks and events are the API's. An entity link's user is the company's representative, verified as any member
+ * who acts on transactions is (docs/members.md#verified-members). A user already in review, decided, or asked to
+ * resubmit (the resubmission itself moved it back to review) is left as it is.
  */
 async function requestVerificationIfReady(ctx: FlowContext, tx: Tx, link: FlowLink): Promise<void> {
   const user = link.user;
-  if (link.row.type !== 'individual' || !user || (link.requirements?.currentlyDue.length ?? 1) > 0) return;
+  if (!user || (link.requirements?.currentlyDue.length ?? 1) > 0) return;
   if (user.verificationStatus !== 'init' && user.verificationStatus !== 'awaiting_information') return;
   const account = await findAccountByUser(tx, user.id);
   if (account) await requestVerification(linkMutation(ctx, tx, link.row), { accountId: account.id });

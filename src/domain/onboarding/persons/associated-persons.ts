@@ -113,11 +113,12 @@ export async function createAssociatedPerson(
     });
     await recordInitialStatus(tx, { type: 'associated_person', id, integratorId, status: person.verificationStatus }, credentialCause(ctx), ctx.now);
     await storeDocuments(tx, ctx.secrets, { integratorId, type: 'associated_person', id }, documents.prepared, ctx.now);
+    // Before the checks: a representative who is the new owner's own user is one person to them (same-person.ts).
+    await adoptRepresentativeAsOwner(tx, integratorId, entity.id, ctx.now);
     await checkIfEnteredReview(tx, { type: 'associated_person', id, integratorId, status: person.verificationStatus }, 'not_started', ctx.policy, ctx.now);
     const view = await toAssociatedPersonView(tx, person);
     await recordEvent(tx, { integratorId, type: 'associated_person.created', objectType: 'associated_person', objectId: id, object: view, at: ctx.now });
     await recomputeEntityStatus(tx, entity, credentialCause(ctx), ctx.policy, ctx.now);
-    await adoptRepresentativeAsOwner(tx, integratorId, entity.id, ctx.now);
     return view;
   });
 }
@@ -154,6 +155,7 @@ export async function updateAssociatedPerson(ctx: MutationContext, input: Person
     const complete = missingPersonRequirements(userInfo, usableDocumentTypes(await listDocuments(tx, 'associated_person', person.id))).length === 0;
     const ref = { type: 'associated_person' as const, id: person.id, integratorId, status: updated.verificationStatus };
     await afterDataChange(tx, ref, complete, credentialCause(ctx), ctx.now);
+    await adoptRepresentativeAsOwner(tx, integratorId, entity.id, ctx.now);
     await checkIfEnteredReview(tx, ref, person.verificationStatus, ctx.policy, ctx.now);
     updated = (await findPerson(tx, integratorId, person.id))!;
     const view = await toAssociatedPersonView(tx, updated);
@@ -162,7 +164,6 @@ export async function updateAssociatedPerson(ctx: MutationContext, input: Person
       await recordEvent(tx, { integratorId, type: 'associated_person.updated', objectType: 'associated_person', objectId: person.id, object: view, previousAttributes, at: ctx.now });
     }
     await recomputeEntityStatus(tx, entity, credentialCause(ctx), ctx.policy, ctx.now);
-    await adoptRepresentativeAsOwner(tx, integratorId, entity.id, ctx.now);
     return view;
   });
 }

@@ -13,6 +13,7 @@ import { screenAndRecord } from '../../screening/subject-hits.js';
 import type { ScreeningHitRow } from '../../../db/repositories/screening-hits.js';
 import { openCaseOn } from '../../cases/open-case.js';
 import { entitySubject, personSubject } from '../../screening/customer-subject.js';
+import { otherPeople, type RecordRef } from './same-person.js';
 import { hitKind } from './watch-list.js';
 
 interface Finding {
@@ -114,7 +115,7 @@ function hitFindings(current: ScreeningHitRow[]): Finding[] {
 
 /**
  * The automated checks, run when a record enters review: documents shared with or numbered like another person's
- * of the same integrator, a shared SSN, document countries that disagree with the person's data, and name
+ * of the same integrator (a representative's user and its own person record are one person: same-person.ts), a shared SSN, document countries that disagree with the person's data, and name
  * screening (names against the screening lists, docs/screening.md). Findings replace the previous run's; on documents they become `warnings` / `errors` (an error set by
  * an operator stays).
  */
@@ -122,12 +123,15 @@ export async function runChecks(tx: Executor, subject: SubjectRef, policy: Polic
   const record = await recordOf(tx, subject);
   const docs = await listDocuments(tx, OWNER[subject.type], subject.id);
   const findings: Finding[] = [];
+  // A representative's own passport on its person record (and the reverse) is one person's, not a duplicate.
+  const others = <T>(matches: readonly T[], refOf: (match: T) => RecordRef) => otherPeople(tx, subject.integratorId, { type: subject.type, id: subject.id }, matches, refOf);
   for (const doc of docs) {
-    const sameBytes = await sameBytesElsewhere(tx, subject.integratorId, subject.id, doc.sha256);
+    const sameBytes = await others(await sameBytesElsewhere(tx, subject.integratorId, subject.id, doc.sha256), (m) => ({ type: m.ownerType, id: m.ownerId }));
     if (sameBytes.length > 0) {
       findings.push({ documentId: doc.id, severity: 'error', code: 'duplicate_document', message: 'The same file was submitted for another person or company', related: relatedOf(sameBytes[0]!) });
     }
-    const sameNumber = doc.documentNumber ? await sameNumberElsewhere(tx, subject.integratorId, subject.id, { ...doc, documentNumber: doc.documentNumber }) : [];
+    const numbered = doc.documentNumber ? await sameNumberElsewhere(tx, subject.integratorId, subject.id, { ...doc, documentNumber: doc.documentNumber }) : [];
+    const sameNumber = await others(numbered, (m) => ({ type: m.ownerType, id: m.ownerId }));
     if (sameNumber.length > 0) {
       findings.push({ documentId: doc.id, severity: 'error', code: 'document_number_reused', message: 'This document number is already used by another person', related: relatedOf(sameNumber[0]!) });
     }
@@ -139,7 +143,7 @@ export async function runChecks(tx: Executor, subject: SubjectRef, policy: Polic
       findings.push({ documentId: doc.id, severity: 'warning', code: 'address_country_mismatch', message: `Issued by ${doc.issuingCountry}, but the residence is in ${info.residentialAddress.country}` });
     }
   }
-  const sharedSsn = record.ssnFingerprint ? await sameSsnElsewhere(tx, subject.integratorId, subject.id, record.ssnFingerprint) : undefined;
+  const sharedSsn = record.ssnFingerprint ? (await others(await sameSsnElsewhere(tx, subject.integratorId, subject.id, record.ssnFingerprint), (m) => ({ type: m.subjectType, id: m.subjectId })))[0] : undefined;
   if (sharedSsn) {
     findings.push({ documentId: null, severity: 'error', code: 'ssn_shared', message: 'Another person of this integrator has the same SSN', related: sharedSsn });
   }

@@ -8,6 +8,7 @@ import type { StepPage } from './step-pages.js';
 export const ENTITY_PAGES: Record<string, StepPage> = {
   terms: INDIVIDUAL_PAGES.terms!,
   details: INDIVIDUAL_PAGES.details!,
+  documents: INDIVIDUAL_PAGES.documents!,
   company: COMPANY_PAGE,
   'company-documents': COMPANY_DOCUMENTS_PAGE,
   persons: PERSONS_PAGE,

@@ -4,8 +4,8 @@ import type { FlowStep } from '../../../domain/onboarding-links/flow/steps.js';
 import type { UserInfo } from '../../../domain/onboarding/types.js';
 import { REPRESENTATIVE_REQUIREMENT } from '../../../domain/requirements/requirements.js';
 
-// What an entity link still asks, in words, for its first page: by its owed steps (the representative's own
-// requirements are not what the company owes), each as specific as the company's requirements allow.
+// What an entity link still asks, in words, for its first page: by its owed steps, each as specific as the company's
+// requirements (or, for the representative's own details and documents, their user's) allow.
 
 const GROUPS: Record<string, string> = {
   'document.companyDetails': 'the company’s registration document',
@@ -20,6 +20,9 @@ const PERSON: Record<string, string> = {
   'document.identity': 'identity document',
   'document.proofOfAddress': 'proof of address',
 };
+
+/** The representative's own documents (their user's requirements). */
+const OWN: Record<string, string> = { 'document.identity': 'identity document', 'document.proofOfAddress': 'proof of address' };
 
 function personsWords(link: FlowLink): string[] {
   const state = link.entity;
@@ -40,6 +43,8 @@ export function entityOwedWords(link: FlowLink, steps: readonly FlowStep[]): str
         return ['your acceptance of the service terms'];
       case 'details':
         return ['your own details, as the company’s representative'];
+      case 'documents':
+        return [link.requirements ? `your own ${link.requirements.currentlyDue.filter((n) => OWN[n]).map((n) => OWN[n]!).join(' and ')}` : 'your own identity document and proof of address'];
       case 'company':
         return [link.entity ? 'the rest of your company’s details' : 'your company’s details'];
       case 'company-documents':

@@ -12,7 +12,7 @@ import type { StepBody, StepPage, StepView, UploadedFile } from './step-pages.js
 // The documents step: an identity document (a passport, or both sides of a national id card) and a proof of address,
 // as the user's requirements ask (a resubmission of one shows only that one). Files are posted as multipart, each
 // up to 10 MB of JPEG, PNG or PDF, and become the API's data URLs, checked by the same code (data-url.ts). On a
-// phone, `capture` offers the camera.
+// phone, `capture` offers the camera. An entity link's representative goes through the same step for their own user.
 
 const ACCEPT = 'image/jpeg,image/png,application/pdf';
 const file = (name: string, label: string, hint: string): InputSpec => ({ name, label, type: 'file', accept: ACCEPT, capture: true, hint });
@@ -47,7 +47,10 @@ ${field(ISSUER, state)}
     : '';
   const proof = due(link, 'document.proofOfAddress') ? `<fieldset>\n<legend>Proof of address</legend>\n${reasons('document.proofOfAddress')}\n${field(PROOF, state)}\n</fieldset>` : '';
   const labels = Object.fromEntries(inputs(link).map((f) => [f.name, f.label]));
-  return stepLayout(view, 'documents', 'Your documents', form, labels, stepForm('documents', [identity, proof].filter(Boolean).join('\n'), 'Upload and continue', { multipart: true }));
+  // An entity link's representative: their own documents, before the company's (the same step, on their user).
+  const own = link.row.type === 'entity' ? '<p>As the company’s representative, you are verified too, before you act for it.</p>\n' : '';
+  const title = link.row.type === 'entity' ? 'Your own documents' : 'Your documents';
+  return stepLayout(view, 'documents', title, form, labels, stepForm('documents', own + [identity, proof].filter(Boolean).join('\n'), 'Upload and continue', { multipart: true }));
 }
 
 const dataUrl = (upload: UploadedFile) => `data:${upload.mediaType};base64,${upload.bytes.toString('base64')}`;
