@@ -83,7 +83,10 @@ export class SecretBox {
   /** Binary form: version byte, key id, IV, tag, ciphertext. For large values (documents). */
   sealBytes(plaintext: Buffer | string, context: string): Buffer {
     const key = this.ring[0]!;
-    return Buffer.concat([Buffer.from([VERSION]), Buffer.from(key.id, 'hex'), encrypt(key.encryptionKey, plaintext, context)]);
+    const head = Buffer.allocUnsafe(1 + KEY_ID_BYTES);
+    head[0] = VERSION;
+    head.write(key.id, 1, 'hex');
+    return encrypt(key.encryptionKey, plaintext, context, head);
   }
 
   openBytes(sealed: Buffer, context: string): Buffer {
@@ -141,12 +144,24 @@ export class SecretBox {
   }
 }
 
-function encrypt(key: Buffer, plaintext: Buffer | string, context: string): Buffer {
+/**
+ * `head`, then IV, tag, ciphertext, in one buffer written once: a document is megabytes, and each copy of it is
+ * external memory whose churn sets off V8's full collections (docs/benchmarks.md, issue 55).
+ */
+function encrypt(key: Buffer, plaintext: Buffer | string, context: string, head?: Buffer): Buffer {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(context, 'utf8'));
-  const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]);
+  const ciphertext = cipher.update(plaintext);
+  const rest = cipher.final(); // empty for GCM, which is a stream mode
+  const start = (head?.length ?? 0) + IV_BYTES + TAG_BYTES;
+  const out = Buffer.allocUnsafe(start + ciphertext.length + rest.length);
+  head?.copy(out, 0);
+  iv.copy(out, start - IV_BYTES - TAG_BYTES);
+  cipher.getAuthTag().copy(out, start - TAG_BYTES);
+  ciphertext.copy(out, start);
+  rest.copy(out, start + ciphertext.length);
+  return out;
 }
 
 /** `body` is IV, tag, ciphertext. */
@@ -155,7 +170,9 @@ function decrypt(key: Buffer, body: Buffer, context: string): Buffer {
   const decipher = createDecipheriv('aes-256-gcm', key, body.subarray(0, IV_BYTES));
   decipher.setAAD(Buffer.from(context, 'utf8'));
   decipher.setAuthTag(body.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-  return Buffer.concat([decipher.update(body.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
+  const plaintext = decipher.update(body.subarray(IV_BYTES + TAG_BYTES));
+  const rest = decipher.final(); // empty for GCM; it checks the tag
+  return rest.length === 0 ? plaintext : Buffer.concat([plaintext, rest]);
 }
 
 export const SEALED_TEXT_PREFIX = TEXT_PREFIX;

@@ -47,6 +47,28 @@ describe('secrets at rest (AES-256-GCM)', () => {
     assert.ok(!box.fingerprint('123456789', 'ssn').includes('123456789'));
   });
 
+  it('the binary form is version 2, the key id, IV, tag and ciphertext, as stored rows hold it (written in one buffer since issue 55)', () => {
+    const master = randomBytes(32);
+    const ring = new SecretBox(master);
+    const encryptionKey = Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), 'integrator-api/seal/v1', 32));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 4096 }), fc.string(), (plain, context) => {
+        const sealed = ring.sealBytes(Buffer.from(plain), context);
+        assert.equal(sealed.length, 1 + 8 + 12 + 16 + plain.length);
+        assert.equal(sealed[0], 2);
+        assert.equal(sealed.subarray(1, 9).toString('hex'), keyFingerprint(master).slice(0, 16));
+        // What the rows of every earlier release were sealed as opens the same: the layout is the format.
+        const iv = sealed.subarray(9, 21);
+        const cipher = createCipheriv('aes-256-gcm', encryptionKey, iv);
+        cipher.setAAD(Buffer.from(context, 'utf8'));
+        const ciphertext = Buffer.concat([cipher.update(Buffer.from(plain)), cipher.final()]);
+        assert.deepEqual(sealed.subarray(21, 37), cipher.getAuthTag());
+        assert.deepEqual(sealed.subarray(37), ciphertext);
+        assert.deepEqual(ring.openBytes(sealed, context), Buffer.from(plain));
+      }),
+    );
+  });
+
   it('a ring: the newest key seals and names itself, any key opens, a missing key is named by its fingerprint', () => {
     const [k0, k1, k2] = [randomBytes(32), randomBytes(32), randomBytes(32)];
     const old = new SecretBox(k0);
