@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { BACKEND_LABEL, type Backend } from './backend.js';
 import { freePort, startChild, stopChild, waitForStatus, type Child } from './children.js';
 import { signedGetHeaders } from './signing.js';
+import { npmScriptNodeArgs } from '../../test/harness/process.js';
 
 export interface BareEquivalent {
   url: string;
@@ -38,7 +39,10 @@ export async function startBareEquivalent(backend: Backend): Promise<BareEquival
   const profDir = process.env.BENCH_CPU_PROF;
   // A folder of its own (not a file name: its PGlite thread writes a profile too, under the same name otherwise).
   const profile = profDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profDir, `bare-equivalent-${backend.kind}`)}`] : [];
-  const args = [...profile, '--import', 'tsx', 'bench/bare-equivalent-server.ts'];
+  // With the node flags `npm start` gives the API (its young generation's size, Liftoff only), so that V8's heap
+  // settings are not where the two differ; BENCH_API_NODE_FLAGS applies to both, as a trial's flags must.
+  const nodeFlags = [...npmScriptNodeArgs('start').slice(0, -1), ...(process.env.BENCH_API_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean)];
+  const args = [...nodeFlags, ...profile, '--import', 'tsx', 'bench/bare-equivalent-server.ts'];
   const child = startChild(`bare equivalent (${BACKEND_LABEL[backend.kind]})`, args, { ...env, PORT: String(port) });
   const stop = async () => {
     await stopChild(child);
