@@ -2,12 +2,11 @@ import { invalidFields } from '../../../domain/errors.js';
 import { validateEntityInfo } from '../../../domain/onboarding/validation/index.js';
 import { saveCompany } from '../../../domain/onboarding-links/flow/entity.js';
 import { withLiveLink } from '../../../domain/onboarding-links/flow/save.js';
-import { isCountryCode } from '../../../domain/onboarding/reference/country-codes.js';
 import type { EntityInfo } from '../../../domain/onboarding/types.js';
-import { countryName } from './details-fields.js';
+import { chosenCountry, countryForm, countryLine } from './country-first.js';
 import { ACTIVITY_FIELDS, companyAddress, entityValue, FINANCIAL_FIELDS, identityFields, REGISTERED_COUNTRY, RISK_FIELDS } from './entity-company-fields.js';
 import { blanks, checkbox, fields, flatten, labelsOf, nest } from './entity-form.js';
-import { e, field, problemsOf, stepForm, type FormState, type InputSpec } from './html.js';
+import { e, problemsOf, stepForm, type FormState, type InputSpec } from './html.js';
 import { stepLayout } from './step-layout.js';
 import type { StepPage, StepView } from './step-pages.js';
 
@@ -33,22 +32,9 @@ function inputsFor(country: string, same: boolean): InputSpec[] {
 
 function render(view: StepView, form: FormState): string {
   const stored = view.link.entity ? flatten(view.link.entity.entity.entityInfo) : {};
-  const chosen = form.values[COUNTRY] ?? view.query[COUNTRY] ?? stored[COUNTRY];
-  const country = chosen && isCountryCode(chosen) ? chosen : undefined;
+  const country = chosenCountry(COUNTRY, form, view.query, stored[COUNTRY]);
   const title = view.link.entity ? 'Complete your company’s details' : 'Your company';
-  if (!country) {
-    return stepLayout(
-      view,
-      'company',
-      title,
-      form,
-      labelsOf([REGISTERED_COUNTRY]),
-      `<form method="get" action="company">
-${field(REGISTERED_COUNTRY, form)}
-<button type="submit" id="choose-country">Continue</button>
-</form>`,
-    );
-  }
+  if (!country) return stepLayout(view, 'company', title, form, labelsOf([REGISTERED_COUNTRY]), countryForm('company', REGISTERED_COUNTRY, form));
   const submitted = Object.keys(form.values).length > 0;
   const sameByDefault = !view.link.entity || stored['physicalAddress.streetLine1'] === stored['registeredAddress.streetLine1'];
   const values = { ...stored, ...(submitted ? {} : sameByDefault ? { [SAME]: 'true' } : {}), ...form.values, [COUNTRY]: country };
@@ -59,9 +45,8 @@ ${fields(identityFields(country), state)}
 </fieldset>
 <fieldset>
 <legend>Registered address</legend>
-<input type="hidden" name="${COUNTRY}" value="${e(country)}">
 <input type="hidden" name="physicalAddress.country" value="${e(country)}">
-<p id="country">Country: <strong>${e(countryName(country))}</strong> <a id="change-country" href="company">Change country</a></p>
+${countryLine(COUNTRY, country, 'Country:', 'company')}
 ${fields(companyAddress('registeredAddress', country, true), state)}
 </fieldset>
 <fieldset>

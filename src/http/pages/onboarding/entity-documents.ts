@@ -1,14 +1,13 @@
-import { invalidFields, type FieldError } from '../../../domain/errors.js';
 import { saveCompanyDocuments } from '../../../domain/onboarding-links/flow/entity.js';
 import type { FlowLink } from '../../../domain/onboarding-links/flow/flow-link.js';
-import { withLiveLink } from '../../../domain/onboarding-links/flow/save.js';
 import type { CountryCode } from '../../../domain/onboarding/reference/country-codes.js';
 import type { EntityInfo, SubmittedDocument } from '../../../domain/onboarding/types.js';
 import { COUNTRY_OPTIONS } from './details-fields.js';
 import { labelsOf } from './entity-form.js';
-import { e, field, problemsOf, stepForm, uploadPointers, type FormState, type InputSpec } from './html.js';
+import { e, field, stepForm, type FormState, type InputSpec } from './html.js';
 import { stepLayout } from './step-layout.js';
 import type { StepBody, StepPage, StepView } from './step-pages.js';
+import { dataUrlOf, uploadStepPage, type Uploads } from './upload-step.js';
 
 // The company's documents (docs/onboarding-links.md#the-entity-flow): one file for each of the spec's four groups
 // the company still owes, each input named by its requirement (document.companyDetails, …), with the document type
@@ -73,10 +72,8 @@ function render(view: StepView, form: FormState): string {
 }
 
 /** The uploads as the API's entityDocuments, with the input each came from; a group left without its file is refused. */
-function documentsOf(link: FlowLink, body: StepBody): { documents: SubmittedDocument[]; names: string[]; errors: FieldError[] } {
-  const documents: SubmittedDocument[] = [];
-  const names: string[] = [];
-  const errors: FieldError[] = [];
+function documentsOf(link: FlowLink, body: StepBody): Uploads {
+  const { documents, names, errors }: Uploads = { documents: [], names: [], errors: [] };
   const issuingCountry = body.fields.issuingCountry ?? '';
   if (issuingCountry === '') errors.push({ pointer: '/issuingCountry', code: 'required', detail: 'issuingCountry is required', in: 'body' });
   for (const g of owed(link)) {
@@ -87,28 +84,22 @@ function documentsOf(link: FlowLink, body: StepBody): { documents: SubmittedDocu
       errors.push({ pointer: `/${g.requirement}`, code: 'required', detail: 'x is required: choose a file', in: 'body' });
       continue;
     }
-    documents.push({ documentType: documentType as SubmittedDocument['documentType'], issuingCountry: issuingCountry as CountryCode, document: `data:${upload.mediaType};base64,${upload.bytes.toString('base64')}` });
+    documents.push({ documentType: documentType as SubmittedDocument['documentType'], issuingCountry: issuingCountry as CountryCode, document: dataUrlOf(upload) });
     names.push(g.requirement);
   }
   return { documents, names, errors };
 }
 
-export const COMPANY_DOCUMENTS_PAGE: StepPage = {
-  body: 'multipart',
+/** Each group's inputs by the pointer a refusal of it names. */
+const GROUP_POINTERS = Object.fromEntries(GROUPS.flatMap((g) => [`/${g.requirement}`, `/${g.requirement}.documentType`].map((p) => [p, p.slice(1)])));
+
+export const COMPANY_DOCUMENTS_PAGE: StepPage = uploadStepPage({
   accepts: () => ({ fields: ['issuingCountry', ...GROUPS.filter((g) => g.types.length > 1).map((g) => `${g.requirement}.documentType`)], files: GROUPS.map((g) => g.requirement) }),
   render,
-  async save(ctx, token, body, link) {
-    const { documents, errors } = documentsOf(link, body);
-    if (errors.length > 0) throw invalidFields(errors);
-    return withLiveLink(ctx, token, (tx, current) => saveCompanyDocuments(ctx, tx, current, documents));
-  },
-  problems(errors, body, link) {
-    // /entityDocuments/<i>/... is the i-th upload.
-    const byPointer = uploadPointers('/entityDocuments', documentsOf(link, body).names);
-    for (const g of GROUPS) {
-      byPointer[`/${g.requirement}`] = g.requirement;
-      byPointer[`/${g.requirement}.documentType`] = `${g.requirement}.documentType`;
-    }
-    return problemsOf(errors, [''], new Set(inputsOf(owed(link)).map((i) => i.name)), byPointer);
-  },
-};
+  uploadsOf: documentsOf,
+  save: saveCompanyDocuments,
+  // /entityDocuments/<i>/... is the i-th upload.
+  list: '/entityDocuments',
+  inputs: (link) => inputsOf(owed(link)).map((i) => i.name),
+  pointers: GROUP_POINTERS,
+});

@@ -8,6 +8,7 @@ import { addressFields, COUNTRY_FIELD, COUNTRY_OPTIONS, PERSON_FIELDS } from './
 import { flatten, nest } from './entity-form.js';
 import type { InputSpec } from './html.js';
 import type { StepBody } from './step-pages.js';
+import { dataUrlOf } from './upload-step.js';
 
 // One associated person's form on the persons step (docs/onboarding-links.md#the-entity-flow): userInfo by its paths
 // (the individual flow's inputs: firstName, residentialAddress.country, …), beneficiaryDetails.* and the person's
@@ -85,7 +86,7 @@ export function personSubmission(body: StepBody, editing: string | undefined): {
   for (const name of ACCEPTED_FILES) {
     const upload = body.files[name];
     if (!upload) continue;
-    documents.push({ documentType: name as SubmittedDocument['documentType'], issuingCountry: (name === 'proof_of_address' ? country : issuer) as CountryCode, document: `data:${upload.mediaType};base64,${upload.bytes.toString('base64')}` });
+    documents.push({ documentType: name as SubmittedDocument['documentType'], issuingCountry: (name === 'proof_of_address' ? country : issuer) as CountryCode, document: dataUrlOf(upload) });
     names.push(name);
   }
   return { input: { ...(editing ? { beneficiaryId: editing } : {}), userInfo: userInfo as Partial<UserInfo>, beneficiaryDetails: details, documents }, names, errors };

@@ -6,7 +6,8 @@ import { withLiveLink } from '../../../domain/onboarding-links/flow/save.js';
 import { REPRESENTATIVE_REQUIREMENT } from '../../../domain/requirements/requirements.js';
 import { isCountryCode } from '../../../domain/onboarding/reference/country-codes.js';
 import type { BeneficiaryDetails, UserInfo } from '../../../domain/onboarding/types.js';
-import { COUNTRY_FIELD, countryName } from './details-fields.js';
+import { chosenCountry, countryForm, countryLine } from './country-first.js';
+import { COUNTRY_FIELD } from './details-fields.js';
 import { fields, labelsOf } from './entity-form.js';
 import { ACCEPTED_FIELDS, ACCEPTED_FILES, IDENTITY_FILES, ISSUER, PERSON_COUNTRY, personInputs, personSubmission, personValues, PROOF, representativeValues } from './entity-person-form.js';
 import { e, field, problemsOf, type FormState } from './html.js';
@@ -53,15 +54,11 @@ function personForm(view: StepView, form: FormState, state: EntityFlowState): st
   const editing = state.persons.find((p) => p.row.id === (form.values.beneficiaryId ?? view.query.edit));
   const first = !state.persons.some((p) => (p.row.beneficiaryDetails as BeneficiaryDetails).beneficiaryType.includes('representative'));
   const stored = editing ? personValues(editing) : first ? representativeValues(view.link) : {};
-  const chosen = form.values[PERSON_COUNTRY] ?? view.query[PERSON_COUNTRY] ?? stored[PERSON_COUNTRY];
-  const country = chosen && isCountryCode(chosen) ? chosen : undefined;
+  const country = chosenCountry(PERSON_COUNTRY, form, view.query, stored[PERSON_COUNTRY]);
   const heading = editing ? `Change ${nameOf(editing.row.userInfo as UserInfo)}` : state.persons.length === 0 ? 'Add a person' : 'Add another person';
   if (!country) {
     return `<h2 id="person-form">${e(heading)}</h2>
-<form method="get" action="persons">
-${editing ? `<input type="hidden" name="edit" value="${e(editing.row.id)}">` : ''}${field({ ...COUNTRY_FIELD, label: 'Country they live in' }, form)}
-<button type="submit" id="choose-country">Continue</button>
-</form>`;
+${countryForm('persons', { ...COUNTRY_FIELD, label: 'Country they live in' }, form, editing ? `<input type="hidden" name="edit" value="${e(editing.row.id)}">` : '')}`;
   }
   const values = { ...stored, ...form.values, [PERSON_COUNTRY]: country };
   const formState: FormState = { values, errors: form.errors };
@@ -75,8 +72,7 @@ ${due.includes('document.proofOfAddress') ? field(PROOF, formState) : '<p>Their 
   return `<h2 id="person-form">${e(heading)}</h2>
 <form method="post" action="persons" enctype="multipart/form-data" novalidate>
 <input type="hidden" name="action" value="${editing ? 'edit' : 'add'}">
-${editing ? `<input type="hidden" name="beneficiaryId" value="${e(editing.row.id)}">` : ''}<input type="hidden" name="${PERSON_COUNTRY}" value="${e(country)}">
-<p id="country">Lives in: <strong>${e(countryName(country))}</strong> <a id="change-country" href="persons?${editing ? `edit=${e(editing.row.id)}&amp;` : ''}${PERSON_COUNTRY}=">Change country</a></p>
+${editing ? `<input type="hidden" name="beneficiaryId" value="${e(editing.row.id)}">` : ''}${countryLine(PERSON_COUNTRY, country, 'Lives in:', `persons?${editing ? `edit=${e(editing.row.id)}&amp;` : ''}${PERSON_COUNTRY}=`)}
 ${fields(inputs, formState)}
 ${documents}
 <button type="submit" id="save-person">${editing ? 'Save changes' : 'Add this person'}</button>

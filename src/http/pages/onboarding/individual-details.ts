@@ -2,9 +2,10 @@ import type { FlowLink } from '../../../domain/onboarding-links/flow/flow-link.j
 import { saveDetails } from '../../../domain/onboarding-links/flow/individual.js';
 import { withLiveLink } from '../../../domain/onboarding-links/flow/save.js';
 import type { Address, AdditionalUserInfo, UserInfo } from '../../../domain/onboarding/types.js';
-import { isCountryCode } from '../../../domain/onboarding/reference/country-codes.js';
-import { ADDITIONAL_FIELDS, addressFields, COUNTRY_FIELD, countryName, PERSON_FIELDS } from './details-fields.js';
-import { e, field, problemsOf, stepForm, type FormState, type InputSpec } from './html.js';
+import { chosenCountry, countryForm, countryLine } from './country-first.js';
+import { ADDITIONAL_FIELDS, addressFields, COUNTRY_FIELD, PERSON_FIELDS } from './details-fields.js';
+import { labelsOf } from './entity-form.js';
+import { field, problemsOf, stepForm, type FormState, type InputSpec } from './html.js';
 import { stepLayout } from './step-layout.js';
 import type { StepPage, StepView } from './step-pages.js';
 
@@ -32,26 +33,10 @@ function inputsFor(link: FlowLink, country: string | undefined, additional: bool
   return [...personFields(link), ...address, ...(additional ? ADDITIONAL_FIELDS : [])];
 }
 
-const labelsOf = (inputs: InputSpec[]) => Object.fromEntries(inputs.map((f) => [f.name, f.label]));
-
 function render(view: StepView, form: FormState): string {
   const { link } = view;
-  const chosen = form.values[COUNTRY] ?? view.query[COUNTRY] ?? storedCountry(link);
-  const country = chosen && isCountryCode(chosen) ? chosen : undefined;
-  if (asksAddress(link) && !country) {
-    // The address's fields depend on the country: it is asked first.
-    return stepLayout(
-      view,
-      'details',
-      'Where do you live?',
-      form,
-      labelsOf([COUNTRY_FIELD]),
-      `<form method="get" action="details">
-${field(COUNTRY_FIELD, form)}
-<button type="submit" id="choose-country">Continue</button>
-</form>`,
-    );
-  }
+  const country = chosenCountry(COUNTRY, form, view.query, storedCountry(link));
+  if (asksAddress(link) && !country) return stepLayout(view, 'details', 'Where do you live?', form, labelsOf([COUNTRY_FIELD]), countryForm('details', COUNTRY_FIELD, form));
   const additional = Object.keys(form.values).some((k) => k.startsWith('additionalUserInfo.')) || form.errors.some((p) => p.code === 'additional_user_info_required');
   const inputs = inputsFor(link, country, additional);
   const values = { ...(link.user ? {} : { email: link.row.email ?? '' }), ...form.values };
@@ -60,8 +45,7 @@ ${field(COUNTRY_FIELD, form)}
   const address = country
     ? `<fieldset>
 <legend>Home address</legend>
-<input type="hidden" name="${COUNTRY}" value="${e(country)}">
-<p id="country">Country: <strong>${e(countryName(country))}</strong> <a id="change-country" href="details">Change country</a></p>
+${countryLine(COUNTRY, country, 'Country:', 'details')}
 ${addressFields(country).map((f) => field(f, state)).join('\n')}
 </fieldset>`
     : '';

@@ -1,13 +1,12 @@
-import { invalidFields, type FieldError } from '../../../domain/errors.js';
 import type { FlowLink } from '../../../domain/onboarding-links/flow/flow-link.js';
 import { saveDocuments } from '../../../domain/onboarding-links/flow/individual.js';
-import { withLiveLink } from '../../../domain/onboarding-links/flow/save.js';
-import type { SubmittedDocument, UserInfo } from '../../../domain/onboarding/types.js';
+import type { UserInfo } from '../../../domain/onboarding/types.js';
 import type { CountryCode } from '../../../domain/onboarding/reference/country-codes.js';
 import { COUNTRY_OPTIONS } from './details-fields.js';
-import { e, field, problemsOf, stepForm, uploadPointers, type FormState, type InputSpec } from './html.js';
+import { e, field, stepForm, type FormState, type InputSpec } from './html.js';
 import { stepLayout } from './step-layout.js';
-import type { StepBody, StepPage, StepView, UploadedFile } from './step-pages.js';
+import type { StepBody, StepPage, StepView } from './step-pages.js';
+import { dataUrlOf, uploadStepPage, type Uploads } from './upload-step.js';
 
 // The documents step: an identity document (a passport, or both sides of a national id card) and a proof of address,
 // as the user's requirements ask (a resubmission of one shows only that one). Files are posted as multipart, each
@@ -53,17 +52,13 @@ ${field(ISSUER, state)}
   return stepLayout(view, 'documents', title, form, labels, stepForm('documents', own + [identity, proof].filter(Boolean).join('\n'), 'Upload and continue', { multipart: true }));
 }
 
-const dataUrl = (upload: UploadedFile) => `data:${upload.mediaType};base64,${upload.bytes.toString('base64')}`;
-
 /** The uploads as the API's documents, each with the input name it came from; the files a requirement still lacks. */
-function documentsOf(link: FlowLink, body: StepBody): { documents: SubmittedDocument[]; names: string[]; errors: FieldError[] } {
-  const documents: SubmittedDocument[] = [];
-  const names: string[] = [];
-  const errors: FieldError[] = [];
+function documentsOf(link: FlowLink, body: StepBody): Uploads {
+  const { documents, names, errors }: Uploads = { documents: [], names: [], errors: [] };
   const add = (name: string, issuingCountry: string) => {
     const upload = body.files[name];
     if (!upload) return;
-    documents.push({ documentType: name, issuingCountry: issuingCountry as CountryCode, document: dataUrl(upload) });
+    documents.push({ documentType: name, issuingCountry: issuingCountry as CountryCode, document: dataUrlOf(upload) });
     names.push(name);
   };
   if (due(link, 'document.identity')) {
@@ -81,17 +76,12 @@ function documentsOf(link: FlowLink, body: StepBody): { documents: SubmittedDocu
   return { documents, names, errors };
 }
 
-export const DOCUMENTS_PAGE: StepPage = {
-  body: 'multipart',
+export const DOCUMENTS_PAGE: StepPage = uploadStepPage({
   accepts: () => ({ fields: ['issuingCountry'], files: ['passport', 'national_id_front', 'national_id_back', 'proof_of_address'] }),
   render,
-  async save(ctx, token, body, link) {
-    const { documents, errors } = documentsOf(link, body);
-    if (errors.length > 0) throw invalidFields(errors);
-    return withLiveLink(ctx, token, (tx, current) => saveDocuments(ctx, tx, current, documents));
-  },
-  problems(errors, body, link) {
-    // /verificationDocuments/<i>/... is the i-th upload; /verificationDocuments/<i>/issuingCountry the country.
-    return problemsOf(errors, [''], new Set(inputs(link).map((f) => f.name)), uploadPointers('/verificationDocuments', documentsOf(link, body).names));
-  },
-};
+  uploadsOf: documentsOf,
+  save: saveDocuments,
+  // /verificationDocuments/<i>/... is the i-th upload; /verificationDocuments/<i>/issuingCountry the country.
+  list: '/verificationDocuments',
+  inputs: (link) => inputs(link).map((f) => f.name),
+});
