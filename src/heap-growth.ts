@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import { externalMemoryInGlobalLimit } from './node-flags.js';
 
 /**
  * How far V8 lets the old generation grow past what the last full collection kept: to twice its size here. Left to
@@ -16,3 +17,6 @@ export const HEAP_GROWING_PERCENT = 100;
 if (!process.execArgv.some((arg) => /^--heap[-_]growing[-_]percent/.test(arg))) {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }
+
+// On PostgreSQL, Buffers count in the heap's own limit rather than in a fixed 64 MB allowance (node-flags.ts says why).
+if (externalMemoryInGlobalLimit().on) setFlagsFromString('--external-memory-accounted-in-global-limit');

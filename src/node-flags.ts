@@ -21,6 +21,28 @@ import { getHeapStatistics } from 'node:v8';
 export const SEMI_SPACE_MB = 16;
 export const SERVICE_NODE_FLAGS = [`--max-semi-space-size=${SEMI_SPACE_MB}`, '--liftoff-only'] as const;
 
+const EXTERNAL_IN_GLOBAL = /^--(no-)?external[-_]memory[-_]accounted[-_]in[-_]global[-_]limit$/;
+
+/**
+ * Whether V8 counts external memory (Buffers: request bodies, documents, what the database driver sends) in the
+ * heap's global limit, which grows with what the last full collection kept, instead of in a fixed allowance of
+ * 64 MB more than at the last one. Under 1 MiB uploads that allowance set off a full collection every 6 to 7 requests
+ * (a document passes through about 8 MB of Buffers), each marking the whole live heap, about 100 MB in the API: its
+ * CPU per upload went from about 35 to 24 ms, its bare equivalent's from 23 to 17, at 140 MB more peak RSS
+ * (docs/benchmarks.md, issue 55). Set from the process (src/heap-growth.ts), which V8 honours at any time. On by
+ * default on PostgreSQL (DATABASE_URL set), a server's deployment; off on the embedded database, whose process
+ * holds PostgreSQL's own memory too and whose peak goal is 600 MB. `--[no-]external-memory-accounted-in-global-limit`
+ * on node's command line decides instead.
+ */
+export function externalMemoryInGlobalLimit(
+  execArgv: readonly string[] = process.execArgv,
+  env: NodeJS.ProcessEnv = process.env,
+): { on: boolean; from: 'command line' | 'DATABASE_URL' | 'embedded database' } {
+  const given = execArgv.filter((arg) => EXTERNAL_IN_GLOBAL.test(arg)).at(-1);
+  if (given !== undefined) return { on: !given.startsWith('--no-'), from: 'command line' };
+  return env.DATABASE_URL ? { on: true, from: 'DATABASE_URL' } : { on: false, from: 'embedded database' };
+}
+
 export interface SemiSpaceSetting {
   /** MiB per semi-space; undefined: V8 chose from the machine's memory. */
   mb: number | undefined;
@@ -53,11 +75,15 @@ function lastSemiSpace(args: readonly string[]): number | undefined {
  * whether WebAssembly is baseline-only; `warning` when the process was started without the semi-space flag (e.g.
  * `node dist/src/main.js` by hand).
  */
-export function youngGenerationReport(setting = semiSpaceSetting()): { heap: { limitMb: number; semiSpaceMb: number | 'v8-default'; liftoffOnly: boolean }; warning?: string } {
+export function youngGenerationReport(setting = semiSpaceSetting()): {
+  heap: { limitMb: number; semiSpaceMb: number | 'v8-default'; liftoffOnly: boolean; externalMemoryInGlobalLimit: boolean };
+  warning?: string;
+} {
   const heap = {
     limitMb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20),
     semiSpaceMb: setting.mb ?? ('v8-default' as const),
     liftoffOnly: process.execArgv.some((arg) => /^--liftoff[-_]only$/.test(arg)),
+    externalMemoryInGlobalLimit: externalMemoryInGlobalLimit().on,
   };
   if (setting.mb !== undefined) return { heap };
   return {
