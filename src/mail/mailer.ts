@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface MailMessage {
   to: string;
@@ -12,17 +12,28 @@ export interface Mailer {
   close(): void;
 }
 
-/** SMTP through nodemailer, one pooled transport per process (SMTP_URL, SMTP_FROM). */
+/**
+ * SMTP through nodemailer, one pooled transport per process (SMTP_URL, SMTP_FROM). Nodemailer is loaded with the
+ * first message: about 5 MB of heap that every full collection would mark in a process that may never send one
+ * (docs/benchmarks.md, issue 55).
+ */
 export function smtpMailer(smtpUrl: string, from: string): Mailer {
-  // Nodemailer's defaults wait minutes on a dead server; a code nobody receives in 10 s is worth an error instead.
-  // Settings in the URL's query (e.g. ?connectionTimeout=30000) still win.
-  const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 }, { from });
+  let transport: Promise<Transporter> | undefined;
+  let closed = false;
+  const open = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      // Nodemailer's defaults wait minutes on a dead server; a code nobody receives in 10 s is worth an error instead.
+      // Settings in the URL's query (e.g. ?connectionTimeout=30000) still win.
+      nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 }, { from }),
+    ));
   return {
     async send(message) {
-      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+      if (closed) throw new Error('the mailer is closed');
+      await (await open()).sendMail({ from, to: message.to, subject: message.subject, text: message.text });
     },
     close() {
-      transport.close();
+      closed = true;
+      void transport?.then((opened) => opened.close());
     },
   };
 }
