@@ -29,10 +29,11 @@ const EXTERNAL_IN_GLOBAL = /^--(no-)?external[-_]memory[-_]accounted[-_]in[-_]gl
  * 64 MB more than at the last one. Under 1 MiB uploads that allowance set off a full collection every 6 to 7 requests
  * (a document passes through about 8 MB of Buffers), each marking the whole live heap, about 100 MB in the API: its
  * CPU per upload went from about 35 to 21-23 ms, its bare equivalent's from 23 to 14-18, and its peak RSS under 8
- * uploads from about 476 to 578-641 MB (docs/benchmarks.md#issue-55-five-whole-runs-2026-12-03-morning). Set from the process (src/heap-growth.ts), which V8 honours at any time. On by
- * default on PostgreSQL (DATABASE_URL set), a server's deployment; off on the embedded database, whose process
- * holds PostgreSQL's own memory too and whose peak goal is 600 MB. `--[no-]external-memory-accounted-in-global-limit`
- * on node's command line decides instead.
+ * uploads from about 476 to 578-641 MB (docs/benchmarks.md#issue-55-five-whole-runs-2026-12-03-morning). Set from
+ * the process (src/heap-growth.ts), which V8 honours at any time (test/process/node-flags.test.ts checks the
+ * effect). On by default on PostgreSQL (DATABASE_URL set), a server's deployment; off on the embedded database,
+ * whose process holds PostgreSQL's own memory too and whose peak goal is 600 MB.
+ * `--[no-]external-memory-accounted-in-global-limit` on node's command line decides instead.
  */
 export function externalMemoryInGlobalLimit(
   execArgv: readonly string[] = process.execArgv,

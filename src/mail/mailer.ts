@@ -33,7 +33,8 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
     },
     close() {
       closed = true;
-      void transport?.then((opened) => opened.close());
+      // A transport that never opened (nodemailer refused the URL) has nothing to close; its error was the sends'.
+      void transport?.then((opened) => opened.close(), () => undefined);
     },
   };
 }
