@@ -18,15 +18,21 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([len, body, crc]);
 }
 
-/** A real (tiny, grey) PNG; `seed` changes its pixels so each call can be a distinct document. */
-export function png(seed = 0, size = 8): Buffer {
+/**
+ * A real (tiny, grey) PNG, the same bytes for the same `seed` and different ones for any other: the seed changes its
+ * pixels and is written whole in a tEXt chunk (the pixels alone repeat every 256 seeds, and the checks refuse a file
+ * another customer of the integrator gave, so two suites sharing a test process met each other's documents). doc()'s
+ * images take string seeds (`doc <n>`), so a suite's own numbers never meet them.
+ */
+export function png(seed: number | string = 0, size = 8): Buffer {
+  const shade = typeof seed === 'number' ? seed : [...seed].reduce((sum, ch) => sum + ch.charCodeAt(0), 0);
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(size, 0);
   ihdr.writeUInt32BE(size, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 0; // greyscale
-  const rows = Buffer.concat(Array.from({ length: size }, (_, y) => Buffer.from([0, ...Array.from({ length: size }, (_, x) => (x * 31 + y * 17 + seed) & 0xff)])));
-  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  const rows = Buffer.concat(Array.from({ length: size }, (_, y) => Buffer.from([0, ...Array.from({ length: size }, (_, x) => (x * 31 + y * 17 + shade) & 0xff)])));
+  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('tEXt', Buffer.from(`seed\0${seed}`, 'latin1')), chunk('IEND', Buffer.alloc(0))]);
 }
 
 /** A minimal valid one-page PDF carrying `text`. */
@@ -63,7 +69,7 @@ let counter = 0;
 /** A distinct document of the given type each call. */
 export function doc(documentType: string, issuingCountry = 'USA', extra: Record<string, string> = {}): { documentType: string; issuingCountry: string; document: string; documentNumber?: string; description?: string } {
   counter++;
-  const bytes = documentType === 'passport' || documentType.startsWith('national_id') ? png(counter) : pdf(`${documentType} ${counter}`);
+  const bytes = documentType === 'passport' || documentType.startsWith('national_id') ? png(`doc ${counter}`) : pdf(`${documentType} ${counter}`);
   return { documentType, issuingCountry, document: dataUrl(documentType === 'passport' || documentType.startsWith('national_id') ? 'image/png' : 'application/pdf', bytes), ...extra };
 }
 
