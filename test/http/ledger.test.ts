@@ -259,13 +259,19 @@ for (const backend of backends()) {
       assert.equal(tb.balanced, true, JSON.stringify(tb));
       assert.deepEqual(tb.assets.map((a) => a.asset).sort(), [USD, 'eip155:8453/slip44:60', `eip155:8453/erc20:${token.address.toLowerCase()}`].sort());
       const rows = await server.database.db.select().from(transactions).where(eq(transactions.accountId, alice.accountId));
-      const before = await balances();
+      // The ledger's figures: the chain's beside them are cached for about a block and move as blocks come.
+      const ledgerOnly = async () => {
+        const { eth, usdc } = await balances();
+        return { eth: eth.ledger, usdc: usdc.ledger };
+      };
+      const before = await ledgerOnly();
+      assert.ok(before.eth && before.usdc, 'the account has ledger balances in both assets');
       const count = async () => ((await conforming(`/v1/accounts/${alice.accountId}/ledger-entries?limit=100`)).body.data as Entry[]).length;
       const entries = await count();
       // A retry, a restart or a second process: the same causes posted again.
       await server.database.db.transaction((tx) => postLedger(tx, rows.flatMap(transactionPostings), server.clock.now()));
       assert.equal(await count(), entries);
-      assert.deepEqual(await balances(), before);
+      assert.deepEqual(await ledgerOnly(), before);
     });
 
     it('entries read a page at a time, newest first; another integrator’s account is not found; balances as of a past time', async () => {
