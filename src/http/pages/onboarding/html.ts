@@ -145,13 +145,3 @@ ${body}
 <button type="submit" id="continue">${e(submit)}</button>
 </form>`;
 }
-
-/** Where the i-th upload's errors point (`<list>/<i>/document`, `/issuingCountry`): the input it came from. */
-export function uploadPointers(list: string, names: readonly string[]): Record<string, string> {
-  const byPointer: Record<string, string> = {};
-  names.forEach((name, i) => {
-    byPointer[`${list}/${i}/document`] = name;
-    byPointer[`${list}/${i}/issuingCountry`] = 'issuingCountry';
-  });
-  return byPointer;
-}

@@ -3,7 +3,7 @@ import { invalidFields, type FieldError } from '../../../domain/errors.js';
 import type { FlowContext, FlowLink } from '../../../domain/onboarding-links/flow/flow-link.js';
 import { withLiveLink } from '../../../domain/onboarding-links/flow/save.js';
 import type { SubmittedDocument } from '../../../domain/onboarding/types.js';
-import { problemsOf, uploadPointers } from './html.js';
+import { problemsOf } from './html.js';
 import type { StepBody, StepPage, UploadedFile } from './step-pages.js';
 
 // A step of uploads (a customer's documents, a company's): its files read as the API's documents, saved through the
@@ -32,6 +32,16 @@ export interface UploadStep {
   inputs(link: FlowLink): string[];
   /** The form's own pointers, over the uploads' (a group's inputs by its requirement). */
   pointers?: Record<string, string>;
+}
+
+/** Where the i-th upload's errors point (`<list>/<i>/document`, `/issuingCountry`): the input it came from. */
+function uploadPointers(list: string, names: readonly string[]): Record<string, string> {
+  const byPointer: Record<string, string> = {};
+  names.forEach((name, i) => {
+    byPointer[`${list}/${i}/document`] = name;
+    byPointer[`${list}/${i}/issuingCountry`] = 'issuingCountry';
+  });
+  return byPointer;
 }
 
 /** The StepPage of an upload step: multipart, the uploads checked and then saved, errors on their inputs. */
