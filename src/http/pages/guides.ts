@@ -70,7 +70,16 @@ export function renderGuide(markdown: string): Guide {
     },
   });
   const body = marked.parse(markdown, { async: false });
-  return { title, titleHtml, html: htmlPage(`${title} · ${PRODUCT_NAME} guides`, body) };
+  return { title: flat(title), titleHtml: flat(titleHtml), html: flat(htmlPage(`${title} · ${PRODUCT_NAME} guides`, body)) };
+}
+
+/**
+ * A flat copy of a string. marked builds a page as a rope, one piece per fragment: the guides held at start were
+ * 99,000 objects (an eighth of the API's idle heap), which every full collection marked; and a title sliced out of
+ * the Markdown kept the whole file alive. One flat string each instead (docs/benchmarks.md, issue 55).
+ */
+function flat(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
 }
 
 /** The index: the guides in their groups (guide-groups.ts), each linked by its title. */
