@@ -135,3 +135,43 @@ describe('redactMessage', () => {
     assert.ok(depth <= 7, `depth ${depth}`);
   });
 });
+
+describe('secret fields in log lines', () => {
+  const KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
+  const written = (write: (log: pino.Logger) => void): Record<string, unknown>[] => {
+    const lines: string[] = [];
+    write(pino(loggerOptions('info'), { write: (line: string) => void lines.push(line) }));
+    return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  };
+
+  it('privateKey and socialSecurityNumber are censored at the top level and one level down in a call, and in a child’s bindings', () => {
+    const lines = written((log) => {
+      log.info({ privateKey: KEY, socialSecurityNumber: SSN, wallet: { privateKey: KEY, address: '0xabc' }, user: { socialSecurityNumber: SSN } }, 'call');
+      const child = log.child({ privateKey: KEY, reqId: 'req-1' });
+      child.info({ person: { socialSecurityNumber: SSN } }, 'from a child');
+      child.info('%s', 'a format argument');
+    });
+    assert.equal(lines.length, 3);
+    assertClean(lines, KEY, SSN);
+    assert.deepEqual(lines[0]!.wallet, { privateKey: '[redacted]', address: '0xabc' }, 'the other fields stay');
+    assert.equal(lines[1]!.privateKey, '[redacted]');
+    assert.deepEqual([lines[1]!.reqId, lines[2]!.reqId], ['req-1', 'req-1'], 'every line of the child carries its bindings');
+    assert.equal(lines[2]!.privateKey, '[redacted]');
+  });
+
+  it('no redact path starts with a wildcard: pino would run every request’s child logger through its redactor', () => {
+    const { redact } = loggerOptions('info');
+    const paths = Array.isArray(redact) ? redact : (redact?.paths ?? []);
+    assert.ok(paths.length > 0);
+    assert.deepEqual(paths.filter((path) => path.startsWith('*')), []);
+  });
+
+  it('a call without secrets logs its object as given, and the caller’s object is never changed', () => {
+    const wallet = { privateKey: KEY };
+    const given = { wallet, count: 3, nested: { deeper: { privateKey: 'two levels down is not looked at' } } };
+    const [line] = written((log) => log.info(given, 'x'));
+    assert.equal(wallet.privateKey, KEY, 'censored in a copy');
+    assert.deepEqual(line!.nested, given.nested);
+    assert.equal(line!.count, 3);
+  });
+});
