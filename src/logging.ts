@@ -163,7 +163,8 @@ export function withNestedSecretsCensored<T>(object: T): T {
   let copy: Record<string, unknown> | undefined;
   for (const key of Object.keys(object)) {
     const value = object[key];
-    if (!isRecord(value) || Array.isArray(value) || !SECRET_FIELDS.some((name) => Object.hasOwn(value, name))) continue;
+    // An error is left to serializeError, which writes none of its other fields.
+    if (!isRecord(value) || Array.isArray(value) || value instanceof Error || !SECRET_FIELDS.some((name) => Object.hasOwn(value, name))) continue;
     copy ??= { ...object };
     copy[key] = { ...value, ...Object.fromEntries(SECRET_FIELDS.filter((name) => Object.hasOwn(value, name)).map((name) => [name, REDACTED])) };
   }

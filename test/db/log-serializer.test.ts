@@ -166,12 +166,18 @@ describe('secret fields in log lines', () => {
     assert.deepEqual(paths.filter((path) => path.startsWith('*')), []);
   });
 
-  it('a call without secrets logs its object as given, and the caller’s object is never changed', () => {
-    const wallet = { privateKey: KEY };
-    const given = { wallet, count: 3, nested: { deeper: { privateKey: 'two levels down is not looked at' } } };
-    const [line] = written((log) => log.info(given, 'x'));
-    assert.equal(wallet.privateKey, KEY, 'censored in a copy');
-    assert.deepEqual(line!.nested, given.nested);
+  it('the caller’s object is never changed, and an error one level down is left to the error serializer', () => {
+    const wallet = { privateKey: KEY, label: 'hot' };
+    const given = { wallet, count: 3 };
+    const err = Object.assign(new Error('boom'), { privateKey: KEY });
+    const [line, withError] = written((log) => {
+      log.info(given, 'x');
+      log.warn({ err }, 'failed');
+    });
+    assert.deepEqual(wallet, { privateKey: KEY, label: 'hot' }, 'censored in a copy');
+    assert.deepEqual(line!.wallet, { privateKey: '[redacted]', label: 'hot' });
     assert.equal(line!.count, 3);
+    assert.equal((withError!.err as { message?: string }).message, 'boom', 'still serialized as an error');
+    assertClean(withError, KEY);
   });
 });

@@ -75,7 +75,7 @@ export function renderGuide(markdown: string): Guide {
 
 /**
  * A flat copy of a string. marked builds a page as a rope, one piece per fragment: the guides held at start were
- * 99,000 objects (an eighth of the API's idle heap), which every full collection marked; and a title sliced out of
+ * some 95,000 objects (an eighth of the API's idle heap), which every full collection marked; and a title sliced out of
  * the Markdown kept the whole file alive. One flat string each instead (docs/benchmarks.md, issue 55).
  */
 function flat(text: string): string {
