@@ -62,9 +62,7 @@ async function verified(req: IncomingMessage, body: Buffer): Promise<(Signer & {
   if (!parseDerSignature(sig)) return undefined;
   const seconds = Number(timestamp);
   if (Math.abs(Math.floor(Date.now() / 1000) - seconds) > TIMESTAMP_TOLERANCE_SECONDS) return undefined;
-  // As checkHeaders: a cached credential without a promise.
-  const found = credentials.lookup(normalizePublicKeyHex(pubkey));
-  const credential = found instanceof Promise ? await found : found;
+  const credential = await credentials.get(normalizePublicKeyHex(pubkey));
   if (!credential?.active) return undefined;
   for (const path of signedPathCandidates(req.url ?? '/')) {
     const message = buildSignedMessage(timestamp, req.method ?? 'GET', path, body);

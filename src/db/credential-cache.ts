@@ -46,15 +46,6 @@ export class CredentialCache {
     this.entries.clear();
   }
 
-  /**
-   * The row when this process holds it and may trust it (the listener is live, the entry not expired), else a read.
-   * A hit comes back as it is, not in a promise: the signed scope's first hook then runs without one (signed-scope.ts).
-   */
-  lookup(publicKey: string): CredentialRow | Promise<CredentialRow | undefined> {
-    const hit = this.listener?.live() === true ? this.entries.get(publicKey) : undefined;
-    return hit && hit.expiresAt > Date.now() ? hit.row : this.get(publicKey);
-  }
-
   async get(publicKey: string): Promise<CredentialRow | undefined> {
     const usable = this.listener?.live() === true;
     if (usable) {

@@ -59,7 +59,7 @@ export function createAuthenticator(deps: { credentials: CredentialCache; clock:
    * timestamp is inside the window, and the key belongs to an active credential. An upload from anyone else
    * is refused before it costs memory.
    */
-  function checkHeaders(request: FastifyRequest): PendingAuth | Promise<PendingAuth> {
+  async function checkHeaders(request: FastifyRequest): Promise<PendingAuth> {
     const pubkey = header(request, 'x-pubkey');
     const timestamp = header(request, 'x-timestamp');
     const signature = header(request, 'x-signature');
@@ -104,14 +104,10 @@ export function createAuthenticator(deps: { credentials: CredentialCache; clock:
       );
     }
 
-    const found = deps.credentials.lookup(normalizePublicKeyHex(pubkey!));
-    const pending = (credential: CredentialRow | undefined): PendingAuth => {
-      if (!credential) throw new ApiError('unknown_credential', 'No credential has this public key');
-      if (!credential.active) throw new ApiError('credential_inactive', 'This credential is deactivated');
-      return { key, signature: sigBytes, timestamp: timestamp!, seconds, credential };
-    };
-    // A credential in the cache is decided at once, without a promise (most requests); else after the read.
-    return found instanceof Promise ? found.then(pending) : pending(found);
+    const credential = await deps.credentials.get(normalizePublicKeyHex(pubkey!));
+    if (!credential) throw new ApiError('unknown_credential', 'No credential has this public key');
+    if (!credential.active) throw new ApiError('credential_inactive', 'This credential is deactivated');
+    return { key, signature: sigBytes, timestamp: timestamp!, seconds, credential };
   }
 
   /** Step 2 (preValidation, body read but not parsed): the signature over the raw bytes as received. */

@@ -98,28 +98,12 @@ export async function registerSignedScope(
       }
     });
 
-    // A callback hook: checkHeaders throws at once on bad headers and answers at once from the credential cache, so
-    // most requests pass without a promise (an async hook cost two, on every signed request).
-    scope.addHook('onRequest', (request, reply, done) => {
-      const fail = (err: unknown) => {
-        if (bodyPending(request)) reply.header('connection', 'close');
-        done(refuse(request, err) as Error);
-      };
-      let checked: PendingAuth | Promise<PendingAuth>;
+    scope.addHook('onRequest', async (request, reply) => {
       try {
-        checked = authenticator.checkHeaders(request);
+        request.pendingAuth = await authenticator.checkHeaders(request);
       } catch (err) {
-        fail(err);
-        return;
-      }
-      if (checked instanceof Promise) {
-        checked.then((pending) => {
-          request.pendingAuth = pending;
-          done();
-        }, fail);
-      } else {
-        request.pendingAuth = checked;
-        done();
+        if (bodyPending(request)) reply.header('connection', 'close');
+        throw refuse(request, err);
       }
     });
 
