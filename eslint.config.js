@@ -3,6 +3,9 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
+/** Libraries the server loads with their first use (docs/deployment.md#memory). */
+const LOADED_ON_FIRST_USE = ['undici', 'ioredis', 'pinyin-pro', 'es-hangul', 'wanakana', 'fast-xml-parser', '@marcbachmann/cel-js'];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'scratch/**', 'bench/results/**', 'drizzle/**', 'packages/*/dist/**', 'packages/*/.build-*/**', 'packages/sdk/src/generated/openapi.ts'] },
   ...tseslint.configs.recommended,
@@ -34,6 +37,15 @@ export default tseslint.config(
     // The plugin's TypeScript settings (which parser reads .ts files), resolving `./x.js` to `./x.ts` as tsc does.
     settings: { 'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'], 'import-x/resolver-next': [createTypeScriptImportResolver()] },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    // Libraries only some deployments or requests use are loaded on first use (src/on-first-use.ts, issue 55): a
+    // static import would put them back in every process's heap. Their types may still be imported.
+    files: ['src/**/*.ts'],
+    ignores: ['src/http/auth/redis-rate-counter.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: LOADED_ON_FIRST_USE.map((name) => ({ name, allowTypeImports: true, message: 'load it with onFirstUse (src/on-first-use.ts): it stays out of the heap until used' })) }],
+    },
   },
   {
     // The admin console runs in the browser and talks to the server over HTTP only.

@@ -41,6 +41,13 @@ describe('the lint configuration keeps the house limits', () => {
     });
   }
 
+  it('refuses a static import of a library loaded on first use in src/, and takes its types', async () => {
+    for (const name of ['undici', 'ioredis', 'pinyin-pro', 'fast-xml-parser', '@marcbachmann/cel-js']) {
+      assert.deepEqual(await rulesBroken(write('src/workers/eager.ts', `import * as lib from '${name}';\nexport const x = lib;\n`)), ['@typescript-eslint/no-restricted-imports'], name);
+      assert.deepEqual(await rulesBroken(write('src/workers/typed.ts', `import type * as Lib from '${name}';\nexport type X = typeof Lib;\n`)), [], name);
+    }
+  });
+
   it('refuses an import cycle in src/, through .js specifiers of .ts files, and takes the same imports without the cycle', async () => {
     write('tsconfig.json', JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true }, include: ['src'] }));
     const a = write('src/domain/a.ts', "import { b } from '../db/b.js';\nexport const a = () => b();\n");

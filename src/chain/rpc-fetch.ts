@@ -1,4 +1,8 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
+import { onFirstUse } from '../on-first-use.js';
+
+const undici = onFirstUse<typeof Undici>('undici');
 
 /*
  * viem's HTTP transport posts JSON-RPC with the global fetch. Under bench:transactions (two node calls before a
@@ -14,7 +18,8 @@ export const MAX_RPC_RESPONSE_BYTES = 10 * 1024 * 1024;
 export type RpcFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /** Keep-alive connections to the nodes, shared by every chain's client (undici's defaults, as fetch had them, but for the cap). */
-const nodes = new Agent({ connections: 64 });
+let shared: Dispatcher | undefined;
+const nodes = (): Dispatcher => (shared ??= new (undici().Agent)({ connections: 64 }));
 
 function headerReader(headers: Dispatcher.ResponseData['headers']): Pick<Headers, 'get'> {
   return {
@@ -63,13 +68,13 @@ export async function postJsonRpc(url: string, body: unknown, options: { timeout
   let text: string;
   let status: number;
   try {
-    const res = await request(url, {
+    const res = await undici().request(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
-      dispatcher: options.dispatcher ?? nodes,
+      dispatcher: options.dispatcher ?? nodes(),
     });
     status = res.statusCode;
     text = await readText(res.body, options.maxResponseBytes ?? MAX_RPC_RESPONSE_BYTES);
@@ -96,17 +101,16 @@ export async function postJsonRpc(url: string, body: unknown, options: { timeout
  */
 export function rpcFetch(options: { maxResponseBytes?: number; dispatcher?: Dispatcher } = {}): RpcFetch {
   const limit = options.maxResponseBytes ?? MAX_RPC_RESPONSE_BYTES;
-  const dispatcher = options.dispatcher ?? nodes;
   return async (input, init = {}) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(url, {
+      res = await undici().request(url, {
         method: (init.method ?? 'POST') as Dispatcher.HttpMethod,
         headers: init.headers as Record<string, string>,
         body: init.body as string,
         signal: init.signal ?? undefined,
-        dispatcher,
+        dispatcher: options.dispatcher ?? nodes(),
       });
     } catch (err) {
       if (init.signal?.aborted) throw err;

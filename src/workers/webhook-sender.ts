@@ -1,8 +1,11 @@
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import type * as Undici from 'undici';
 import type { SendOutcome } from '../domain/webhooks/attempt-outcome.js';
 import { isSuccess } from '../domain/webhooks/retry-policy.js';
 import { addressRange, systemResolver, type Resolver } from '../domain/webhooks/url-safety.js';
+import { onFirstUse } from '../on-first-use.js';
+
+const undici = onFirstUse<typeof Undici>('undici');
 
 /** A send's outcome before its duration is known. */
 type Timeless<T> = T extends unknown ? Omit<T, 'durationMs'> : never;
@@ -43,14 +46,17 @@ function describe(err: unknown): Unclocked {
  * refused), and address literals are judged before connecting. Redirects are not followed (a 3xx is a failure).
  */
 export class WebhookSender {
-  private readonly agent: Agent;
+  private connections: Undici.Agent | undefined;
   private readonly resolve: Resolver;
 
   constructor(private readonly options: SenderOptions) {
     this.resolve = options.resolve ?? systemResolver;
+  }
+
+  /** undici (keep-alive, up to 256 connections per origin), made with the first send: every new connection resolves through `lookup`. */
+  private agent(): Undici.Agent {
     const lookup = this.lookup;
-    // undici (keep-alive, up to 256 connections per origin): every new connection resolves through `lookup`.
-    this.agent = new Agent({ connections: 256, connect: { lookup } });
+    return (this.connections ??= new (undici().Agent)({ connections: 256, connect: { lookup } }));
   }
 
   private blockedReason(address: string): string | undefined {
@@ -101,7 +107,7 @@ export class WebhookSender {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(new TimeoutError(`timeout: no complete response within ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
     try {
-      const response = await request(target, { method: 'POST', headers, body, dispatcher: this.agent, signal: abort.signal });
+      const response = await undici().request(target, { method: 'POST', headers, body, dispatcher: this.agent(), signal: abort.signal });
       const kept: Buffer[] = [];
       let keptBytes = 0;
       let readBytes = 0;
@@ -133,6 +139,6 @@ export class WebhookSender {
   }
 
   close(): void {
-    void this.agent.destroy();
+    void this.connections?.destroy();
   }
 }

@@ -1,6 +1,7 @@
-import { Environment } from '@marcbachmann/cel-js';
+import type * as CelJs from '@marcbachmann/cel-js';
 import { formatUnits } from 'viem';
 import type { PolicyAsset } from './policy-assets.js';
+import { onFirstUse } from '../../on-first-use.js';
 import type { SpendFacts } from './spend-facts.js';
 
 // The `expression` rule (docs/policies.md#expression-rules): a CEL expression (https://cel.dev, through the maintained
@@ -14,15 +15,19 @@ export const EXPRESSION_MAX_LENGTH = 2_000;
 /** Timestamps are protobuf's in CEL; the library names the type so. */
 const TIMESTAMP = 'google.protobuf.Timestamp';
 
-/** What an expression sees (the documented list; every variable is always present). */
-const env = new Environment({ limits: { maxAstNodes: 400, maxDepth: 32, maxListElements: 100, maxMapEntries: 100, maxCallArguments: 8 } })
+const celJs = onFirstUse<typeof CelJs>('@marcbachmann/cel-js');
+let environment: CelJs.Environment | undefined;
+
+/** What an expression sees (the documented list; every variable is always present), made with the first expression. */
+const env = (): CelJs.Environment =>
+  (environment ??= new (celJs().Environment)({ limits: { maxAstNodes: 400, maxDepth: 32, maxListElements: 100, maxMapEntries: 100, maxCallArguments: 8 } })
   .registerVariable('chainId', 'int', { description: 'The transaction’s chain' })
   .registerVariable('amounts', 'map<string, double>', { description: 'What leaves the wallet per asset symbol, in the asset’s units; every asset of the chain is present (0 when none moves)' })
   .registerVariable('destinations', 'list<string>', { description: 'Where value goes: recipients, spenders, vault receivers, lower case' })
   .registerVariable('to', 'string', { description: 'The address the transaction calls or pays, lower case' })
   .registerVariable('selector', 'string', { description: 'The called function’s 4-byte selector (0x and 8 hex digits), "" for a plain payment' })
   .registerVariable('withdrawal', 'bool', { description: 'It pays the service’s treasury for a withdrawal' })
-  .registerVariable('now', TIMESTAMP, { description: 'The server’s time of the judgement' });
+  .registerVariable('now', TIMESTAMP, { description: 'The server’s time of the judgement' }));
 
 /** A checked expression, parsed once. */
 export interface CompiledExpression {
@@ -33,9 +38,9 @@ export interface CompiledExpression {
 /** Why an expression cannot be a rule (it does not parse, does not type-check, or is not a boolean), or undefined. */
 export function expressionProblem(source: string): string | undefined {
   if (source.length > EXPRESSION_MAX_LENGTH) return `is longer than ${EXPRESSION_MAX_LENGTH} characters`;
-  let checked: ReturnType<typeof env.check>;
+  let checked: ReturnType<CelJs.Environment['check']>;
   try {
-    checked = env.check(source);
+    checked = env().check(source);
   } catch (err) {
     return firstLine(err);
   }
@@ -46,7 +51,7 @@ export function expressionProblem(source: string): string | undefined {
 
 /** Parses a stored (so already checked) expression for evaluation. */
 export function compileExpression(source: string): CompiledExpression {
-  const parsed = env.parse(source);
+  const parsed = env().parse(source);
   return { source, run: (context) => parsed(context) };
 }
 

@@ -1,5 +1,9 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type * as FastXmlParser from 'fast-xml-parser';
+import { onFirstUse } from '../../on-first-use.js';
 import { StatementFormatError } from './statement.js';
+
+// Loaded with the first statement read (src/on-first-use.ts).
+const fastXmlParser = onFirstUse<typeof FastXmlParser>('fast-xml-parser');
 
 /** An element as fast-xml-parser gives it: attributes under `@_name`, children by local name, text as `#text`. */
 export type XmlNode = Record<string, unknown>;
@@ -31,7 +35,7 @@ export function readCamtDocument(xml: string): { version: string; document: XmlN
   const body = xml.replace(/^\uFEFF/, '');
   if (body.trim() === '' || !body.trimStart().startsWith('<')) throw new StatementFormatError('not_xml', 'the file is not XML');
   if (/<!(DOCTYPE|ENTITY)/i.test(body)) throw new StatementFormatError('doctype', 'the file declares a DOCTYPE or entities, which a camt.053 statement never does: refused unread');
-  const valid = XMLValidator.validate(body);
+  const valid = fastXmlParser().XMLValidator.validate(body);
   if (valid !== true) throw new StatementFormatError('not_xml', `line ${valid.err.line}: not well-formed XML (${valid.err.msg})`);
   const root = rootOf(body);
   const ns = root?.namespace ?? '';
@@ -41,7 +45,7 @@ export function readCamtDocument(xml: string): { version: string; document: XmlN
     const what = other ? `a ${other[1]}.${other[2]} message` : ns ? `namespace ${ns}` : `a <${root?.name ?? '?'}> without an ISO 20022 namespace`;
     throw new StatementFormatError('not_camt053', `not a camt.053 statement: ${what}`);
   }
-  const parser = new XMLParser({
+  const parser = new (fastXmlParser().XMLParser)({
     ignoreAttributes: false,
     attributeNamePrefix: '@_',
     removeNSPrefix: true,

@@ -1,7 +1,13 @@
 import anyAscii from 'any-ascii';
-import { romanize as revisedRomanization } from 'es-hangul';
-import { pinyin } from 'pinyin-pro';
-import { toRomaji } from 'wanakana';
+import type * as EsHangul from 'es-hangul';
+import type * as PinyinPro from 'pinyin-pro';
+import type * as Wanakana from 'wanakana';
+import { onFirstUse } from '../../on-first-use.js';
+
+// Loaded with the first name in these scripts: pinyin-pro's dictionary alone is 4 MB of heap.
+const pinyinPro = onFirstUse<typeof PinyinPro>('pinyin-pro');
+const esHangul = onFirstUse<typeof EsHangul>('es-hangul');
+const wanakana = onFirstUse<typeof Wanakana>('wanakana');
 
 /**
  * Han, Hangul and kana names in Latin letters, syllable by syllable, the way lists write them (issue 52): any-ascii
@@ -94,9 +100,9 @@ const syllables = (list: string[]): string => list.filter((s) => s !== '').join(
 
 function hanSpellings(run: string, first: boolean): string[] {
   const chars = [...run.normalize('NFKC').replace(/\p{M}/gu, '')];
-  let read = pinyin(chars.join(''), { toneType: 'none', type: 'array', surname: first ? 'head' : 'off' });
+  let read = pinyinPro().pinyin(chars.join(''), { toneType: 'none', type: 'array', surname: first ? 'head' : 'off' });
   // One syllable per character (a character pinyin-pro does not know comes back as itself); if not, each alone.
-  if (read.length !== chars.length) read = chars.map((c) => pinyin(c, { toneType: 'none' }));
+  if (read.length !== chars.length) read = chars.map((c) => pinyinPro().pinyin(c, { toneType: 'none' }));
   const out: string[] = [];
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
@@ -150,14 +156,14 @@ function hangulSpellings(run: string, first: boolean): string[] {
     const s = c.charCodeAt(0) - 0xac00;
     if (s < 0 || s >= 11172) {
       // A jamo written alone, or an old letter: es-hangul knows the compatibility jamo (ㄱ), any-ascii the rest.
-      const l = latin(revisedRomanization(c), c);
+      const l = latin(esHangul().romanize(c), c);
       for (const spelling of [rr, mr, south]) spelling.push(l);
       continue;
     }
     const initial = Math.floor(s / 588);
     const vowel = Math.floor((s % 588) / 28);
     const final = FINAL[s % 28]!;
-    rr.push(latin(revisedRomanization(c), c));
+    rr.push(latin(esHangul().romanize(c), c));
     mr.push(INITIAL_MR[initial]! + VOWEL_MR[vowel]! + final);
     // 영 is written Young.
     south.push((INITIAL_RR[initial]! + VOWEL_SOUTH[vowel]! + final).replace(/^yung$/, 'young'));
@@ -188,9 +194,9 @@ function kanaSpellings(run: string): string[] {
     text += k === '' || WANAKANA_KANA.test(k) ? k : latin('', k);
     if (k !== '\u30FC') before = k;
   }
-  const typed = toRomaji(text).replace(/'/g, '').toLowerCase();
+  const typed = wanakana().toRomaji(text).replace(/'/g, '').toLowerCase();
   // wanakana writes ー as its vowel again (puuchin): names leave it out (puchin).
-  const spoken = (text.includes('\u30FC') ? toRomaji(text.replace(/\u30FC/gu, '')).replace(/'/g, '').toLowerCase() : typed)
+  const spoken = (text.includes('\u30FC') ? wanakana().toRomaji(text.replace(/\u30FC/gu, '')).replace(/'/g, '').toLowerCase() : typed)
     .replace(/oo/g, 'o')
     .replace(/ou(?![aeiou])/g, 'o')
     .replace(/uu/g, 'u');

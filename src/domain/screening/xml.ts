@@ -1,5 +1,9 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type * as FastXmlParser from 'fast-xml-parser';
+import { onFirstUse } from '../../on-first-use.js';
 import { ListFormatError, type ListFile } from './formats.js';
+
+// Loaded with the first list read (src/on-first-use.ts).
+const fastXmlParser = onFirstUse<typeof FastXmlParser>('fast-xml-parser');
 
 /** An element as fast-xml-parser gives it: attributes under `@_name`, children by name, text as `#text` or a string. */
 export type XmlNode = Record<string, unknown>;
@@ -25,10 +29,10 @@ export function rootElement(text: string): string | undefined {
  */
 export function parseXml(file: ListFile, arrays: readonly string[]): XmlNode {
   const text = file.text.replace(/^\uFEFF/, '');
-  const valid = XMLValidator.validate(text);
+  const valid = fastXmlParser().XMLValidator.validate(text);
   if (valid !== true) throw new ListFormatError(`${file.path} line ${valid.err.line}: not well-formed XML (${valid.err.msg})`);
   const always = new Set(arrays);
-  const parser = new XMLParser({
+  const parser = new (fastXmlParser().XMLParser)({
     ignoreAttributes: false,
     attributeNamePrefix: '@_',
     removeNSPrefix: true,

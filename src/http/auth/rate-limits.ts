@@ -5,7 +5,6 @@ import { addToRateLimitWindows } from '../../db/repositories/rate-limit-windows.
 import type { Log } from '../../log.js';
 import { PostgresRateCounter } from './postgres-rate-counter.js';
 import { MemoryRateCounter, type RateCounter } from './rate-counter.js';
-import { RedisRateCounter } from './redis-rate-counter.js';
 
 /**
  * Where this process counts the per-credential rate limit (docs/deployment.md#rate-limits-across-processes): in
@@ -14,7 +13,11 @@ import { RedisRateCounter } from './redis-rate-counter.js';
  */
 export async function openRateCounter(deps: { config: Config; database: Database; clock: Clock }, log: Log): Promise<RateCounter> {
   const now = () => deps.clock().getTime();
-  if (deps.config.redisUrl) return RedisRateCounter.open({ url: deps.config.redisUrl, keyPrefix: deps.config.redisKeyPrefix, log, now });
+  if (deps.config.redisUrl) {
+    // ioredis is loaded only where Redis is configured (src/on-first-use.ts says why).
+    const { RedisRateCounter } = await import('./redis-rate-counter.js');
+    return RedisRateCounter.open({ url: deps.config.redisUrl, keyPrefix: deps.config.redisKeyPrefix, log, now });
+  }
   if (deps.database.kind === 'postgres') return new PostgresRateCounter({ add: (deltas) => addToRateLimitWindows(deps.database.db, deltas), now, log });
   return new MemoryRateCounter(now);
 }
