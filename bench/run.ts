@@ -30,6 +30,9 @@
  * - BENCH_CPU_PROF: a directory: profile each API process with --cpu-prof; a .cpuprofile is written there when it
  *   exits (one per database, covering its setup and all its scenarios; on PGlite the API restarts once after the
  *   setup, so there are two), and each bare equivalent's in the folder bare-equivalent-<database> under it.
+ * - BENCH_API_NODE_FLAGS: node flags for the API and the bare equivalents alike (a trial's, e.g. `--trace-gc`).
+ * - BENCH_CHILD_LOG_DIR: a directory: every server the bench starts writes its whole output to a file there (with
+ *   `--trace-gc` above, each server's collections).
  */
 import { BACKEND_LABEL, DEFAULT_POSTGRES_URL, postgresAnswers, startBackend, stopAllBackends, type Backend, type BackendKind } from './lib/backend.js';
 import { startBareEquivalent } from './lib/bare-equivalents.js';

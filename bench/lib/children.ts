@@ -4,7 +4,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,7 +26,10 @@ const children = new Set<Child>();
 export function startChild(name: string, args: string[], env: Record<string, string>): Child {
   const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  const logDir = process.env.BENCH_CHILD_LOG_DIR;
+  const log = logDir ? createWriteStream(join(logDir, `${name.replace(/[^\w]+/g, '-')}-${Date.now()}.log`)) : undefined;
   const keep = (chunk: Buffer) => {
+    log?.write(chunk);
     output = (output + chunk.toString('utf8')).slice(-4000);
   };
   proc.stdout!.on('data', keep);

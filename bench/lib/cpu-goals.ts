@@ -36,6 +36,21 @@ export function cpuVsBare(rounds: Round[], scenario: EquivalentScenario): { medi
   return values.length === 0 ? undefined : { median: middle(values), min: Math.min(...values), max: Math.max(...values), values };
 }
 
+/**
+ * Where the two servers' CPU per request went, µs by thread (median of the rounds): event loop / libuv's pool / V8's
+ * helpers / the rest; a difference in the ratio shows on the thread that does the extra work.
+ */
+export function threadSplitNote(rounds: Round[], scenario: EquivalentScenario): string | undefined {
+  const of = (pick: (m: Measured & BareEquivalentFigures) => Measured['cpuMsPerRequestByThread']) => {
+    const splits = rounds.flatMap((r) => (r[scenario] && pick(r[scenario]) ? [pick(r[scenario])!] : []));
+    if (splits.length === 0) return undefined;
+    return (['eventLoop', 'pool', 'v8', 'other'] as const).map((part) => (middle(splits.map((s) => s[part])) * 1000).toFixed(1)).join('/');
+  };
+  const api = of((m) => m.cpuMsPerRequestByThread);
+  const bare = of((m) => m.bareEquivalent?.cpuMsPerRequestByThread);
+  return api && bare ? `µs/req by thread (event loop/pool/V8/other): API ${api}, bare ${bare}` : undefined;
+}
+
 /** Every scenario's ratio, for bench/results/latest.json. */
 export const cpuVsBareAll = (rounds: Round[]) => Object.fromEntries(EQUIVALENT_SCENARIOS.flatMap((s) => (cpuVsBare(rounds, s) ? [[s, cpuVsBare(rounds, s)]] : [])));
 
@@ -45,7 +60,8 @@ export function cpuChecks(backend: BackendKind, rounds: Round[]) {
     const ratio = cpuVsBare(rounds, scenario);
     if (!ratio) return [];
     const max = CPU_VS_BARE_GOALS[scenario];
-    const spread = `median of ${ratio.values.length} rounds, ${ratio.min.toFixed(2)}-${ratio.max.toFixed(2)}`;
+    const split = threadSplitNote(rounds, scenario);
+    const spread = `median of ${ratio.values.length} rounds, ${ratio.min.toFixed(2)}-${ratio.max.toFixed(2)}${split ? `; ${split}` : ''}`;
     return [
       {
         backend,

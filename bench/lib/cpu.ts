@@ -35,7 +35,41 @@ function snapshot(): Map<number, Proc> {
   return procs;
 }
 
+/** A process's threads' CPU ticks, by thread id, with each thread's name (/proc/<pid>/task). */
+function threadTicks(pid: number): Map<number, { name: string; ticks: number }> {
+  const threads = new Map<number, { name: string; ticks: number }>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return threads;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      threads.set(Number(tid), { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return threads;
+}
+
+/**
+ * Where the server's CPU went, % of one core: its JavaScript's thread (the event loop), libuv's pool (the signature
+ * checks, hashing, zlib, file reads), V8's helpers (GC marking and scavenging, compilers), anything else.
+ */
+export interface ThreadSplit {
+  eventLoop: number;
+  pool: number;
+  v8: number;
+  other: number;
+}
+
 export interface CpuFigures {
+  /** The server's CPU by thread (see ThreadSplit), % of one core. */
+  serverThreadsPct?: ThreadSplit;
   /** CPU of the server under load (the API, or the bare baseline), % of one core. */
   serverCpuPct?: number;
   /** This process: autocannon and, for POSTs, building and signing the bodies. */
@@ -76,11 +110,13 @@ const POSTGRES_HELPER = /^postgres: (\S+: )?(checkpointer|background writer|walw
  */
 export function watchCpu(own: { serverPid: number; pids: number[]; database?: string; group?: number[] }): { stop: () => CpuFigures } {
   const before = snapshot();
+  const threadsBefore = threadTicks(own.serverPid);
   const machineBefore = machineTicks();
   const started = process.hrtime.bigint();
   return {
     stop: () => {
       const after = snapshot();
+      const threadsAfter = threadTicks(own.serverPid);
       const machineAfter = machineTicks();
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       if (after.size === 0 || seconds <= 0) return {};
@@ -106,8 +142,15 @@ export function watchCpu(own: { serverPid: number; pids: number[]; database?: st
           if (used > busiest[0]) busiest = [used, `${pid} ${proc.cmd.slice(0, 80)}`];
         }
       }
+      const split: ThreadSplit = { eventLoop: 0, pool: 0, v8: 0, other: 0 };
+      for (const [tid, thread] of threadsAfter) {
+        const used = thread.ticks - (threadsBefore.get(tid)?.ticks ?? 0);
+        const part = tid === own.serverPid ? 'eventLoop' : thread.name.startsWith('libuv-worker') ? 'pool' : thread.name.startsWith('V8') ? 'v8' : 'other';
+        split[part] += used;
+      }
       return {
         serverCpuPct: pct(server),
+        ...(threadsAfter.size > 0 ? { serverThreadsPct: { eventLoop: pct(split.eventLoop), pool: pct(split.pool), v8: pct(split.v8), other: pct(split.other) } } : {}),
         loadGeneratorCpuPct: pct(generator),
         postgresCpuPct: own.database ? pct(postgres) : undefined,
         otherCpuPct: pct(other),

@@ -1,6 +1,6 @@
 /** autocannon runs: warm-up then the measured run, bounded, summarized, and refused unless every answer was 2xx. */
 import autocannon from 'autocannon';
-import type { CpuFigures } from './cpu.js';
+import type { CpuFigures, ThreadSplit } from './cpu.js';
 import { positiveInt } from './env.js';
 
 export const WARMUP_SECONDS = 2;
@@ -34,12 +34,16 @@ export interface Measured extends CpuFigures {
    * moves when the machine is shared, as long as the server gets the cores it asks for.
    */
   cpuMsPerRequest?: number;
+  /** cpuMsPerRequest by thread: the event loop's, libuv's pool's, V8's helpers', the rest (cpu.ts ThreadSplit). */
+  cpuMsPerRequestByThread?: ThreadSplit;
 }
 
 /** The measured run's figures with its CPU, and the server's CPU per request. */
 function withCpu(measured: Measured, cpu: CpuFigures | undefined, seconds: number): Measured {
   const perRequest = cpu?.serverCpuPct !== undefined && measured.requests > 0 ? (cpu.serverCpuPct / 100) * seconds * 1000 / measured.requests : undefined;
-  return { ...measured, ...cpu, ...(perRequest === undefined ? {} : { cpuMsPerRequest: perRequest }) };
+  const split = cpu?.serverThreadsPct;
+  const byThread = split && measured.requests > 0 ? (Object.fromEntries(Object.entries(split).map(([part, pct]) => [part, ((pct / 100) * seconds * 1000) / measured.requests])) as unknown as ThreadSplit) : undefined;
+  return { ...measured, ...cpu, ...(perRequest === undefined ? {} : { cpuMsPerRequest: perRequest }), ...(byThread ? { cpuMsPerRequestByThread: byThread } : {}) };
 }
 
 let current: autocannon.Instance | undefined;

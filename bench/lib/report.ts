@@ -100,6 +100,7 @@ export function combineRounds(rounds: ScenarioResult[], maxRssMb: number | undef
     ...meanCpuFigures(rounds),
     ...optional('cpuMsPerRequest', mid((m) => m.cpuMsPerRequest)),
     ...optional('bareEquivalentCpuMsPerRequest', mid((m) => m.bareEquivalentCpuMsPerRequest)),
+    ...(rounds.every((m) => m.cpuMsPerRequestByThread) ? { cpuMsPerRequestByThread: { eventLoop: mid((m) => m.cpuMsPerRequestByThread!.eventLoop), pool: mid((m) => m.cpuMsPerRequestByThread!.pool), v8: mid((m) => m.cpuMsPerRequestByThread!.v8), other: mid((m) => m.cpuMsPerRequestByThread!.other) } } : {}),
     ...optional('maxRssMb', maxRssMb),
     ...(rounds.every((m) => m.bareEquivalent) ? { bareEquivalent: combineRounds(rounds.map((m) => m.bareEquivalent!), undefined) } : {}),
   } as ScenarioResult;

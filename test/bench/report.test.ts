@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { cpuChecks, threadSplitNote, type BareEquivalentFigures } from '../../bench/lib/cpu-goals.js';
+import { watchCpu, type ThreadSplit } from '../../bench/lib/cpu.js';
 import { combineRounds, ratiosOf, roundRatiosOf, type BackendRun, type ScenarioResult } from '../../bench/lib/report.js';
 
 /** The bench's arithmetic over alternating rounds (docs/benchmarks.md): ratios per round, then their median. */
@@ -44,5 +46,34 @@ describe('bench report: alternating rounds', () => {
     assert.deepEqual(combined.statusCodes, { 200: 599, 503: 1 });
     assert.equal(combined.maxRssMb, 250);
     assert.equal(combineRounds([round(100), round(300)], undefined).reqPerSec, 200, 'an even count: the mean of the middle two');
+  });
+});
+
+describe('bench report: CPU by thread', () => {
+  it('counts the server process by thread from /proc: work on the event loop shows on the event loop', { skip: process.platform !== 'linux' }, () => {
+    const watch = watchCpu({ serverPid: process.pid, pids: [] });
+    // 300 ms of CPU on this thread (measured by the process's own counter, not by a clock).
+    const start = process.cpuUsage().user;
+    let spin = 0;
+    while (process.cpuUsage().user - start < 300_000) spin++;
+    const { serverCpuPct, serverThreadsPct } = watch.stop();
+    assert.ok(spin > 0 && serverThreadsPct && serverCpuPct !== undefined);
+    assert.ok(serverThreadsPct.eventLoop > 0, `event loop ${serverThreadsPct.eventLoop}`);
+    assert.ok(serverThreadsPct.eventLoop >= serverThreadsPct.pool + serverThreadsPct.v8 + serverThreadsPct.other, JSON.stringify(serverThreadsPct));
+  });
+
+  it('the CPU goal note gives both servers their medians by thread, in µs per request', () => {
+    const split = (eventLoop: number): ThreadSplit => ({ eventLoop, pool: 0.06, v8: 0.001, other: 0 });
+    const apiRound = (eventLoop: number, bare: number): ScenarioResult & BareEquivalentFigures => ({
+      ...round(100),
+      cpuMsPerRequest: eventLoop + 0.061,
+      cpuMsPerRequestByThread: split(eventLoop),
+      bareEquivalentCpuMsPerRequest: bare + 0.061,
+      bareEquivalent: { ...round(120), cpuMsPerRequest: bare + 0.061, cpuMsPerRequestByThread: split(bare) },
+    });
+    const rounds = [{ whoami: apiRound(0.07, 0.05) }, { whoami: apiRound(0.08, 0.045) }, { whoami: apiRound(0.075, 0.055) }];
+    assert.equal(threadSplitNote(rounds, 'whoami'), 'µs/req by thread (event loop/pool/V8/other): API 75.0/60.0/1.0/0.0, bare 50.0/60.0/1.0/0.0');
+    assert.match(cpuChecks('postgres', rounds)[0]!.note!, /^median of 3 rounds, .*; µs\/req by thread/);
+    assert.equal(threadSplitNote([{ whoami: round(100) }], 'whoami'), undefined, 'rounds without the split: no note');
   });
 });
