@@ -39,7 +39,6 @@ import { registerInvitationPages } from './pages/invitation-routes.js';
 import { registerOnboardingPages } from './pages/onboarding/routes.js';
 import { registerGuides } from './pages/guides.js';
 import { registerFrontPage } from './pages/front-page.js';
-import { htmlNotFound } from './pages/not-found-page.js';
 import { transactionApprovalRoutes } from './routes/members/transaction-approvals.js';
 import { withdrawalRoutes } from './routes/transactions/withdrawals.js';
 import { TransactionSchema } from './schemas/transactions.js';
@@ -126,8 +125,6 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   const parseBody = registerJsonBody(app);
   registerBodyLimits(app, deps.config);
   registerProblemHandling(app);
-  // Before any route or plugin, so every scope inherits it: a browser's 404 outside the JSON APIs is a page.
-  app.addHook('onSend', htmlNotFound);
   await registerOpenApi(app, deps.config.appEnv);
   const failures = new FailureLimiter(deps.config.authFailureLimit, deps.clock);
 

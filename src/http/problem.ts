@@ -7,7 +7,7 @@ import type { Problem } from './schemas/problem.js';
 import { toFieldErrors } from './validation.js';
 import { listOf } from './route-options.js';
 import { scrubBearerTokens } from '../logging.js';
-import { badAddressPage } from './pages/not-found-page.js';
+import { badAddressPage, notFoundPage } from './pages/not-found-page.js';
 import { PAGE_HEADERS, wantsHtmlPage } from './pages/page-layout.js';
 
 export function problemBody(request: FastifyRequest, code: ErrorCode, detail: string, errors?: FieldError[], extensions?: ProblemExtensions): Problem {
@@ -18,6 +18,15 @@ export function problemBody(request: FastifyRequest, code: ErrorCode, detail: st
 }
 
 function sendProblem(reply: FastifyReply, code: ErrorCode, detail: string, errors?: FieldError[], extensions?: ProblemExtensions): FastifyReply {
+  // A 404 to a browser asking for a page outside the JSON APIs is the HTML 404 page: decided here, where every problem
+  // is answered, rather than in an onSend hook that every answer of the server would run through.
+  if (ERROR_CODES[code].status === 404 && wantsHtmlPage(reply.request)) {
+    return reply
+      .code(404)
+      .headers({ ...PAGE_HEADERS, 'cache-control': 'no-store' })
+      .type('text/html; charset=utf-8')
+      .send(notFoundPage(reply.request.url.split('?')[0] ?? '/'));
+  }
   return reply
     .code(ERROR_CODES[code].status)
     .type('application/problem+json')

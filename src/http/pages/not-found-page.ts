@@ -1,6 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { scrubBearerTokens } from '../../logging.js';
-import { escapeHtml, htmlPage, PAGE_HEADERS, wantsHtmlPage } from './page-layout.js';
+import { escapeHtml, htmlPage } from './page-layout.js';
 
 /** How much of an unknown path the page repeats. */
 const MAX_SHOWN = 120;
@@ -20,20 +19,6 @@ export function notFoundPage(path: string): string {
 </ul>
 `,
   );
-}
-
-/**
- * An onSend hook: a 404 problem answered to a request for an HTML page (page-layout.ts wantsHtmlPage) is shown as
- * the HTML 404 page instead. The problem handler still decides what the answer is (404, or 405 with Allow), so
- * the JSON API and every client that does not ask for HTML keep their RFC 9457 body.
- */
-export function htmlNotFound(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void): void {
-  // A callback hook: it runs on every answer of the server, and an async one costs a promise each time.
-  if (reply.statusCode !== 404 || !wantsHtmlPage(request)) return done(null, payload);
-  if (!String(reply.getHeader('content-type') ?? '').startsWith('application/problem+json')) return done(null, payload);
-  reply.headers({ ...PAGE_HEADERS, 'cache-control': 'no-store' });
-  reply.type('text/html; charset=utf-8');
-  done(null, notFoundPage(request.url.split('?')[0] ?? '/'));
 }
 
 /** The router's refusal of a URL it cannot read (bad percent-encoding, a segment too long), for a browser. */
