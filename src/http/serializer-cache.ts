@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import fastJsonStringify, { type Options } from 'fast-json-stringify';
+import { compiledOnFirstCall } from './compile-on-first-call.js';
 
 type Serialize = (doc: unknown) => string;
 /** What Fastify passes for each route and status (its own type is not exported beyond its compiler package). */
@@ -31,28 +32,10 @@ export function buildSerializer(externalSchemas: unknown = {}, serializerOpts: O
     if (cached) return cached;
     // As the default: a response schema that is itself a shared schema is not also passed as an external one.
     const external = schema.$id && shared[schema.$id] ? Object.fromEntries(Object.entries(shared).filter(([id]) => id !== schema.$id)) : shared;
-    // Compiled at its first call, as the validators are (validation.ts says why).
-    let fn: Serialize | undefined;
-    const compile = (): Serialize => {
-      if (!fn) {
-        fn = fastJsonStringify(schema, { ...serializerOpts, schema: external as Options['schema'] }) as Serialize;
-        uncompiled.delete(compile);
-      }
-      return fn;
-    };
-    uncompiled.add(compile);
-    const serialize: Serialize = (doc) => compile()(doc);
+    // Compiled at its first call (compile-on-first-call.ts).
+    const firstCall = compiledOnFirstCall(() => fastJsonStringify(schema, { ...serializerOpts, schema: external as Options['schema'] }) as Serialize);
+    const serialize: Serialize = (doc) => firstCall()(doc);
     known.set(context, serialize);
     return serialize;
   };
-}
-
-/** Serializers not called yet: what compileEverySerializer() compiles. */
-const uncompiled = new Set<() => Serialize>();
-
-/** Compiles every serializer not called yet (a test's check that every response schema compiles); how many it did. */
-export function compileEverySerializer(): number {
-  const pending = [...uncompiled];
-  for (const compile of pending) compile();
-  return pending.length;
 }

@@ -6,6 +6,7 @@ import type { FieldError } from '../domain/errors.js';
 import { UUID_PATTERN } from '../domain/ids.js';
 import { joinPointer, unescapePointerToken } from '../domain/json-pointer.js';
 import { patternSentence } from './schemas/patterns.js';
+import { compiledOnFirstCall } from './compile-on-first-call.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -106,44 +107,25 @@ function withNulCheck(validate: ValidateFunction): FastifyValidator {
   return wrapped;
 }
 
-/** Validators handed to Fastify and not called yet: what compileEveryValidator() compiles. */
-const uncompiled = new Set<() => FastifyValidator>();
-
 /**
  * Body schemas validate without coercion; querystring, params and headers coerce from strings. Each is compiled at
- * its first call rather than when its route registers: a process keeps only the validators its requests use, which
- * took 6 MB off the idle server's heap and 20-25 MB off its memory with the serializers' (serializer-cache.ts;
- * docs/deployment.md#memory). test/http/schemas-compile.test.ts compiles them all, so a schema Ajv refuses still
- * fails a test rather than a request.
+ * its first call (compile-on-first-call.ts).
  */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  let compiled: FastifyValidator | undefined;
-  const compile = (): FastifyValidator => {
-    if (!compiled) {
-      compiled = httpPart === 'body' ? (bodyAjv.compile(schema as object) as unknown as FastifyValidator) : withNulCheck(paramAjv.compile(schema as object));
-      uncompiled.delete(compile);
-    }
-    return compiled;
-  };
-  uncompiled.add(compile);
+  const compiled = compiledOnFirstCall(
+    (): FastifyValidator => (httpPart === 'body' ? (bodyAjv.compile(schema as object) as unknown as FastifyValidator) : withNulCheck(paramAjv.compile(schema as object))),
+  );
   const validate: FastifyValidator = (data, context) => {
-    const fn = compile();
+    const fn = compiled();
     const valid = fn(data, context);
     validate.errors = fn.errors ?? null;
     return valid;
   };
   // Fastify reads schemaEnv before each call to decide whether to pass the request as the value's parent (for
   // coercion of a whole part): reading it compiles, so the first call gets it too.
-  Object.defineProperty(validate, 'schemaEnv', { get: () => compile().schemaEnv });
+  Object.defineProperty(validate, 'schemaEnv', { get: () => compiled().schemaEnv });
   return validate;
 };
-
-/** Compiles every validator not called yet (a test's check that every route's schemas compile); how many it did. */
-export function compileEveryValidator(): number {
-  const pending = [...uncompiled];
-  for (const compile of pending) compile();
-  return pending.length;
-}
 
 
 const CODE_BY_KEYWORD: Record<string, string> = {
