@@ -83,8 +83,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     requestTimeout: 30_000,
     frameworkErrors: frameworkErrorHandler,
     connectionTimeout: 60_000,
-    // Registering the routes compiles every schema; on a loaded host (or next to another app in one process) that
-    // can pass avvio's 10 s default, and a slow start is better than a failed one (/readyz says when it is up).
+    // Registering the routes (hundreds, with their OpenAPI document) took seconds while it compiled every schema
+    // (now compiled at first call, compile-on-first-call.ts); on a loaded host (or next to another app in one process)
+    // that could pass avvio's 10 s default, and a slow start is better than a failed one (/readyz says when it is up).
     pluginTimeout: 120_000,
     // X-Forwarded-For only from the proxies TRUST_PROXY names (docs/deployment.md): anyone else's is ignored, so a
     // client cannot choose the address its failed authentications are counted against.

@@ -13,7 +13,7 @@ interface RouteDefinition {
  * compiler) but remembering what it compiled for the life of the process. Fastify compiles a fast-json-stringify
  * function for every response schema of every route each time an app is built: about 0.7 s of CPU per app. A server
  * builds one app (the admin API is a scope of it), so this saves nothing there; a test process builds several and paid
- * it each time.
+ * it each time. Each function is compiled at its first call (compile-on-first-call.ts), once per process.
  * A compiled function depends only on the response schema (a module constant: kept by identity) and on the shared
  * schemas it may refer to (app.addSchema; Fastify clones them per app, so they are compared by content).
  */
