@@ -32,6 +32,7 @@ export function startChild(name: string, args: string[], env: Record<string, str
     log?.write(chunk);
     output = (output + chunk.toString('utf8')).slice(-4000);
   };
+  proc.once('close', () => log?.end());
   proc.stdout!.on('data', keep);
   proc.stderr!.on('data', keep);
   const child = { name, proc, tail: () => output.trim() };

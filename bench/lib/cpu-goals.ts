@@ -4,6 +4,7 @@
  * PostgreSQL; PGlite's ratios are reported without a goal.
  */
 import type { BackendKind } from './backend.js';
+import { splitOf } from './cpu.js';
 import type { Measured } from './load.js';
 
 /** Highest API / bare equivalent CPU ms per request, per scenario (docs/benchmarks.md#goals; issue 55's, on Node 24). */
@@ -44,7 +45,7 @@ export function threadSplitNote(rounds: Round[], scenario: EquivalentScenario): 
   const of = (pick: (m: Measured & BareEquivalentFigures) => Measured['cpuMsPerRequestByThread']) => {
     const splits = rounds.flatMap((r) => (r[scenario] && pick(r[scenario]) ? [pick(r[scenario])!] : []));
     if (splits.length === 0) return undefined;
-    return (['eventLoop', 'pool', 'v8', 'other'] as const).map((part) => (middle(splits.map((s) => s[part])) * 1000).toFixed(1)).join('/');
+    return Object.values(splitOf((part) => middle(splits.map((s) => s[part])) * 1000)).map((us) => us.toFixed(1)).join('/');
   };
   const api = of((m) => m.cpuMsPerRequestByThread);
   const bare = of((m) => m.bareEquivalent?.cpuMsPerRequestByThread);

@@ -67,6 +67,11 @@ export interface ThreadSplit {
   other: number;
 }
 
+/** A ThreadSplit of `value` for each part (the per-thread arithmetic of cpu.ts, load.ts and report.ts). */
+export function splitOf(value: (part: keyof ThreadSplit) => number): ThreadSplit {
+  return { eventLoop: value('eventLoop'), pool: value('pool'), v8: value('v8'), other: value('other') };
+}
+
 export interface CpuFigures {
   /** The server's CPU by thread (see ThreadSplit), % of one core. */
   serverThreadsPct?: ThreadSplit;
@@ -150,7 +155,7 @@ export function watchCpu(own: { serverPid: number; pids: number[]; database?: st
       }
       return {
         serverCpuPct: pct(server),
-        ...(threadsAfter.size > 0 ? { serverThreadsPct: { eventLoop: pct(split.eventLoop), pool: pct(split.pool), v8: pct(split.v8), other: pct(split.other) } } : {}),
+        ...(threadsAfter.size > 0 ? { serverThreadsPct: splitOf((part) => pct(split[part])) } : {}),
         loadGeneratorCpuPct: pct(generator),
         postgresCpuPct: own.database ? pct(postgres) : undefined,
         otherCpuPct: pct(other),

@@ -1,6 +1,6 @@
 /** autocannon runs: warm-up then the measured run, bounded, summarized, and refused unless every answer was 2xx. */
 import autocannon from 'autocannon';
-import type { CpuFigures, ThreadSplit } from './cpu.js';
+import { splitOf, type CpuFigures, type ThreadSplit } from './cpu.js';
 import { positiveInt } from './env.js';
 
 export const WARMUP_SECONDS = 2;
@@ -42,7 +42,7 @@ export interface Measured extends CpuFigures {
 function withCpu(measured: Measured, cpu: CpuFigures | undefined, seconds: number): Measured {
   const perRequest = cpu?.serverCpuPct !== undefined && measured.requests > 0 ? (cpu.serverCpuPct / 100) * seconds * 1000 / measured.requests : undefined;
   const split = cpu?.serverThreadsPct;
-  const byThread = split && measured.requests > 0 ? (Object.fromEntries(Object.entries(split).map(([part, pct]) => [part, ((pct / 100) * seconds * 1000) / measured.requests])) as unknown as ThreadSplit) : undefined;
+  const byThread = split && measured.requests > 0 ? splitOf((part) => ((split[part] / 100) * seconds * 1000) / measured.requests) : undefined;
   return { ...measured, ...cpu, ...(perRequest === undefined ? {} : { cpuMsPerRequest: perRequest }), ...(byThread ? { cpuMsPerRequestByThread: byThread } : {}) };
 }
 

@@ -6,7 +6,7 @@ import type { CreateExtras } from '../scenarios/create-individual-account.js';
 import { BACKEND_LABEL, type BackendKind } from './backend.js';
 import { ROOT } from './children.js';
 import { cpuChecks, cpuVsBare, cpuVsBareAll, type BareEquivalentFigures, type EquivalentScenario } from './cpu-goals.js';
-import { QUIET_PCT, type CpuFigures } from './cpu.js';
+import { QUIET_PCT, splitOf, type CpuFigures } from './cpu.js';
 import { DURATION_SECONDS, ROUNDS, ROUND_SECONDS, WARMUP_SECONDS, createRoundSeconds, type Measured } from './load.js';
 
 const CREATE_INDIVIDUAL_LABEL = 'create-individual-account';
@@ -100,7 +100,7 @@ export function combineRounds(rounds: ScenarioResult[], maxRssMb: number | undef
     ...meanCpuFigures(rounds),
     ...optional('cpuMsPerRequest', mid((m) => m.cpuMsPerRequest)),
     ...optional('bareEquivalentCpuMsPerRequest', mid((m) => m.bareEquivalentCpuMsPerRequest)),
-    ...(rounds.every((m) => m.cpuMsPerRequestByThread) ? { cpuMsPerRequestByThread: { eventLoop: mid((m) => m.cpuMsPerRequestByThread!.eventLoop), pool: mid((m) => m.cpuMsPerRequestByThread!.pool), v8: mid((m) => m.cpuMsPerRequestByThread!.v8), other: mid((m) => m.cpuMsPerRequestByThread!.other) } } : {}),
+    ...(rounds.every((m) => m.cpuMsPerRequestByThread) ? { cpuMsPerRequestByThread: splitOf((part) => mid((m) => m.cpuMsPerRequestByThread![part])!) } : {}),
     ...optional('maxRssMb', maxRssMb),
     ...(rounds.every((m) => m.bareEquivalent) ? { bareEquivalent: combineRounds(rounds.map((m) => m.bareEquivalent!), undefined) } : {}),
   } as ScenarioResult;
