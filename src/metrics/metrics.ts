@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { getHeapStatistics } from 'node:v8';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
 import { openCounts } from '../db/repositories/reconciliation.js';
+import { RequestSeries } from './request-series.js';
 
 /**
  * One process's Prometheus metrics (GET /metrics, docs/metrics.md). Counters and histograms are this process's;
@@ -61,14 +62,14 @@ export function createMetrics(deps: { database: Database; clock: Clock }): Metri
       }
     };
 
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers: [own] });
-  const latency = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from receiving a request to the end of its answer, by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'],
-    buckets: LATENCY_BUCKETS,
-    registers: [own],
-  });
+  // Counted in plain numbers on each answer, handed to prom-client when scraped (request-series.ts says why).
+  const requests = new RequestSeries(LATENCY_BUCKETS);
+  for (const metric of [
+    requests.counter('http_requests_total', 'HTTP requests answered, by method, route pattern and status'),
+    requests.histogram('http_request_duration_seconds', 'Time from receiving a request to the end of its answer, by method, route pattern and status'),
+  ]) {
+    own.registerMetric(metric as unknown as Metric);
+  }
   const attempts = new Counter({ name: 'webhook_delivery_attempts_total', help: 'Webhook delivery attempts by this process, by outcome', labelNames: ['outcome'], registers: [own] });
   const attemptLatency = new Histogram({
     name: 'webhook_delivery_attempt_duration_seconds',
@@ -162,23 +163,12 @@ export function createMetrics(deps: { database: Database; clock: Clock }): Metri
     },
   });
 
-  const byRequest = new Map<string, { count: ReturnType<typeof requests.labels>; latency: ReturnType<typeof latency.labels> }>();
   // Merged once every metric of this system is registered: the merge copies the metrics it is given.
   const registry = Registry.merge([processMetrics(), own]);
   return {
     registry,
     request(method, route, status, duration) {
-      // The counter and histogram of each (method, route, status), found once: prom-client hashes the labels
-      // object on every inc and observe otherwise. Bounded like the series themselves (route patterns).
-      const key = `${method} ${route} ${status}`;
-      let series = byRequest.get(key);
-      if (!series) {
-        const labels = [method, route, String(status)];
-        series = { count: requests.labels(...labels), latency: latency.labels(...labels) };
-        byRequest.set(key, series);
-      }
-      series.count.inc();
-      series.latency.observe(duration);
+      requests.record(method, route, status, duration);
     },
     webhookAttempt(outcome, duration) {
       attempts.inc({ outcome });
