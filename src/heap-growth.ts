@@ -1,22 +1,18 @@
 import { setFlagsFromString } from 'node:v8';
-import { externalMemoryInGlobalLimit } from './node-flags.js';
+import { externalMemoryInGlobalLimit, heapGrowingPercent } from './node-flags.js';
 
 /**
- * How far V8 lets the old generation grow past what the last full collection kept: to twice its size here. Left to
- * its own factor (up to four times), under load it let the API's heap grow to about three times the live data
- * before collecting. Measured on PostgreSQL (bench, one run each, 2 cores): whoami peak RSS 286 MB with V8's
- * factor, 188 MB at 100 %, at the same throughput; the 1 MiB uploads 55 and 60 MB/s of bodies (noise), where 25 %
- * slowed them to 42 MB/s with more full collections (docs/benchmarks.md). This only makes full collections come
- * sooner; it caps nothing, so a large upload still gets the memory it needs.
+ * V8 settings the process makes itself, first thing at start: V8 honours these at any time, unlike the young
+ * generation's size (node-flags.ts says why each, and docs/deployment.md#memory). Imported first by the process
+ * entry points (main.ts, worker-main.ts); the flags are process-wide, so the embedded database's thread gets them too.
+ * An operator's own flag on node's command line wins.
  *
- * Imported first by the process entry points (main.ts, worker-main.ts); the flag is process-wide, so the embedded
- * database's thread gets it too. An operator's own `node --heap-growing-percent=N` wins.
+ * - How far the old generation may grow past what the last full collection kept (100 % on PostgreSQL, 50 % on the
+ *   embedded database). This only makes full collections come sooner; it caps nothing, so a large upload still gets
+ *   the memory it needs.
+ * - On PostgreSQL, Buffers count in the heap's own limit rather than in a fixed 64 MB allowance.
  */
-export const HEAP_GROWING_PERCENT = 100;
+const growth = heapGrowingPercent();
+if (growth.from !== 'command line') setFlagsFromString(`--heap-growing-percent=${growth.percent}`);
 
-if (!process.execArgv.some((arg) => /^--heap[-_]growing[-_]percent/.test(arg))) {
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-}
-
-// On PostgreSQL, Buffers count in the heap's own limit rather than in a fixed 64 MB allowance (node-flags.ts says why).
 if (externalMemoryInGlobalLimit().on) setFlagsFromString('--external-memory-accounted-in-global-limit');

@@ -44,6 +44,41 @@ export function externalMemoryInGlobalLimit(
   return env.DATABASE_URL ? { on: true, from: 'DATABASE_URL' } : { on: false, from: 'embedded database' };
 }
 
+const HEAP_GROWING = /^--heap[-_]growing[-_]percent(?:=(\d+))?$/;
+
+/** How far the old generation may grow past what the last full collection kept, on PostgreSQL: to twice its size. */
+export const HEAP_GROWING_PERCENT_POSTGRES = 100;
+/** The same on the embedded database, whose process holds PostgreSQL's memory too and whose peak goal is 600 MB. */
+export const HEAP_GROWING_PERCENT_EMBEDDED = 50;
+
+/**
+ * V8's `--heap-growing-percent` for this process (set by src/heap-growth.ts): how far past what the last full
+ * collection kept the old generation may grow before the next one. V8's own factor (up to four times under load) let
+ * the API's heap reach about three times its live data; 100 % took whoami's peak RSS on PostgreSQL from 286 to 188 MB
+ * at the same throughput, where 25 % slowed 1 MiB uploads with more full collections (docs/benchmarks.md). On the
+ * embedded database 50 %: its peak under 8 uploads of 1 MiB at a time was 463-489 MB against 498-502 at 100 %
+ * (creation alone, two alternating pairs), 551-560 against 578-595 in whole runs (creation after the other scenarios)
+ * (docs/benchmarks.md#issue-55-the-event-loops-difference-function-by-function-and-the-embedded-databases-heap-growth-2026-12-03-evening),
+ * at a CPU within the runs' noise; CPU goals are PostgreSQL's. `--heap-growing-percent=N` on node's command line
+ * decides instead (`percent` then says what it gave, undefined if no number could be read).
+ */
+export function heapGrowingPercent(
+  execArgv: readonly string[] = process.execArgv,
+  env: NodeJS.ProcessEnv = process.env,
+): { percent: number | undefined; from: 'command line' | 'DATABASE_URL' | 'embedded database' } {
+  let given: { percent: number | undefined } | undefined;
+  execArgv.forEach((arg, i) => {
+    const match = HEAP_GROWING.exec(arg);
+    if (!match) return;
+    const value = match[1] ?? execArgv[i + 1];
+    given = { percent: value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined };
+  });
+  if (given) return { ...given, from: 'command line' };
+  return env.DATABASE_URL
+    ? { percent: HEAP_GROWING_PERCENT_POSTGRES, from: 'DATABASE_URL' }
+    : { percent: HEAP_GROWING_PERCENT_EMBEDDED, from: 'embedded database' };
+}
+
 export interface SemiSpaceSetting {
   /** MiB per semi-space; undefined: V8 chose from the machine's memory. */
   mb: number | undefined;
@@ -77,7 +112,7 @@ function lastSemiSpace(args: readonly string[]): number | undefined {
  * `node dist/src/main.js` by hand).
  */
 export function youngGenerationReport(setting = semiSpaceSetting()): {
-  heap: { limitMb: number; semiSpaceMb: number | 'v8-default'; liftoffOnly: boolean; externalMemoryInGlobalLimit: boolean };
+  heap: { limitMb: number; semiSpaceMb: number | 'v8-default'; liftoffOnly: boolean; externalMemoryInGlobalLimit: boolean; heapGrowingPercent: number | undefined };
   warning?: string;
 } {
   const heap = {
@@ -85,6 +120,7 @@ export function youngGenerationReport(setting = semiSpaceSetting()): {
     semiSpaceMb: setting.mb ?? ('v8-default' as const),
     liftoffOnly: process.execArgv.some((arg) => /^--liftoff[-_]only$/.test(arg)),
     externalMemoryInGlobalLimit: externalMemoryInGlobalLimit().on,
+    heapGrowingPercent: heapGrowingPercent().percent,
   };
   if (setting.mb !== undefined) return { heap };
   return {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { SEMI_SPACE_MB, SERVICE_NODE_FLAGS } from '../../src/node-flags.js';
+import { HEAP_GROWING_PERCENT_EMBEDDED, HEAP_GROWING_PERCENT_POSTGRES, SEMI_SPACE_MB, SERVICE_NODE_FLAGS, heapGrowingPercent } from '../../src/node-flags.js';
 import { eventually } from '../harness/eventually.js';
 import { entryPoint, freePort, npmScriptNodeArgs, startServerProcess } from '../harness/process.js';
 import { ROOT } from '../harness/root.js';
@@ -56,7 +56,7 @@ describe('the node flags the service starts with', () => {
       assert.equal(heapLimitOf(metrics), expected, 'the server\'s V8 heap limit is a 16 MiB semi-space one');
       const logs = await eventually(async () => server.logs(), (text) => text.includes('"msg":"integrator api ready"'), 'the ready line');
       const ready = logs.split('\n').find((line) => line.includes('"msg":"integrator api ready"'))!;
-      assert.deepEqual((JSON.parse(ready) as { heap: object }).heap, { limitMb: Math.round(expected / 2 ** 20), semiSpaceMb: SEMI_SPACE_MB, liftoffOnly: true, externalMemoryInGlobalLimit: false });
+      assert.deepEqual((JSON.parse(ready) as { heap: object }).heap, { limitMb: Math.round(expected / 2 ** 20), semiSpaceMb: SEMI_SPACE_MB, liftoffOnly: true, externalMemoryInGlobalLimit: false, heapGrowingPercent: HEAP_GROWING_PERCENT_EMBEDDED });
       assert.doesNotMatch(server.logs(), /started without --max-semi-space-size/);
     } finally {
       await server.stop();
@@ -116,6 +116,31 @@ describe('the node flags the service starts with', () => {
     assert.ok(embedded >= 6, `embedded database: ${embedded} full collections`);
     assert.ok(onPostgres <= 2, `PostgreSQL: ${onPostgres} full collections`);
     assert.ok(refused >= 6, `PostgreSQL with --no-external-memory-accounted-in-global-limit: ${refused} full collections`);
+  });
+
+  it('the old generation grows by 50 % past what a full collection kept on the embedded database, 100 % on PostgreSQL (src/heap-growth.ts): a growing heap is collected more often there', async () => {
+    const fullCollections = async (env: Record<string, string>, flags: string[] = []) => {
+      const args = [...SERVICE_NODE_FLAGS, ...flags, '--import', 'tsx', 'test/process/fixtures/old-growth.ts'];
+      const { stdout } = await run(process.execPath, args, { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '', ...env } });
+      return Number(stdout.trim().split(' ')[0]);
+    };
+    const postgres = 'postgres://nobody@127.0.0.1:9/none';
+    const [embedded, onPostgres, given] = await Promise.all([
+      fullCollections({ DATABASE_URL: '' }),
+      fullCollections({ DATABASE_URL: postgres }),
+      fullCollections({ DATABASE_URL: '' }, [`--heap-growing-percent=${HEAP_GROWING_PERCENT_POSTGRES}`]),
+    ]);
+    assert.ok(embedded > onPostgres, `embedded database: ${embedded} full collections, PostgreSQL: ${onPostgres}`);
+    assert.ok(embedded > given, `embedded database: ${embedded} full collections, with --heap-growing-percent=${HEAP_GROWING_PERCENT_POSTGRES} on the command line: ${given}`);
+  });
+
+  it('the growing percent: node\'s command line first, then whether DATABASE_URL is set', () => {
+    assert.deepEqual(heapGrowingPercent([], {}), { percent: HEAP_GROWING_PERCENT_EMBEDDED, from: 'embedded database' });
+    assert.deepEqual(heapGrowingPercent([], { DATABASE_URL: 'postgres://x/y' }), { percent: HEAP_GROWING_PERCENT_POSTGRES, from: 'DATABASE_URL' });
+    assert.deepEqual(heapGrowingPercent(['--heap-growing-percent=30'], { DATABASE_URL: 'postgres://x/y' }), { percent: 30, from: 'command line' });
+    assert.deepEqual(heapGrowingPercent(['--heap_growing_percent', '70'], {}), { percent: 70, from: 'command line' });
+    assert.deepEqual(heapGrowingPercent(['--heap-growing-percent=20', '--heap-growing-percent=40'], {}), { percent: 40, from: 'command line' });
+    assert.deepEqual(heapGrowingPercent(['--heap-growing-percent'], {}), { percent: undefined, from: 'command line' });
   });
 
   it('the heap limit tells the semi-space size apart (else the checks above could not fail)', async () => {
