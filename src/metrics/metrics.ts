@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { getHeapStatistics } from 'node:v8';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
 import { openCounts } from '../db/repositories/reconciliation.js';
-import { RequestSeries } from './request-series.js';
+import { RequestSeries, registerCollected } from './request-series.js';
 
 /**
  * One process's Prometheus metrics (GET /metrics, docs/metrics.md). Counters and histograms are this process's;
@@ -64,12 +64,8 @@ export function createMetrics(deps: { database: Database; clock: Clock }): Metri
 
   // Counted in plain numbers on each answer, handed to prom-client when scraped (request-series.ts says why).
   const requests = new RequestSeries(LATENCY_BUCKETS);
-  for (const metric of [
-    requests.counter('http_requests_total', 'HTTP requests answered, by method, route pattern and status'),
-    requests.histogram('http_request_duration_seconds', 'Time from receiving a request to the end of its answer, by method, route pattern and status'),
-  ]) {
-    own.registerMetric(metric as unknown as Metric);
-  }
+  registerCollected(own, requests.counter('http_requests_total', 'HTTP requests answered, by method, route pattern and status'));
+  registerCollected(own, requests.histogram('http_request_duration_seconds', 'Time from receiving a request to the end of its answer, by method, route pattern and status'));
   const attempts = new Counter({ name: 'webhook_delivery_attempts_total', help: 'Webhook delivery attempts by this process, by outcome', labelNames: ['outcome'], registers: [own] });
   const attemptLatency = new Histogram({
     name: 'webhook_delivery_attempt_duration_seconds',

@@ -1,4 +1,4 @@
-import type { MetricValue, MetricValueWithName } from 'prom-client';
+import type { Metric, MetricValue, MetricValueWithName, Registry } from 'prom-client';
 
 /** One (method, route, status): its answers, their summed duration, and how many fell in each latency bucket. */
 interface Series {
@@ -69,6 +69,11 @@ export class RequestSeries {
       });
     return collected(name, help, 'histogram', values);
   }
+}
+
+/** Registers one of these with a prom-client Registry, which reads any object of this shape as it reads its own metrics. */
+export function registerCollected(registry: Registry, metric: CollectedMetric): void {
+  registry.registerMetric(metric as unknown as Metric);
 }
 
 function collected(name: string, help: string, type: CollectedMetric['type'], values: () => MetricValue<string>[]): CollectedMetric {
