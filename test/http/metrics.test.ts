@@ -2,29 +2,11 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { backends } from '../harness/backends.js';
+import { parsePrometheus, type Sample } from '../harness/prometheus.js';
 import { eventually } from '../harness/eventually.js';
 import { startReceiver, type Receiver } from '../harness/receiver.js';
 import { startServer, type SeededIntegrator, type TestServer } from '../harness/server.js';
 import { startTenants } from '../harness/tenants.js';
-
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** Prometheus's text format, the sample lines only (`name{a="b",c="d"} 1.5`). */
-function parse(text: string): Sample[] {
-  return text
-    .split('\n')
-    .filter((line) => line !== '' && !line.startsWith('#'))
-    .map((line) => {
-      const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-      assert.ok(m, `a sample line: ${line}`);
-      const labels = Object.fromEntries([...(m[2] ?? '').matchAll(/([a-zA-Z_]+)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1]!, l[2]!]));
-      return { name: m[1]!, labels, value: Number(m[3]) };
-    });
-}
 
 const find = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
   samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
@@ -51,7 +33,7 @@ for (const backend of backends()) {
       const res = await fetch(`${server.url}/metrics`, { headers });
       assert.equal(res.status, 200, await res.clone().text());
       assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
-      return parse(await res.text());
+      return parsePrometheus(await res.text());
     };
 
     it('counts requests by method, route pattern and status, with latency, in the sandbox without a token', async () => {
@@ -121,7 +103,7 @@ describe('GET /metrics in production', () => {
       }
       const res = await fetch(`${open.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
       assert.equal(res.status, 200);
-      assert.ok(parse(await res.text()).some((s) => s.name === 'http_requests_total' && s.labels.route === '/metrics' && s.labels.status === '401'));
+      assert.ok(parsePrometheus(await res.text()).some((s) => s.name === 'http_requests_total' && s.labels.route === '/metrics' && s.labels.status === '401'));
     } finally {
       await open.close();
     }

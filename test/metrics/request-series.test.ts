@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { RequestSeries, registerCollected } from '../../src/metrics/request-series.js';
+import { parsePrometheus } from '../harness/prometheus.js';
 
 // The request series count in plain numbers and let prom-client's Registry write them: a scrape must read exactly what
 // prom-client's own Counter and Histogram would have written for the same answers.
@@ -17,17 +18,10 @@ interface Answer {
   seconds: number;
 }
 
-/** The exposition's sample lines, each with its labels in name order (the two writers order them differently). */
+/** The exposition's samples, each as one line with its labels in name order (the two writers order them differently). */
 function samples(text: string): string[] {
-  return text
-    .split('\n')
-    .filter((line) => line !== '' && !line.startsWith('#'))
-    .map((line) => {
-      const match = /^(\w+)(?:\{(.*)\})? (.+)$/.exec(line);
-      assert.ok(match, line);
-      const labels = (match[2] ?? '').split(/,(?=\w+=")/).filter(Boolean).sort().join(',');
-      return `${match[1]}{${labels}} ${match[3]}`;
-    })
+  return parsePrometheus(text)
+    .map(({ name, labels, value }) => `${name}{${Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}="${v}"`).join(',')}} ${value}`)
     .sort();
 }
 
