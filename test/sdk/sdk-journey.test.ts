@@ -6,6 +6,7 @@ import { SoftwareAuthenticator } from '../harness/authenticator.js';
 import type { Anvil } from '../harness/anvil.js';
 import { backends } from '../harness/backends.js';
 import { ETH, recipient } from '../harness/customers.js';
+import { eventually } from '../harness/eventually.js';
 import { californian, personDocs, signedAt } from '../harness/fixtures.js';
 import { startReceiver, type Receiver } from '../harness/receiver.js';
 import type { SeededIntegrator, TestServer } from '../harness/server.js';
@@ -109,8 +110,17 @@ for (const backend of backends()) {
       const body = signedBodyFor({ organizationId: account.organizationId!, walletAddress: account.walletAddress!, unsignedTransaction: built.unsignedTransaction, timestampMs: server.clock.now().getTime() });
       const sent = await api.sendTransactionOtp({ query: { chain_id: 8453 }, body: { transactionId, signedBody: body, approvalToken } });
       assert.equal(sent.status, 'processing');
-      await server.watcher!.nextRound();
-      const done = await api.getTransaction({ query: { transactionId } });
+      // Settled by a watcher round after the node took it, which one round alone did not always see on a busy machine
+      // (CI, once): rounds until it leaves processing, as harness/customers.ts's settled() waits through the API.
+      const done = await eventually(
+        async () => {
+          await server.watcher!.nextRound();
+          return api.getTransaction({ query: { transactionId } });
+        },
+        (transaction) => transaction.status !== 'processing',
+        'the transaction to leave processing',
+        15_000,
+      );
       assert.equal(done.status, 'completed');
       assert.equal(done.transactionReceipt?.status, 'success');
       assert.equal(BigInt(await chain.rpc<string>('eth_getBalance', [to, 'latest'])), 10n ** 15n);
