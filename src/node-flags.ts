@@ -66,14 +66,9 @@ export function heapGrowingPercent(
   execArgv: readonly string[] = process.execArgv,
   env: NodeJS.ProcessEnv = process.env,
 ): { percent: number | undefined; from: 'command line' | 'DATABASE_URL' | 'embedded database' } {
-  let given: { percent: number | undefined } | undefined;
-  execArgv.forEach((arg, i) => {
-    const match = HEAP_GROWING.exec(arg);
-    if (!match) return;
-    const value = match[1] ?? execArgv[i + 1];
-    given = { percent: value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined };
-  });
-  if (given) return { ...given, from: 'command line' };
+  const given = flagValues(execArgv, HEAP_GROWING);
+  // The last one given decides; `percent` is undefined where its number could not be read.
+  if (given.length > 0) return { percent: given.at(-1), from: 'command line' };
   return env.DATABASE_URL
     ? { percent: HEAP_GROWING_PERCENT_POSTGRES, from: 'DATABASE_URL' }
     : { percent: HEAP_GROWING_PERCENT_EMBEDDED, from: 'embedded database' };
@@ -95,15 +90,24 @@ export function semiSpaceSetting(execArgv: readonly string[] = process.execArgv,
   return { mb: undefined, from: undefined };
 }
 
+const SEMI_SPACE = /^--max[-_]semi[-_]space[-_]size(?:=(\d+))?$/;
+
+/** The last `--max-semi-space-size` with a number: one without is skipped, as it sets nothing. */
 function lastSemiSpace(args: readonly string[]): number | undefined {
-  let found: number | undefined;
-  args.forEach((arg, i) => {
-    const match = /^--max[-_]semi[-_]space[-_]size(?:=(\d+))?$/.exec(arg);
-    if (!match) return;
+  return flagValues(args, SEMI_SPACE).filter((mb) => mb !== undefined).at(-1);
+}
+
+/**
+ * Every occurrence of a numeric node flag in `args`, in order: its number (`--flag=N` or `--flag N`), or undefined
+ * where none can be read. `pattern` captures the `=N` form's digits.
+ */
+function flagValues(args: readonly string[], pattern: RegExp): (number | undefined)[] {
+  return args.flatMap((arg, i) => {
+    const match = pattern.exec(arg);
+    if (!match) return [];
     const value = match[1] ?? args[i + 1];
-    if (value !== undefined && /^\d+$/.test(value)) found = Number(value);
+    return [value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined];
   });
-  return found;
 }
 
 /**

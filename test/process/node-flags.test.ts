@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { HEAP_GROWING_PERCENT_EMBEDDED, HEAP_GROWING_PERCENT_POSTGRES, SEMI_SPACE_MB, SERVICE_NODE_FLAGS, heapGrowingPercent } from '../../src/node-flags.js';
+import { HEAP_GROWING_PERCENT_EMBEDDED, HEAP_GROWING_PERCENT_POSTGRES, SEMI_SPACE_MB, SERVICE_NODE_FLAGS, heapGrowingPercent, semiSpaceSetting } from '../../src/node-flags.js';
 import { eventually } from '../harness/eventually.js';
 import { entryPoint, freePort, npmScriptNodeArgs, startServerProcess } from '../harness/process.js';
 import { ROOT } from '../harness/root.js';
@@ -141,6 +141,15 @@ describe('the node flags the service starts with', () => {
     assert.deepEqual(heapGrowingPercent(['--heap_growing_percent', '70'], {}), { percent: 70, from: 'command line' });
     assert.deepEqual(heapGrowingPercent(['--heap-growing-percent=20', '--heap-growing-percent=40'], {}), { percent: 40, from: 'command line' });
     assert.deepEqual(heapGrowingPercent(['--heap-growing-percent'], {}), { percent: undefined, from: 'command line' });
+  });
+
+  it('the semi-space setting: the command line\'s last one with a number, then NODE_OPTIONS\'', () => {
+    assert.deepEqual(semiSpaceSetting([], ''), { mb: undefined, from: undefined });
+    assert.deepEqual(semiSpaceSetting(['--max-semi-space-size=16'], '--max-semi-space-size=64'), { mb: 16, from: 'command line' });
+    assert.deepEqual(semiSpaceSetting(['--max_semi_space_size', '8', '--max-semi-space-size=32'], ''), { mb: 32, from: 'command line' });
+    // One without a number sets nothing: the one before it stands.
+    assert.deepEqual(semiSpaceSetting(['--max-semi-space-size=16', '--max-semi-space-size'], ''), { mb: 16, from: 'command line' });
+    assert.deepEqual(semiSpaceSetting(['--liftoff-only'], '--max-semi-space-size 24 --max-semi-space-size=x'), { mb: 24, from: 'NODE_OPTIONS' });
   });
 
   it('the heap limit tells the semi-space size apart (else the checks above could not fail)', async () => {
